@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <stdexcept>
+
+namespace kwb::cli {
+
+// Exit statuses of spec/cli.md.
+enum ExitCode : int { kOk = 0, kRunFailed = 1, kBadInput = 2, kStopped = 130 };
+
+// Bad input (a file, an option, a study): main prints "kwb: <what>" on one line and exits 2.
+class BadInput : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// The chosen command's work, run after parsing succeeds; returns the exit status.
+using Action = std::function<int()>;
+
+// Each registers its subcommand on `app`; when it is chosen, its callback sets `action`.
+void add_devices_command(CLI::App& app, Action& action);
+void add_workloads_command(CLI::App& app, Action& action);
+
+} // namespace kwb::cli

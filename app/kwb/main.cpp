@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// kwb: the Kernel Workbench engine without a window (spec/cli.md).
+#include "commands.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+int main(int argc, char** argv)
+{
+    using namespace kwb::cli;
+    CLI::App app{"kwb: the Kernel Workbench engine without a window.\n"
+                 "Runs matched A/B studies of GPU and CPU kernels and judges them license-or-kill."};
+    app.name("kwb");
+    app.set_version_flag("--version", "kwb " KWB_VERSION);
+    app.require_subcommand(0, 1);
+    app.fallthrough(false);
+
+    Action action;
+    add_devices_command(app, action);
+    add_workloads_command(app, action);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion&) {
+        std::puts("kwb " KWB_VERSION);
+        return kOk;
+    } catch (const CLI::ParseError& e) {
+        fmt::print(stderr, "kwb: {}\n", e.what());
+        return kBadInput;
+    } catch (const BadInput& e) {
+        fmt::print(stderr, "kwb: {}\n", e.what());
+        return kBadInput;
+    }
+    if (!action) {
+        fmt::print(stderr, "kwb: a command is required (see kwb --help)\n");
+        return kBadInput;
+    }
+    try {
+        return action();
+    } catch (const BadInput& e) {
+        fmt::print(stderr, "kwb: {}\n", e.what());
+        return kBadInput;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "kwb: {}\n", e.what());
+        return kRunFailed;
+    }
+}

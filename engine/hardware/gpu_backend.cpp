@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "hardware/gpu_backend.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <dlfcn.h>
+#include <system_error>
+
+namespace kwb {
+namespace {
+
+constexpr const char* kPluginFile = "libkwb_gpu_backend.so";
+
+std::filesystem::path program_dir()
+{
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::filesystem::current_path() : exe.parent_path();
+}
+
+} // namespace
+
+GpuBackend& GpuBackend::instance()
+{
+    static GpuBackend backend;
+    return backend;
+}
+
+std::vector<std::filesystem::path> GpuBackend::candidate_paths()
+{
+    std::vector<std::filesystem::path> paths;
+    if (const char* env = std::getenv("KWB_GPU_BACKEND"); env && *env)
+        paths.emplace_back(env);
+    const auto dir = program_dir();
+    paths.push_back(dir / KWB_PLUGIN_RELDIR / kPluginFile);
+    paths.push_back(dir / "../lib" / kPluginFile);
+    return paths;
+}
+
+GpuBackend::GpuBackend()
+{
+    std::string tried;
+    for (const auto& candidate : candidate_paths()) {
+        std::error_code ec;
+        if (!std::filesystem::exists(candidate, ec)) {
+            tried += fmt::format("{}{}", tried.empty() ? "" : ", ", candidate.lexically_normal().string());
+            continue;
+        }
+        path_ = candidate.lexically_normal();
+        void* handle = ::dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle) {
+            // dlerror names the missing library, e.g. "libcupti.so.13: cannot open shared object file".
+            reason_ = fmt::format("GPU backend plugin {} cannot load: {}", path_.string(), ::dlerror());
+            return;
+        }
+        auto entry = reinterpret_cast<KwbGpuBackendEntry>(::dlsym(handle, KWB_GPU_BACKEND_ENTRY));
+        if (!entry) {
+            reason_ = fmt::format("GPU backend plugin {} has no entry point {}", path_.string(), KWB_GPU_BACKEND_ENTRY);
+            return;
+        }
+        const auto* api = entry();
+        if (!api || api->abi_version != KWB_GPU_BACKEND_ABI_VERSION) {
+            reason_ = fmt::format("GPU backend plugin {} speaks ABI {} but kwb needs {}", path_.string(),
+                                  api ? api->abi_version : -1, KWB_GPU_BACKEND_ABI_VERSION);
+            return;
+        }
+        api_ = api;
+        return;
+    }
+    reason_ = fmt::format("GPU backend plugin not found (this build has no CUDA support, or it is not installed; looked in {})",
+                          tried);
+}
+
+} // namespace kwb

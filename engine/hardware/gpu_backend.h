@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "hardware/gpu_backend_abi.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace kwb {
+
+// The GPU backend plugin, loaded once on first use. When it cannot load (not built, a CUDA or
+// CUPTI library missing, ABI mismatch), api() is null and unavailable_reason() says exactly why,
+// in one line.
+class GpuBackend {
+public:
+    static GpuBackend& instance();
+
+    const KwbGpuBackendApi* api() const { return api_; }
+    const std::string& unavailable_reason() const { return reason_; }
+    const std::filesystem::path& plugin_path() const { return path_; }
+
+    // Where the plugin is searched for: $KWB_GPU_BACKEND (a file) first, then beside the running
+    // program (build tree: ../lib; installed: ../lib/<arch>/kernel-workbench).
+    static std::vector<std::filesystem::path> candidate_paths();
+
+private:
+    GpuBackend();
+    const KwbGpuBackendApi* api_ = nullptr;
+    std::string reason_;
+    std::filesystem::path path_;
+};
+
+} // namespace kwb

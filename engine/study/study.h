@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "util/direction.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+// The Study document: the single source of truth of one optimisation, from its target to its
+// verdicts. Plain data; loading, saving and migrations live in study_json.* and study_file.*.
+// The format is documented in docs/study-format.md; bump kStudySchemaVersion and add a migration
+// for every incompatible change.
+namespace kwb {
+
+inline constexpr int kStudySchemaVersion = 2;
+
+// Phase 1: one metric, from X to Y, and the K/R/W triple.
+struct Target {
+    std::string metric;                 // e.g. "time_ms", "ttft_ms", "tok_s"
+    Direction direction = Direction::Lower;
+    std::string unit;                   // e.g. "ms"
+    std::optional<double> current;      // measured value today
+    std::optional<double> goal;         // value to reach
+    std::string kernel;                 // K: exact semantics, dtypes, shapes, layouts
+    std::string reference;              // R: correctness oracle
+    std::string workload;               // W: workload distribution or focused shape
+};
+
+// Phase 2: what the hardware sheet showed when the study was made (kwb devices --json shape).
+struct HardwareSnapshot {
+    std::string captured_at;            // ISO 8601 UTC
+    nlohmann::json devices = nlohmann::json::array();
+    std::string device_in_use;          // name of the device the experiments ran on
+    std::vector<std::string> warnings;  // known traps found for this device
+};
+
+// Phase 3: the measured binding constraint.
+struct BindingEvidence {
+    std::string constraint;             // memory-bandwidth, compute, smem, launch-overhead, scheduler, at-extremes, or empty
+    std::string notes;
+    nlohmann::json metrics = nlohmann::json::object(); // name -> value, as measured
+};
+
+// Phase 4: the formula that predicts the change, with its magnitude.
+struct Prediction {
+    std::string formula;                         // muParser expression giving predicted delta%
+    std::map<std::string, double> variables;     // named constants the formula uses
+    std::optional<double> predicted_delta_pct;   // the formula's value, positive = better
+    std::string rationale;
+};
+
+// One arm of an A/B: a complete parameter set for the workload.
+struct Arm {
+    std::string name;                            // "baseline" or "treatment" (grids: "r0c1"...)
+    nlohmann::json params = nlohmann::json::object();
+};
+
+enum class RunOrder { Abba, RandomisedBlocks };
+enum class StopRule { Count, Duration, Decision };
+
+struct RunPlan {
+    int runs_per_arm = 5;               // Count: exactly this many; Decision: at most this many
+    int warmup_runs = 1;                // per arm, discarded, recorded as warm-up
+    RunOrder order = RunOrder::Abba;
+    std::uint64_t seed = 1;             // for randomised blocks
+    StopRule stop = StopRule::Count;
+    double duration_s = 0;              // Duration: stop once this much wall time has passed
+    double max_seconds = 3600;          // any rule: never run longer than this
+    int aa_splits = 0;                  // A/A calibration splits of the baseline; 0 = off
+};
+
+// The matched-controls checklist of phase 5: name -> checked, plus free notes.
+struct Controls {
+    std::map<std::string, bool> checklist;
+    std::string notes;
+};
+
+// One repetition of one arm.
+struct Sample {
+    std::string arm;
+    int rep = 0;                        // index within its arm, from 0
+    int position = 0;                   // index in the run order of the experiment, from 0
+    std::string started_at;             // ISO 8601 UTC
+    double duration_s = 0;
+    std::map<std::string, double> metrics;   // metric name -> value of this repetition
+    std::vector<double> iterations;          // per-iteration values of the target metric, if several
+    std::optional<double> clock_mhz;
+    std::optional<double> temperature_c;
+    bool warmup = false;                // warm-up repetitions are kept but never judged
+    bool discarded = false;
+    bool throttled = false;
+    std::string note;
+};
+
+// A stream recorded by a sampler during the experiment (CPU utilisation, RSS, SM occupancy...).
+struct SamplerLane {
+    std::string name;
+    std::string unit;
+    std::vector<double> t_s;            // seconds since the experiment started
+    std::vector<double> values;
+};
+
+// The A/A calibration: the baseline split against itself.
+struct AaCalibration {
+    int splits = 0;
+    int false_alarms = 0;               // splits whose verdict was anything but NOISE
+    std::vector<std::string> verdicts;
+};
+
+enum class ExperimentStatus { Pending, Running, Done, Stopped, Failed };
+
+struct Experiment {
+    std::string id;                     // unique in the study, e.g. "ab-1"
+    std::string kind = "ab";            // "ab" (grids later)
+    std::string workload;
+    std::string backend = "auto";       // auto, cpu, cuda
+    std::string metric;                 // the target metric judged by the verdict
+    std::vector<std::string> guards;    // other metrics that must not regress
+    std::vector<Arm> arms;              // arms[0] is the baseline
+    RunPlan plan;
+    Controls controls;
+    std::string profile = "generic";    // verdict profile name
+    nlohmann::json profile_overrides = nlohmann::json::object();
+    bool acknowledged_multi_variable = false;  // the user accepted arms that differ in >1 parameter
+    ExperimentStatus status = ExperimentStatus::Pending;
+    std::string error;                  // why it failed, if it did
+    std::vector<Sample> samples;
+    std::vector<SamplerLane> lanes;
+    std::optional<AaCalibration> aa;
+    std::vector<std::string> missing_gates;   // wizard gates that were not met when it ran
+    nlohmann::json verdict;             // sample verdict (kwb verdict --json shape) or null
+    nlohmann::json final_verdict;       // after study-level rules, or null
+};
+
+// Phase 7: one tradeoff axis. A license needs at least one axis with a named sacrifice.
+struct Tradeoff {
+    std::string axis;                   // loc-complexity, hardware-specificity, ...
+    bool sacrificed = false;
+    std::string note;                   // what exactly was given up
+};
+
+// One A/B attempt and what it left standing.
+struct LedgerEntry {
+    std::string experiment_id;
+    std::string at;                     // ISO 8601 UTC
+    std::string verdict;                // LICENSE, KILL, NOISE, INCONCLUSIVE
+    std::string summary;
+    std::vector<std::string> hypotheses;    // hypotheses still standing after this attempt
+};
+
+struct Study {
+    int schema_version = kStudySchemaVersion;
+    std::string name;
+    std::string description;
+    std::string created_at;
+    std::string modified_at;
+    Target target;
+    HardwareSnapshot hardware;
+    BindingEvidence binding;
+    Prediction prediction;
+    std::vector<Experiment> experiments;
+    std::vector<Tradeoff> tradeoffs;
+    std::vector<LedgerEntry> ledger;
+
+    Experiment* find_experiment(const std::string& id);
+    const Experiment* find_experiment(const std::string& id) const;
+};
+
+// The eight tradeoff axes of methodology phase 7, in their canonical order.
+const std::vector<std::string>& tradeoff_axes();
+
+std::string_view to_string(RunOrder o);
+std::string_view to_string(StopRule s);
+std::string_view to_string(ExperimentStatus s);
+
+// Samples of one arm that count for the verdict (neither warm-up nor discarded), in run order.
+std::vector<double> judged_values(const Experiment& e, const std::string& arm, const std::string& metric);
+
+} // namespace kwb

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "study/study_file.h"
+
+#include "study/study_json.h"
+#include "util/atomic_file.h"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <chrono>
+
+namespace kwb {
+namespace {
+
+// Version 1 held a name, a description and a bare target; version 2 is the full document.
+void migrate_1_to_2(nlohmann::json& doc)
+{
+    for (const char* key : {"experiments", "tradeoffs", "ledger"})
+        if (!doc.contains(key))
+            doc[key] = nlohmann::json::array();
+    if (doc.contains("notes") && doc["notes"].is_string()) {
+        doc["description"] = doc.value("description", std::string()) + doc["notes"].get<std::string>();
+        doc.erase("notes");
+    }
+    doc["schema_version"] = 2;
+}
+
+} // namespace
+
+void migrate_study_json(nlohmann::json& doc)
+{
+    if (!doc.is_object())
+        throw FormatError(fmt::format("not a Kernel Workbench study (the document is {}, not an object)", doc.type_name()));
+    const auto it = doc.find("schema_version");
+    if (it == doc.end())
+        throw FormatError("not a Kernel Workbench study (field 'schema_version' missing)");
+    if (!it->is_number_integer())
+        throw FormatError("field 'schema_version': expected an integer");
+    const int version = it->get<int>();
+    if (version < 1)
+        throw FormatError(fmt::format("field 'schema_version': {} is not a valid version", version));
+    if (version > kStudySchemaVersion)
+        throw FormatError(fmt::format("field 'schema_version': {} was written by a newer Kernel Workbench (this one reads up to {})",
+                                      version, kStudySchemaVersion));
+    if (version == 1)
+        migrate_1_to_2(doc);
+}
+
+Study parse_study(std::string_view text, const std::string& origin)
+{
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        // nlohmann's message carries the byte offset; keep it, drop its "[json.exception...]" prefix.
+        std::string what = e.what();
+        if (const auto pos = what.find("] "); pos != std::string::npos)
+            what = what.substr(pos + 2);
+        throw StudyLoadError(fmt::format("{}: not valid JSON: {}", origin, what));
+    }
+    try {
+        migrate_study_json(doc);
+        return study_from_json(doc);
+    } catch (const FormatError& e) {
+        throw StudyLoadError(fmt::format("{}: {}", origin, e.what()));
+    }
+}
+
+Study load_study(const std::filesystem::path& path)
+{
+    std::string text;
+    try {
+        text = read_file(path);
+    } catch (const std::exception& e) {
+        throw StudyLoadError(e.what());
+    }
+    return parse_study(text, path.string());
+}
+
+void save_study(Study& study, const std::filesystem::path& path)
+{
+    study.modified_at = utc_now_iso8601();
+    if (study.created_at.empty())
+        study.created_at = study.modified_at;
+    study.schema_version = kStudySchemaVersion;
+    write_file_atomically(path, study_to_json(study).dump(2) + "\n");
+}
+
+std::string utc_now_iso8601()
+{
+    const auto now = std::chrono::system_clock::now();
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+    return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:03d}Z", fmt::gmtime(std::chrono::system_clock::to_time_t(now)), ms);
+}
+
+} // namespace kwb

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "study/study_json.h"
+
+#include <fmt/format.h>
+
+namespace kwb {
+namespace {
+
+using nlohmann::json;
+
+json optional_number(const std::optional<double>& v)
+{
+    return v ? json(*v) : json(nullptr);
+}
+
+template <typename Enum, size_t N>
+Enum parse_enum(const JsonReader& r, std::string_view key, Enum fallback, const std::pair<std::string_view, Enum> (&names)[N])
+{
+    const auto text = r.optional_string(key);
+    if (!text)
+        return fallback;
+    for (const auto& [name, value] : names)
+        if (*text == name)
+            return value;
+    std::string allowed;
+    for (const auto& [name, value] : names)
+        allowed += fmt::format("{}{}", allowed.empty() ? "" : ", ", name);
+    r.fail(key, fmt::format("unknown value \"{}\" (expected one of {})", *text, allowed));
+}
+
+constexpr std::pair<std::string_view, Direction> kDirections[] = {{"lower", Direction::Lower}, {"higher", Direction::Higher}};
+constexpr std::pair<std::string_view, RunOrder> kOrders[] = {{"abba", RunOrder::Abba},
+                                                             {"randomised-blocks", RunOrder::RandomisedBlocks}};
+constexpr std::pair<std::string_view, StopRule> kStops[] = {
+    {"count", StopRule::Count}, {"duration", StopRule::Duration}, {"decision", StopRule::Decision}};
+constexpr std::pair<std::string_view, ExperimentStatus> kStatuses[] = {
+    {"pending", ExperimentStatus::Pending}, {"running", ExperimentStatus::Running}, {"done", ExperimentStatus::Done},
+    {"stopped", ExperimentStatus::Stopped}, {"failed", ExperimentStatus::Failed}};
+
+std::vector<std::string> strings(const JsonReader& r, std::string_view key)
+{
+    std::vector<std::string> out;
+    if (const auto* a = r.optional_array(key)) {
+        for (size_t i = 0; i < a->size(); ++i) {
+            if (!(*a)[i].is_string())
+                throw FormatError(fmt::format("field '{}[{}]': expected a string", r.field_path(key), i));
+            out.push_back((*a)[i].get<std::string>());
+        }
+    }
+    return out;
+}
+
+std::vector<double> numbers(const JsonReader& r, std::string_view key)
+{
+    std::vector<double> out;
+    if (const auto* a = r.optional_array(key)) {
+        out.reserve(a->size());
+        for (size_t i = 0; i < a->size(); ++i) {
+            if (!(*a)[i].is_number())
+                throw FormatError(fmt::format("field '{}[{}]': expected a number", r.field_path(key), i));
+            out.push_back((*a)[i].get<double>());
+        }
+    }
+    return out;
+}
+
+std::map<std::string, double> number_map(const JsonReader& r, std::string_view key)
+{
+    std::map<std::string, double> out;
+    if (auto o = r.optional_object(key))
+        for (const auto& [name, value] : o->json().items())
+            out[name] = o->number(name);
+    return out;
+}
+
+json raw_or(const JsonReader& r, std::string_view key, json fallback)
+{
+    const auto it = r.json().find(key);
+    return it == r.json().end() ? std::move(fallback) : *it;
+}
+
+// --- to JSON -------------------------------------------------------------------------------
+
+json to_json(const Target& t)
+{
+    return {{"metric", t.metric},   {"direction", to_string(t.direction)}, {"unit", t.unit},
+            {"current", optional_number(t.current)}, {"goal", optional_number(t.goal)},
+            {"kernel", t.kernel},   {"reference", t.reference},         {"workload", t.workload}};
+}
+
+json to_json(const RunPlan& p)
+{
+    return {{"runs_per_arm", p.runs_per_arm}, {"warmup_runs", p.warmup_runs}, {"order", to_string(p.order)},
+            {"seed", p.seed},                 {"stop", to_string(p.stop)},    {"duration_s", p.duration_s},
+            {"max_seconds", p.max_seconds},   {"aa_splits", p.aa_splits}};
+}
+
+json to_json(const Experiment& e)
+{
+    json arms = json::array();
+    for (const auto& a : e.arms)
+        arms.push_back({{"name", a.name}, {"params", a.params}});
+    json samples = json::array();
+    for (const auto& s : e.samples)
+        samples.push_back(sample_to_json(s));
+    json lanes = json::array();
+    for (const auto& l : e.lanes)
+        lanes.push_back({{"name", l.name}, {"unit", l.unit}, {"t_s", l.t_s}, {"values", l.values}});
+    json aa = nullptr;
+    if (e.aa)
+        aa = {{"splits", e.aa->splits}, {"false_alarms", e.aa->false_alarms}, {"verdicts", e.aa->verdicts}};
+    return {{"id", e.id},
+            {"kind", e.kind},
+            {"workload", e.workload},
+            {"backend", e.backend},
+            {"metric", e.metric},
+            {"guards", e.guards},
+            {"arms", arms},
+            {"plan", to_json(e.plan)},
+            {"controls", {{"checklist", e.controls.checklist}, {"notes", e.controls.notes}}},
+            {"profile", e.profile},
+            {"profile_overrides", e.profile_overrides},
+            {"acknowledged_multi_variable", e.acknowledged_multi_variable},
+            {"status", to_string(e.status)},
+            {"error", e.error},
+            {"samples", samples},
+            {"lanes", lanes},
+            {"aa_calibration", aa},
+            {"missing_gates", e.missing_gates},
+            {"verdict", e.verdict},
+            {"final_verdict", e.final_verdict}};
+}
+
+// --- from JSON -----------------------------------------------------------------------------
+
+Target target_from(const JsonReader& r)
+{
+    Target t;
+    t.metric = r.string_or("metric", "");
+    t.direction = parse_enum(r, "direction", Direction::Lower, kDirections);
+    t.unit = r.string_or("unit", "");
+    t.current = r.optional_number("current");
+    t.goal = r.optional_number("goal");
+    t.kernel = r.string_or("kernel", "");
+    t.reference = r.string_or("reference", "");
+    t.workload = r.string_or("workload", "");
+    return t;
+}
+
+RunPlan plan_from(const JsonReader& r)
+{
+    RunPlan p;
+    p.runs_per_arm = static_cast<int>(r.integer_or("runs_per_arm", p.runs_per_arm));
+    if (p.runs_per_arm < 1)
+        r.fail("runs_per_arm", "must be at least 1");
+    p.warmup_runs = static_cast<int>(r.integer_or("warmup_runs", p.warmup_runs));
+    if (p.warmup_runs < 0)
+        r.fail("warmup_runs", "must not be negative");
+    p.order = parse_enum(r, "order", p.order, kOrders);
+    p.seed = static_cast<std::uint64_t>(r.integer_or("seed", static_cast<long long>(p.seed)));
+    p.stop = parse_enum(r, "stop", p.stop, kStops);
+    p.duration_s = r.number_or("duration_s", p.duration_s);
+    p.max_seconds = r.number_or("max_seconds", p.max_seconds);
+    p.aa_splits = static_cast<int>(r.integer_or("aa_splits", p.aa_splits));
+    if (p.aa_splits < 0)
+        r.fail("aa_splits", "must not be negative");
+    return p;
+}
+
+Experiment experiment_from(const JsonReader& r)
+{
+    Experiment e;
+    e.id = r.string("id");
+    e.kind = r.string_or("kind", "ab");
+    e.workload = r.string("workload");
+    e.backend = r.string_or("backend", "auto");
+    e.metric = r.string("metric");
+    e.guards = strings(r, "guards");
+    const auto& arms = r.array("arms");
+    for (size_t i = 0; i < arms.size(); ++i) {
+        const auto a = r.element(arms, i, "arms");
+        Arm arm{a.string("name"), raw_or(a, "params", json::object())};
+        if (!arm.params.is_object())
+            a.fail("params", "expected an object of parameter values");
+        e.arms.push_back(std::move(arm));
+    }
+    if (auto p = r.optional_object("plan"))
+        e.plan = plan_from(*p);
+    if (auto c = r.optional_object("controls")) {
+        if (auto list = c->optional_object("checklist"))
+            for (const auto& [name, value] : list->json().items())
+                e.controls.checklist[name] = list->boolean_or(name, false);
+        e.controls.notes = c->string_or("notes", "");
+    }
+    e.profile = r.string_or("profile", "generic");
+    e.profile_overrides = raw_or(r, "profile_overrides", json::object());
+    if (!e.profile_overrides.is_object())
+        r.fail("profile_overrides", "expected an object");
+    e.acknowledged_multi_variable = r.boolean_or("acknowledged_multi_variable", false);
+    e.status = parse_enum(r, "status", ExperimentStatus::Pending, kStatuses);
+    e.error = r.string_or("error", "");
+    if (const auto* samples = r.optional_array("samples"))
+        for (size_t i = 0; i < samples->size(); ++i)
+            e.samples.push_back(sample_from_json(r.element(*samples, i, "samples")));
+    if (const auto* lanes = r.optional_array("lanes")) {
+        for (size_t i = 0; i < lanes->size(); ++i) {
+            const auto l = r.element(*lanes, i, "lanes");
+            SamplerLane lane{l.string("name"), l.string_or("unit", ""), numbers(l, "t_s"), numbers(l, "values")};
+            if (lane.t_s.size() != lane.values.size())
+                l.fail("values", "must have as many entries as t_s");
+            e.lanes.push_back(std::move(lane));
+        }
+    }
+    if (auto aa = r.optional_object("aa_calibration"))
+        e.aa = AaCalibration{static_cast<int>(aa->integer("splits")), static_cast<int>(aa->integer("false_alarms")),
+                             strings(*aa, "verdicts")};
+    e.missing_gates = strings(r, "missing_gates");
+    e.verdict = raw_or(r, "verdict", nullptr);
+    e.final_verdict = raw_or(r, "final_verdict", nullptr);
+    return e;
+}
+
+} // namespace
+
+json sample_to_json(const Sample& s)
+{
+    json j = {{"arm", s.arm},
+              {"rep", s.rep},
+              {"position", s.position},
+              {"started_at", s.started_at},
+              {"duration_s", s.duration_s},
+              {"metrics", s.metrics},
+              {"warmup", s.warmup},
+              {"discarded", s.discarded},
+              {"throttled", s.throttled}};
+    if (!s.iterations.empty())
+        j["iterations"] = s.iterations;
+    if (s.clock_mhz)
+        j["clock_mhz"] = *s.clock_mhz;
+    if (s.temperature_c)
+        j["temperature_c"] = *s.temperature_c;
+    if (!s.note.empty())
+        j["note"] = s.note;
+    return j;
+}
+
+Sample sample_from_json(const JsonReader& r)
+{
+    Sample s;
+    s.arm = r.string("arm");
+    s.rep = static_cast<int>(r.integer("rep"));
+    s.position = static_cast<int>(r.integer("position"));
+    s.started_at = r.string_or("started_at", "");
+    s.duration_s = r.number_or("duration_s", 0);
+    s.metrics = number_map(r, "metrics");
+    s.iterations = numbers(r, "iterations");
+    s.clock_mhz = r.optional_number("clock_mhz");
+    s.temperature_c = r.optional_number("temperature_c");
+    s.warmup = r.boolean_or("warmup", false);
+    s.discarded = r.boolean_or("discarded", false);
+    s.throttled = r.boolean_or("throttled", false);
+    s.note = r.string_or("note", "");
+    return s;
+}
+
+json study_to_json(const Study& study)
+{
+    json experiments = json::array();
+    for (const auto& e : study.experiments)
+        experiments.push_back(to_json(e));
+    json tradeoffs = json::array();
+    for (const auto& t : study.tradeoffs)
+        tradeoffs.push_back({{"axis", t.axis}, {"sacrificed", t.sacrificed}, {"note", t.note}});
+    json ledger = json::array();
+    for (const auto& l : study.ledger)
+        ledger.push_back({{"experiment", l.experiment_id}, {"at", l.at}, {"verdict", l.verdict},
+                          {"summary", l.summary}, {"hypotheses", l.hypotheses}});
+    const auto& hw = study.hardware;
+    const auto& p = study.prediction;
+    return {{"schema_version", kStudySchemaVersion},
+            {"name", study.name},
+            {"description", study.description},
+            {"created_at", study.created_at},
+            {"modified_at", study.modified_at},
+            {"target", to_json(study.target)},
+            {"hardware", {{"captured_at", hw.captured_at}, {"devices", hw.devices},
+                          {"device_in_use", hw.device_in_use}, {"warnings", hw.warnings}}},
+            {"binding", {{"constraint", study.binding.constraint}, {"notes", study.binding.notes},
+                         {"metrics", study.binding.metrics}}},
+            {"prediction", {{"formula", p.formula}, {"variables", p.variables},
+                            {"predicted_delta_pct", optional_number(p.predicted_delta_pct)},
+                            {"rationale", p.rationale}}},
+            {"experiments", experiments},
+            {"tradeoffs", tradeoffs},
+            {"ledger", ledger}};
+}
+
+Study study_from_json(const nlohmann::json& document)
+{
+    const JsonReader r(document, "");
+    Study s;
+    s.schema_version = static_cast<int>(r.integer("schema_version"));
+    s.name = r.string("name");
+    s.description = r.string_or("description", "");
+    s.created_at = r.string_or("created_at", "");
+    s.modified_at = r.string_or("modified_at", "");
+    if (auto t = r.optional_object("target"))
+        s.target = target_from(*t);
+    if (auto hw = r.optional_object("hardware")) {
+        s.hardware.captured_at = hw->string_or("captured_at", "");
+        s.hardware.devices = raw_or(*hw, "devices", json::array());
+        s.hardware.device_in_use = hw->string_or("device_in_use", "");
+        s.hardware.warnings = strings(*hw, "warnings");
+    }
+    if (auto b = r.optional_object("binding")) {
+        s.binding.constraint = b->string_or("constraint", "");
+        s.binding.notes = b->string_or("notes", "");
+        s.binding.metrics = raw_or(*b, "metrics", json::object());
+    }
+    if (auto p = r.optional_object("prediction")) {
+        s.prediction.formula = p->string_or("formula", "");
+        s.prediction.variables = number_map(*p, "variables");
+        s.prediction.predicted_delta_pct = p->optional_number("predicted_delta_pct");
+        s.prediction.rationale = p->string_or("rationale", "");
+    }
+    if (const auto* experiments = r.optional_array("experiments"))
+        for (size_t i = 0; i < experiments->size(); ++i)
+            s.experiments.push_back(experiment_from(r.element(*experiments, i, "experiments")));
+    if (const auto* tradeoffs = r.optional_array("tradeoffs"))
+        for (size_t i = 0; i < tradeoffs->size(); ++i) {
+            const auto t = r.element(*tradeoffs, i, "tradeoffs");
+            s.tradeoffs.push_back({t.string("axis"), t.boolean_or("sacrificed", false), t.string_or("note", "")});
+        }
+    if (const auto* ledger = r.optional_array("ledger"))
+        for (size_t i = 0; i < ledger->size(); ++i) {
+            const auto l = r.element(*ledger, i, "ledger");
+            s.ledger.push_back({l.string("experiment"), l.string_or("at", ""), l.string("verdict"),
+                                l.string_or("summary", ""), strings(l, "hypotheses")});
+        }
+    return s;
+}
+
+} // namespace kwb

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "study/study.h"
+#include "util/json_reader.h"
+
+#include <nlohmann/json.hpp>
+
+namespace kwb {
+
+// The current schema, both ways. from_json throws FormatError naming the field at fault; it
+// expects a document already migrated to kStudySchemaVersion (see study_file.h).
+nlohmann::json study_to_json(const Study& study);
+Study study_from_json(const nlohmann::json& document);
+
+nlohmann::json sample_to_json(const Sample& s);
+Sample sample_from_json(const JsonReader& r);
+
+} // namespace kwb

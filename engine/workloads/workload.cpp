@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "workloads/workload.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kwb {
+
+std::string_view to_string(Backend b)
+{
+    return b == Backend::Cuda ? "cuda" : "cpu";
+}
+
+nlohmann::json resolve_params(const Workload& workload, const nlohmann::json& given)
+{
+    if (!given.is_object())
+        throw WorkloadError(fmt::format("{}: parameters must be an object of name: value", workload.name()));
+    const auto specs = workload.params();
+    nlohmann::json resolved = nlohmann::json::object();
+    for (const auto& spec : specs)
+        resolved[spec.name] = spec.default_value;
+    for (const auto& [name, value] : given.items()) {
+        const auto spec = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& p) { return p.name == name; });
+        if (spec == specs.end()) {
+            std::string known;
+            for (const auto& p : specs)
+                known += fmt::format("{}{}", known.empty() ? "" : ", ", p.name);
+            throw WorkloadError(fmt::format("{}: unknown parameter '{}' (parameters: {})", workload.name(), name, known));
+        }
+        if (spec->default_value.is_number() != value.is_number() || spec->default_value.is_string() != value.is_string())
+            throw WorkloadError(fmt::format("{}: parameter '{}' must be a {}, got {}", workload.name(), name,
+                                            spec->default_value.is_number() ? "number" : "string", value.dump()));
+        if (spec->default_value.is_number_integer() && value.is_number_float()) {
+            const double d = value.get<double>();
+            if (d != static_cast<double>(static_cast<long long>(d)))
+                throw WorkloadError(fmt::format("{}: parameter '{}' must be an integer, got {}", workload.name(), name, d));
+            resolved[name] = static_cast<long long>(d);
+            continue;
+        }
+        resolved[name] = value;
+    }
+    return resolved;
+}
+
+nlohmann::json describe_workload(const Workload& workload)
+{
+    nlohmann::json backends = nlohmann::json::array();
+    for (auto b : workload.backends())
+        backends.push_back(to_string(b));
+    nlohmann::json params = nlohmann::json::array();
+    for (const auto& p : workload.params())
+        params.push_back({{"name", p.name}, {"default", p.default_value}, {"values", p.values}, {"description", p.description}});
+    nlohmann::json metrics = nlohmann::json::array();
+    for (const auto& m : workload.metrics())
+        metrics.push_back({{"name", m.name}, {"unit", m.unit}, {"direction", to_string(m.direction)},
+                           {"description", m.description}});
+    return {{"name", workload.name()}, {"description", workload.description()}, {"backends", backends},
+            {"params", params}, {"metrics", metrics}};
+}
+
+void WorkloadRegistry::add(std::unique_ptr<Workload> workload)
+{
+    if (find(workload->name()))
+        throw std::logic_error(fmt::format("workload '{}' registered twice", workload->name()));
+    workloads_.push_back(std::move(workload));
+}
+
+const Workload* WorkloadRegistry::find(std::string_view name) const
+{
+    for (const auto& w : workloads_)
+        if (w->name() == name)
+            return w.get();
+    return nullptr;
+}
+
+std::vector<const Workload*> WorkloadRegistry::all() const
+{
+    std::vector<const Workload*> out;
+    for (const auto& w : workloads_)
+        out.push_back(w.get());
+    return out;
+}
+
+} // namespace kwb

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "util/direction.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kwb {
+
+enum class Backend { Cpu, Cuda };
+std::string_view to_string(Backend b);
+
+// A failure of one workload: bad parameters, a failed allocation, a device fault. The runner
+// reports it and stops the experiment (exit 1) after saving what finished.
+class WorkloadError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct ParamSpec {
+    std::string name;
+    nlohmann::json default_value;          // a number or a string
+    std::vector<nlohmann::json> values;    // listed values: each runs one repetition in seconds on 2 cores
+    std::string description;
+};
+
+struct MetricSpec {
+    std::string name;                      // e.g. "time_ms"
+    std::string unit;                      // e.g. "ms"
+    Direction direction = Direction::Lower;
+    std::string description;
+};
+
+// What one repetition measured. `metrics` holds one value per MetricSpec; `iterations` the
+// per-iteration values of the first metric where a repetition runs several.
+struct RepetitionResult {
+    std::map<std::string, double> metrics;
+    std::vector<double> iterations;
+    std::optional<double> clock_mhz;
+    std::optional<double> temperature_c;
+    bool throttled = false;
+};
+
+struct VerifyResult {
+    bool ok = false;
+    double max_abs_error = 0;
+    double tolerance = 0;
+    std::string detail;
+};
+
+// A workload prepared for one parameter set on one backend: buffers allocated, inputs seeded.
+class PreparedWorkload {
+public:
+    virtual ~PreparedWorkload() = default;
+    // One repetition: one timed block of iterations. Throws WorkloadError.
+    virtual RepetitionResult run_once() = 0;
+    // Compares the output against the plain reference implementation.
+    virtual VerifyResult verify() = 0;
+};
+
+class Workload {
+public:
+    virtual ~Workload() = default;
+    virtual std::string name() const = 0;
+    virtual std::string description() const = 0;
+    virtual std::vector<Backend> backends() const = 0;
+    virtual std::vector<ParamSpec> params() const = 0;
+    virtual std::vector<MetricSpec> metrics() const = 0;
+    // `params` holds every parameter (defaults filled in by the caller via resolve_params).
+    virtual std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const = 0;
+};
+
+// Fills defaults in and checks every given name is a parameter of the workload and of the
+// right kind (number vs string). Throws WorkloadError naming the parameter.
+nlohmann::json resolve_params(const Workload& workload, const nlohmann::json& given);
+
+// The workload's JSON description as `kwb workloads --json` lists it.
+nlohmann::json describe_workload(const Workload& workload);
+
+class WorkloadRegistry {
+public:
+    void add(std::unique_ptr<Workload> workload);
+    const Workload* find(std::string_view name) const;
+    std::vector<const Workload*> all() const;
+
+private:
+    std::vector<std::unique_ptr<Workload>> workloads_;
+};
+
+} // namespace kwb

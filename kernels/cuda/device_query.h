@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+namespace kwb::cuda {
+
+// Each visible CUDA device's hardware sheet as a JSON array, or {"error": "..."} when the
+// runtime cannot reach a device (no driver, a driver older than the runtime, no GPU).
+nlohmann::json query_devices();
+
+} // namespace kwb::cuda

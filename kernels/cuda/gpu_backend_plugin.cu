@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The entry point kwb_engine dlopens (see engine/hardware/gpu_backend_abi.h).
+#include "device_query.h"
+#include "hardware/gpu_backend_abi.h"
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+namespace {
+
+const char* devices_json()
+{
+    static std::string text;
+    text = kwb::cuda::query_devices().dump();
+    return text.c_str();
+}
+
+const KwbGpuBackendApi kApi = {
+    KWB_GPU_BACKEND_ABI_VERSION,
+    CUDART_VERSION,
+    &devices_json,
+};
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const KwbGpuBackendApi* kwb_gpu_backend_api()
+{
+    return &kApi;
+}

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "study/study_file.h"
+#include "study/study_json.h"
+#include "util/atomic_file.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <filesystem>
+
+using namespace kwb;
+
+namespace {
+
+Study sample_study()
+{
+    Study s;
+    s.name = "gemm block size";
+    s.description = "does a 128 block beat 32?";
+    s.target = {"time_ms", Direction::Lower, "ms", 12.5, 9.0, "fp32 GEMM 512^3", "naive triple loop", "one shape"};
+    s.prediction.formula = "100 * (1 - t_new / t_old)";
+    s.prediction.variables = {{"t_new", 9.0}, {"t_old", 12.5}};
+    s.prediction.predicted_delta_pct = 28.0;
+    Experiment e;
+    e.id = "ab-1";
+    e.workload = "gemm";
+    e.metric = "time_ms";
+    e.arms = {{"baseline", {{"block", 32}}}, {"treatment", {{"block", 128}}}};
+    e.plan.order = RunOrder::RandomisedBlocks;
+    e.plan.stop = StopRule::Decision;
+    Sample x;
+    x.arm = "treatment";
+    x.rep = 0;
+    x.position = 1;
+    x.metrics = {{"time_ms", 9.25}};
+    x.iterations = {9.2, 9.3};
+    x.clock_mhz = 1980;
+    e.samples.push_back(x);
+    e.lanes.push_back({"cpu_util", "%", {0.0, 0.5}, {97.0, 99.5}});
+    e.aa = AaCalibration{5, 1, {"NOISE", "NOISE", "KILL", "NOISE", "NOISE"}};
+    s.experiments.push_back(e);
+    s.tradeoffs.push_back({"memory-budget", true, "128 KiB of scratch"});
+    s.ledger.push_back({"ab-1", "2026-11-30T00:00:00Z", "LICENSE", "14% faster", {"bigger tiles amortise loads"}});
+    return s;
+}
+
+} // namespace
+
+class TestStudy : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTripKeepsEveryField()
+    {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "s.json";
+        Study s = sample_study();
+        save_study(s, path);
+        const Study back = load_study(path);
+        QCOMPARE(study_to_json(back).dump(), study_to_json(s).dump());
+        QCOMPARE(back.experiments.at(0).samples.at(0).iterations.size(), size_t(2));
+        QCOMPARE(back.experiments.at(0).plan.order, RunOrder::RandomisedBlocks);
+        QVERIFY(!back.modified_at.empty());
+    }
+
+    void brokenFilesNameTheProblem_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        // A plain literal: moc loses its place on a raw string with unbalanced braces.
+        QTest::addRow("truncated") << "{\"schema_version\": 2, \"name\": \"x\", \"experi" << "not valid JSON";
+        QTest::addRow("not an object") << "[1, 2]" << "not a Kernel Workbench study";
+        QTest::addRow("no version") << R"({"name": "x"})" << "'schema_version' missing";
+        QTest::addRow("newer") << R"({"schema_version": 99, "name": "x"})" << "newer Kernel Workbench";
+        QTest::addRow("no name") << R"({"schema_version": 2})" << "field 'name': missing";
+        QTest::addRow("bad runs") << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "gemm",
+            "metric": "t", "arms": [], "plan": {"runs_per_arm": "five"}}]})"
+                                  << "field 'experiments[0].plan.runs_per_arm': expected an integer";
+        QTest::addRow("bad sample") << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
+            "metric": "t", "arms": [], "samples": [{"arm": "baseline", "rep": 0}]}]})"
+                                    << "field 'experiments[0].samples[0].position': missing";
+        QTest::addRow("bad order") << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
+            "metric": "t", "arms": [], "plan": {"order": "zigzag"}}]})"
+                                   << "unknown value \"zigzag\"";
+    }
+
+    void brokenFilesNameTheProblem()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        try {
+            parse_study(text.toStdString(), "broken.json");
+            QFAIL("a broken study loaded");
+        } catch (const StudyLoadError& e) {
+            const QString what = QString::fromUtf8(e.what());
+            QVERIFY2(what.startsWith(u"broken.json: "), qPrintable(what));
+            QVERIFY2(what.contains(expected), qPrintable(what));
+            QVERIFY2(!what.contains(u'\n'), "the error is one line");
+        }
+    }
+
+    void failedLoadLeavesTheFileUntouched()
+    {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "broken.json";
+        const std::string text = "{\"schema_version\": 2, \"name\": ";
+        write_file_atomically(path, text);
+        QVERIFY_THROWS_EXCEPTION(StudyLoadError, load_study(path));
+        QCOMPARE(read_file(path), text);
+    }
+
+    void versionOneMigrates()
+    {
+        const Study s = parse_study(R"({"schema_version": 1, "name": "old", "notes": "kept",
+            "target": {"metric": "ttft_ms", "direction": "lower", "unit": "ms", "current": 210, "goal": 180}})",
+                                    "old.json");
+        QCOMPARE(s.schema_version, kStudySchemaVersion);
+        QCOMPARE(s.description, std::string("kept"));
+        QCOMPARE(*s.target.goal, 180.0);
+        QVERIFY(s.experiments.empty());
+    }
+
+    void missingFileIsAnError()
+    {
+        QVERIFY_THROWS_EXCEPTION(StudyLoadError, load_study("/nonexistent/dir/s.json"));
+    }
+
+    void judgedValuesSkipWarmupAndDiscarded()
+    {
+        Experiment e;
+        auto add = [&](const char* arm, int pos, double v, bool warm, bool discarded) {
+            Sample s;
+            s.arm = arm;
+            s.position = pos;
+            s.metrics["t"] = v;
+            s.warmup = warm;
+            s.discarded = discarded;
+            e.samples.push_back(s);
+        };
+        add("baseline", 3, 3.0, false, false);
+        add("baseline", 0, 99.0, true, false);
+        add("baseline", 1, 1.0, false, false);
+        add("baseline", 2, 42.0, false, true);
+        add("treatment", 4, 7.0, false, false);
+        QCOMPARE(judged_values(e, "baseline", "t"), (std::vector<double>{1.0, 3.0}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStudy)
+#include "tst_study.moc"
