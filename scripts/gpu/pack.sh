@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Packs what the GPU machine needs into .gpu-run/ (ignored by git, carried by the device tool):
+# the Qt-free programs and tests of a build folder, the GPU plugin, and the few shared libraries
+# from Debian they link that the GPU machine lacks. A Debian 12 build runs there unchanged
+# (glibc 2.36 < 2.39). Usage: scripts/gpu/pack.sh [BUILD_DIR]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$root/build}
+dest=$root/.gpu-run
+rm -rf "$dest" && mkdir -p "$dest/bin" "$dest/lib" "$dest/deps"
+for prog in kwb "$build"/bin/gpu_* "$build"/bin/kwb_bench; do
+  prog=$(basename "$prog")
+  [ -x "$build/bin/$prog" ] && cp "$build/bin/$prog" "$dest/bin/"
+done
+cp "$build"/lib/libkwb_gpu_backend.so "$dest/lib/"
+# Shared libraries from Debian packages that the programs link (not the C/C++ runtime).
+for f in "$dest"/bin/*; do
+  ldd "$f" | awk '/=> \//{print $3}'
+done | sort -u | { grep -E 'libmuparser|libfmt' || true; } | xargs -r -I{} cp -L {} "$dest/deps/"
+cp "$root/scripts/gpu/run-all.sh" "$dest/"
+du -sh "$dest" >&2
