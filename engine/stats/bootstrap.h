@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Percentile-bootstrap confidence intervals of delta% (spec/verdict.md, "Evidence").
+//
+// Why a bootstrap: run times are rarely normal (a long right tail, a throttled run), and an
+// engineer wants "how far could the true delta% be from what I measured" without assuming a
+// shape. Resampling each arm with replacement (same n) and recomputing delta% many times gives
+// the spread of delta% that these runs alone support; the middle 95% of those resampled deltas is
+// the interval. With few runs the interval is honest about being wide.
+//
+// Determinism: the same input always gives the same interval. The generator is std::mt19937_64
+// seeded with kBootstrapSeed, drawing all baseline indices then all treatment indices of each
+// resample in turn; an index in [0, n) is taken from a 64-bit draw by Lemire's multiply-shift
+// (no implementation-defined distribution), so the interval is the same on every platform.
+
+#include "util/direction.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+namespace kwb::stats {
+
+inline constexpr int kBootstrapResamples = 10000;
+inline constexpr std::uint64_t kBootstrapSeed = 0x6b77622d76657264ULL;   // "kwb-verd"
+
+using Interval = std::array<double, 2>;
+
+// 95% CI of delta% of the means, resampling each arm independently. nullopt when an arm has
+// fewer than 2 values.
+std::optional<Interval> bootstrap_delta_ci(std::span<const double> baseline, std::span<const double> treatment,
+                                           Direction direction, int resamples = kBootstrapResamples,
+                                           std::uint64_t seed = kBootstrapSeed);
+
+// 95% CI of the mean of per-pair values (paired delta%), resampling pairs. nullopt when fewer
+// than 2 pairs.
+std::optional<Interval> bootstrap_mean_ci(std::span<const double> values, int resamples = kBootstrapResamples,
+                                          std::uint64_t seed = kBootstrapSeed);
+
+} // namespace kwb::stats

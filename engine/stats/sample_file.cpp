@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "stats/sample_file.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace kwb::stats {
+
+SampleFileError::SampleFileError(std::string file, int line, std::string problem)
+    : std::runtime_error(line > 0 ? fmt::format("{}:{}: {}", file, line, problem) : fmt::format("{}: {}", file, problem)),
+      file_(std::move(file)), line_(line), problem_(std::move(problem))
+{
+}
+
+namespace {
+
+std::string_view trim(std::string_view s)
+{
+    const auto ws = " \t\r\n\f\v";
+    const auto b = s.find_first_not_of(ws);
+    if (b == std::string_view::npos)
+        return {};
+    return s.substr(b, s.find_last_not_of(ws) - b + 1);
+}
+
+struct Line {
+    int number;
+    std::string_view text;
+};
+
+// The lines that count: not blank, not a '#' comment.
+std::vector<Line> content_lines(std::string_view text, int& line_count)
+{
+    std::vector<Line> out;
+    int number = 0;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string_view::npos)
+            end = text.size();
+        ++number;
+        const std::string_view t = trim(text.substr(pos, end - pos));
+        if (!t.empty() && t.front() != '#')
+            out.push_back({number, t});
+        pos = end + 1;
+    }
+    line_count = number;
+    return out;
+}
+
+std::vector<std::string> split_csv(std::string_view line)
+{
+    std::vector<std::string> fields;
+    std::string cur;
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                cur += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                cur += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            fields.emplace_back(trim(cur));
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    fields.emplace_back(trim(cur));
+    return fields;
+}
+
+double checked_value(std::string_view token, const std::string& file, int line)
+{
+    const auto v = parse_number(token);
+    if (!v)
+        throw SampleFileError(file, line, fmt::format("\"{}\" is not a number", token));
+    if (!std::isfinite(*v))
+        throw SampleFileError(file, line, fmt::format("\"{}\" is not a finite number", token));
+    if (*v <= 0)
+        throw SampleFileError(file, line, fmt::format("{} is not positive (every value must be > 0)", token));
+    return *v;
+}
+
+std::string join(const std::vector<std::string>& names)
+{
+    std::string out;
+    for (const auto& n : names)
+        out += (out.empty() ? "\"" : ", \"") + n + "\"";
+    return out;
+}
+
+} // namespace
+
+std::optional<double> parse_number(std::string_view token)
+{
+    token = trim(token);
+    if (!token.empty() && token.front() == '+')
+        token.remove_prefix(1);
+    if (token.empty() || token.front() == '+')
+        return std::nullopt;
+    double v = 0;
+    const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
+    if (ptr != token.data() + token.size())
+        return std::nullopt;
+    if (ec == std::errc::result_out_of_range)   // 1e999 and the like: a number, but not a finite one
+        return (token.front() == '-' ? -1 : 1) * HUGE_VAL;
+    if (ec != std::errc())
+        return std::nullopt;
+    return v;
+}
+
+SampleSet parse_samples(std::string_view text, const std::string& file, const std::optional<std::string>& column)
+{
+    SampleSet set;
+    set.file = file;
+    const std::vector<Line> lines = content_lines(text, set.line_count);
+    const int last_line = std::max(1, set.line_count);
+    if (lines.empty())
+        throw SampleFileError(file, last_line, "no values (the file is empty or holds only comments)");
+
+    if (parse_number(lines.front().text)) {   // one number per line
+        for (const Line& l : lines) {
+            set.values.push_back(checked_value(l.text, file, l.number));
+            set.lines.push_back(l.number);
+        }
+        return set;
+    }
+
+    // A CSV file: the first line is the header.
+    const std::vector<std::string> header = split_csv(lines.front().text);
+    const int header_line = lines.front().number;
+    std::vector<std::vector<std::string>> rows;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        rows.push_back(split_csv(lines[i].text));
+        if (rows.back().size() != header.size())
+            throw SampleFileError(file, lines[i].number,
+                                  fmt::format("{} fields, but the header has {}", rows.back().size(), header.size()));
+    }
+    if (rows.empty())
+        throw SampleFileError(file, last_line, "no values (a CSV header without rows)");
+
+    std::size_t col = 0;
+    if (column) {
+        const auto it = std::find(header.begin(), header.end(), *column);
+        if (it == header.end())
+            throw SampleFileError(file, header_line,
+                                  fmt::format("no column \"{}\" (columns: {})", *column, join(header)));
+        col = static_cast<std::size_t>(it - header.begin());
+    } else if (header.size() > 1) {
+        std::vector<std::string> numeric;
+        for (std::size_t c = 0; c < header.size(); ++c) {
+            bool all = true;
+            for (const auto& r : rows)
+                all = all && parse_number(r[c]).has_value();
+            if (all) {
+                numeric.push_back(header[c]);
+                col = c;
+            }
+        }
+        if (numeric.empty())
+            throw SampleFileError(file, header_line,
+                                  fmt::format("no column holds only numbers (columns: {})", join(header)));
+        if (numeric.size() > 1)
+            throw SampleFileError(file, header_line,
+                                  fmt::format("several numeric columns ({}): pick one with --column", join(numeric)));
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        set.values.push_back(checked_value(rows[i][col], file, lines[i + 1].number));
+        set.lines.push_back(lines[i + 1].number);
+    }
+    return set;
+}
+
+SampleSet read_sample_file(const std::string& path, const std::optional<std::string>& column)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw SampleFileError(path, 0, "cannot open the file");
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    if (in.bad())
+        throw SampleFileError(path, 0, "cannot read the file");
+    return parse_samples(buf.str(), path, column);
+}
+
+void check_paired_counts(const SampleSet& baseline, const SampleSet& treatment)
+{
+    if (baseline.values.size() == treatment.values.size())
+        return;
+    const int line = treatment.lines.empty() ? std::max(1, treatment.line_count) : treatment.lines.back();
+    throw SampleFileError(treatment.file, line,
+                          fmt::format("{} values, but the baseline ({}) has {}: --paired needs equal counts",
+                                      treatment.values.size(), baseline.file, baseline.values.size()));
+}
+
+} // namespace kwb::stats
