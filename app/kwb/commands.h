@@ -23,5 +23,6 @@ using Action = std::function<int()>;
 // Each registers its subcommand on `app`; when it is chosen, its callback sets `action`.
 void add_devices_command(CLI::App& app, Action& action);
 void add_workloads_command(CLI::App& app, Action& action);
+void add_verdict_command(CLI::App& app, Action& action);
 
 } // namespace kwb::cli

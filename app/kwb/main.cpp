@@ -19,6 +19,7 @@ int main(int argc, char** argv)
     Action action;
     add_devices_command(app, action);
     add_workloads_command(app, action);
+    add_verdict_command(app, action);
 
     try {
         app.parse(argc, argv);

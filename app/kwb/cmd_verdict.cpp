@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `kwb verdict`: the sample verdict of two sample files (spec/verdict.md, "CLI form"). All the
+// parsing and judging lives in the engine; this file only maps options to it and prints.
+#include "commands.h"
+
+#include "stats/sample_file.h"
+#include "verdict/profile.h"
+#include "verdict/verdict.h"
+#include "verdict/wording.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+
+namespace kwb::cli {
+namespace {
+
+struct VerdictOptions {
+    std::string baseline;
+    std::string treatment;
+    std::string direction = "lower";
+    std::string profile = "generic";
+    std::optional<std::string> column;
+    bool paired = false;
+    bool json = false;
+    std::map<std::string, std::optional<double>> overrides;   // profile key -> value given
+};
+
+std::string num_or_dash(const nlohmann::json& v)
+{
+    return v.is_number() ? wording::num(v.get<double>()) : std::string("-");
+}
+
+void print_summary(const nlohmann::json& j)
+{
+    for (const char* arm : {"baseline", "treatment"}) {
+        const auto& a = j.at("arms").at(arm);
+        fmt::print("{:<10} n={:<4} mean {}  median {}  stddev {}  cv {}%  p90 {}  outliers {}/{}\n", arm,
+                   a.at("n").get<int>(), num_or_dash(a.at("mean")), num_or_dash(a.at("median")),
+                   num_or_dash(a.at("stddev")), num_or_dash(a.at("cv_pct")), num_or_dash(a.at("p90")),
+                   a.at("outliers_mild").get<int>(), a.at("outliers_extreme").get<int>());
+    }
+    const auto& ci = j.at("ci95_delta_pct");
+    fmt::print("delta {}% (95% CI {}), speedup {}x, sigma {}%\n", num_or_dash(j.at("delta_pct")),
+               ci.is_array() ? fmt::format("{}% .. {}%", num_or_dash(ci[0]), num_or_dash(ci[1])) : std::string("-"),
+               num_or_dash(j.at("speedup")), num_or_dash(j.at("sigma_pct")));
+    fmt::print("Welch p {}, Mann-Whitney p {} ({})\n",
+               j.at("p_welch").is_number() ? wording::p_value(j.at("p_welch").get<double>()) : std::string("-"),
+               j.at("p_mannwhitney").is_number() ? wording::p_value(j.at("p_mannwhitney").get<double>()) : std::string("-"),
+               j.at("mannwhitney_method").get<std::string>());
+    if (j.at("paired").is_object()) {
+        const auto& p = j.at("paired");
+        const auto& pci = p.at("ci95_delta_pct");
+        fmt::print("paired: {} pairs, mean delta {}% (95% CI {})\n", p.at("n_pairs").get<int>(),
+                   num_or_dash(p.at("mean_delta_pct")),
+                   pci.is_array() ? fmt::format("{}% .. {}%", num_or_dash(pci[0]), num_or_dash(pci[1])) : std::string("-"));
+    }
+    if (j.at("runs_needed_per_arm").is_number())
+        fmt::print("runs per arm for the CI to clear {}%: about {}\n", num_or_dash(j.at("runs_needed_threshold_pct")),
+                   j.at("runs_needed_per_arm").get<int>());
+    const auto& prof = j.at("profile");
+    fmt::print("profile {}{} ({} is better)\n", prof.at("name").get<std::string>(),
+               prof.contains("base") ? " based on " + prof.at("base").get<std::string>() : std::string(),
+               prof.at("direction").get<std::string>());
+    for (const auto& r : j.at("reasons"))
+        fmt::print("- {}\n", r.get<std::string>());
+    fmt::print("{}\n", j.at("verdict").get<std::string>());
+}
+
+int run(const VerdictOptions& o)
+{
+    const auto direction = parse_direction(o.direction);
+    if (!direction)
+        throw BadInput(fmt::format("--direction: unknown direction \"{}\" (expected lower or higher)", o.direction));
+    Profile profile;
+    try {
+        profile = make_profile(o.profile, *direction);
+    } catch (const std::invalid_argument& e) {
+        throw BadInput(fmt::format("--profile: {}", e.what()));
+    }
+    for (const auto& [key, value] : o.overrides) {
+        if (!value)
+            continue;
+        try {
+            profile = apply_overrides(profile, nlohmann::json{{key, *value}});
+        } catch (const std::invalid_argument& e) {
+            std::string flag = "--" + key;
+            std::replace(flag.begin(), flag.end(), '_', '-');
+            throw BadInput(fmt::format("{}: {}", flag, e.what()));
+        }
+    }
+
+    stats::SampleSet base, treat;
+    try {
+        base = stats::read_sample_file(o.baseline, o.column);
+        treat = stats::read_sample_file(o.treatment, o.column);
+        if (o.paired)
+            stats::check_paired_counts(base, treat);
+    } catch (const stats::SampleFileError& e) {
+        throw BadInput(e.what());
+    }
+
+    const SampleVerdict v = judge_samples(base.values, treat.values, profile, o.paired);
+    if (o.json)
+        fmt::print("{}\n", v.json.dump(2));
+    else
+        print_summary(v.json);
+    return kOk;
+}
+
+} // namespace
+
+void add_verdict_command(CLI::App& app, Action& action)
+{
+    auto* cmd = app.add_subcommand("verdict", "The sample verdict (LICENSE, KILL, NOISE, INCONCLUSIVE) of two sample "
+                                              "files, by the rules of spec/verdict.md");
+    auto o = std::make_shared<VerdictOptions>();
+    cmd->add_option("--baseline", o->baseline, "Baseline samples: one number per line, or a CSV file")->required();
+    cmd->add_option("--treatment", o->treatment, "Treatment samples, same format")->required();
+    cmd->add_option("--direction", o->direction, "lower (default) or higher is better");
+    cmd->add_option("--profile", o->profile, "Threshold profile: generic (default), strict or speedup");
+    const std::pair<const char*, const char*> numbers[] = {
+        {"--min-n", "min_n"},
+        {"--license-pct", "license_pct"},
+        {"--kill-pct", "kill_pct"},
+        {"--max-sigma-pct", "max_sigma_pct"},
+        {"--unstable-sigma-pct", "unstable_sigma_pct"},
+        {"--noise-k", "noise_k"},
+        {"--license-speedup", "license_speedup"},
+        {"--kill-speedup", "kill_speedup"},
+    };
+    for (const auto& [flag, key] : numbers)
+        cmd->add_option(flag, o->overrides[key], fmt::format("Override the profile's {} (the profile becomes custom)", key));
+    cmd->add_flag("--paired", o->paired, "Pair the i-th values of the two files (interleaved runs; equal counts)");
+    cmd->add_option("--column", o->column, "The CSV column to read (both files)");
+    cmd->add_flag("--json", o->json, "Print the verdict as one JSON object");
+    cmd->callback([&action, o] { action = [o] { return run(*o); }; });
+}
+
+} // namespace kwb::cli
