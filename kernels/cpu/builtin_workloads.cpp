@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "builtin_workloads.h"
+#include "cpu/cpu_workloads.h"
 
 namespace kwb {
 
@@ -7,6 +8,11 @@ const WorkloadRegistry& builtin_workloads()
 {
     static const WorkloadRegistry registry = [] {
         WorkloadRegistry r;
+        r.add(cpu::make_gemm_workload());
+        r.add(cpu::make_attention_workload());
+        r.add(cpu::make_rmsnorm_workload());
+        r.add(cpu::make_triad_workload());
+        r.add(cpu::make_decoder_workload());
         return r;
     }();
     return registry;

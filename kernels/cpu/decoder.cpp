@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cpu/decoder.h"
+#include "cpu/rmsnorm.h"
+#include "cpu/vec_ops.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <stdexcept>
+
+namespace kwb::cpu {
+
+namespace {
+
+constexpr int kNormWidth = 8;  // rmsnorm's vector width inside the decoder
+constexpr int kOutChunk = 16;  // output features per linear task: 16 weight rows stay in L1/L2
+
+std::size_t idx(long long a)
+{
+    return static_cast<std::size_t>(a);
+}
+
+} // namespace
+
+DecoderEngine::DecoderEngine(const DecoderWeights& weights, int batch, int max_seq, ThreadPool& pool)
+    : w_(weights), c_(weights.config), batch_(batch), max_seq_(max_seq), pool_(pool)
+{
+    const int hd = c_.head_dim();
+    rope_cos_.resize(idx(max_seq) * (hd / 2));
+    rope_sin_.resize(rope_cos_.size());
+    for (int pos = 0; pos < max_seq; ++pos)
+        for (int i = 0; i < hd / 2; ++i) {
+            const double angle = pos * std::pow(static_cast<double>(kRopeTheta), -2.0 * i / hd);
+            rope_cos_[idx(pos) * (hd / 2) + i] = static_cast<float>(std::cos(angle));
+            rope_sin_[idx(pos) * (hd / 2) + i] = static_cast<float>(std::sin(angle));
+        }
+    const std::size_t cache = idx(c_.layers) * batch * c_.kv_heads * max_seq * hd;
+    k_cache_.resize(cache);
+    v_cache_.resize(cache);
+    const std::size_t rows = idx(batch) * max_seq;
+    for (auto* buf : {&x_, &xn_, &q_, &attn_, &tmp_})
+        buf->resize(rows * c_.hidden);
+    k_.resize(rows * c_.kv_dim());
+    v_.resize(rows * c_.kv_dim());
+    gate_.resize(rows * c_.ffn);
+    up_.resize(rows * c_.ffn);
+    last_.resize(idx(batch) * c_.hidden);
+    logits_.resize(idx(batch) * c_.vocab);
+    scores_.assign(idx(pool.size()), std::vector<float>(idx(max_seq)));
+}
+
+float* DecoderEngine::cache_k(int layer, int b, int kv_head)
+{
+    return k_cache_.data() + ((idx(layer) * batch_ + b) * c_.kv_heads + kv_head) * max_seq_ * c_.head_dim();
+}
+
+float* DecoderEngine::cache_v(int layer, int b, int kv_head)
+{
+    return v_cache_.data() + ((idx(layer) * batch_ + b) * c_.kv_heads + kv_head) * max_seq_ * c_.head_dim();
+}
+
+std::span<const float> DecoderEngine::prefill(std::span<const std::vector<int>> prompts)
+{
+    if (static_cast<int>(prompts.size()) != batch_ || prompts.empty() || prompts[0].empty())
+        throw std::invalid_argument("DecoderEngine::prefill: need one non-empty prompt per sequence");
+    const auto len = static_cast<int>(prompts[0].size());
+    if (length_ + len > max_seq_)
+        throw std::invalid_argument("DecoderEngine::prefill: the prompts do not fit the cache");
+    for (int b = 0; b < batch_; ++b) {
+        if (static_cast<int>(prompts[b].size()) != len)
+            throw std::invalid_argument("DecoderEngine::prefill: prompts must have the same length");
+        for (int t = 0; t < len; ++t)
+            std::copy_n(w_.embedding.data() + idx(prompts[b][t]) * c_.hidden, c_.hidden,
+                        x_.data() + (idx(b) * len + t) * c_.hidden);
+    }
+    forward(len);
+    return logits_;
+}
+
+std::span<const float> DecoderEngine::decode(std::span<const int> tokens)
+{
+    if (static_cast<int>(tokens.size()) != batch_ || length_ + 1 > max_seq_)
+        throw std::invalid_argument("DecoderEngine::decode: one token per sequence, within the cache");
+    for (int b = 0; b < batch_; ++b)
+        std::copy_n(w_.embedding.data() + idx(tokens[b]) * c_.hidden, c_.hidden, x_.data() + idx(b) * c_.hidden);
+    forward(1);
+    return logits_;
+}
+
+int DecoderEngine::argmax(int b) const
+{
+    const float* row = logits_.data() + idx(b) * c_.vocab;
+    return static_cast<int>(std::max_element(row, row + c_.vocab) - row);
+}
+
+void DecoderEngine::forward(int per_seq)
+{
+    const int rows = batch_ * per_seq;
+    const int h = c_.hidden, kv = c_.kv_dim(), hd = c_.head_dim();
+    const std::size_t n = idx(rows) * h;
+    for (int l = 0; l < c_.layers; ++l) {
+        const DecoderLayerWeights& L = w_.layers[l];
+        rmsnorm(rows, h, kNormWidth, x_.data(), L.attn_norm.data(), xn_.data(), pool_);
+        linear(xn_.data(), rows, h, L.wq, h, q_.data());
+        linear(xn_.data(), rows, h, L.wk, kv, k_.data());
+        linear(xn_.data(), rows, h, L.wv, kv, v_.data());
+        rope(q_.data(), rows, h, per_seq);
+        rope(k_.data(), rows, kv, per_seq);
+        for (int b = 0; b < batch_; ++b)
+            for (int t = 0; t < per_seq; ++t)
+                for (int g = 0; g < c_.kv_heads; ++g) {
+                    const std::size_t src = (idx(b) * per_seq + t) * kv + idx(g) * hd;
+                    const std::size_t dst = idx(length_ + t) * hd;
+                    std::copy_n(k_.data() + src, hd, cache_k(l, b, g) + dst);
+                    std::copy_n(v_.data() + src, hd, cache_v(l, b, g) + dst);
+                }
+        attention(l, per_seq);
+        linear(attn_.data(), rows, h, L.wo, h, tmp_.data());
+        for (std::size_t i = 0; i < n; ++i)
+            x_[i] += tmp_[i];
+        rmsnorm(rows, h, kNormWidth, x_.data(), L.ffn_norm.data(), xn_.data(), pool_);
+        linear(xn_.data(), rows, h, L.w_gate, c_.ffn, gate_.data());
+        linear(xn_.data(), rows, h, L.w_up, c_.ffn, up_.data());
+        for (std::size_t i = 0; i < idx(rows) * c_.ffn; ++i)
+            up_[i] *= gate_[i] / (1.0f + std::exp(-gate_[i])); // SwiGLU: silu(gate) * up
+        linear(up_.data(), rows, c_.ffn, L.w_down, h, tmp_.data());
+        for (std::size_t i = 0; i < n; ++i)
+            x_[i] += tmp_[i];
+    }
+    for (int b = 0; b < batch_; ++b)
+        std::copy_n(x_.data() + (idx(b) * per_seq + per_seq - 1) * h, h, last_.data() + idx(b) * h);
+    rmsnorm(batch_, h, kNormWidth, last_.data(), w_.final_norm.data(), xn_.data(), pool_);
+    linear(xn_.data(), batch_, h, w_.lm_head, c_.vocab, logits_.data());
+    length_ += per_seq;
+}
+
+void DecoderEngine::linear(const float* x, int rows, int in, const std::vector<float>& w, int out, float* y)
+{
+    // Tasks over output features: each reads its kOutChunk weight rows once from memory and
+    // reuses them for every token row, which is what decides the speed of a decode step.
+    const int chunks = (out + kOutChunk - 1) / kOutChunk;
+    pool_.for_each(idx(chunks), [&](std::size_t chunk, int) {
+        const int o0 = static_cast<int>(chunk) * kOutChunk;
+        const int o1 = std::min(out, o0 + kOutChunk);
+        for (int r = 0; r < rows; ++r) {
+            const float* xr = x + idx(r) * in;
+            float* yr = y + idx(r) * out;
+            for (int o = o0; o < o1; ++o)
+                yr[o] = vec::dot(xr, w.data() + idx(o) * in, idx(in));
+        }
+    });
+}
+
+void DecoderEngine::rope(float* v, int rows, int width, int per_seq)
+{
+    const int hd = c_.head_dim();
+    for (int r = 0; r < rows; ++r) {
+        const int pos = length_ + r % per_seq;
+        const float* cs = rope_cos_.data() + idx(pos) * (hd / 2);
+        const float* sn = rope_sin_.data() + idx(pos) * (hd / 2);
+        float* row = v + idx(r) * width;
+        for (int h0 = 0; h0 < width; h0 += hd)
+            for (int i = 0; i < hd / 2; ++i) {
+                float& a = row[h0 + 2 * i];
+                float& b = row[h0 + 2 * i + 1];
+                const float a0 = a, b0 = b;
+                a = a0 * cs[i] - b0 * sn[i];
+                b = a0 * sn[i] + b0 * cs[i];
+            }
+    }
+}
+
+void DecoderEngine::attention(int layer, int per_seq)
+{
+    const int hd = c_.head_dim(), h = c_.hidden;
+    const int group = c_.heads / c_.kv_heads;
+    const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
+    // One task per (sequence, query head); the keys and values come from the cache, which
+    // already holds this step's positions.
+    pool_.for_each(idx(batch_) * c_.heads, [&](std::size_t task, int worker) {
+        const int b = static_cast<int>(task) / c_.heads;
+        const int head = static_cast<int>(task) % c_.heads;
+        const float* keys = cache_k(layer, b, head / group);
+        const float* values = cache_v(layer, b, head / group);
+        float* scores = scores_[idx(worker)].data();
+        for (int t = 0; t < per_seq; ++t) {
+            const int pos = length_ + t;
+            const std::size_t row = (idx(b) * per_seq + t) * h + idx(head) * hd;
+            const float* q = q_.data() + row;
+            float max_score = -INFINITY;
+            for (int j = 0; j <= pos; ++j) {
+                scores[j] = vec::dot(q, keys + idx(j) * hd, idx(hd)) * scale;
+                max_score = std::max(max_score, scores[j]);
+            }
+            float total = 0;
+            for (int j = 0; j <= pos; ++j)
+                total += (scores[j] = std::exp(scores[j] - max_score));
+            float* out = attn_.data() + row;
+            std::fill_n(out, hd, 0.0f);
+            for (int j = 0; j <= pos; ++j)
+                vec::axpy(scores[j] / total, values + idx(j) * hd, out, idx(hd));
+        }
+    });
+}
+
+} // namespace kwb::cpu

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cpu/cpu_workloads.h"
+#include "cpu/rmsnorm.h"
+#include "cpu/workload_util.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cstddef>
+
+namespace kwb::cpu {
+namespace {
+
+constexpr const char* kName = "rmsnorm";
+
+class PreparedRmsNorm final : public PreparedWorkload {
+public:
+    PreparedRmsNorm(int rows, int hidden, int vector_width, int threads, int iterations)
+        : rows_(rows), hidden_(hidden), width_(vector_width), iterations_(iterations), pool_(threads),
+          x_(static_cast<std::size_t>(rows) * hidden), weight_(static_cast<std::size_t>(hidden)), y_(x_.size())
+    {
+        fill_uniform(x_, 21);
+        fill_uniform(weight_, 22, 0.5f, 1.5f);
+    }
+
+    RepetitionResult run_once() override
+    {
+        RepetitionResult r;
+        r.iterations = time_iterations(iterations_, [&] { run(); });
+        const double ms = mean(r.iterations);
+        r.metrics["time_ms"] = ms;
+        r.metrics["gbs"] = 2.0 * sizeof(float) * static_cast<double>(x_.size()) / (ms * 1e6);
+        return r;
+    }
+
+    VerifyResult verify() override
+    {
+        run();
+        std::vector<float> ref(y_.size());
+        rmsnorm_reference(rows_, hidden_, x_.data(), weight_.data(), ref.data());
+        // The fp32 sum of `hidden` squares is off by at most about hidden*eps relative; the
+        // scaling adds a few roundings.
+        const double tol = (hidden_ + 8) * FLT_EPSILON * std::max(1.0, max_abs(ref));
+        return verify_result(max_abs_diff(y_, ref), tol, "rmsnorm vs double-sum rows");
+    }
+
+private:
+    void run() { rmsnorm(rows_, hidden_, width_, x_.data(), weight_.data(), y_.data(), pool_); }
+
+    int rows_, hidden_, width_, iterations_;
+    ThreadPool pool_;
+    std::vector<float> x_, weight_, y_;
+};
+
+class RmsNormWorkload final : public Workload {
+public:
+    std::string name() const override { return kName; }
+    std::string description() const override
+    {
+        return "RMSNorm of rows x hidden fp32 activations times a weight vector; vector_width floats per loop step";
+    }
+    std::vector<Backend> backends() const override { return {Backend::Cpu}; }
+    std::vector<ParamSpec> params() const override
+    {
+        return {
+            {"rows", 512, int_values({64, 512, 2048, 8192}), "rows (tokens) normalised independently"},
+            {"hidden", 4096, int_values({1024, 2048, 4096, 8192}), "elements per row"},
+            {"vector_width", 4, int_values({1, 4, 8, 16}),
+             "floats per inner-loop step and partial sums in the reduction (1 = scalar loop)"},
+            threads_param(),
+            iterations_param(20, {1, 20, 100}),
+        };
+    }
+    std::vector<MetricSpec> metrics() const override
+    {
+        return {time_metric("one rows x hidden RMSNorm"),
+                {"gbs", "GB/s", Direction::Higher,
+                 "bytes read once and written once (2 * 4 * rows * hidden) / time_ms; the second read of x is not counted"}};
+    }
+    std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
+    {
+        require_cpu(kName, backend);
+        const auto rows = int_param(params, kName, "rows", 1, 1 << 24);
+        const auto hidden = int_param(params, kName, "hidden", 1, 1 << 24);
+        check_buffer(kName, static_cast<double>(rows) * hidden, "rows x hidden");
+        const auto width = int_param(params, kName, "vector_width", 1, 16);
+        if (!rmsnorm_supports_width(static_cast<int>(width)))
+            throw WorkloadError(fmt::format("{}: parameter 'vector_width' must be 1, 4, 8 or 16, got {}", kName, width));
+        const auto threads = int_param(params, kName, "threads", 1, 256);
+        const auto iterations = int_param(params, kName, "iterations", 1, 100000);
+        return std::make_unique<PreparedRmsNorm>(static_cast<int>(rows), static_cast<int>(hidden), static_cast<int>(width),
+                                                 static_cast<int>(threads), static_cast<int>(iterations));
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Workload> make_rmsnorm_workload()
+{
+    return std::make_unique<RmsNormWorkload>();
+}
+
+} // namespace kwb::cpu

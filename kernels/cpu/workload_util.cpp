@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cpu/workload_util.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+namespace kwb::cpu {
+
+long long int_param(const nlohmann::json& params, std::string_view workload, std::string_view name,
+                    long long lo, long long hi)
+{
+    const auto it = params.find(name);
+    if (it == params.end())
+        throw WorkloadError(fmt::format("{}: parameter '{}' is missing", workload, name));
+    const auto& v = *it;
+    bool integral = v.is_number_integer();
+    if (v.is_number_float()) {
+        const double d = v.get<double>();
+        integral = std::isfinite(d) && d == std::floor(d) && std::abs(d) < 9e15;
+    }
+    if (!integral)
+        throw WorkloadError(fmt::format("{}: parameter '{}' must be an integer in [{}, {}], got {}", workload, name,
+                                        lo, hi, v.dump()));
+    const long long x = v.is_number_float() ? static_cast<long long>(v.get<double>()) : v.get<long long>();
+    if (x < lo || x > hi)
+        throw WorkloadError(
+            fmt::format("{}: parameter '{}' must be an integer in [{}, {}], got {}", workload, name, lo, hi, x));
+    return x;
+}
+
+void check_buffer(std::string_view workload, double elements, std::string_view what)
+{
+    constexpr double kMaxBytes = 1024.0 * 1024 * 1024;
+    if (elements * sizeof(float) > kMaxBytes)
+        throw WorkloadError(fmt::format("{}: {} would need {:.1f} GiB; the limit is 1 GiB per buffer", workload, what,
+                                        elements * sizeof(float) / kMaxBytes));
+}
+
+void require_cpu(std::string_view workload, Backend backend)
+{
+    if (backend != Backend::Cpu)
+        throw WorkloadError(fmt::format("{}: the {} backend is not built yet (only cpu)", workload, to_string(backend)));
+}
+
+std::vector<nlohmann::json> int_values(std::initializer_list<long long> values)
+{
+    return {values.begin(), values.end()};
+}
+
+void fill_uniform(std::span<float> out, std::uint64_t seed, float lo, float hi)
+{
+    // mt19937_64 bits mapped by hand: std::uniform_real_distribution's algorithm is left to the
+    // standard library, and the inputs should be the same whichever library built kwb.
+    std::mt19937_64 gen(seed);
+    const float scale = (hi - lo) / 16777216.0f; // 2^24: the top 24 bits fill a float exactly
+    for (auto& x : out)
+        x = lo + static_cast<float>(gen() >> 40) * scale;
+}
+
+double max_abs_diff(std::span<const float> a, std::span<const float> b)
+{
+    double m = a.size() == b.size() ? 0.0 : INFINITY;
+    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+        const double d = std::abs(static_cast<double>(a[i]) - b[i]);
+        if (!(d <= m)) // also catches NaN, which must never pass
+            m = std::isnan(d) ? INFINITY : d;
+    }
+    return m;
+}
+
+double max_abs(std::span<const float> a)
+{
+    double m = 0;
+    for (float x : a)
+        m = std::max(m, static_cast<double>(std::abs(x)));
+    return m;
+}
+
+VerifyResult verify_result(double max_abs_error, double tolerance, std::string_view what)
+{
+    VerifyResult r;
+    r.max_abs_error = max_abs_error;
+    r.tolerance = tolerance;
+    r.ok = max_abs_error <= tolerance;
+    r.detail = fmt::format("{}: max |error| {:.3g} {} tolerance {:.3g}", what, max_abs_error, r.ok ? "<=" : ">", tolerance);
+    return r;
+}
+
+double mean(std::span<const double> values)
+{
+    if (values.empty())
+        return 0;
+    return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+double percentile(std::vector<double> values, double p)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const double pos = std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(values.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(pos));
+    const auto hi = std::min(lo + 1, values.size() - 1);
+    return values[lo] + (values[hi] - values[lo]) * (pos - static_cast<double>(lo));
+}
+
+ParamSpec iterations_param(long long default_value, std::initializer_list<long long> values)
+{
+    return {"iterations", default_value, int_values(values),
+            "timed iterations per repetition; time_ms is their mean and each is kept as an iteration value"};
+}
+
+ParamSpec threads_param()
+{
+    return {"threads", 1, int_values({1, 2}), "worker threads (std::thread, started once in prepare)"};
+}
+
+MetricSpec time_metric(std::string_view per_iteration_work)
+{
+    return {"time_ms", "ms", Direction::Lower,
+            fmt::format("mean wall time of one iteration ({}) over the repetition's iterations", per_iteration_work)};
+}
+
+} // namespace kwb::cpu
