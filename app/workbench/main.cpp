@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// kernel-workbench [STUDY] [--phase P --screenshot PNG [--size WxH]]  (see shared/spec/cli.md)
+
+#include "main_window.h"
+
+#include "models/device_probe.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QRegularExpression>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// Qt aborts with a long message when it finds no display; say in one line what to do instead.
+// Checked before QApplication exists, because constructing it is what aborts.
+bool haveDisplay(int argc, char** argv)
+{
+#if defined(Q_OS_LINUX) || defined(Q_OS_FREEBSD)
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "-platform") == 0)
+            return true;
+    const char* platform = std::getenv("QT_QPA_PLATFORM");
+    if (platform && *platform && std::strncmp(platform, "xcb", 3) != 0 && std::strncmp(platform, "wayland", 7) != 0)
+        return true;   // offscreen, minimal, vnc, eglfs...: no display server needed
+    const char* x = std::getenv("DISPLAY");
+    const char* wl = std::getenv("WAYLAND_DISPLAY");
+    return (x && *x) || (wl && *wl);
+#else
+    Q_UNUSED(argc);
+    Q_UNUSED(argv);
+    return true;
+#endif
+}
+
+int fail(int code, const QString& message)
+{
+    std::fprintf(stderr, "kernel-workbench: %s\n", qPrintable(message));
+    return code;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (!haveDisplay(argc, argv)) {
+        std::fprintf(stderr, "kernel-workbench: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); "
+                             "to render a view without one: QT_QPA_PLATFORM=offscreen kernel-workbench --phase 8 "
+                             "--screenshot out.png\n");
+        return 1;
+    }
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(u"kernel-workbench"_s);
+    QApplication::setOrganizationName(u"kernel-workbench"_s);
+    QApplication::setApplicationVersion(QStringLiteral(KWB_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(u"Kernel Workbench: one GPU kernel optimisation from target to a license-or-kill verdict."_s);
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(u"study"_s, u"The study file to open (default: the bundled demo)."_s, u"[STUDY]"_s);
+    const QCommandLineOption phase(u"phase"_s, u"The view to show: 1-8 (8 is the verdict), live or results."_s, u"P"_s);
+    const QCommandLineOption screenshot(u"screenshot"_s, u"Save a PNG of the window at --phase and exit."_s, u"PNG"_s);
+    const QCommandLineOption size(u"size"_s, u"Window size for --screenshot (default 1280x800)."_s, u"WxH"_s, u"1280x800"_s);
+    parser.addOptions({phase, screenshot, size});
+    if (!parser.parse(QApplication::arguments()))
+        return fail(2, parser.errorText());
+    if (parser.isSet(u"help"_s))
+        parser.showHelp(0);
+    if (parser.isSet(u"version"_s))
+        parser.showVersion();
+    if (parser.positionalArguments().size() > 1)
+        return fail(2, u"one study at most (got %1)"_s.arg(parser.positionalArguments().size()));
+
+    const QString view = parser.value(phase).toLower();
+    if (!view.isEmpty() && !kwb::gui::MainWindow::viewKeys().contains(view))
+        return fail(2, u"--phase: unknown view \"%1\" (expected 1-8, live or results)"_s.arg(view));
+    const auto sizeMatch = QRegularExpression(u"^(\\d+)x(\\d+)$"_s).match(parser.value(size));
+    if (!sizeMatch.hasMatch() || sizeMatch.captured(1).toInt() < 200 || sizeMatch.captured(2).toInt() < 150)
+        return fail(2, u"--size: expected WxH of at least 200x150, e.g. 1280x800 (got \"%1\")"_s.arg(parser.value(size)));
+    const bool shoot = parser.isSet(screenshot);
+
+    kwb::gui::MainWindow window;
+    if (!parser.positionalArguments().isEmpty()) {
+        if (!window.openStudy(parser.positionalArguments().first()))
+            return fail(2, window.document()->lastError());
+    } else if (!window.openDemo(!shoot)) {
+        // A screenshot must not create files in the user's data folder, so it reads the bundle.
+        return fail(2, window.shownError());
+    }
+    if (!view.isEmpty())
+        window.showView(view);
+
+    if (!shoot) {
+        window.show();
+        return QApplication::exec();
+    }
+    window.resize(sizeMatch.captured(1).toInt(), sizeMatch.captured(2).toInt());
+    window.show();
+    // The device line comes from a child process; give it a moment so the status bar is complete.
+    window.deviceProbe()->waitForFinished(5000);
+    int status = 0;
+    // Plots replot on the event loop (queued); render once those are done.
+    QTimer::singleShot(300, &window, [&] {
+        const QString path = parser.value(screenshot);
+        if (!window.grab().save(path, "PNG"))
+            status = fail(1, u"cannot write the screenshot %1"_s.arg(path));
+        QApplication::quit();
+    });
+    QApplication::exec();
+    return status;
+}

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "main_window.h"
+
+#include "models/device_probe.h"
+#include "models/json_convert.h"
+#include "models/run_controller.h"
+#include "pages/ab_page.h"
+#include "pages/binding_page.h"
+#include "pages/formula_page.h"
+#include "pages/grid_page.h"
+#include "pages/hardware_page.h"
+#include "pages/live_page.h"
+#include "pages/results_page.h"
+#include "pages/target_page.h"
+#include "pages/tradeoff_page.h"
+#include "pages/verdict_page.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QSettings>
+#include <QHBoxLayout>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace kwb::gui {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+constexpr int kMaxRecent = 8;
+const QString kRecentKey = u"recentFiles"_s;
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_run(new RunController(&m_document, &m_live, this))
+    , m_probe(new DeviceProbe(this))
+{
+    setObjectName(u"mainWindow"_s);
+    buildPages();
+    buildActions();
+
+    m_deviceLabel = new QLabel(this);
+    m_deviceLabel->setObjectName(u"deviceLabel"_s);
+    m_progressLabel = new QLabel(this);
+    m_progressLabel->setObjectName(u"progressLabel"_s);
+    statusBar()->addPermanentWidget(m_progressLabel);
+    statusBar()->addPermanentWidget(m_deviceLabel);
+    // Elapsed and ETA tick between progress lines; 4 Hz is plenty for seconds.
+    m_progressTimer = new QTimer(this);
+    m_progressTimer->setInterval(250);
+    connect(m_progressTimer, &QTimer::timeout, this, &MainWindow::updateRunState);
+
+    connect(&m_document, &StudyDocument::changed, this, &MainWindow::updateTitle);
+    connect(&m_document, &StudyDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(&m_document, &StudyDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_run, &RunController::stateChanged, this, &MainWindow::updateRunState);
+    connect(m_run, &RunController::progressChanged, this, &MainWindow::updateRunState);
+    connect(m_run, &RunController::errorReported, this, &MainWindow::showError);
+    connect(m_run, &RunController::finished, this, &MainWindow::onRunFinished);
+    connect(m_probe, &DeviceProbe::finished, this, &MainWindow::updateDevice);
+    m_probe->start(RunController::defaultProgram());
+    updateDevice();
+    updateRunState();
+    resize(1280, 800);
+}
+
+MainWindow::~MainWindow() = default;
+
+QStringList MainWindow::viewKeys()
+{
+    return {u"1"_s, u"2"_s, u"3"_s, u"4"_s, u"5"_s, u"6"_s, u"7"_s, u"8"_s, u"live"_s, u"results"_s};
+}
+
+void MainWindow::buildPages()
+{
+    m_navigator = new QListWidget(this);
+    m_navigator->setObjectName(u"phaseNavigator"_s);
+    m_navigator->setFixedWidth(190);
+    m_navigator->setSpacing(3);
+    QFont navFont = m_navigator->font();
+    navFont.setPointSizeF(navFont.pointSizeF() * 1.1);
+    m_navigator->setFont(navFont);
+    m_stack = new QStackedWidget(this);
+    m_stack->setObjectName(u"pageStack"_s);
+    m_livePage = new LivePage(&m_document, &m_live, m_run, this);
+    m_resultsPage = new ResultsPage(&m_document, this);
+    m_verdictPage = new VerdictPage(&m_document, this);
+    const QList<QPair<QString, PhasePage*>> pages = {
+        {tr("1  Target"), new TargetPage(&m_document, this)},
+        {tr("2  Hardware"), new HardwarePage(&m_document, m_probe, this)},
+        {tr("3  Binding constraint"), new BindingPage(&m_document, this)},
+        {tr("4  Formula"), new FormulaPage(&m_document, this)},
+        {tr("5  A/B"), new AbPage(&m_document, this)},
+        {tr("6  Grid"), new GridPage(&m_document, this)},
+        {tr("7  Tradeoffs"), new TradeoffPage(&m_document, this)},
+        {tr("8  Verdict"), m_verdictPage},
+        {tr("▶  Live"), m_livePage},
+        {tr("▦  Results"), m_resultsPage},
+    };
+    for (const auto& [label, page] : pages) {
+        m_navigator->addItem(label);
+        m_stack->addWidget(page);
+        page->refresh();
+    }
+    connect(m_navigator, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
+    m_navigator->setCurrentRow(0);
+
+    m_banner = new QLabel(this);
+    m_banner->setObjectName(u"messageBanner"_s);
+    m_banner->setWordWrap(true);
+    m_banner->setStyleSheet(u"QLabel { background: #fdecea; color: #8a1c14; border: 1px solid #e0a39d; padding: 6px; }"_s);
+    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_banner->hide();
+
+    auto* right = new QWidget(this);
+    auto* layout = new QVBoxLayout(right);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_stack, 1);
+    auto* central = new QWidget(this);
+    auto* row = new QHBoxLayout(central);
+    row->addWidget(m_navigator);
+    row->addWidget(right, 1);
+    setCentralWidget(central);
+}
+
+void MainWindow::buildActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New"), QKeySequence::New, this, &MainWindow::newStudy);
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
+    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    rebuildRecentMenu();
+
+    QToolBar* bar = addToolBar(tr("Run"));
+    bar->setObjectName(u"runToolBar"_s);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_runAction = bar->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run"), this, &MainWindow::run);
+    m_runAction->setObjectName(u"runAction"_s);
+    m_runAction->setShortcut(Qt::CTRL | Qt::Key_R);
+    m_runAction->setToolTip(tr("Save the study and run its pending experiments with kwb (Ctrl+R)"));
+    m_stopAction = bar->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"), this, &MainWindow::stop);
+    m_stopAction->setObjectName(u"stopAction"_s);
+    m_stopAction->setToolTip(tr("Stop after the current repetition; finished repetitions are kept"));
+}
+
+bool MainWindow::showView(const QString& key)
+{
+    const auto row = viewKeys().indexOf(key.toLower());
+    if (row < 0)
+        return false;
+    m_navigator->setCurrentRow(static_cast<int>(row));
+    return true;
+}
+
+QString MainWindow::currentView() const
+{
+    return viewKeys().value(m_navigator->currentRow());
+}
+
+bool MainWindow::openStudy(const QString& path)
+{
+    if (!m_document.load(path)) {
+        showError(m_document.lastError());
+        return false;
+    }
+    m_banner->hide();
+    addRecent(m_document.filePath());
+    return true;
+}
+
+bool MainWindow::openDemo(bool writableCopy)
+{
+    QString error;
+    if (writableCopy) {
+        const QString copy = StudyDocument::ensureDemoCopy(&error);
+        if (!copy.isEmpty() && m_document.load(copy))
+            return true;
+        if (error.isEmpty())
+            error = m_document.lastError();
+    }
+    QFile bundled(StudyDocument::demoResourcePath());
+    if (!bundled.open(QIODevice::ReadOnly) || !m_document.loadFromText(bundled.readAll(), bundled.fileName())) {
+        showError(m_document.lastError().isEmpty() ? tr("the bundled demo study is missing") : m_document.lastError());
+        return false;
+    }
+    if (!error.isEmpty())
+        showError(tr("The demo is open read-only: %1").arg(error));
+    return true;
+}
+
+QString MainWindow::shownError() const
+{
+    return m_banner->isHidden() ? QString() : m_banner->text();
+}
+
+void MainWindow::run()
+{
+    if (m_run->isRunning())
+        return;
+    // kwb runs a file: a study without one gets one first.
+    if (m_document.filePath().isEmpty() && !saveAs())
+        return;
+    m_banner->hide();
+    if (!m_run->start()) {
+        showError(m_run->lastError());
+        return;
+    }
+    showView(u"live"_s);
+}
+
+void MainWindow::stop()
+{
+    m_run->stop();
+}
+
+void MainWindow::onRunFinished(const QString& status)
+{
+    if (status == "done"_L1) {
+        statusBar()->showMessage(tr("Run finished; the study was reloaded from %1").arg(m_document.filePath()), 10000);
+        showView(u"results"_s);
+    } else if (status == "stopped"_L1) {
+        statusBar()->showMessage(tr("Run stopped; the finished repetitions were kept"), 10000);
+    } else {
+        showError(tr("The run failed: %1").arg(m_run->lastError()));
+    }
+    addRecent(m_document.filePath());
+}
+
+void MainWindow::newStudy()
+{
+    if (m_run->isRunning())
+        return;
+    m_document.newStudy();
+}
+
+void MainWindow::open()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open study"), QString(), tr("Studies (*.json)"));
+    if (!path.isEmpty())
+        openStudy(path);
+}
+
+bool MainWindow::save()
+{
+    if (m_document.filePath().isEmpty())
+        return saveAs();
+    if (!m_document.save()) {
+        showError(m_document.lastError());
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::saveAs()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save study as"), m_document.filePath(), tr("Studies (*.json)"));
+    if (path.isEmpty())
+        return false;
+    if (!m_document.saveAs(path)) {
+        showError(m_document.lastError());
+        return false;
+    }
+    addRecent(path);
+    return true;
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    if (path.isEmpty())
+        return;
+    QSettings settings;
+    QStringList recent = settings.value(kRecentKey).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    settings.setValue(kRecentKey, recent.mid(0, kMaxRecent));
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openStudy(path); })->setToolTip(path);
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::showError(const QString& message)
+{
+    m_banner->setText(message);
+    m_banner->show();
+    statusBar()->showMessage(message, 15000);
+}
+
+void MainWindow::updateTitle()
+{
+    const QString file = m_document.filePath().isEmpty() ? tr("not saved") : m_document.filePath();
+    setWindowTitle(tr("%1 — %2[*] — Kernel Workbench").arg(qs(m_document.study().name), file));
+    setWindowModified(m_document.isModified());
+}
+
+void MainWindow::updateRunState()
+{
+    const bool running = m_run->isRunning();
+    m_runAction->setEnabled(!running);
+    m_stopAction->setEnabled(running && m_run->state() == RunController::State::Running);
+    m_progressLabel->setText(m_run->progressText());
+    if (running && !m_progressTimer->isActive())
+        m_progressTimer->start();
+    else if (!running)
+        m_progressTimer->stop();
+}
+
+void MainWindow::updateDevice()
+{
+    m_deviceLabel->setText(tr("Device: %1").arg(m_probe->deviceInUse()));
+    const QString reason = m_probe->gpuUnavailableReason();
+    m_deviceLabel->setToolTip(reason.isEmpty() ? tr("GPUs were queried by kwb devices") : reason);
+}
+
+} // namespace kwb::gui

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "models/live_series.h"
+#include "models/study_document.h"
+
+#include <QMainWindow>
+
+class QLabel;
+class QListWidget;
+class QMenu;
+class QStackedWidget;
+
+namespace kwb::gui {
+
+class DeviceProbe;
+class LivePage;
+class ResultsPage;
+class RunController;
+class VerdictPage;
+
+// The workbench window: a navigator over the eight phases plus Live and Results, one page per
+// view, the File menu, Run/Stop, and a status bar with the device in use and the run's progress.
+// It only wires things together; the study lives in the StudyDocument, runs in the RunController.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // View keys of the command line: "1".."8", "live", "results".
+    static QStringList viewKeys();
+    bool showView(const QString& key);
+    QString currentView() const;
+
+    bool openStudy(const QString& path);
+    // The bundled demo: a writable copy (Run can write into it), or read-only from the bundle.
+    bool openDemo(bool writableCopy);
+
+    StudyDocument* document() { return &m_document; }
+    RunController* runController() const { return m_run; }
+    DeviceProbe* deviceProbe() const { return m_probe; }
+    LivePage* livePage() const { return m_livePage; }
+    ResultsPage* resultsPage() const { return m_resultsPage; }
+    VerdictPage* verdictPage() const { return m_verdictPage; }
+    QString shownError() const;
+
+public slots:
+    void run();
+    void stop();
+
+private:
+    void buildPages();
+    void buildActions();
+    void newStudy();
+    void open();
+    bool save();
+    bool saveAs();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void showError(const QString& message);
+    void updateTitle();
+    void updateRunState();
+    void updateDevice();
+    void onRunFinished(const QString& status);
+
+    StudyDocument m_document;
+    LiveSeries m_live;
+    RunController* m_run;
+    DeviceProbe* m_probe;
+    QListWidget* m_navigator = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    QLabel* m_banner = nullptr;
+    QLabel* m_deviceLabel = nullptr;
+    QLabel* m_progressLabel = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_runAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    LivePage* m_livePage = nullptr;
+    ResultsPage* m_resultsPage = nullptr;
+    VerdictPage* m_verdictPage = nullptr;
+    QTimer* m_progressTimer = nullptr;
+};
+
+} // namespace kwb::gui

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "models/device_probe.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace kwb::gui {
+
+using namespace Qt::StringLiterals;
+
+DeviceProbe::DeviceProbe(QObject* parent)
+    : QObject(parent)
+{
+}
+
+void DeviceProbe::start(const QString& kwbProgram)
+{
+    m_finished = false;
+    delete m_process;
+    m_process = new QProcess(this);
+    connect(m_process, &QProcess::finished, this, [this] {
+        setResult(m_process->readAllStandardOutput(), m_process->readAllStandardError());
+    });
+    connect(m_process, &QProcess::errorOccurred, this, [this, kwbProgram](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart) {
+            m_reason = tr("cannot start %1: %2").arg(kwbProgram, m_process->errorString());
+            m_finished = true;
+            emit finished();
+        }
+    });
+    m_process->start(kwbProgram, {u"devices"_s, u"--json"_s});
+}
+
+bool DeviceProbe::waitForFinished(int msecs)
+{
+    if (!m_finished && m_process)
+        m_process->waitForFinished(msecs);
+    return m_finished;
+}
+
+QString DeviceProbe::deviceInUse() const
+{
+    if (!m_finished)
+        return tr("detecting devices…");
+    QString cpu;
+    for (const auto& d : m_devices) {
+        const QJsonObject o = d.toObject();
+        if (o.value("kind"_L1).toString() == "cuda"_L1)
+            return o.value("name"_L1).toString();
+        if (cpu.isEmpty() && o.value("kind"_L1).toString() == "cpu"_L1)
+            cpu = o.value("name"_L1).toString();
+    }
+    return cpu.isEmpty() ? tr("unknown (kwb devices failed: see the tooltip)") : tr("CPU: %1").arg(cpu);
+}
+
+void DeviceProbe::setResult(const QByteArray& stdoutText, const QByteArray& stderrText)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(stdoutText);
+    m_devices = doc.object().value("devices"_L1).toArray();
+    const auto lines = QString::fromUtf8(stderrText).split(u'\n', Qt::SkipEmptyParts);
+    m_reason = lines.isEmpty() ? QString() : lines.last().trimmed();
+    if (m_devices.isEmpty() && m_reason.isEmpty())
+        m_reason = tr("kwb devices gave no device list");
+    m_finished = true;
+    emit finished();
+}
+
+} // namespace kwb::gui

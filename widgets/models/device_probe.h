@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QJsonArray>
+#include <QObject>
+#include <QProcess>
+
+namespace kwb::gui {
+
+// The devices this machine offers, asked of `kwb devices --json` in a child process. Why not
+// in-process: the GUI never loads the GPU backend, so a broken driver can neither hang nor crash
+// the window; it only costs the status bar its GPU name, with the reason kwb gave.
+class DeviceProbe : public QObject
+{
+    Q_OBJECT
+public:
+    explicit DeviceProbe(QObject* parent = nullptr);
+
+    void start(const QString& kwbProgram);
+    bool waitForFinished(int msecs);
+    bool isFinished() const { return m_finished; }
+
+    QJsonArray devices() const { return m_devices; }
+    // The first CUDA GPU's name if any, else the CPU's; a short notice while unknown.
+    QString deviceInUse() const;
+    // Why GPUs are unavailable (kwb's stderr line), or why the probe itself failed.
+    QString gpuUnavailableReason() const { return m_reason; }
+
+    // Parses `kwb devices --json` output; exposed for tests.
+    void setResult(const QByteArray& stdoutText, const QByteArray& stderrText);
+
+signals:
+    void finished();
+
+private:
+    QProcess* m_process = nullptr;
+    QJsonArray m_devices;
+    QString m_reason;
+    bool m_finished = false;
+};
+
+} // namespace kwb::gui

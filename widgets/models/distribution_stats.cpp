@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "models/distribution_stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <numeric>
+
+namespace kwb::gui {
+
+double percentile(const std::vector<double>& sorted, double p)
+{
+    if (sorted.empty())
+        return std::numeric_limits<double>::quiet_NaN();
+    const double k = p * static_cast<double>(sorted.size() - 1);
+    const auto lo = static_cast<size_t>(std::floor(k));
+    const size_t hi = std::min(lo + 1, sorted.size() - 1);
+    return sorted[lo] + (sorted[hi] - sorted[lo]) * (k - static_cast<double>(lo));
+}
+
+double silvermanBandwidth(const std::vector<double>& sorted, double stddev)
+{
+    const double n = static_cast<double>(sorted.size());
+    const double iqr = percentile(sorted, 0.75) - percentile(sorted, 0.25);
+    double spread = stddev;
+    if (iqr > 0 && (!(spread > 0) || iqr / 1.34 < spread))
+        spread = iqr / 1.34;
+    if (!(spread > 0)) {
+        // All values equal (or one value): a narrow bump, 1% of the value, still shows where it is.
+        const double scale = std::abs(sorted.empty() ? 1.0 : sorted.front());
+        spread = scale > 0 ? 0.01 * scale : 1.0;
+    }
+    return 0.9 * spread * std::pow(n, -0.2);
+}
+
+ArmDistribution describe(const QString& name, const std::vector<double>& values, int kde_points)
+{
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    ArmDistribution d;
+    d.name = name;
+    d.n = static_cast<int>(values.size());
+    d.values = QList<double>(values.begin(), values.end());
+    if (values.empty()) {
+        d.mean = d.median = d.stddev = d.cv_pct = d.min = d.max = d.q1 = d.q3 = nan;
+        d.whisker_low = d.whisker_high = nan;
+        return d;
+    }
+    std::vector<double> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    const double n = static_cast<double>(sorted.size());
+    d.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / n;
+    d.median = percentile(sorted, 0.5);
+    d.min = sorted.front();
+    d.max = sorted.back();
+    d.q1 = percentile(sorted, 0.25);
+    d.q3 = percentile(sorted, 0.75);
+    if (sorted.size() > 1) {
+        double ss = 0;
+        for (const double v : sorted)
+            ss += (v - d.mean) * (v - d.mean);
+        d.stddev = std::sqrt(ss / (n - 1));
+        d.cv_pct = 100.0 * d.stddev / d.mean;
+    } else {
+        d.stddev = d.cv_pct = nan;
+    }
+    const double iqr = d.q3 - d.q1;
+    d.whisker_low = d.max;
+    d.whisker_high = d.min;
+    for (const double v : sorted) {
+        if (v < d.q1 - 1.5 * iqr || v > d.q3 + 1.5 * iqr) {
+            d.outliers.append(v);
+            continue;
+        }
+        d.whisker_low = std::min(d.whisker_low, v);
+        d.whisker_high = std::max(d.whisker_high, v);
+    }
+
+    const double h = silvermanBandwidth(sorted, sorted.size() > 1 ? d.stddev : 0.0);
+    const double from = d.min - 3 * h;
+    const double to = d.max + 3 * h;
+    const double norm = 1.0 / (n * h * std::sqrt(2 * std::numbers::pi));
+    for (int i = 0; i < kde_points; ++i) {
+        const double y = from + (to - from) * i / std::max(1, kde_points - 1);
+        double sum = 0;
+        for (const double v : sorted) {
+            const double z = (y - v) / h;
+            sum += std::exp(-0.5 * z * z);
+        }
+        d.kde_y.append(y);
+        d.kde_density.append(norm * sum);
+    }
+    return d;
+}
+
+QList<double> jitterOffsets(int n)
+{
+    // A low-discrepancy sequence (golden ratio) spreads points evenly without randomness.
+    QList<double> out;
+    out.reserve(n);
+    const double phi = (std::sqrt(5.0) - 1) / 2;
+    for (int i = 0; i < n; ++i)
+        out.append(2 * std::fmod(0.5 + i * phi, 1.0) - 1);
+    return out;
+}
+
+} // namespace kwb::gui

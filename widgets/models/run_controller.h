@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "models/stream_parser.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QProcess>
+
+namespace kwb::gui {
+
+class LiveSeries;
+class StudyDocument;
+
+// Runs the open study in a child process, `kwb run STUDY --json-progress`, and follows it.
+// Why a child and not a thread: a faulting kernel poisons its CUDA context for good; in a child
+// it costs one run, never the window or the study. The child owns the study file while it runs
+// (the document is locked); when it exits the document is reloaded from disk, so the repetitions
+// it finished are what the views show, whether it ended, was stopped or failed.
+class RunController : public QObject
+{
+    Q_OBJECT
+public:
+    enum class State { Idle, Running, Stopping };
+    Q_ENUM(State)
+
+    RunController(StudyDocument* document, LiveSeries* live, QObject* parent = nullptr);
+    ~RunController() override;
+
+    // `kwb` beside this program, unless the environment variable KWB_PROGRAM names another.
+    static QString defaultProgram();
+    void setProgram(const QString& program) { m_program = program; }
+    QString program() const { return m_program; }
+
+    // Saves unsaved edits, then starts the child. False (with lastError()) when it cannot.
+    bool start();
+    // SIGINT: the child finishes the current repetition, saves and exits 130.
+    void stop();
+
+    State state() const { return m_state; }
+    bool isRunning() const { return m_state != State::Idle; }
+    int done() const { return m_done; }
+    int planned() const { return m_planned; }
+    double elapsedSeconds() const;
+    double etaSeconds() const;   // negative when unknown
+    QString lastError() const { return m_lastError; }
+    QString lastStatus() const { return m_lastStatus; }   // done, stopped, failed; empty before a run
+    int lastExitCode() const { return m_lastExitCode; }
+    // One line for the status bar: "7/10 repetitions · 12.3 s elapsed · ETA 5 s".
+    QString progressText() const;
+
+signals:
+    void stateChanged(kwb::gui::RunController::State state);
+    void progressChanged();
+    void errorReported(const QString& message);   // an error line or a malformed stream line
+    void finished(const QString& status);         // after the document was reloaded
+
+private:
+    void readStdout();
+    void readStderr();
+    void handle(const StreamEvent& event);
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void onProcessError(QProcess::ProcessError error);
+    void setState(State state);
+    void reportError(const QString& message);
+
+    StudyDocument* m_document;
+    LiveSeries* m_live;
+    QProcess* m_process = nullptr;
+    QString m_program;
+    StreamParser m_parser;
+    State m_state = State::Idle;
+    int m_done = 0;
+    int m_planned = 0;
+    double m_eta = -1;
+    QElapsedTimer m_clock;
+    QElapsedTimer m_sinceProgress;
+    QString m_lastError;
+    QString m_lastStderr;
+    QString m_lastStatus;
+    QString m_streamStatus;
+    int m_lastExitCode = 0;
+};
+
+} // namespace kwb::gui

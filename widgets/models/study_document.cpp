@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "models/study_document.h"
+
+#include "study/study_file.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+#include <filesystem>
+
+namespace kwb::gui {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+std::filesystem::path toFsPath(const QString& path)
+{
+    return std::filesystem::path(QFile::encodeName(path).toStdString());
+}
+} // namespace
+
+StudyDocument::StudyDocument(QObject* parent)
+    : QObject(parent)
+{
+}
+
+void StudyDocument::markModified()
+{
+    setModified(true);
+    emit changed();
+}
+
+bool StudyDocument::load(const QString& path)
+{
+    try {
+        m_study = load_study(toFsPath(path));
+    } catch (const std::exception& e) {
+        // Keep the document as it was: a failed open must not cost the user the open study.
+        m_lastError = QString::fromUtf8(e.what());
+        return false;
+    }
+    m_lastError.clear();
+    setPath(QFileInfo(path).absoluteFilePath());
+    setModified(false);
+    emit changed();
+    return true;
+}
+
+bool StudyDocument::reload()
+{
+    if (m_path.isEmpty()) {
+        m_lastError = tr("the study has no file to reload");
+        return false;
+    }
+    return load(m_path);
+}
+
+bool StudyDocument::loadFromText(const QByteArray& text, const QString& origin)
+{
+    try {
+        m_study = parse_study(std::string_view(text.constData(), static_cast<size_t>(text.size())), origin.toStdString());
+    } catch (const std::exception& e) {
+        m_lastError = QString::fromUtf8(e.what());
+        return false;
+    }
+    m_lastError.clear();
+    setPath(QString());
+    setModified(false);
+    emit changed();
+    return true;
+}
+
+void StudyDocument::newStudy()
+{
+    m_study = Study{};
+    m_study.name = "Untitled study";
+    for (const auto& axis : tradeoff_axes())
+        m_study.tradeoffs.push_back({axis, false, {}});
+    setPath(QString());
+    setModified(true);
+    emit changed();
+}
+
+bool StudyDocument::save()
+{
+    if (m_path.isEmpty()) {
+        m_lastError = tr("the study has no file yet: use Save As");
+        return false;
+    }
+    return saveAs(m_path);
+}
+
+bool StudyDocument::saveAs(const QString& path)
+{
+    if (m_locked) {
+        m_lastError = tr("a run owns the study file; it is saved by kwb and reloaded when the run ends");
+        return false;
+    }
+    try {
+        save_study(m_study, toFsPath(path));
+    } catch (const std::exception& e) {
+        m_lastError = QString::fromUtf8(e.what());
+        return false;
+    }
+    m_lastError.clear();
+    setPath(QFileInfo(path).absoluteFilePath());
+    setModified(false);
+    return true;
+}
+
+int StudyDocument::currentExperimentIndex() const
+{
+    const auto& ex = m_study.experiments;
+    for (int i = static_cast<int>(ex.size()) - 1; i >= 0; --i)
+        if (!ex[static_cast<size_t>(i)].samples.empty())
+            return i;
+    return ex.empty() ? -1 : 0;
+}
+
+const Experiment* StudyDocument::currentExperiment() const
+{
+    const int i = currentExperimentIndex();
+    return i < 0 ? nullptr : &m_study.experiments[static_cast<size_t>(i)];
+}
+
+QString StudyDocument::demoResourcePath()
+{
+    return u":/studies/demo.json"_s;
+}
+
+QString StudyDocument::ensureDemoCopy(QString* error)
+{
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    const QString target = dir + u"/demo.json"_s;
+    if (QFileInfo::exists(target))
+        return target;
+    QFile source(demoResourcePath());
+    if (!source.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = tr("the bundled demo study is missing from this build");
+        return {};
+    }
+    const QByteArray text = source.readAll();
+    QFile out(target);
+    if (!QDir().mkpath(dir) || !out.open(QIODevice::WriteOnly | QIODevice::NewOnly) || out.write(text) != text.size()) {
+        if (error)
+            *error = tr("cannot write %1: %2").arg(target, out.errorString());
+        return {};
+    }
+    return target;
+}
+
+void StudyDocument::setModified(bool modified)
+{
+    if (m_modified == modified)
+        return;
+    m_modified = modified;
+    emit modifiedChanged(modified);
+}
+
+void StudyDocument::setPath(const QString& path)
+{
+    if (m_path == path)
+        return;
+    m_path = path;
+    emit filePathChanged(path);
+}
+
+} // namespace kwb::gui

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "pages/phase_page.h"
+
+#include <QJsonArray>
+
+class QTreeWidget;
+
+namespace kwb::gui {
+
+class DeviceProbe;
+
+// Phase 2: the hardware sheet the study was made on, beside what this machine offers now.
+class HardwarePage : public PhasePage
+{
+    Q_OBJECT
+public:
+    HardwarePage(StudyDocument* document, DeviceProbe* probe, QWidget* parent = nullptr);
+    void refresh() override;
+
+private:
+    static void fill(QTreeWidget* tree, const QJsonArray& devices);
+
+    DeviceProbe* m_probe;
+    QLabel* m_inUse;
+    QLabel* m_captured;
+    QLabel* m_warnings;
+    QLabel* m_detectedNote;
+    QTreeWidget* m_recorded;
+    QTreeWidget* m_detected;
+};
+
+} // namespace kwb::gui

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pages/phase_page.h"
+
+#include "models/study_document.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace kwb::gui {
+
+using namespace Qt::StringLiterals;
+
+PhasePage::PhasePage(StudyDocument* document, const QString& title, const QString& rule, QWidget* parent)
+    : QWidget(parent)
+    , m_document(document)
+{
+    auto* outer = new QVBoxLayout(this);
+    auto* heading = new QLabel(title, this);
+    QFont f = heading->font();
+    f.setPointSizeF(f.pointSizeF() * 1.5);
+    f.setBold(true);
+    heading->setFont(f);
+    auto* ruleLabel = new QLabel(rule, this);
+    ruleLabel->setWordWrap(true);
+    ruleLabel->setStyleSheet(u"color: #555;"_s);
+    outer->addWidget(heading);
+    outer->addWidget(ruleLabel);
+    m_body = new QVBoxLayout;
+    outer->addLayout(m_body, 1);
+    // The slot runs later, after the derived constructor, so the virtual call is safe.
+    connect(document, &StudyDocument::changed, this, [this] { refresh(); });
+}
+
+QLabel* PhasePage::valueLabel(QWidget* parent)
+{
+    auto* label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+void PhasePage::setValue(QLabel* label, const QString& text)
+{
+    if (text.trimmed().isEmpty()) {
+        label->setText(tr("not set"));
+        label->setStyleSheet(u"color: #999; font-style: italic;"_s);
+    } else {
+        label->setText(text);
+        label->setStyleSheet(QString());
+    }
+}
+
+QTableWidget* PhasePage::keyValueTable(QWidget* parent, const QStringList& headers)
+{
+    auto* table = new QTableWidget(0, static_cast<int>(headers.size()), parent);
+    table->setHorizontalHeaderLabels(headers);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->verticalHeader()->setVisible(false);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setAlternatingRowColors(true);
+    return table;
+}
+
+QLabel* PhasePage::sectionLabel(const QString& text, QWidget* parent)
+{
+    auto* label = new QLabel(text, parent);
+    QFont f = label->font();
+    f.setBold(true);
+    label->setFont(f);
+    return label;
+}
+
+} // namespace kwb::gui

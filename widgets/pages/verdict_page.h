@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "pages/phase_page.h"
+
+namespace kwb::gui {
+
+class SigmaChart;
+class VerdictBadge;
+
+// Phase 8: the final verdict as a badge with its reasons in plain sentences, and beside it the
+// sample verdict (what `kwb verdict` gives for the same samples and profile), the prediction
+// check and the sigma chart. Both verdicts are read from the study as the engine wrote them.
+class VerdictPage : public PhasePage
+{
+    Q_OBJECT
+public:
+    explicit VerdictPage(StudyDocument* document, QWidget* parent = nullptr);
+    void refresh() override;
+
+    QString finalVerdict() const;
+    QString sampleVerdict() const;
+
+private:
+    VerdictBadge* m_final;
+    VerdictBadge* m_sample;
+    QLabel* m_finalReasons;
+    QLabel* m_sampleReasons;
+    QLabel* m_evidence;
+    QLabel* m_prediction;
+    QLabel* m_profile;
+    SigmaChart* m_sigma;
+};
+
+} // namespace kwb::gui

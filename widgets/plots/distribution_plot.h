@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "models/distribution_stats.h"
+
+#include <qcustomplot.h>
+
+namespace kwb::gui {
+
+// The arms side by side: a violin (kernel density) with a Tukey box inside it and every
+// repetition as a jittered point, so a bimodal arm or a single outlier is visible at a glance.
+class DistributionPlot : public QCustomPlot
+{
+    Q_OBJECT
+public:
+    explicit DistributionPlot(QWidget* parent = nullptr);
+
+    void setDistributions(const QList<ArmDistribution>& arms, const QString& metric, const QString& unit);
+    int pointCount(const QString& arm) const;
+
+private:
+    QHash<QString, QCPGraph*> m_points;
+};
+
+} // namespace kwb::gui
