@@ -71,6 +71,7 @@ struct RunPlan {
     StopRule stop = StopRule::Count;
     double duration_s = 0;              // Duration: stop once this much wall time has passed
     double max_seconds = 3600;          // any rule: never run longer than this
+    int max_runs_per_arm = 1000;        // Duration: never more than this many runs per arm
     int aa_splits = 0;                  // A/A calibration splits of the baseline; 0 = off
 };
 
@@ -110,6 +111,9 @@ struct AaCalibration {
     int splits = 0;
     int false_alarms = 0;               // splits whose verdict was anything but NOISE
     std::vector<std::string> verdicts;
+    std::string method;                 // how the splits were drawn, in words
+
+    double false_alarm_rate() const { return splits > 0 ? static_cast<double>(false_alarms) / splits : 0.0; }
 };
 
 enum class ExperimentStatus { Pending, Running, Done, Stopped, Failed };
@@ -129,6 +133,7 @@ struct Experiment {
     bool acknowledged_multi_variable = false;  // the user accepted arms that differ in >1 parameter
     ExperimentStatus status = ExperimentStatus::Pending;
     std::string error;                  // why it failed, if it did
+    std::string stop_reason;            // why the runner stopped (plan complete, duration, decision, signal...)
     std::vector<Sample> samples;
     std::vector<SamplerLane> lanes;
     std::optional<AaCalibration> aa;

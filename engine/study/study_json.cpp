@@ -92,7 +92,8 @@ json to_json(const RunPlan& p)
 {
     return {{"runs_per_arm", p.runs_per_arm}, {"warmup_runs", p.warmup_runs}, {"order", to_string(p.order)},
             {"seed", p.seed},                 {"stop", to_string(p.stop)},    {"duration_s", p.duration_s},
-            {"max_seconds", p.max_seconds},   {"aa_splits", p.aa_splits}};
+            {"max_seconds", p.max_seconds},   {"max_runs_per_arm", p.max_runs_per_arm},
+            {"aa_splits", p.aa_splits}};
 }
 
 json to_json(const Experiment& e)
@@ -108,7 +109,11 @@ json to_json(const Experiment& e)
         lanes.push_back({{"name", l.name}, {"unit", l.unit}, {"t_s", l.t_s}, {"values", l.values}});
     json aa = nullptr;
     if (e.aa)
-        aa = {{"splits", e.aa->splits}, {"false_alarms", e.aa->false_alarms}, {"verdicts", e.aa->verdicts}};
+        aa = {{"splits", e.aa->splits},
+              {"false_alarms", e.aa->false_alarms},
+              {"false_alarm_rate", e.aa->false_alarm_rate()},
+              {"verdicts", e.aa->verdicts},
+              {"method", e.aa->method}};
     return {{"id", e.id},
             {"kind", e.kind},
             {"workload", e.workload},
@@ -123,6 +128,7 @@ json to_json(const Experiment& e)
             {"acknowledged_multi_variable", e.acknowledged_multi_variable},
             {"status", to_string(e.status)},
             {"error", e.error},
+            {"stop_reason", e.stop_reason},
             {"samples", samples},
             {"lanes", lanes},
             {"aa_calibration", aa},
@@ -161,6 +167,13 @@ RunPlan plan_from(const JsonReader& r)
     p.stop = parse_enum(r, "stop", p.stop, kStops);
     p.duration_s = r.number_or("duration_s", p.duration_s);
     p.max_seconds = r.number_or("max_seconds", p.max_seconds);
+    if (!(p.max_seconds > 0))
+        r.fail("max_seconds", "must be positive");
+    if (p.duration_s < 0)
+        r.fail("duration_s", "must not be negative");
+    p.max_runs_per_arm = static_cast<int>(r.integer_or("max_runs_per_arm", p.max_runs_per_arm));
+    if (p.max_runs_per_arm < 1)
+        r.fail("max_runs_per_arm", "must be at least 1");
     p.aa_splits = static_cast<int>(r.integer_or("aa_splits", p.aa_splits));
     if (p.aa_splits < 0)
         r.fail("aa_splits", "must not be negative");
@@ -199,6 +212,7 @@ Experiment experiment_from(const JsonReader& r)
     e.acknowledged_multi_variable = r.boolean_or("acknowledged_multi_variable", false);
     e.status = parse_enum(r, "status", ExperimentStatus::Pending, kStatuses);
     e.error = r.string_or("error", "");
+    e.stop_reason = r.string_or("stop_reason", "");
     if (const auto* samples = r.optional_array("samples"))
         for (size_t i = 0; i < samples->size(); ++i)
             e.samples.push_back(sample_from_json(r.element(*samples, i, "samples")));
@@ -211,9 +225,16 @@ Experiment experiment_from(const JsonReader& r)
             e.lanes.push_back(std::move(lane));
         }
     }
-    if (auto aa = r.optional_object("aa_calibration"))
-        e.aa = AaCalibration{static_cast<int>(aa->integer("splits")), static_cast<int>(aa->integer("false_alarms")),
-                             strings(*aa, "verdicts")};
+    if (auto aa = r.optional_object("aa_calibration")) {
+        AaCalibration c;
+        c.splits = static_cast<int>(aa->integer("splits"));
+        c.false_alarms = static_cast<int>(aa->integer("false_alarms"));
+        if (c.splits < 0 || c.false_alarms < 0 || c.false_alarms > c.splits)
+            aa->fail("false_alarms", "must be between 0 and splits");
+        c.verdicts = strings(*aa, "verdicts");
+        c.method = aa->string_or("method", "");
+        e.aa = std::move(c);
+    }
     e.missing_gates = strings(r, "missing_gates");
     e.verdict = raw_or(r, "verdict", nullptr);
     e.final_verdict = raw_or(r, "final_verdict", nullptr);

@@ -37,7 +37,9 @@ Study sample_study()
     x.clock_mhz = 1980;
     e.samples.push_back(x);
     e.lanes.push_back({"cpu_util", "%", {0.0, 0.5}, {97.0, 99.5}});
-    e.aa = AaCalibration{5, 1, {"NOISE", "NOISE", "KILL", "NOISE", "NOISE"}};
+    e.aa = AaCalibration{5, 1, {"NOISE", "NOISE", "KILL", "NOISE", "NOISE"}, "interleaved halves, then seeded halvings"};
+    e.stop_reason = "decision: NOISE for 3 pairs";
+    e.plan.max_runs_per_arm = 40;
     s.experiments.push_back(e);
     s.tradeoffs.push_back({"memory-budget", true, "128 KiB of scratch"});
     s.ledger.push_back({"ab-1", "2026-11-30T00:00:00Z", "LICENSE", "14% faster", {"bigger tiles amortise loads"}});

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run/judge_experiment.h"
+
+#include "run/aa_calibration.h"
+#include "study/study_file.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kwb {
+namespace {
+
+const std::string& baseline_name(const Experiment& e) { return e.arms.at(0).name; }
+const std::string& treatment_name(const Experiment& e) { return e.arms.at(1).name; }
+
+// Judged samples of one arm that carry `metric`, in run order.
+std::vector<const Sample*> judged(const Experiment& e, const std::string& arm, const std::string& metric)
+{
+    std::vector<const Sample*> out;
+    for (const auto& s : e.samples)
+        if (s.arm == arm && !s.warmup && !s.discarded && s.metrics.count(metric))
+            out.push_back(&s);
+    std::stable_sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->position < b->position; });
+    return out;
+}
+
+// The verdict engine takes only finite, positive values; a guard metric may hold others (a
+// counter that read zero). They are left out rather than failing the verdict.
+std::vector<double> usable(std::vector<double> v)
+{
+    v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x) || x <= 0; }), v.end());
+    return v;
+}
+
+std::string number(double x)
+{
+    return fmt::format("{:.4g}", x);
+}
+
+} // namespace
+
+Direction metric_direction(const Study& study, const std::vector<MetricSpec>& metrics, const std::string& metric)
+{
+    for (const auto& m : metrics)
+        if (m.name == metric)
+            return m.direction;
+    if (study.target.metric == metric)
+        return study.target.direction;
+    return Direction::Lower;
+}
+
+Profile experiment_profile(const Experiment& experiment, Direction direction)
+{
+    return apply_overrides(make_profile(experiment.profile, direction), experiment.profile_overrides);
+}
+
+bool pairing_applies(const Experiment& e)
+{
+    if (e.arms.size() != 2)
+        return false;
+    const auto b = judged(e, baseline_name(e), e.metric);
+    const auto t = judged(e, treatment_name(e), e.metric);
+    if (b.empty() || b.size() != t.size())
+        return false;
+    const int arms = static_cast<int>(e.arms.size());
+    for (size_t i = 0; i < b.size(); ++i)
+        if (b[i]->position / arms != t[i]->position / arms)
+            return false;
+    return true;
+}
+
+bool judgeable(const Experiment& e)
+{
+    return e.arms.size() == 2 && !usable(judged_values(e, baseline_name(e), e.metric)).empty() &&
+           !usable(judged_values(e, treatment_name(e), e.metric)).empty();
+}
+
+SampleVerdict judge_target(const Experiment& e, const Profile& profile)
+{
+    const auto b = usable(judged_values(e, baseline_name(e), e.metric));
+    const auto t = usable(judged_values(e, treatment_name(e), e.metric));
+    const bool paired = pairing_applies(e) && b.size() == t.size();
+    return judge_samples(b, t, profile, paired);
+}
+
+std::vector<std::string> missing_gates(const Study& study, const Experiment& e)
+{
+    std::vector<std::string> gates;
+    if (!study.target.current || !study.target.goal)
+        gates.push_back("target: no current and goal values (phase 1: \"from X to Y\")");
+    if (study.target.kernel.empty() || study.target.reference.empty() || study.target.workload.empty())
+        gates.push_back("kernel/reference/workload: K, R and W are not all pinned (phase 1)");
+    if (study.binding.constraint.empty())
+        gates.push_back("binding constraint: not measured (phase 3)");
+    if (!study.prediction.predicted_delta_pct)
+        gates.push_back("prediction: no predicted delta% (phase 4: no formula, no run)");
+    if (e.controls.checklist.empty())
+        gates.push_back("matched controls: the checklist is empty (phase 5)");
+    else if (std::any_of(e.controls.checklist.begin(), e.controls.checklist.end(), [](const auto& c) { return !c.second; }))
+        gates.push_back("matched controls: some controls are not checked (phase 5)");
+    const bool tradeoff = std::any_of(study.tradeoffs.begin(), study.tradeoffs.end(),
+                                      [](const Tradeoff& t) { return t.sacrificed && !t.note.empty(); });
+    if (!tradeoff)
+        gates.push_back("tradeoff: none named (phase 7: a license needs a named sacrifice)");
+    return gates;
+}
+
+void judge_experiment(Study& study, Experiment& e, const std::vector<MetricSpec>& metrics)
+{
+    if (!judgeable(e))
+        return;
+    const Direction direction = metric_direction(study, metrics, e.metric);
+    const Profile profile = experiment_profile(e, direction);
+    const SampleVerdict sample = judge_target(e, profile);
+
+    e.aa.reset();
+    if (e.plan.aa_splits > 0) {
+        const auto baseline = usable(judged_values(e, baseline_name(e), e.metric));
+        e.aa = calibrate_aa(baseline, e.plan.aa_splits, profile, e.plan.seed);
+        if (!e.aa)
+            e.missing_gates.push_back(fmt::format("A/A calibration: the baseline has {} judged runs; {} splits need at "
+                                                  "least {} (2 x min_n)",
+                                                  baseline.size(), e.plan.aa_splits, 2 * profile.min_n));
+    }
+
+    StudyRulesInput input;
+    for (const auto& g : e.guards)
+        input.guards.push_back({g, metric_direction(study, metrics, g), usable(judged_values(e, baseline_name(e), g)),
+                                usable(judged_values(e, treatment_name(e), g)), 0.0});
+    input.tradeoffs = study.tradeoffs;
+    input.predicted_delta_pct = study.prediction.predicted_delta_pct;
+    input.aa = e.aa;
+    const FinalVerdict final = apply_study_rules(sample, input, profile);
+    e.verdict = sample.json;
+    e.final_verdict = final.json;
+
+    LedgerEntry entry;
+    entry.experiment_id = e.id;
+    entry.at = utc_now_iso8601();
+    entry.verdict = final.word;
+    const auto& j = sample.json;
+    const auto num = [&](const char* key) {
+        return j.contains(key) && j[key].is_number() ? number(j[key].get<double>()) : std::string("n/a");
+    };
+    const std::string unit = study.target.metric == e.metric && !study.target.unit.empty() ? " " + study.target.unit : "";
+    entry.summary = fmt::format("{}: {}{} -> {}{} (delta {}%, sigma {}%, n = {}/{}); sample verdict {}, final {}",
+                                e.metric, num("mean_baseline"), unit, num("mean_treatment"), unit, num("delta_pct"),
+                                num("sigma_pct"), j.value("n_baseline", 0), j.value("n_treatment", 0), sample.word,
+                                final.word);
+    auto old = std::find_if(study.ledger.begin(), study.ledger.end(),
+                            [&](const LedgerEntry& l) { return l.experiment_id == e.id; });
+    if (old != study.ledger.end()) {
+        entry.hypotheses = old->hypotheses;
+        *old = std::move(entry);
+    } else {
+        study.ledger.push_back(std::move(entry));
+    }
+}
+
+} // namespace kwb

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run/runner.h"
+
+#include "run/judge_experiment.h"
+#include "run/stopping.h"
+#include "study/study_file.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+
+namespace kwb {
+
+// Everything one call of run() needs, shared by its helpers.
+struct Runner::Session {
+    Study& study;
+    Experiment& experiment;
+    std::vector<std::unique_ptr<PreparedWorkload>> prepared;   // one per arm
+    double t0 = 0;                  // clock at the session's start
+    double lane_offset = 0;         // lanes continue after those an earlier session recorded
+    int done_before = 0;
+    int planned_per_arm = 0;
+    double rep_seconds = 0;         // total wall time of this session's repetitions
+    int reps = 0;
+};
+
+namespace {
+
+double steady_seconds()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+int judged_count(const Experiment& e, const std::string& arm)
+{
+    return static_cast<int>(std::count_if(e.samples.begin(), e.samples.end(), [&](const Sample& s) {
+        return s.arm == arm && !s.warmup && !s.discarded;
+    }));
+}
+
+int fewest_judged(const Experiment& e)
+{
+    int fewest = -1;
+    for (const auto& a : e.arms) {
+        const int n = judged_count(e, a.name);
+        fewest = fewest < 0 ? n : std::min(fewest, n);
+    }
+    return std::max(fewest, 0);
+}
+
+int total_judged(const Experiment& e)
+{
+    return static_cast<int>(
+        std::count_if(e.samples.begin(), e.samples.end(), [](const Sample& s) { return !s.warmup && !s.discarded; }));
+}
+
+// Where the judged order resumes: one past the furthest judged position already taken.
+int next_position(const Experiment& e)
+{
+    int next = 0;
+    for (const auto& s : e.samples)
+        if (!s.warmup)
+            next = std::max(next, s.position + 1);
+    return next;
+}
+
+// Stops the samplers on every way out of run(), including exceptions, and never under the
+// runner's lock (a sampler's last reading may be waiting for it).
+class SamplersGuard {
+public:
+    explicit SamplersGuard(std::vector<Sampler*> running) : running_(std::move(running)) {}
+    ~SamplersGuard() { stop(); }
+    void stop()
+    {
+        for (auto* s : running_)
+            s->stop();
+        running_.clear();
+    }
+
+private:
+    std::vector<Sampler*> running_;
+};
+
+SamplerLane& lane_for(Experiment& e, const MetricReading& r)
+{
+    for (auto& l : e.lanes)
+        if (l.name == r.name)
+            return l;
+    e.lanes.push_back({r.name, r.unit, {}, {}});
+    return e.lanes.back();
+}
+
+} // namespace
+
+Runner::Runner(const Workload& workload, RunnerOptions options) : workload_(workload), options_(std::move(options))
+{
+    if (!options_.clock)
+        options_.clock = steady_seconds;
+    if (options_.run_started_s < 0)
+        options_.run_started_s = options_.clock();
+}
+
+void Runner::report_progress(Session& s)
+{
+    if (!options_.observer)
+        return;
+    const Experiment& e = s.experiment;
+    RunProgress p;
+    p.done = total_judged(e);
+    p.elapsed_s = options_.clock() - s.t0;
+    const int arms = static_cast<int>(e.arms.size());
+    const double per_rep = s.reps > 0 ? s.rep_seconds / s.reps : 0;
+    if (e.plan.stop == StopRule::Duration) {
+        const double left = std::max(0.0, e.plan.duration_s - p.elapsed_s);
+        const int more = per_rep > 0 ? static_cast<int>(std::ceil(left / per_rep)) : 0;
+        p.planned = std::min(s.planned_per_arm * arms, std::max(p.done + more, arms * 1));
+        if (s.reps > 0)
+            p.eta_s = left;
+    } else {
+        p.planned = std::max(s.planned_per_arm * arms, p.done);
+        if (s.reps > 0)
+            p.eta_s = (p.planned - p.done) * per_rep;
+    }
+    options_.observer->on_progress(e, p);
+}
+
+void Runner::execute(Session& s, const ScheduledRun& run)
+{
+    Experiment& e = s.experiment;
+    Sample sample;
+    sample.arm = e.arms[static_cast<size_t>(run.arm)].name;
+    sample.rep = run.rep;
+    sample.position = run.position;
+    sample.warmup = run.warmup;
+    sample.started_at = utc_now_iso8601();
+    const double start = options_.clock();
+    RepetitionResult r = s.prepared[static_cast<size_t>(run.arm)]->run_once();   // outside the lock: samplers keep reading
+    sample.duration_s = options_.clock() - start;
+    const auto value = r.metrics.find(e.metric);
+    if (value == r.metrics.end())
+        throw WorkloadError(fmt::format("{}: a repetition returned no value for metric '{}'", workload_.name(), e.metric));
+    if (!std::isfinite(value->second) || value->second <= 0) {
+        // The verdict takes positive finite values only; keep the run visible but out of the judgement.
+        sample.discarded = true;
+        sample.note = fmt::format("discarded: {} = {} is not a positive finite value", e.metric, value->second);
+    }
+    sample.metrics = std::move(r.metrics);
+    sample.iterations = std::move(r.iterations);
+    sample.clock_mhz = r.clock_mhz;
+    sample.temperature_c = r.temperature_c;
+    sample.throttled = r.throttled;
+    s.rep_seconds += sample.duration_s;
+    ++s.reps;
+
+    std::lock_guard lock(mutex_);
+    e.samples.push_back(std::move(sample));
+    if (options_.observer)
+        options_.observer->on_sample(e, e.samples.back(), options_.clock() - options_.run_started_s);
+    report_progress(s);
+    if (options_.checkpoint)
+        options_.checkpoint();
+}
+
+RunOutcome Runner::run(Study& study, Experiment& e)
+{
+    if (e.arms.size() < 2)
+        throw std::invalid_argument(fmt::format("experiment {}: needs two arms, has {}", e.id, e.arms.size()));
+    const Profile profile = experiment_profile(e, metric_direction(study, workload_.metrics(), e.metric));
+    StoppingRule stopping(e.plan, profile);
+    const int arms = static_cast<int>(e.arms.size());
+
+    Session s{study, e, {}, options_.clock(), 0, total_judged(e), stopping.planned_per_arm(), 0, 0};
+    for (const auto& l : e.lanes)
+        if (!l.t_s.empty())
+            s.lane_offset = std::max(s.lane_offset, l.t_s.back());
+    {
+        std::lock_guard lock(mutex_);
+        e.status = ExperimentStatus::Running;
+        e.error.clear();
+        e.stop_reason.clear();
+        e.backend = std::string(to_string(options_.backend));
+        e.missing_gates = missing_gates(study, e);
+        if (options_.observer) {
+            const int blocks = e.plan.stop == StopRule::Duration ? std::min(e.plan.runs_per_arm, s.planned_per_arm)
+                                                                 : s.planned_per_arm;
+            options_.observer->on_start(e, {e.backend, order_names(e.arms, e.plan, blocks), s.planned_per_arm,
+                                            s.done_before});
+        }
+        if (options_.checkpoint)
+            options_.checkpoint();
+    }
+
+    const auto cancelled = [&] { return options_.cancel && options_.cancel->load(); };
+    RunOutcome outcome = RunOutcome::Done;
+    std::string reason;
+    try {
+        for (const auto& arm : e.arms)
+            s.prepared.push_back(workload_.prepare(resolve_params(workload_, arm.params), options_.backend));
+
+        std::vector<Sampler*> running;
+        const double stream_offset = s.t0 - options_.run_started_s;
+        for (auto* sampler : options_.samplers) {
+            if (!sampler->unavailable_reason().empty())
+                continue;
+            sampler->start(
+                [this, &e, &s, stream_offset](const MetricReading& r) {
+                    std::lock_guard lock(mutex_);
+                    SamplerLane& lane = lane_for(e, r);
+                    lane.t_s.push_back(r.t_s + s.lane_offset);
+                    lane.values.push_back(r.value);
+                    if (options_.observer)
+                        options_.observer->on_metric({r.t_s + stream_offset, r.name, r.value, r.unit});
+                },
+                options_.sampler_period_s);
+            running.push_back(sampler);
+        }
+        SamplersGuard samplers(std::move(running));
+
+        for (const auto& w : schedule_warmups(arms, e.plan.warmup_runs)) {
+            if (cancelled())
+                break;
+            execute(s, w);
+        }
+        for (int pos = next_position(e); !cancelled(); ++pos) {
+            if (pos % arms == 0) {
+                auto stop = stopping.check(fewest_judged(e), options_.clock() - s.t0,
+                                           [&] { return judgement_of(judge_target(e, profile)); });
+                if (stop) {
+                    reason = *stop;
+                    break;
+                }
+            }
+            const int block = pos / arms;
+            const auto runs = schedule_blocks(arms, e.plan, block, 1);
+            execute(s, runs[static_cast<size_t>(pos % arms)]);
+        }
+        samplers.stop();
+        if (cancelled()) {
+            outcome = RunOutcome::Stopped;
+            reason = fmt::format("stopped on request after {} judged runs", total_judged(e));
+        }
+    } catch (const std::exception& ex) {
+        outcome = RunOutcome::Failed;
+        reason = fmt::format("failed: {}", ex.what());
+        std::lock_guard lock(mutex_);
+        e.error = ex.what();
+        if (options_.observer)
+            options_.observer->on_error(fmt::format("experiment {}: {}", e.id, ex.what()), false);
+    }
+
+    std::lock_guard lock(mutex_);
+    e.stop_reason = reason;
+    e.status = outcome == RunOutcome::Done ? ExperimentStatus::Done
+             : outcome == RunOutcome::Stopped ? ExperimentStatus::Stopped
+                                              : ExperimentStatus::Failed;
+    if (outcome != RunOutcome::Failed && judgeable(e)) {
+        judge_experiment(study, e, workload_.metrics());
+        if (options_.observer)
+            options_.observer->on_verdict(e);
+    }
+    if (options_.checkpoint)
+        options_.checkpoint();
+    return outcome;
+}
+
+} // namespace kwb

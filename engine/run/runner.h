@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "run/run_observer.h"
+#include "run/schedule.h"
+#include "sampling/sampler.h"
+#include "study/study.h"
+#include "workloads/workload.h"
+
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+// The Runner executes one experiment of a study: it prepares each arm once (the workload's
+// buffers, inputs, plans), runs the warm-ups and then the interleaved order of run/schedule.h
+// until the plan's stopping rule (run/stopping.h) says enough, and judges the result
+// (run/judge_experiment.h).
+//
+// Crash safety: after every finished repetition the sample is appended to the experiment and the
+// `checkpoint` callback runs (the CLI saves the study atomically there), so a crash, a kill or a
+// device fault loses at most the repetition in flight. Cancellation is a flag checked between
+// repetitions: a repetition is never torn, and everything finished is kept and judged.
+//
+// The same Runner serves CPU workloads, CUDA workloads and (later) external commands: it only
+// sees PreparedWorkload::run_once() and Sampler readings.
+namespace kwb {
+
+enum class RunOutcome { Done, Stopped, Failed };
+
+struct RunnerOptions {
+    Backend backend = Backend::Cpu;
+    const std::atomic<bool>* cancel = nullptr;   // set from a signal handler or a UI thread
+    std::vector<Sampler*> samplers;              // unavailable ones are skipped
+    double sampler_period_s = 0.2;
+    RunObserver* observer = nullptr;
+    // Saves the study; called after every finished repetition and at every status change, with
+    // the runner's lock held (so sampler threads do not change lanes during a save).
+    std::function<void()> checkpoint;
+    // Monotonic seconds. Tests inject a clock the fake workload advances, so the duration and
+    // max-time rules are tested without wall-clock thresholds.
+    std::function<double()> clock;
+    // The clock's value when the whole run (all experiments) started: the stream's t_s origin.
+    // Negative: the moment the Runner is constructed.
+    double run_started_s = -1;
+};
+
+class Runner {
+public:
+    Runner(const Workload& workload, RunnerOptions options);
+
+    // Runs `experiment`, a member of `study`, from where it stands (pending, or stopped with
+    // samples kept: it resumes at the next position of the order). Sets status, stop_reason,
+    // error, missing_gates, samples, lanes and, once each arm has a judged run, both verdicts.
+    // A workload error makes the experiment Failed (no exception). Throws std::invalid_argument
+    // for an experiment that cannot run (fewer than two arms, an unknown profile).
+    RunOutcome run(Study& study, Experiment& experiment);
+
+private:
+    struct Session;
+    void execute(Session& session, const ScheduledRun& run);
+    void report_progress(Session& session);
+
+    const Workload& workload_;
+    RunnerOptions options_;
+    std::mutex mutex_;
+};
+
+} // namespace kwb

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "sampling/sampler.h"
+
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+// The CPU sampler: reads this process's own counters from procfs on its own thread.
+//   cpu_util (%): CPU time (user + system, all threads) over wall time between two readings,
+//                 as a percentage of one core, so a run on 2 busy threads reads about 200.
+//   rss (MiB):    resident set size.
+// A workload runs in the kwb process itself, so "self" is exactly the run being measured; the
+// GPU samplers later deliver through the same Sampler interface.
+namespace kwb {
+
+// One reading of /proc/self/stat and /proc/self/statm.
+struct ProcfsCounters {
+    double cpu_seconds = 0;   // utime + stime
+    double rss_mib = 0;
+};
+
+// Parses the text of /proc/<pid>/stat (whose second field, the command name, may hold spaces and
+// parentheses) and of /proc/<pid>/statm. nullopt when the text is not in that shape.
+std::optional<double> parse_proc_stat_cpu_seconds(const std::string& stat, long ticks_per_second);
+std::optional<double> parse_proc_statm_rss_mib(const std::string& statm, long page_bytes);
+
+class ProcfsSampler : public Sampler {
+public:
+    ProcfsSampler();
+    ~ProcfsSampler() override;
+
+    std::string name() const override { return "procfs"; }
+    std::string unavailable_reason() const override;
+    void start(MetricSink sink, double period_s) override;
+    void stop() override;
+
+    std::optional<ProcfsCounters> read() const;
+
+private:
+    void loop(MetricSink sink, double period_s);
+
+    std::thread thread_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool stopping_ = false;
+    long ticks_per_second_ = 100;
+    long page_bytes_ = 4096;
+};
+
+} // namespace kwb

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+// The arm diff of methodology phase 5: which parameters differ between baseline and treatment.
+// A single-variable A/B changes exactly one; a second change makes the result unattributable, so
+// running such a pair needs the user's explicit acknowledgement (Experiment::acknowledged_multi_variable).
+namespace kwb {
+
+struct ParamDifference {
+    std::string name;
+    nlohmann::json baseline;    // effective value (given, else the default), null when unknown
+    nlohmann::json treatment;
+};
+
+struct ArmDiff {
+    std::vector<ParamDifference> differences;   // effective values differ, sorted by name
+    // Set explicitly on one arm only while the effective values agree: the "forced setting on one
+    // arm" trap (a production default on one side, the same value forced on the other). Not a
+    // difference, but worth showing beside the diff.
+    std::vector<std::string> one_sided;
+
+    bool single_variable() const { return differences.size() <= 1; }
+    // "block, threads": the differing names, for messages.
+    std::string names() const;
+};
+
+// `defaults` fills in parameters an arm leaves out (a workload's defaults); it may be empty.
+// Numbers compare by value, so 128 and 128.0 are the same setting.
+ArmDiff diff_arms(const nlohmann::json& baseline, const nlohmann::json& treatment,
+                  const nlohmann::json& defaults = nlohmann::json::object());
+
+} // namespace kwb
