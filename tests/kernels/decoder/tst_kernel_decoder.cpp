@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "builtin_workloads.h"
+#include "cpu/decoder.h"
+#include "cpu/workload_util.h"
+
+#include <QTest>
+
+#include <cfloat>
+#include <cmath>
+
+using namespace kwb;
+using namespace kwb::cpu;
+
+namespace {
+
+std::vector<std::vector<int>> prompts(int batch, int len, int vocab)
+{
+    std::vector<std::vector<int>> p(static_cast<std::size_t>(batch));
+    for (int b = 0; b < batch; ++b)
+        for (int t = 0; t < len; ++t)
+            p[static_cast<std::size_t>(b)].push_back((b * 31 + t * 17 + 5) % vocab);
+    return p;
+}
+
+} // namespace
+
+class TestKernelDecoder : public QObject {
+    Q_OBJECT
+
+private slots:
+    void engineMatchesReferenceForward_data()
+    {
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<int>("hidden");
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<int>("kv_heads");
+        QTest::addColumn<int>("ffn");
+        QTest::addColumn<int>("batch");
+        QTest::addColumn<int>("prompt_len");
+        QTest::addColumn<int>("threads");
+        // Multi-head and grouped-query attention, widths off the 8-float step and the 16-row
+        // linear chunks, one-token prompts, several sequences and threads.
+        QTest::addRow("1 layer, MHA, 1 seq") << 1 << 32 << 4 << 4 << 48 << 1 << 5 << 1;
+        QTest::addRow("2 layers, GQA 4:2, 2 seqs, 2 threads") << 2 << 64 << 4 << 2 << 100 << 2 << 9 << 2;
+        QTest::addRow("MQA 6:1, odd widths") << 2 << 36 << 6 << 1 << 70 << 3 << 4 << 2;
+        QTest::addRow("one-token prompts") << 1 << 16 << 2 << 1 << 24 << 2 << 1 << 1;
+        QTest::addRow("3 layers, head_dim 2, 3 threads") << 3 << 8 << 4 << 2 << 16 << 2 << 6 << 3;
+    }
+
+    void engineMatchesReferenceForward()
+    {
+        QFETCH(int, layers);
+        QFETCH(int, hidden);
+        QFETCH(int, heads);
+        QFETCH(int, kv_heads);
+        QFETCH(int, ffn);
+        QFETCH(int, batch);
+        QFETCH(int, prompt_len);
+        QFETCH(int, threads);
+        DecoderConfig c;
+        c.layers = layers;
+        c.hidden = hidden;
+        c.heads = heads;
+        c.kv_heads = kv_heads;
+        c.ffn = ffn;
+        c.vocab = 97;
+        c.seed = 5;
+        const auto weights = make_decoder_weights(c);
+        constexpr int kSteps = 3; // decode steps after the prefill
+        ThreadPool pool(threads);
+        DecoderEngine engine(weights, batch, prompt_len + kSteps, pool);
+        auto seqs = prompts(batch, prompt_len, c.vocab);
+        const auto vocab = static_cast<std::size_t>(c.vocab);
+
+        // Engine: prefill, then greedy steps; keep every step's logits.
+        std::vector<std::vector<float>> steps;
+        auto logits = engine.prefill(seqs);
+        steps.emplace_back(logits.begin(), logits.end());
+        for (int s = 0; s < kSteps; ++s) {
+            std::vector<int> next;
+            for (int b = 0; b < batch; ++b)
+                next.push_back(engine.argmax(b));
+            for (int b = 0; b < batch; ++b)
+                seqs[static_cast<std::size_t>(b)].push_back(next[static_cast<std::size_t>(b)]);
+            logits = engine.decode(next);
+            steps.emplace_back(logits.begin(), logits.end());
+        }
+        QCOMPARE(engine.length(), prompt_len + kSteps);
+
+        // Reference: each full sequence once, logits of its last kSteps + 1 positions.
+        for (int b = 0; b < batch; ++b) {
+            const auto ref = decoder_reference(weights, seqs[static_cast<std::size_t>(b)], kSteps + 1);
+            QCOMPARE(ref.size(), (kSteps + 1) * vocab);
+            const double tol = (layers + 1) * (hidden + ffn) * FLT_EPSILON * std::max(1.0, max_abs(ref));
+            for (int s = 0; s <= kSteps; ++s) {
+                const std::span<const float> got(steps[static_cast<std::size_t>(s)].data() + b * vocab, vocab);
+                const std::span<const float> want(ref.data() + s * vocab, vocab);
+                const double err = max_abs_diff(got, want);
+                QVERIFY2(err <= tol, qPrintable(QStringLiteral("seq %1 step %2: error %3 > %4").arg(b).arg(s).arg(err).arg(tol)));
+            }
+        }
+    }
+
+    void weightsFollowTheSeed()
+    {
+        DecoderConfig c;
+        c.hidden = 32;
+        c.heads = 4;
+        c.ffn = 40;
+        c.vocab = 50;
+        const auto a = make_decoder_weights(c);
+        const auto b = make_decoder_weights(c);
+        QCOMPARE(a.lm_head, b.lm_head);
+        QCOMPARE(a.layers[1].w_down, b.layers[1].w_down);
+        c.seed = 43;
+        QVERIFY(make_decoder_weights(c).lm_head != a.lm_head);
+        QVERIFY(a.layers[0].wq != a.layers[1].wq); // every tensor its own stream
+    }
+
+    void workloadReportsPlausibleMetrics_data()
+    {
+        QTest::addColumn<int>("batch");
+        QTest::addColumn<int>("gen_tokens");
+        QTest::addColumn<int>("threads");
+        QTest::addRow("batch 1, 2 tokens") << 1 << 2 << 1;
+        QTest::addRow("batch 3, 9 tokens, 2 threads") << 3 << 9 << 2;
+    }
+
+    void workloadReportsPlausibleMetrics()
+    {
+        QFETCH(int, batch);
+        QFETCH(int, gen_tokens);
+        QFETCH(int, threads);
+        const Workload* w = builtin_workloads().find("decoder");
+        QVERIFY(w);
+        const auto params = resolve_params(*w, {{"layers", 2}, {"hidden", 64}, {"heads", 4}, {"kv_heads", 2}, {"ffn", 96},
+                                                {"vocab", 500}, {"prompt_len", 12}, {"gen_tokens", gen_tokens},
+                                                {"batch", batch}, {"threads", threads}});
+        auto prepared = w->prepare(params, Backend::Cpu);
+        for (int rep = 0; rep < 2; ++rep) { // the second repetition reuses the cache
+            const auto r = prepared->run_once();
+            for (const auto& m : w->metrics())
+                QVERIFY2(r.metrics.count(m.name) == 1, m.name.c_str());
+            QVERIFY(r.metrics.at("ttft_ms") > 0);
+            QVERIFY(r.metrics.at("itl_p50_ms") > 0);
+            QVERIFY(r.metrics.at("itl_p50_ms") <= r.metrics.at("itl_p99_ms"));
+            QVERIFY(r.metrics.at("tok_s") > 0);
+            QVERIFY(std::isfinite(r.metrics.at("tok_s")));
+        }
+        const auto v = prepared->verify();
+        QVERIFY2(v.ok, v.detail.c_str());
+    }
+
+    void percentileInterpolates()
+    {
+        QCOMPARE(percentile({}, 50), 0.0);
+        QCOMPARE(percentile({3.0}, 99), 3.0);
+        QCOMPARE(percentile({1.0, 2.0}, 50), 1.5);
+        QCOMPARE(percentile({4.0, 1.0, 3.0, 2.0, 5.0}, 50), 3.0);
+        QCOMPARE(percentile({1.0, 2.0, 3.0, 4.0, 5.0}, 100), 5.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKernelDecoder)
+#include "tst_kernel_decoder.moc"
