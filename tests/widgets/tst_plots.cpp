@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "models/distribution_stats.h"
+#include "models/live_series.h"
+#include "plots/distribution_plot.h"
+#include "plots/live_plot.h"
+#include "plots/plot_style.h"
+#include "plots/sigma_chart.h"
+#include "plots/verdict_badge.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace kwb::gui;
+
+class TestPlots : public QObject
+{
+    Q_OBJECT
+private slots:
+    void livePlotDrainsOnItsTimer();
+    void livePlotReplotsOncePerTickNotPerSample();
+    void distributionPlotHoldsEveryRepetition();
+    void sigmaChartShowsTheVerdictsDelta();
+    void badge_data();
+    void badge();
+};
+
+void TestPlots::livePlotDrainsOnItsTimer()
+{
+    LiveSeries series;
+    series.setPlan({u"baseline"_s, u"treatment"_s}, u"time_ms"_s, u"ms"_s);
+    LivePlot plot;
+    plot.resize(800, 500);
+    plot.show();
+    plot.setSeries(&series);
+    for (int i = 0; i < 5; ++i) {
+        series.addSample(u"baseline"_s, i, 40 + i * 0.1, false);
+        series.addSample(u"treatment"_s, i + 0.5, 35, false);
+        series.addLaneValue(u"cpu_util"_s, u"%"_s, i, 95);
+    }
+    QCOMPARE(plot.pointCount(u"baseline"_s), 0);   // nothing drawn until the timer ticks
+    QTRY_COMPARE_WITH_TIMEOUT(plot.pointCount(u"baseline"_s), 5, 10000);
+    QCOMPARE(plot.pointCount(u"treatment"_s), 5);
+    QCOMPARE(plot.lanePointCount(), 5);
+    QCOMPARE(plot.laneName(), u"cpu_util"_s);
+    // A new run with other arms drops the old arms' graphs.
+    series.setPlan({u"a"_s}, u"m"_s, {});
+    series.addSample(u"a"_s, 0, 1, false);
+    QTRY_COMPARE_WITH_TIMEOUT(plot.pointCount(u"a"_s), 1, 10000);
+    QCOMPARE(plot.pointCount(u"baseline"_s), 0);
+}
+
+void TestPlots::livePlotReplotsOncePerTickNotPerSample()
+{
+    LiveSeries series;
+    series.setPlan({u"baseline"_s}, u"time_ms"_s, u"ms"_s);
+    LivePlot plot;
+    plot.resize(800, 500);
+    plot.show();
+    plot.setSeries(&series);
+    QTest::qWait(2 * LivePlot::kRefreshIntervalMs);
+    QSignalSpy replots(&plot, &QCustomPlot::afterReplot);
+    for (int i = 0; i < 1000; ++i)
+        series.addSample(u"baseline"_s, i * 0.001, 40, false);
+    QTRY_COMPARE_WITH_TIMEOUT(plot.pointCount(u"baseline"_s), 1000, 10000);
+    QTest::qWait(3 * LivePlot::kRefreshIntervalMs);
+    QVERIFY2(replots.count() <= 3, qPrintable(QString::number(replots.count())));
+}
+
+void TestPlots::distributionPlotHoldsEveryRepetition()
+{
+    DistributionPlot plot;
+    plot.resize(600, 400);
+    plot.setDistributions({describe(u"baseline"_s, {41, 42, 41.5, 41.7}), describe(u"treatment"_s, {35, 35.2, 34.9})},
+                          u"time_ms"_s, u"ms"_s);
+    QCOMPARE(plot.pointCount(u"baseline"_s), 4);
+    QCOMPARE(plot.pointCount(u"treatment"_s), 3);
+    QCOMPARE(plot.yAxis->label(), u"time_ms (ms)"_s);
+    plot.setDistributions({}, {}, {});
+    QCOMPARE(plot.pointCount(u"baseline"_s), 0);
+}
+
+void TestPlots::sigmaChartShowsTheVerdictsDelta()
+{
+    SigmaChart chart;
+    chart.resize(600, 200);
+    const auto verdict = QJsonDocument::fromJson(R"({"verdict":"LICENSE","delta_pct":16.4,"sigma_pct":1.2,
+        "ci95_delta_pct":[15.6,17.2],"profile":{"name":"generic","kill_pct":5,"license_pct":10,"noise_k":2}})");
+    chart.setVerdict(verdict.object());
+    QVERIFY(chart.hasDelta());
+    QCOMPARE(chart.shownDelta(), 16.4);
+    QVERIFY(chart.xAxis->range().contains(17.2));
+    QVERIFY(chart.xAxis->range().contains(-2.4));   // the whole noise band is in view
+    chart.setVerdict({});
+    QVERIFY(!chart.hasDelta());
+}
+
+void TestPlots::badge_data()
+{
+    QTest::addColumn<QString>("word");
+    QTest::addColumn<QString>("text");
+    QTest::addRow("license") << u"LICENSE"_s << u"LICENSE"_s;
+    QTest::addRow("kill") << u"KILL"_s << u"KILL"_s;
+    QTest::addRow("noise") << u"NOISE"_s << u"NOISE"_s;
+    QTest::addRow("inconclusive") << u"INCONCLUSIVE"_s << u"INCONCLUSIVE"_s;
+    QTest::addRow("none") << QString() << u"NO VERDICT"_s;
+}
+
+void TestPlots::badge()
+{
+    QFETCH(QString, word);
+    QFETCH(QString, text);
+    VerdictBadge badge;
+    badge.setVerdict(word);
+    QCOMPARE(badge.text(), text);
+    QCOMPARE(badge.verdict(), word);
+    if (!word.isEmpty())
+        QVERIFY(badge.styleSheet().contains(verdictColor(word).name()));
+}
+
+QTEST_MAIN(TestPlots)
+#include "tst_plots.moc"

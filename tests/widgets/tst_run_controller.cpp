@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The run controller against a stand-in `kwb` (data/fake_kwb.sh) that replays recorded stream
+// lines: every path (done, stopped, failed, crashed, garbage) without the engine.
+#include "models/device_probe.h"
+#include "models/live_series.h"
+#include "models/run_controller.h"
+#include "models/study_document.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace kwb::gui;
+
+namespace {
+const QString kFake = QStringLiteral(KWB_WIDGETS_TEST_DATA "/fake_kwb.sh");
+constexpr int kTimeout = 30000;
+}
+
+class TestRunController : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void doneRunFeedsTheLiveSeries();
+    void stopSendsSigintAndCountsAsNormal();
+    void failureShowsTheChildsError_data();
+    void failureShowsTheChildsError();
+    void missingProgramLeavesTheControllerUsable();
+    void unsavedStudyIsSavedBeforeTheRun();
+    void programDefaultsBesideTheExecutable();
+    void deviceProbeReadsKwbDevices();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
+};
+
+void TestRunController::init()
+{
+    StudyDocument doc;
+    doc.newStudy();
+    m_path = m_dir.filePath(u"s.json"_s);
+    QVERIFY(doc.saveAs(m_path));
+}
+
+void TestRunController::doneRunFeedsTheLiveSeries()
+{
+    qputenv("FAKE_KWB_MODE", "done");
+    const QString argsFile = m_dir.filePath(u"args.txt"_s);
+    qputenv("FAKE_KWB_ARGS", argsFile.toUtf8());
+    StudyDocument doc;
+    QVERIFY(doc.load(m_path));
+    LiveSeries live;
+    RunController run(&doc, &live);
+    run.setProgram(kFake);
+    QSignalSpy finished(&run, &RunController::finished);
+    QSignalSpy errors(&run, &RunController::errorReported);
+    QSignalSpy reloaded(&doc, &StudyDocument::changed);
+    QVERIFY(run.start());
+    QVERIFY(run.isRunning());
+    QVERIFY(doc.isLocked());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
+    QCOMPARE(finished.first().first().toString(), u"done"_s);
+    QCOMPARE(run.lastStatus(), u"done"_s);
+    QVERIFY(!run.isRunning());
+    QVERIFY(!doc.isLocked());
+    QCOMPARE(errors.count(), 0);                         // the unknown line type was ignored
+    QCOMPARE(reloaded.count(), 1);                       // the study was read back from disk
+    QCOMPARE(live.arm(u"baseline"_s)->value, QList<double>({41.0, 41.5, 42.0}));
+    QCOMPARE(live.arm(u"treatment"_s)->value.size(), 3);
+    QCOMPARE(live.warmups().value, QList<double>({50.0}));
+    QCOMPARE(live.lane(u"cpu_util"_s)->value, QList<double>({97.5, 96.0}));   // the split line arrived whole
+    QCOMPARE(run.done(), 6);
+    QCOMPARE(run.planned(), 6);
+    QFile args(argsFile);
+    QVERIFY(args.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(args.readAll().trimmed()), QString(u"run "_s + m_path + u" --json-progress"_s));
+    qunsetenv("FAKE_KWB_ARGS");
+}
+
+void TestRunController::stopSendsSigintAndCountsAsNormal()
+{
+    qputenv("FAKE_KWB_MODE", "slow");
+    StudyDocument doc;
+    QVERIFY(doc.load(m_path));
+    LiveSeries live;
+    RunController run(&doc, &live);
+    run.setProgram(kFake);
+    QSignalSpy finished(&run, &RunController::finished);
+    QSignalSpy errors(&run, &RunController::errorReported);
+    QVERIFY(run.start());
+    QTRY_VERIFY_WITH_TIMEOUT(run.done() >= 2, kTimeout);
+    QVERIFY(run.progressText().contains(u"/600"_s));
+    run.stop();
+    QCOMPARE(run.state(), RunController::State::Stopping);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
+    QCOMPARE(run.lastStatus(), u"stopped"_s);
+    QCOMPARE(run.lastExitCode(), 130);
+    QCOMPARE(errors.count(), 0);
+    QVERIFY(live.arm(u"baseline"_s)->value.size() >= 2);
+}
+
+void TestRunController::failureShowsTheChildsError_data()
+{
+    QTest::addColumn<QByteArray>("mode");
+    QTest::addColumn<QString>("expected");
+    QTest::addRow("error line") << QByteArray("fail") << u"device lost during repetition 2"_s;
+    QTest::addRow("stderr only") << QByteArray("stderr") << u"must be at least 1"_s;
+    QTest::addRow("crash") << QByteArray("crash") << u"illegal memory access"_s;
+}
+
+void TestRunController::failureShowsTheChildsError()
+{
+    QFETCH(QByteArray, mode);
+    QFETCH(QString, expected);
+    qputenv("FAKE_KWB_MODE", mode);
+    StudyDocument doc;
+    QVERIFY(doc.load(m_path));
+    LiveSeries live;
+    RunController run(&doc, &live);
+    run.setProgram(kFake);
+    QSignalSpy finished(&run, &RunController::finished);
+    QVERIFY(run.start());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
+    QCOMPARE(run.lastStatus(), u"failed"_s);
+    QVERIFY2(run.lastError().contains(expected), qPrintable(run.lastError()));
+    QVERIFY(!run.lastError().contains(u'\n'));
+    QVERIFY(!doc.isLocked());
+    // Usable afterwards: a second run starts and finishes.
+    qputenv("FAKE_KWB_MODE", "done");
+    QVERIFY(run.start());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kTimeout);
+    QCOMPARE(run.lastStatus(), u"done"_s);
+}
+
+void TestRunController::missingProgramLeavesTheControllerUsable()
+{
+    StudyDocument doc;
+    QVERIFY(doc.load(m_path));
+    LiveSeries live;
+    RunController run(&doc, &live);
+    run.setProgram(m_dir.filePath(u"no-such-kwb"_s));
+    QSignalSpy finished(&run, &RunController::finished);
+    run.start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
+    QCOMPARE(run.lastStatus(), u"failed"_s);
+    QVERIFY(run.lastError().contains(u"no-such-kwb"_s));
+    QVERIFY(!run.isRunning());
+    QVERIFY(!doc.isLocked());
+}
+
+void TestRunController::unsavedStudyIsSavedBeforeTheRun()
+{
+    qputenv("FAKE_KWB_MODE", "done");
+    StudyDocument doc;
+    QVERIFY(doc.load(m_path));
+    doc.mutableStudy().name = "edited before the run";
+    doc.markModified();
+    LiveSeries live;
+    RunController run(&doc, &live);
+    run.setProgram(kFake);
+    QSignalSpy finished(&run, &RunController::finished);
+    QVERIFY(run.start());
+    QVERIFY(!doc.isModified());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
+    QCOMPARE(doc.study().name, std::string("edited before the run"));   // reloaded from disk
+
+    StudyDocument unsaved;
+    unsaved.newStudy();
+    RunController run2(&unsaved, &live);
+    QVERIFY(!run2.start());
+    QVERIFY(run2.lastError().contains(u"save"_s));
+}
+
+void TestRunController::programDefaultsBesideTheExecutable()
+{
+    qunsetenv("KWB_PROGRAM");
+    QVERIFY(RunController::defaultProgram().endsWith(u"/kwb"_s));
+    qputenv("KWB_PROGRAM", "/opt/x/kwb");
+    QCOMPARE(RunController::defaultProgram(), u"/opt/x/kwb"_s);
+    qunsetenv("KWB_PROGRAM");
+}
+
+void TestRunController::deviceProbeReadsKwbDevices()
+{
+    DeviceProbe probe;
+    QSignalSpy finished(&probe, &DeviceProbe::finished);
+    probe.start(kFake);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
+    QCOMPARE(probe.deviceInUse(), u"CPU: Fake CPU"_s);
+    QVERIFY(probe.gpuUnavailableReason().contains(u"no NVIDIA driver"_s));
+    probe.setResult(R"({"devices":[{"kind":"cpu","name":"c"},{"kind":"cuda","name":"NVIDIA H200"}]})", {});
+    QCOMPARE(probe.deviceInUse(), u"NVIDIA H200"_s);
+    QVERIFY(probe.gpuUnavailableReason().isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestRunController)
+#include "tst_run_controller.moc"
