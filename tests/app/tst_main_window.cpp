@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The window offscreen on the bundled demo, and the run loop against a stand-in kwb
+// (tests/widgets/data/fake_kwb.sh): views, plots, verdict, run / stop / failure.
+#include "main_window.h"
+#include "models/arm_stats_model.h"
+#include "models/run_controller.h"
+#include "pages/live_page.h"
+#include "pages/results_page.h"
+#include "pages/verdict_page.h"
+#include "plots/distribution_plot.h"
+#include "plots/live_plot.h"
+#include "plots/sigma_chart.h"
+#include "workbench_test_util.h"
+
+#include <QAction>
+#include <QListWidget>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace kwb::gui;
+
+namespace {
+constexpr int kTimeout = 60000;
+}
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void everyViewIsReachable_data();
+    void everyViewIsReachable();
+    void demoViewsShowTheStudy();
+    void runLoopWithAStandInChild();
+    void stopKeepsTheWindowQuiet();
+    void failedChildLeavesTheWindowUsable();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestMainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    qputenv("KWB_PROGRAM", KWB_WIDGETS_TEST_DATA "/fake_kwb.sh");
+}
+
+void TestMainWindow::everyViewIsReachable_data()
+{
+    QTest::addColumn<QString>("view");
+    for (const auto& v : MainWindow::viewKeys())
+        QTest::addRow("%s", qPrintable(v)) << v;
+}
+
+void TestMainWindow::everyViewIsReachable()
+{
+    QFETCH(QString, view);
+    MainWindow w;
+    QVERIFY(w.openDemo(false));
+    QVERIFY(w.showView(view));
+    QCOMPARE(w.currentView(), view);
+    auto* nav = w.findChild<QListWidget*>(u"phaseNavigator"_s);
+    QVERIFY(nav);
+    QCOMPARE(nav->count(), 10);
+    QVERIFY(!w.showView(u"9"_s));
+}
+
+void TestMainWindow::demoViewsShowTheStudy()
+{
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(w.openDemo(false));
+    const kwb::Study& study = w.document()->study();
+    const kwb::Experiment* e = w.document()->currentExperiment();
+    QVERIFY(e);
+    const auto nb = static_cast<int>(kwb::judged_values(*e, "baseline", e->metric).size());
+    const auto nt = static_cast<int>(kwb::judged_values(*e, "treatment", e->metric).size());
+
+    QCOMPARE(w.verdictPage()->finalVerdict(), QString::fromStdString(e->final_verdict.at("verdict")));
+    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(e->verdict.at("verdict")));
+    // The demo's stored verdict is what the engine gives for its samples.
+    const auto engine = kwb::test::engineSampleVerdict(study, *e, false);
+    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(engine.word));
+
+    QCOMPARE(w.resultsPage()->distributionPlot()->pointCount(u"baseline"_s), nb);
+    QCOMPARE(w.resultsPage()->distributionPlot()->pointCount(u"treatment"_s), nt);
+    QCOMPARE(w.resultsPage()->statsModel()->rowCount(), 2);
+    QVERIFY(w.resultsPage()->sigmaChart()->hasDelta());
+
+    w.showView(u"live"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(w.livePage()->plot()->pointCount(u"baseline"_s), nb, kTimeout);
+    QCOMPARE(w.livePage()->plot()->pointCount(u"treatment"_s), nt);
+    QVERIFY(w.livePage()->plot()->lanePointCount() > 0);
+}
+
+void TestMainWindow::runLoopWithAStandInChild()
+{
+    qputenv("FAKE_KWB_MODE", "done");
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openDemo(false));
+    QVERIFY(w.document()->saveAs(m_dir.filePath(u"demo.json"_s)));
+    auto* runAction = w.findChild<QAction*>(u"runAction"_s);
+    QVERIFY(runAction && runAction->isEnabled());
+    runAction->trigger();
+    QCOMPARE(w.currentView(), u"live"_s);
+    QVERIFY(w.runController()->isRunning());
+    QVERIFY(!runAction->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kTimeout);
+    QCOMPARE(w.runController()->lastStatus(), u"done"_s);
+    QCOMPARE(w.currentView(), u"results"_s);   // the end of a run shows its distributions
+    QVERIFY(w.shownError().isEmpty());
+    QVERIFY(runAction->isEnabled());
+}
+
+void TestMainWindow::stopKeepsTheWindowQuiet()
+{
+    qputenv("FAKE_KWB_MODE", "slow");
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openDemo(false));
+    QVERIFY(w.document()->saveAs(m_dir.filePath(u"stop.json"_s)));
+    w.run();
+    QTRY_VERIFY_WITH_TIMEOUT(w.livePage()->plot()->pointCount(u"baseline"_s) >= 2, kTimeout);
+    auto* stopAction = w.findChild<QAction*>(u"stopAction"_s);
+    QVERIFY(stopAction->isEnabled());
+    stopAction->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kTimeout);
+    QCOMPARE(w.runController()->lastStatus(), u"stopped"_s);
+    QVERIFY(w.shownError().isEmpty());   // a stop is not an error
+}
+
+void TestMainWindow::failedChildLeavesTheWindowUsable()
+{
+    qputenv("FAKE_KWB_MODE", "fail");
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openDemo(false));
+    QVERIFY(w.document()->saveAs(m_dir.filePath(u"fail.json"_s)));
+    w.run();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kTimeout);
+    QVERIFY2(w.shownError().contains(u"device lost"_s), qPrintable(w.shownError()));
+    QVERIFY(w.showView(u"8"_s));
+    QVERIFY(!w.verdictPage()->finalVerdict().isEmpty());   // the study is still there
+    qputenv("FAKE_KWB_MODE", "done");
+    w.run();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kTimeout);
+    QCOMPARE(w.runController()->lastStatus(), u"done"_s);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Issue 5 end to end: the window runs a short CPU A/B through the real `kwb run --json-progress`
+// child, offscreen; and a stop mid-run keeps the finished repetitions.
+#include "main_window.h"
+#include "models/run_controller.h"
+#include "pages/live_page.h"
+#include "pages/results_page.h"
+#include "pages/verdict_page.h"
+#include "plots/distribution_plot.h"
+#include "plots/live_plot.h"
+#include "study/study_file.h"
+#include "workbench_test_util.h"
+
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+using namespace kwb::gui;
+
+namespace {
+const QString kKwb = QStringLiteral(KWB_BIN_DIR "/kwb");
+constexpr int kRunTimeout = 300000;   // generous: 2 shared cores, other suites in parallel
+
+bool kwbSucceeds(const QStringList& args, QString* err = nullptr)
+{
+    QProcess p;
+    p.start(kKwb, args);
+    const bool ok = p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+    if (err)
+        *err = QString::fromUtf8(p.readAllStandardError());
+    return ok;
+}
+} // namespace
+
+class TestWorkbenchRun : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void shortCpuAbThroughTheRealChild();
+    void stopMidRunKeepsFinishedRepetitions();
+
+private:
+    QString newStudy(const QString& name, int runs);
+    QTemporaryDir m_dir;
+};
+
+void TestWorkbenchRun::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    if (!kwbSucceeds({u"run"_s, u"--help"_s}) || !kwbSucceeds({u"new"_s, u"--help"_s}))
+        QSKIP("this kwb has no `run` or `new` command yet");
+    qputenv("KWB_PROGRAM", kKwb.toUtf8());
+}
+
+QString TestWorkbenchRun::newStudy(const QString& name, int runs)
+{
+    const QString path = m_dir.filePath(name);
+    QString err;
+    if (!kwbSucceeds({u"new"_s, u"--workload"_s, u"gemm"_s, u"--vary"_s, u"block=32,128"_s, u"--runs"_s,
+                      QString::number(runs), u"--out"_s, path},
+                     &err))
+        qWarning("kwb new failed: %s", qPrintable(err));
+    return path;
+}
+
+void TestWorkbenchRun::shortCpuAbThroughTheRealChild()
+{
+    const QString path = newStudy(u"ab.json"_s, 3);
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY2(w.openStudy(path), qPrintable(w.document()->lastError()));
+
+    // What the live plot held while the child ran (the stream), before the reload replaced it.
+    int liveBaseline = 0;
+    int liveTreatment = 0;
+    QTimer watch;
+    connect(&watch, &QTimer::timeout, this, [&] {
+        if (w.runController()->isRunning()) {
+            liveBaseline = std::max(liveBaseline, w.livePage()->plot()->pointCount(u"baseline"_s));
+            liveTreatment = std::max(liveTreatment, w.livePage()->plot()->pointCount(u"treatment"_s));
+        }
+    });
+    watch.start(20);
+    w.run();
+    QVERIFY2(w.runController()->isRunning(), qPrintable(w.shownError()));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kRunTimeout);
+    watch.stop();
+    QVERIFY2(w.runController()->lastStatus() == u"done"_s, qPrintable(w.shownError()));
+    QVERIFY(w.shownError().isEmpty());
+    QVERIFY2(liveBaseline > 0 && liveTreatment > 0, "both arms arrived live through the stream");
+
+    // The window reloaded the study the child wrote.
+    const kwb::Study& study = w.document()->study();
+    const kwb::Experiment* e = w.document()->currentExperiment();
+    QVERIFY(e);
+    QCOMPARE(e->status, kwb::ExperimentStatus::Done);
+    const auto nb = static_cast<int>(kwb::judged_values(*e, e->arms[0].name, e->metric).size());
+    const auto nt = static_cast<int>(kwb::judged_values(*e, e->arms[1].name, e->metric).size());
+    QVERIFY(nb >= 3 && nt >= 3);
+    QCOMPARE(w.resultsPage()->distributionPlot()->pointCount(u"baseline"_s), nb);
+    QCOMPARE(w.resultsPage()->distributionPlot()->pointCount(u"treatment"_s), nt);
+    QTRY_COMPARE_WITH_TIMEOUT(w.livePage()->plot()->pointCount(u"baseline"_s), nb, 10000);
+    QCOMPARE(w.livePage()->plot()->pointCount(u"treatment"_s), nt);
+
+    // The verdict shown is the engine's for the same samples and profile.
+    QVERIFY(e->verdict.is_object());
+    const auto engine = kwb::test::engineSampleVerdict(study, *e, e->verdict.value("paired", nlohmann::json()).is_object());
+    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(engine.word));
+    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(e->verdict.at("verdict")));
+    QCOMPARE(w.verdictPage()->finalVerdict(), QString::fromStdString(e->final_verdict.at("verdict")));
+    QVERIFY(std::abs(e->verdict.at("delta_pct").get<double>() - engine.json.at("delta_pct").get<double>()) < 1e-9);
+}
+
+void TestWorkbenchRun::stopMidRunKeepsFinishedRepetitions()
+{
+    const QString path = newStudy(u"stop.json"_s, 40);
+    MainWindow w;
+    w.show();
+    QVERIFY2(w.openStudy(path), qPrintable(w.document()->lastError()));
+    w.run();
+    QTRY_VERIFY_WITH_TIMEOUT(w.runController()->done() >= 2, kRunTimeout);
+    w.stop();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kRunTimeout);
+    QCOMPARE(w.runController()->lastStatus(), u"stopped"_s);
+    QCOMPARE(w.runController()->lastExitCode(), 130);
+    QVERIFY2(w.shownError().isEmpty(), qPrintable(w.shownError()));
+
+    // On disk, not just in the window: the repetitions finished before the stop.
+    const kwb::Study onDisk = kwb::load_study(QFile::encodeName(path).toStdString());
+    const kwb::Experiment& e = onDisk.experiments.at(0);
+    size_t judged = 0;
+    for (const auto& arm : e.arms)
+        judged += kwb::judged_values(e, arm.name, e.metric).size();
+    QVERIFY2(judged >= 2 && judged < 80, qPrintable(QString::number(judged)));
+    QCOMPARE(e.status, kwb::ExperimentStatus::Stopped);
+    QCOMPARE(w.document()->currentExperiment()->samples.size(), e.samples.size());
+}
+
+QTEST_MAIN(TestWorkbenchRun)
+#include "tst_workbench_run.moc"
