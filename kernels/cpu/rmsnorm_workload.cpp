@@ -64,12 +64,12 @@ public:
     std::vector<ParamSpec> params() const override
     {
         return {
-            {"rows", 512, int_values({64, 512, 2048, 8192}), "rows (tokens) normalised independently"},
+            {"rows", 512, int_values({64, 256, 512, 1024, 2048}), "rows (tokens) normalised independently"},
             {"hidden", 4096, int_values({1024, 2048, 4096, 8192}), "elements per row"},
             {"vector_width", 4, int_values({1, 4, 8, 16}),
              "floats per inner-loop step and partial sums in the reduction (1 = scalar loop)"},
             threads_param(),
-            iterations_param(20, {1, 20, 100}),
+            iterations_param(100, {1, 100, 500}),
         };
     }
     std::vector<MetricSpec> metrics() const override
