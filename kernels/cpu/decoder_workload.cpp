@@ -131,7 +131,7 @@ public:
             {"ffn", 768, int_values({256, 768, 2048}), "SwiGLU inner width"},
             {"vocab", 4096, int_values({1024, 4096, 32000}), "vocabulary (embedding and LM head rows)"},
             {"prompt_len", 32, int_values({8, 32, 128, 256}), "tokens in each prompt"},
-            {"gen_tokens", 16, int_values({2, 8, 16, 64}), "tokens generated per sequence, the first included"},
+            {"gen_tokens", 32, int_values({2, 8, 16, 32, 64}), "tokens generated per sequence, the first included"},
             {"batch", 4, int_values({1, 2, 4, 8}), "prompts served together"},
             {"seed", 42, int_values({1, 42}), "seed of the weights and the prompt tokens"},
             threads_param(),
