@@ -141,7 +141,8 @@ public:
     {
         return {
             {"ttft_ms", "ms", Direction::Lower,
-             "time to first token: prefill of the whole batch plus choosing each sequence's first token"},
+             "time to first token: prefill of the whole batch plus choosing each sequence's first token "
+             "(one per repetition, also its single iteration value)"},
             {"itl_p50_ms", "ms", Direction::Lower,
              "median inter-token latency: one decode step (a token for every sequence) over the repetition's steps"},
             {"itl_p99_ms", "ms", Direction::Lower, "99th percentile of the same steps (interpolated)"},

@@ -31,7 +31,8 @@ public:
     // Tasks are handed out one at a time (dynamic scheduling), so uneven tasks such as causal
     // attention rows balance themselves. `worker` is in [0, size()): 0 is the calling thread; it
     // lets a task use per-thread scratch without locking. The first exception a task throws is
-    // rethrown here after every task has finished.
+    // rethrown here after every task has finished. One loop at a time: not reentrant (a task
+    // must not call for_each on its own pool) and not for concurrent callers.
     void for_each(std::size_t tasks, const std::function<void(std::size_t task, int worker)>& fn);
 
 private:
