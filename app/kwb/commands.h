@@ -24,5 +24,7 @@ using Action = std::function<int()>;
 void add_devices_command(CLI::App& app, Action& action);
 void add_workloads_command(CLI::App& app, Action& action);
 void add_verdict_command(CLI::App& app, Action& action);
+void add_new_command(CLI::App& app, Action& action);
+void add_run_command(CLI::App& app, Action& action);
 
 } // namespace kwb::cli

@@ -20,6 +20,8 @@ int main(int argc, char** argv)
     add_devices_command(app, action);
     add_workloads_command(app, action);
     add_verdict_command(app, action);
+    add_new_command(app, action);
+    add_run_command(app, action);
 
     try {
         app.parse(argc, argv);

@@ -20,12 +20,12 @@ struct RunStart {
     std::string backend;                 // the backend actually used: "cpu" or "cuda"
     std::vector<std::string> order;      // arm names of the planned judged runs, in run order
     int runs_per_arm = 0;                // the plan's count (count), cap (decision) or first blocks (duration)
-    int done_before = 0;                 // judged repetitions kept from an earlier, stopped session
+    int done_before = 0;                 // runs of the order kept from an earlier, stopped session
 };
 
 struct RunProgress {
-    int done = 0;                        // judged repetitions finished (all sessions)
-    int planned = 0;                     // judged repetitions planned (a cap or an estimate for decision/duration)
+    int done = 0;                        // runs of the order finished (all sessions; warm-ups excluded)
+    int planned = 0;                     // runs of the order planned (a cap or an estimate for decision/duration)
     double elapsed_s = 0;                // since this experiment's session started
     std::optional<double> eta_s;         // null when unknown
 };

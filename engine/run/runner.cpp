@@ -35,27 +35,27 @@ double steady_seconds()
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-int judged_count(const Experiment& e, const std::string& arm)
+// Runs of the order an arm has finished, discarded ones included: a discarded run is not
+// repeated, so a workload that only returns unusable values still ends at its count.
+int run_count(const Experiment& e, const std::string& arm)
 {
-    return static_cast<int>(std::count_if(e.samples.begin(), e.samples.end(), [&](const Sample& s) {
-        return s.arm == arm && !s.warmup && !s.discarded;
-    }));
+    return static_cast<int>(std::count_if(e.samples.begin(), e.samples.end(),
+                                          [&](const Sample& s) { return s.arm == arm && !s.warmup; }));
 }
 
-int fewest_judged(const Experiment& e)
+int fewest_runs(const Experiment& e)
 {
     int fewest = -1;
     for (const auto& a : e.arms) {
-        const int n = judged_count(e, a.name);
+        const int n = run_count(e, a.name);
         fewest = fewest < 0 ? n : std::min(fewest, n);
     }
     return std::max(fewest, 0);
 }
 
-int total_judged(const Experiment& e)
+int total_runs(const Experiment& e)
 {
-    return static_cast<int>(
-        std::count_if(e.samples.begin(), e.samples.end(), [](const Sample& s) { return !s.warmup && !s.discarded; }));
+    return static_cast<int>(std::count_if(e.samples.begin(), e.samples.end(), [](const Sample& s) { return !s.warmup; }));
 }
 
 // Where the judged order resumes: one past the furthest judged position already taken.
@@ -110,7 +110,7 @@ void Runner::report_progress(Session& s)
         return;
     const Experiment& e = s.experiment;
     RunProgress p;
-    p.done = total_judged(e);
+    p.done = total_runs(e);
     p.elapsed_s = options_.clock() - s.t0;
     const int arms = static_cast<int>(e.arms.size());
     const double per_rep = s.reps > 0 ? s.rep_seconds / s.reps : 0;
@@ -173,7 +173,7 @@ RunOutcome Runner::run(Study& study, Experiment& e)
     StoppingRule stopping(e.plan, profile);
     const int arms = static_cast<int>(e.arms.size());
 
-    Session s{study, e, {}, options_.clock(), 0, total_judged(e), stopping.planned_per_arm(), 0, 0};
+    Session s{study, e, {}, options_.clock(), 0, total_runs(e), stopping.planned_per_arm(), 0, 0};
     for (const auto& l : e.lanes)
         if (!l.t_s.empty())
             s.lane_offset = std::max(s.lane_offset, l.t_s.back());
@@ -227,8 +227,9 @@ RunOutcome Runner::run(Study& study, Experiment& e)
         }
         for (int pos = next_position(e); !cancelled(); ++pos) {
             if (pos % arms == 0) {
-                auto stop = stopping.check(fewest_judged(e), options_.clock() - s.t0,
-                                           [&] { return judgement_of(judge_target(e, profile)); });
+                auto stop = stopping.check(fewest_runs(e), options_.clock() - s.t0, [&] {
+                    return judgeable(e) ? judgement_of(judge_target(e, profile)) : Judgement{"INCONCLUSIVE", {}};
+                });
                 if (stop) {
                     reason = *stop;
                     break;
@@ -241,7 +242,7 @@ RunOutcome Runner::run(Study& study, Experiment& e)
         samplers.stop();
         if (cancelled()) {
             outcome = RunOutcome::Stopped;
-            reason = fmt::format("stopped on request after {} judged runs", total_judged(e));
+            reason = fmt::format("stopped on request after {} runs of the order", total_runs(e));
         }
     } catch (const std::exception& ex) {
         outcome = RunOutcome::Failed;

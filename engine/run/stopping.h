@@ -43,8 +43,8 @@ public:
     // Runs per arm to announce as planned: the count, the decision cap, or for duration the cap.
     int planned_per_arm() const { return cap_per_arm(); }
 
-    // At a block boundary: `runs_per_arm` is the fewest judged runs of any arm so far (all
-    // sessions), `elapsed_s` the seconds of this session. `judge` is called only by the decision
+    // At a block boundary: `runs_per_arm` is the fewest runs of the order any arm has finished
+    // (all sessions; a discarded run counts, it is not repeated), `elapsed_s` the seconds of this session. `judge` is called only by the decision
     // rule, and only from min_n runs per arm on. Returns why to stop, or nullopt to run a block more.
     std::optional<std::string> check(int runs_per_arm, double elapsed_s, const std::function<Judgement()>& judge);
 

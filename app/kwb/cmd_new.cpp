@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `kwb new`: writes a ready-to-run single-variable A/B study for a built-in workload (spec/cli.md).
+// The arms store every parameter (defaults filled in), so a later change of a workload's default
+// cannot silently change what a saved study runs, and the arm diff sees every setting.
+#include "commands.h"
+
+#include "builtin_workloads.h"
+#include "hardware/device_sheet.h"
+#include "run/aa_calibration.h"
+#include "study/study_file.h"
+#include "verdict/verdict.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+namespace kwb::cli {
+namespace {
+
+struct NewOptions {
+    std::string workload;
+    std::vector<std::string> params;
+    std::string vary;
+    std::string metric;
+    int runs = 5;
+    std::string out = "study.json";
+    bool force = false;
+    std::string name;
+    std::string order = "abba";
+    std::uint64_t seed = 1;
+    std::string stop = "count";
+    double duration_s = 0;
+    double max_seconds = 3600;
+    int warmup = 1;
+    int aa = 0;
+    std::string profile = "generic";
+    std::string backend = "auto";
+    std::vector<std::string> guards;
+    // Reserved for external commands (a later issue).
+    std::string baseline_cmd, treatment_cmd, adapter;
+    double timeout = 0;
+};
+
+ParamSpec find_param(const Workload& w, const std::string& name, const std::string& option)
+{
+    const auto specs = w.params();
+    for (const auto& p : specs)
+        if (p.name == name)
+            return p;
+    std::string known;
+    for (const auto& p : specs)
+        known += fmt::format("{}{}", known.empty() ? "" : ", ", p.name);
+    throw BadInput(fmt::format("{}: {} has no parameter '{}' (parameters: {})", option, w.name(), name, known));
+}
+
+// A value typed as its parameter's default: integers stay integers, so block=32 is 32, not 32.0.
+nlohmann::json typed_value(const ParamSpec& spec, const std::string& text, const std::string& option)
+{
+    const auto& d = spec.default_value;
+    const char* begin = text.data();
+    const char* end = text.data() + text.size();
+    if (d.is_number_integer()) {
+        long long v = 0;
+        const auto [ptr, ec] = std::from_chars(begin, end, v);
+        if (ec != std::errc() || ptr != end)
+            throw BadInput(fmt::format("{}: parameter '{}' takes an integer, got '{}'", option, spec.name, text));
+        return v;
+    }
+    if (d.is_number()) {
+        double v = 0;
+        const auto [ptr, ec] = std::from_chars(begin, end, v);
+        if (ec != std::errc() || ptr != end)
+            throw BadInput(fmt::format("{}: parameter '{}' takes a number, got '{}'", option, spec.name, text));
+        return v;
+    }
+    return text;
+}
+
+std::pair<std::string, std::string> split_assignment(const std::string& text, const std::string& option)
+{
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw BadInput(fmt::format("{}: expected NAME=VALUE, got '{}'", option, text));
+    return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+nlohmann::json resolved(const Workload& w, const nlohmann::json& given, const std::string& what)
+{
+    try {
+        return resolve_params(w, given);
+    } catch (const WorkloadError& e) {
+        throw BadInput(fmt::format("{}: {}", what, e.what()));
+    }
+}
+
+Study build_study(const NewOptions& o)
+{
+    const Workload* w = builtin_workloads().find(o.workload);
+    if (!w) {
+        std::string known;
+        for (const auto* x : builtin_workloads().all())
+            known += fmt::format("{}{}", known.empty() ? "" : ", ", x->name());
+        throw BadInput(fmt::format("--workload: unknown workload '{}' (workloads: {})", o.workload, known));
+    }
+
+    nlohmann::json fixed = nlohmann::json::object();
+    for (const auto& p : o.params) {
+        const auto [name, text] = split_assignment(p, "--param");
+        fixed[name] = typed_value(find_param(*w, name, "--param"), text, "--param");
+    }
+    const auto [vary, values_text] = split_assignment(o.vary, "--vary");
+    const ParamSpec spec = find_param(*w, vary, "--vary");
+    if (fixed.contains(vary))
+        throw BadInput(fmt::format("--vary: '{}' is also fixed with --param; it can be one or the other", vary));
+    const auto comma = values_text.find(',');
+    if (comma == std::string::npos || values_text.find(',', comma + 1) != std::string::npos)
+        throw BadInput(fmt::format("--vary: expected {}=BASELINE,TREATMENT (two values), got '{}'", vary, o.vary));
+    const auto a = typed_value(spec, values_text.substr(0, comma), "--vary");
+    const auto b = typed_value(spec, values_text.substr(comma + 1), "--vary");
+    if (a == b)
+        throw BadInput(fmt::format("--vary: the baseline and treatment values of '{}' are the same ({})", vary, a.dump()));
+
+    const auto metrics = w->metrics();
+    if (metrics.empty())
+        throw BadInput(fmt::format("--workload: {} declares no metric", w->name()));
+    const MetricSpec* metric = &metrics.front();
+    if (!o.metric.empty()) {
+        metric = nullptr;
+        std::string known;
+        for (const auto& m : metrics) {
+            known += fmt::format("{}{}", known.empty() ? "" : ", ", m.name);
+            if (m.name == o.metric)
+                metric = &m;
+        }
+        if (!metric)
+            throw BadInput(fmt::format("--metric: {} has no metric '{}' (metrics: {})", w->name(), o.metric, known));
+    }
+    for (const auto& g : o.guards)
+        if (std::none_of(metrics.begin(), metrics.end(), [&](const MetricSpec& m) { return m.name == g; }))
+            throw BadInput(fmt::format("--guard: {} has no metric '{}'", w->name(), g));
+
+    Experiment e;
+    e.id = "ab-1";
+    e.workload = w->name();
+    e.metric = metric->name;
+    e.guards = o.guards;
+    nlohmann::json base = fixed, treat = fixed;
+    base[vary] = a;
+    treat[vary] = b;
+    e.arms = {{"baseline", resolved(*w, base, "--vary")}, {"treatment", resolved(*w, treat, "--vary")}};
+
+    if (o.runs < 1)
+        throw BadInput("--runs: must be at least 1");
+    if (o.warmup < 0)
+        throw BadInput("--warmup: must not be negative");
+    if (o.aa < 0)
+        throw BadInput("--aa: must not be negative");
+    e.plan.runs_per_arm = o.runs;
+    e.plan.warmup_runs = o.warmup;
+    e.plan.order = o.order == "abba" ? RunOrder::Abba : RunOrder::RandomisedBlocks;
+    e.plan.seed = o.seed;
+    e.plan.stop = o.stop == "duration" ? StopRule::Duration : o.stop == "decision" ? StopRule::Decision : StopRule::Count;
+    e.plan.duration_s = o.duration_s;
+    e.plan.max_seconds = o.max_seconds;
+    e.plan.aa_splits = o.aa;
+    if (e.plan.stop == StopRule::Duration && !(o.duration_s > 0))
+        throw BadInput("--duration: --stop duration needs a duration in seconds above 0");
+    e.profile = o.profile;
+    Profile profile;
+    try {
+        profile = make_profile(o.profile, metric->direction);
+    } catch (const std::invalid_argument& ex) {
+        throw BadInput(fmt::format("--profile: {}", ex.what()));
+    }
+    if (o.aa > 0 && e.plan.stop != StopRule::Duration && o.runs < 2 * profile.min_n)
+        fmt::print(stderr, "kwb: note: A/A calibration splits the baseline in halves of at least min_n = {} runs; "
+                           "with --runs {} it will not be assessed (use --runs {} or more)\n",
+                   profile.min_n, o.runs, 2 * profile.min_n);
+    if (o.backend == "cuda") {
+        const auto backends = w->backends();
+        if (std::find(backends.begin(), backends.end(), Backend::Cuda) == backends.end())
+            throw BadInput(fmt::format("--backend: {} has no cuda backend", w->name()));
+    }
+    e.backend = o.backend;
+
+    Study s;
+    s.name = o.name.empty() ? fmt::format("{}: {} {} vs {}", w->name(), vary, a.dump(), b.dump()) : o.name;
+    s.description = fmt::format("Single-variable A/B of {}: {} = {} (baseline) against {} (treatment), every other "
+                                "parameter the same. Written by kwb new.",
+                                w->name(), vary, a.dump(), b.dump());
+    s.target.metric = metric->name;
+    s.target.direction = metric->direction;
+    s.target.unit = metric->unit;
+    s.target.kernel = w->description();
+    s.target.reference = fmt::format("the built-in reference implementation of {} (verify)", w->name());
+    nlohmann::json shape = e.arms.front().params;
+    shape.erase(vary);
+    s.target.workload = fmt::format("{} with {}", w->name(), shape.dump());
+    const DeviceSheet sheet = collect_devices();
+    s.hardware.captured_at = utc_now_iso8601();
+    s.hardware.devices = sheet.devices;
+    s.experiments.push_back(std::move(e));
+    return s;
+}
+
+int run(const NewOptions& o)
+{
+    if (!o.baseline_cmd.empty() || !o.treatment_cmd.empty())
+        throw BadInput("--baseline-cmd: external commands are not supported yet");
+    if (o.workload.empty())
+        throw BadInput("--workload: a workload is required (see kwb workloads)");
+    if (o.vary.empty())
+        throw BadInput("--vary: name the one parameter that differs and its two values, e.g. --vary block=32,128");
+    const std::filesystem::path out = o.out;
+    std::error_code ec;
+    if (!o.force && std::filesystem::exists(out, ec))
+        throw BadInput(fmt::format("{}: the file exists; use --force to overwrite it", o.out));
+    Study study = build_study(o);
+    try {
+        save_study(study, out);
+    } catch (const std::exception& e) {
+        throw BadInput(e.what());
+    }
+    const auto& e = study.experiments.front();
+    fmt::print(stderr, "kwb: wrote {}: {} ({} runs per arm, {} order, stop by {})\n", o.out, study.name,
+               e.plan.runs_per_arm, to_string(e.plan.order), to_string(e.plan.stop));
+    return kOk;
+}
+
+} // namespace
+
+void add_new_command(CLI::App& app, Action& action)
+{
+    auto* cmd = app.add_subcommand("new", "Write a ready-to-run single-variable A/B study for a built-in workload");
+    auto o = std::make_shared<NewOptions>();
+    cmd->add_option("--workload", o->workload, "The built-in workload (see kwb workloads)");
+    cmd->add_option("--param", o->params, "A parameter both arms share, NAME=VALUE (repeatable)");
+    cmd->add_option("--vary", o->vary, "The one parameter that differs: NAME=BASELINE,TREATMENT");
+    cmd->add_option("--metric", o->metric, "The target metric (default: the workload's first)");
+    cmd->add_option("--runs", o->runs, "Runs per arm (count: exactly; decision: at most)")->capture_default_str();
+    cmd->add_option("--out", o->out, "The study file to write")->capture_default_str();
+    cmd->add_flag("--force", o->force, "Overwrite an existing file");
+    cmd->add_option("--name", o->name, "The study's name");
+    cmd->add_option("--order", o->order, "Run order: abba, or random (seeded randomised blocks)")
+        ->check(CLI::IsMember({"abba", "random", "randomised-blocks"}))
+        ->capture_default_str();
+    cmd->add_option("--seed", o->seed, "Seed of the randomised order and the A/A halvings")->capture_default_str();
+    cmd->add_option("--stop", o->stop, "Stopping rule: count, duration or decision")
+        ->check(CLI::IsMember({"count", "duration", "decision"}))
+        ->capture_default_str();
+    cmd->add_option("--duration", o->duration_s, "Seconds to run under --stop duration");
+    cmd->add_option("--max-seconds", o->max_seconds, "Never run an experiment longer than this")->capture_default_str();
+    cmd->add_option("--warmup", o->warmup, "Warm-up runs per arm (run first, never judged)")->capture_default_str();
+    cmd->add_flag("--aa{" + std::to_string(kDefaultAaSplits) + "}", o->aa,
+                  "A/A calibration: split the baseline against itself K times (--aa gives 5, --aa=K)");
+    cmd->add_option("--profile", o->profile, "Verdict profile: generic, strict or speedup")->capture_default_str();
+    cmd->add_option("--backend", o->backend, "Backend: auto, cpu or cuda")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+        ->capture_default_str();
+    cmd->add_option("--guard", o->guards, "A metric that must not regress (repeatable)");
+    // Reserved: the external-command form of spec/cli.md (a later issue).
+    cmd->add_option("--baseline-cmd", o->baseline_cmd, "External baseline command (not supported yet)");
+    cmd->add_option("--treatment-cmd", o->treatment_cmd, "External treatment command (not supported yet)");
+    cmd->add_option("--adapter", o->adapter, "Metric adapter of external commands (not supported yet)");
+    cmd->add_option("--timeout", o->timeout, "Timeout of one external command run (not supported yet)");
+    cmd->callback([&action, o] { action = [o] { return run(*o); }; });
+}
+
+} // namespace kwb::cli

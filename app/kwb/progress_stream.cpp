@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "progress_stream.h"
+
+#include "builtin_workloads.h"
+#include "study/study_file.h"
+
+namespace kwb::cli {
+namespace {
+
+using nlohmann::json;
+
+json unit_and_direction(const Experiment& e)
+{
+    json j = {{"unit", ""}, {"direction", "lower"}};
+    if (const auto* w = builtin_workloads().find(e.workload))
+        for (const auto& m : w->metrics())
+            if (m.name == e.metric)
+                j = {{"unit", m.unit}, {"direction", to_string(m.direction)}};
+    return j;
+}
+
+} // namespace
+
+ProgressStreamWriter::ProgressStreamWriter(std::FILE* out, std::string study_path)
+    : out_(out), study_path_(std::move(study_path))
+{
+}
+
+void ProgressStreamWriter::write(json line)
+{
+    // "type" and "v" lead every line, so a person reading the stream sees them first; invalid
+    // UTF-8 in a message (a workload's error text) is replaced rather than aborting the stream.
+    std::string text = "{\"type\":" + line.at("type").dump() + ",\"v\":" + std::to_string(kProgressStreamVersion);
+    for (const auto& [key, value] : line.items())
+        if (key != "type")
+            text += "," + json(key).dump() + ":" + value.dump(-1, ' ', false, json::error_handler_t::replace);
+    text += "}\n";
+    std::fputs(text.c_str(), out_);
+    std::fflush(out_);
+}
+
+void ProgressStreamWriter::on_start(const Experiment& e, const RunStart& start)
+{
+    json arms = json::array();
+    for (const auto& a : e.arms)
+        arms.push_back(a.name);
+    const json ud = unit_and_direction(e);
+    write({{"type", "start"},
+           {"study", study_path_},
+           {"experiment", e.id},
+           {"workload", e.workload},
+           {"backend", start.backend},
+           {"metric", e.metric},
+           {"unit", ud.at("unit")},
+           {"direction", ud.at("direction")},
+           {"plan",
+            {{"arms", arms},
+             {"runs_per_arm", start.runs_per_arm},
+             {"warmup_runs", e.plan.warmup_runs},
+             {"order", start.order},
+             {"order_rule", to_string(e.plan.order)},
+             {"seed", e.plan.seed},
+             {"stop", to_string(e.plan.stop)},
+             {"duration_s", e.plan.duration_s},
+             {"max_seconds", e.plan.max_seconds},
+             {"aa_splits", e.plan.aa_splits}}},
+           {"done_before", start.done_before},
+           {"at", utc_now_iso8601()}});
+}
+
+void ProgressStreamWriter::on_sample(const Experiment& e, const Sample& s, double t_s)
+{
+    json flags = json::array();
+    if (s.throttled)
+        flags.push_back("throttled");
+    if (s.discarded)
+        flags.push_back("discarded");
+    const auto value = s.metrics.find(e.metric);
+    json line = {{"type", "sample"},
+                 {"experiment", e.id},
+                 {"arm", s.arm},
+                 {"rep", s.rep},
+                 {"position", s.position},
+                 {"value", value == s.metrics.end() ? json(nullptr) : json(value->second)},
+                 {"values", s.metrics},
+                 {"duration_s", s.duration_s},
+                 {"t_s", t_s},
+                 {"warmup", s.warmup},
+                 {"flags", flags}};
+    if (!s.note.empty())
+        line["note"] = s.note;
+    write(std::move(line));
+}
+
+void ProgressStreamWriter::on_metric(const MetricReading& r)
+{
+    write({{"type", "metric"}, {"t_s", r.t_s}, {"name", r.name}, {"value", r.value}, {"unit", r.unit}});
+}
+
+void ProgressStreamWriter::on_progress(const Experiment& e, const RunProgress& p)
+{
+    write({{"type", "progress"},
+           {"experiment", e.id},
+           {"done", p.done},
+           {"planned", p.planned},
+           {"elapsed_s", p.elapsed_s},
+           {"eta_s", p.eta_s ? json(*p.eta_s) : json(nullptr)}});
+}
+
+void ProgressStreamWriter::on_verdict(const Experiment& e)
+{
+    json aa = nullptr;
+    if (e.aa)
+        aa = {{"splits", e.aa->splits}, {"false_alarms", e.aa->false_alarms},
+              {"false_alarm_rate", e.aa->false_alarm_rate()}, {"verdicts", e.aa->verdicts}};
+    write({{"type", "verdict"},
+           {"experiment", e.id},
+           {"verdict", e.verdict},
+           {"final_verdict", e.final_verdict},
+           {"status", to_string(e.status)},
+           {"stop_reason", e.stop_reason},
+           {"aa_calibration", aa},
+           {"missing_gates", e.missing_gates}});
+}
+
+void ProgressStreamWriter::on_error(const std::string& message, bool continues)
+{
+    write({{"type", "error"}, {"message", message}, {"continues", continues}});
+}
+
+void ProgressStreamWriter::on_end(const std::string& status, int exit_code)
+{
+    write({{"type", "end"}, {"status", status}, {"exit_code", exit_code}});
+}
+
+} // namespace kwb::cli

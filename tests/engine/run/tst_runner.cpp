@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Runner against a deterministic fake workload and a fake clock: run order, stopping rules,
+// cancellation and resume, workload errors, checkpoints, sampler lanes, verdicts and gates.
+#include "fake_workload.h"
+
+#include "run/judge_experiment.h"
+#include "run/runner.h"
+#include "study/study_json.h"
+
+#include <QTest>
+
+#include <thread>
+
+using namespace kwb;
+using namespace kwb::test;
+
+namespace {
+
+Study make_study(double treatment_speed, RunPlan plan, nlohmann::json extra = nlohmann::json::object())
+{
+    Study s;
+    s.name = "fake";
+    s.target.metric = "time_ms";
+    Experiment e;
+    e.id = "ab-1";
+    e.workload = "fake";
+    e.metric = "time_ms";
+    nlohmann::json base = extra, treat = extra;
+    base["speed"] = 1.0;
+    treat["speed"] = treatment_speed;
+    e.arms = {{"baseline", base}, {"treatment", treat}};
+    e.plan = plan;
+    s.experiments.push_back(e);
+    return s;
+}
+
+RunPlan count_plan(int runs, int warmups = 1)
+{
+    RunPlan p;
+    p.runs_per_arm = runs;
+    p.warmup_runs = warmups;
+    return p;
+}
+
+struct Recorder : RunObserver {
+    std::vector<std::string> events;
+    std::vector<Sample> samples;
+    std::vector<RunProgress> progress;
+    std::vector<MetricReading> metrics;
+    RunStart start;
+    std::function<void(const Sample&)> after_sample;
+
+    void on_start(const Experiment&, const RunStart& s) override { events.push_back("start"); start = s; }
+    void on_sample(const Experiment&, const Sample& s, double) override
+    {
+        events.push_back("sample");
+        samples.push_back(s);
+        if (after_sample)
+            after_sample(s);
+    }
+    void on_metric(const MetricReading& r) override { metrics.push_back(r); }
+    void on_progress(const Experiment&, const RunProgress& p) override { events.push_back("progress"); progress.push_back(p); }
+    void on_verdict(const Experiment&) override { events.push_back("verdict"); }
+    void on_error(const std::string& m, bool) override { events.push_back("error: " + m); }
+};
+
+// Emits three readings from its own thread, as a real sampler would.
+class FakeSampler : public Sampler {
+public:
+    std::string name() const override { return "fake"; }
+    std::string unavailable_reason() const override { return {}; }
+    void start(MetricSink sink, double) override
+    {
+        thread_ = std::thread([sink] {
+            for (int i = 0; i < 3; ++i)
+                sink({0.1 * i, "cpu_util", 50.0 + i, "%"});
+        });
+    }
+    void stop() override
+    {
+        if (thread_.joinable())
+            thread_.join();
+    }
+
+private:
+    std::thread thread_;
+};
+
+struct Harness {
+    FakeClock clock;
+    FakeWorkload workload{&clock};
+    Recorder recorder;
+    std::atomic<bool> cancel{false};
+    std::vector<size_t> checkpoint_sizes;
+    std::vector<Sampler*> samplers;
+
+    RunOutcome run(Study& s, Experiment& e)
+    {
+        RunnerOptions o;
+        o.cancel = &cancel;
+        o.observer = &recorder;
+        o.clock = [this] { return clock(); };
+        o.samplers = samplers;
+        o.checkpoint = [this, &e] { checkpoint_sizes.push_back(e.samples.size()); };
+        Runner runner(workload, o);
+        return runner.run(s, e);
+    }
+};
+
+std::string arm_letters(const Experiment& e)
+{
+    std::vector<const Sample*> judged;
+    for (const auto& s : e.samples)
+        if (!s.warmup)
+            judged.push_back(&s);
+    std::sort(judged.begin(), judged.end(), [](auto* a, auto* b) { return a->position < b->position; });
+    std::string out;
+    for (size_t i = 0; i < judged.size(); ++i) {
+        if (judged[i]->position != static_cast<int>(i))
+            return "position gap at " + std::to_string(i);
+        out += judged[i]->arm == "baseline" ? 'A' : 'B';
+    }
+    return out;
+}
+
+} // namespace
+
+class TestRunner : public QObject {
+    Q_OBJECT
+
+private slots:
+    void countRunsInterleavedAndJudges()
+    {
+        Harness h;
+        Study s = make_study(1.25, count_plan(4));
+        Experiment& e = s.experiments[0];
+        QCOMPARE(h.run(s, e), RunOutcome::Done);
+        QCOMPARE(e.status, ExperimentStatus::Done);
+        QCOMPARE(arm_letters(e), std::string("ABBAABBA"));
+        QCOMPARE(e.samples.size(), size_t(10));   // 2 warm-ups + 8
+        QVERIFY(e.samples[0].warmup && e.samples[1].warmup);
+        QCOMPARE(judged_values(e, "baseline", "time_ms").size(), size_t(4));
+        QVERIFY(e.stop_reason.starts_with("plan complete"));
+        QVERIFY(pairing_applies(e));
+        QCOMPARE(e.verdict.value("verdict", ""), std::string("LICENSE"));        // 20% faster, sigma ~1%
+        QVERIFY(e.verdict.at("paired").is_object());
+        // No tradeoff named: the study-level rules hold the license back.
+        QCOMPARE(e.final_verdict.value("verdict", ""), std::string("INCONCLUSIVE"));
+        QCOMPARE(s.ledger.size(), size_t(1));
+        QCOMPARE(s.ledger[0].verdict, std::string("INCONCLUSIVE"));
+        QCOMPARE(h.recorder.start.order.size(), size_t(8));
+        QCOMPARE(h.recorder.events.front(), std::string("start"));
+        QCOMPARE(h.recorder.events.back(), std::string("verdict"));
+        QCOMPARE(h.recorder.progress.back().done, 8);
+        QCOMPARE(h.recorder.progress.back().planned, 8);
+        QVERIFY(h.recorder.progress.back().eta_s.has_value());
+    }
+
+    void checkpointAfterEveryRepetition()
+    {
+        Harness h;
+        Study s = make_study(1.0, count_plan(3));
+        QCOMPARE(h.run(s, s.experiments[0]), RunOutcome::Done);
+        // One save when it starts (status running), one per repetition, one with the verdict.
+        std::vector<size_t> expected = {0};
+        for (size_t i = 1; i <= 8; ++i)
+            expected.push_back(i);
+        expected.push_back(8);
+        QCOMPARE(h.checkpoint_sizes, expected);
+    }
+
+    void randomisedBlocksFollowTheSchedule()
+    {
+        Harness h;
+        RunPlan p = count_plan(6, 0);
+        p.order = RunOrder::RandomisedBlocks;
+        p.seed = 99;
+        Study s = make_study(1.0, p);
+        h.run(s, s.experiments[0]);
+        std::string expected;
+        for (const auto& name : order_names(s.experiments[0].arms, p, 6))
+            expected += name == "baseline" ? 'A' : 'B';
+        QCOMPARE(arm_letters(s.experiments[0]), expected);
+    }
+
+    void durationStopsAtABlockBoundaryAfterMinN()
+    {
+        Harness h;
+        RunPlan p = count_plan(5, 0);
+        p.stop = StopRule::Duration;
+        p.duration_s = 7;   // each fake repetition takes 1 s: after 4 blocks 8 s have passed
+        Study s = make_study(1.0, p);
+        Experiment& e = s.experiments[0];
+        QCOMPARE(h.run(s, e), RunOutcome::Done);
+        QCOMPARE(arm_letters(e), std::string("ABBAABBA"));
+        QVERIFY2(e.stop_reason.starts_with("duration"), e.stop_reason.c_str());
+    }
+
+    void durationStillNeedsMinN()
+    {
+        Harness h;
+        RunPlan p = count_plan(5, 0);
+        p.stop = StopRule::Duration;
+        p.duration_s = 0.5;
+        Study s = make_study(1.0, p);
+        h.run(s, s.experiments[0]);
+        QCOMPARE(judged_values(s.experiments[0], "treatment", "time_ms").size(), size_t(3));   // generic min_n
+    }
+
+    void durationHasACap()
+    {
+        Harness h;
+        RunPlan p = count_plan(5, 0);
+        p.stop = StopRule::Duration;
+        p.duration_s = 1e6;
+        p.max_runs_per_arm = 4;
+        Study s = make_study(1.0, p);
+        h.run(s, s.experiments[0]);
+        QCOMPARE(judged_values(s.experiments[0], "baseline", "time_ms").size(), size_t(4));
+        QVERIFY(s.experiments[0].stop_reason.starts_with("max count"));
+    }
+
+    void maxSecondsStopsAnyRule()
+    {
+        Harness h;
+        RunPlan p = count_plan(100, 0);
+        p.max_seconds = 5;
+        Study s = make_study(1.0, p);
+        h.run(s, s.experiments[0]);
+        QCOMPARE(arm_letters(s.experiments[0]), std::string("ABBAAB"));   // 6 s at the third boundary
+        QVERIFY(s.experiments[0].stop_reason.starts_with("max time"));
+    }
+
+    void decisionStopsWhenTheVerdictHolds()
+    {
+        Harness h;
+        RunPlan p = count_plan(20, 0);
+        p.stop = StopRule::Decision;
+        Study s = make_study(1.25, p);
+        Experiment& e = s.experiments[0];
+        h.run(s, e);
+        // Judged from 3 pairs on; LICENSE at 3, 4 and 5 pairs: stop after the fifth.
+        QCOMPARE(judged_values(e, "baseline", "time_ms").size(), size_t(5));
+        QVERIFY2(e.stop_reason.starts_with("decision"), e.stop_reason.c_str());
+    }
+
+    void decisionHasACap()
+    {
+        Harness h;
+        RunPlan p = count_plan(4, 0);
+        p.stop = StopRule::Decision;
+        Study s = make_study(1.25, p);
+        h.run(s, s.experiments[0]);
+        QCOMPARE(judged_values(s.experiments[0], "baseline", "time_ms").size(), size_t(4));
+        QVERIFY(s.experiments[0].stop_reason.starts_with("max count"));
+    }
+
+    void cancellationKeepsFinishedRepetitions()
+    {
+        Harness h;
+        Study s = make_study(1.25, count_plan(10));
+        Experiment& e = s.experiments[0];
+        h.recorder.after_sample = [&](const Sample& smp) {
+            if (!smp.warmup && smp.position == 6)   // the 7th judged run: mid-block
+                h.cancel = true;
+        };
+        QCOMPARE(h.run(s, e), RunOutcome::Stopped);
+        QCOMPARE(e.status, ExperimentStatus::Stopped);
+        QCOMPARE(arm_letters(e), std::string("ABBAABB"));
+        QVERIFY(e.stop_reason.starts_with("stopped"));
+        QVERIFY(!pairing_applies(e));          // a torn block: 3 baseline, 4 treatment
+        QCOMPARE(e.verdict.value("n_baseline", 0), 3);
+        QCOMPARE(e.verdict.value("n_treatment", 0), 4);
+        QVERIFY(e.final_verdict.is_object());
+        QCOMPARE(h.checkpoint_sizes.back(), e.samples.size());
+
+        // Resume: warm-ups again (a new process is cold), then the order from position 7 on.
+        h.cancel = false;
+        h.recorder = Recorder{};
+        QCOMPARE(h.run(s, e), RunOutcome::Done);
+        QCOMPARE(arm_letters(e), std::string("ABBAABBAABBAABBAABBA"));
+        QCOMPARE(h.recorder.start.done_before, 7);
+        QCOMPARE(e.samples.size(), size_t(2 + 7 + 2 + 13));
+        QVERIFY(pairing_applies(e));
+        QCOMPARE(e.verdict.value("n_treatment", 0), 10);
+        QCOMPARE(s.ledger.size(), size_t(1));   // the experiment's entry is replaced, not repeated
+    }
+
+    void cancelBeforeStartRunsNothing()
+    {
+        Harness h;
+        h.cancel = true;
+        Study s = make_study(1.0, count_plan(3));
+        QCOMPARE(h.run(s, s.experiments[0]), RunOutcome::Stopped);
+        QVERIFY(s.experiments[0].samples.empty());
+        QVERIFY(s.experiments[0].verdict.is_null());
+    }
+
+    void workloadErrorFailsAndKeepsSamples()
+    {
+        Harness h;
+        Study s = make_study(1.0, count_plan(5, 0));
+        Experiment& e = s.experiments[0];
+        e.arms[1].params["fail_at"] = 2;
+        QCOMPARE(h.run(s, e), RunOutcome::Failed);
+        QCOMPARE(e.status, ExperimentStatus::Failed);
+        QVERIFY(e.error.find("device fell over") != std::string::npos);
+        QCOMPARE(arm_letters(e), std::string("ABBAA"));   // the treatment's third run threw
+        QVERIFY(e.verdict.is_null());
+        QVERIFY(std::any_of(h.recorder.events.begin(), h.recorder.events.end(),
+                            [](const std::string& ev) { return ev.starts_with("error: "); }));
+        QCOMPARE(h.checkpoint_sizes.back(), size_t(5));
+    }
+
+    void samplerReadingsBecomeLanesAndEvents()
+    {
+        Harness h;
+        FakeSampler sampler;
+        h.samplers = {&sampler};
+        Study s = make_study(1.0, count_plan(3));
+        h.run(s, s.experiments[0]);
+        const auto& lanes = s.experiments[0].lanes;
+        QCOMPARE(lanes.size(), size_t(1));
+        QCOMPARE(lanes[0].name, std::string("cpu_util"));
+        QCOMPARE(lanes[0].unit, std::string("%"));
+        QCOMPARE(lanes[0].values, (std::vector<double>{50, 51, 52}));
+        QCOMPARE(h.recorder.metrics.size(), size_t(3));
+    }
+
+    void guardRegressionKills()
+    {
+        Harness h;
+        Study s = make_study(1.25, count_plan(5));
+        Experiment& e = s.experiments[0];
+        e.guards = {"guard_ms"};
+        e.arms[1].params["guard_speed"] = 0.5;   // the guard takes twice as long
+        e.acknowledged_multi_variable = true;
+        s.tradeoffs.push_back({"memory-budget", true, "a larger scratch buffer"});
+        h.run(s, e);
+        QCOMPARE(e.verdict.value("verdict", ""), std::string("LICENSE"));
+        QCOMPARE(e.final_verdict.value("verdict", ""), std::string("KILL"));
+    }
+
+    void aaCalibrationIsStoredAndCited()
+    {
+        Harness h;
+        RunPlan p = count_plan(8);
+        p.aa_splits = 4;
+        Study s = make_study(1.25, p);
+        Experiment& e = s.experiments[0];
+        h.run(s, e);
+        QVERIFY(e.aa.has_value());
+        QCOMPARE(e.aa->splits, 4);
+        QCOMPARE(e.aa->verdicts.size(), size_t(4));
+        QCOMPARE(e.aa->false_alarms, static_cast<int>(std::count_if(e.aa->verdicts.begin(), e.aa->verdicts.end(),
+                                                                     [](const std::string& w) { return w != "NOISE"; })));
+        QVERIFY(!e.aa->method.empty());
+        const auto reasons = e.final_verdict.at("reasons").dump();
+        QVERIFY(reasons.find("A/A calibration") != std::string::npos);
+        QVERIFY(study_to_json(s).dump().find("\"false_alarm_rate\"") != std::string::npos);
+    }
+
+    void aaNeedsTwiceMinN()
+    {
+        Harness h;
+        RunPlan p = count_plan(5);
+        p.aa_splits = 5;
+        Study s = make_study(1.25, p);
+        Experiment& e = s.experiments[0];
+        h.run(s, e);
+        QVERIFY(!e.aa.has_value());
+        QVERIFY(std::any_of(e.missing_gates.begin(), e.missing_gates.end(),
+                            [](const std::string& g) { return g.starts_with("A/A calibration"); }));
+    }
+
+    void missingGatesAreRecorded()
+    {
+        Harness h;
+        Study s = make_study(1.0, count_plan(3));
+        h.run(s, s.experiments[0]);
+        const auto& gates = s.experiments[0].missing_gates;
+        QVERIFY(std::any_of(gates.begin(), gates.end(), [](const std::string& g) { return g.starts_with("prediction"); }));
+        QVERIFY(std::any_of(gates.begin(), gates.end(), [](const std::string& g) { return g.starts_with("tradeoff"); }));
+
+        Study full = make_study(1.0, count_plan(3));
+        full.target.current = 10;
+        full.target.goal = 8;
+        full.target.kernel = full.target.reference = full.target.workload = "x";
+        full.binding.constraint = "compute";
+        full.prediction.predicted_delta_pct = 20;
+        full.experiments[0].controls.checklist = {{"same data", true}};
+        full.tradeoffs.push_back({"generality", true, "one shape only"});
+        h.run(full, full.experiments[0]);
+        QVERIFY(full.experiments[0].missing_gates.empty());
+    }
+
+    void badValuesAreDiscardedNotJudged()
+    {
+        Harness h;
+        Study s = make_study(1.0, count_plan(3, 0));
+        s.experiments[0].arms[1].params["speed"] = -1.0;   // negative "times"
+        s.experiments[0].arms[1].params["fail_at"] = -1;
+        h.run(s, s.experiments[0]);
+        const auto& e = s.experiments[0];
+        QVERIFY(std::all_of(e.samples.begin(), e.samples.end(),
+                            [](const Sample& x) { return x.arm == "baseline" || x.discarded; }));
+        QVERIFY(e.verdict.is_null());   // no judged treatment run, so no verdict
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunner)
+#include "tst_runner.moc"
