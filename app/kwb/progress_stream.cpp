@@ -58,6 +58,7 @@ void ProgressStreamWriter::on_start(const Experiment& e, const RunStart& start)
              {"runs_per_arm", start.runs_per_arm},
              {"warmup_runs", e.plan.warmup_runs},
              {"order", start.order},
+             {"order_truncated", start.order_truncated},
              {"order_rule", to_string(e.plan.order)},
              {"seed", e.plan.seed},
              {"stop", to_string(e.plan.stop)},

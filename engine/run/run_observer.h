@@ -16,9 +16,14 @@
 // must return quickly; an observer that throws aborts the run like a workload error.
 namespace kwb {
 
+// The most blocks RunStart::order lists: a plan of 100000 runs per arm should not make a
+// multi-megabyte first line; the order continues by the same rule (run/schedule.h).
+inline constexpr int kMaxAnnouncedBlocks = 512;
+
 struct RunStart {
     std::string backend;                 // the backend actually used: "cpu" or "cuda"
-    std::vector<std::string> order;      // arm names of the planned judged runs, in run order
+    std::vector<std::string> order;      // arm names of the planned runs of the order, in run order
+    bool order_truncated = false;        // true when the plan has more blocks than `order` lists
     int runs_per_arm = 0;                // the plan's count (count), cap (decision) or first blocks (duration)
     int done_before = 0;                 // runs of the order kept from an earlier, stopped session
 };

@@ -185,10 +185,12 @@ RunOutcome Runner::run(Study& study, Experiment& e)
         e.backend = std::string(to_string(options_.backend));
         e.missing_gates = missing_gates(study, e);
         if (options_.observer) {
-            const int blocks = e.plan.stop == StopRule::Duration ? std::min(e.plan.runs_per_arm, s.planned_per_arm)
-                                                                 : s.planned_per_arm;
-            options_.observer->on_start(e, {e.backend, order_names(e.arms, e.plan, blocks), s.planned_per_arm,
-                                            s.done_before});
+            const int planned_blocks = e.plan.stop == StopRule::Duration
+                                           ? std::min(e.plan.runs_per_arm, s.planned_per_arm)
+                                           : s.planned_per_arm;
+            const int blocks = std::min(planned_blocks, kMaxAnnouncedBlocks);
+            options_.observer->on_start(e, {e.backend, order_names(e.arms, e.plan, blocks),
+                                            blocks < s.planned_per_arm, s.planned_per_arm, s.done_before});
         }
         if (options_.checkpoint)
             options_.checkpoint();
