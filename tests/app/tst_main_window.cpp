@@ -9,6 +9,7 @@
 #include "pages/verdict_page.h"
 #include "plots/distribution_plot.h"
 #include "plots/live_plot.h"
+#include "plots/verdict_badge.h"
 #include "plots/sigma_chart.h"
 #include "workbench_test_util.h"
 
@@ -89,6 +90,7 @@ void TestMainWindow::demoViewsShowTheStudy()
     QCOMPARE(w.resultsPage()->distributionPlot()->pointCount(u"treatment"_s), nt);
     QCOMPARE(w.resultsPage()->statsModel()->rowCount(), 2);
     QVERIFY(w.resultsPage()->sigmaChart()->hasDelta());
+    QCOMPARE(w.resultsPage()->badge()->verdict(), w.verdictPage()->finalVerdict());
 
     w.showView(u"live"_s);
     QTRY_COMPARE_WITH_TIMEOUT(w.livePage()->plot()->pointCount(u"baseline"_s), nb, kTimeout);

@@ -8,6 +8,7 @@
 #include "pages/verdict_page.h"
 #include "plots/distribution_plot.h"
 #include "plots/live_plot.h"
+#include "plots/verdict_badge.h"
 #include "study/study_file.h"
 #include "workbench_test_util.h"
 
@@ -113,6 +114,8 @@ void TestWorkbenchRun::shortCpuAbThroughTheRealChild()
     QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(engine.word));
     QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(e->verdict.at("verdict")));
     QCOMPARE(w.verdictPage()->finalVerdict(), QString::fromStdString(e->final_verdict.at("verdict")));
+    QCOMPARE(w.resultsPage()->badge()->verdict(), w.verdictPage()->finalVerdict());
+    QCOMPARE(w.currentView(), u"results"_s);   // the end of the run lands on the distributions
     QVERIFY(std::abs(e->verdict.at("delta_pct").get<double>() - engine.json.at("delta_pct").get<double>()) < 1e-9);
 }
 
@@ -122,8 +125,16 @@ void TestWorkbenchRun::stopMidRunKeepsFinishedRepetitions()
     MainWindow w;
     w.show();
     QVERIFY2(w.openStudy(path), qPrintable(w.document()->lastError()));
+    w.resize(1280, 800);
     w.run();
     QTRY_VERIFY_WITH_TIMEOUT(w.runController()->done() >= 2, kRunTimeout);
+    // For the docs: KWB_SCREENSHOT_DIR=docs/screenshots saves the live view mid-run.
+    const QString shots = qEnvironmentVariable("KWB_SCREENSHOT_DIR");
+    if (!shots.isEmpty()) {
+        QTRY_VERIFY_WITH_TIMEOUT(w.runController()->done() >= 24, kRunTimeout);
+        QTest::qWait(100);
+        QVERIFY(w.grab().save(shots + u"/live-midrun.png"_s));
+    }
     w.stop();
     QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kRunTimeout);
     QCOMPARE(w.runController()->lastStatus(), u"stopped"_s);

@@ -212,7 +212,8 @@ void RunController::onFinished(int exitCode, QProcess::ExitStatus status)
     m_lastExitCode = exitCode;
     if (status == QProcess::CrashExit) {
         m_lastStatus = u"failed"_s;
-        const QString why = m_lastError.isEmpty() ? m_lastStderr : m_lastError;
+        // Its own last words on stderr explain a crash better than a line it left half-written.
+        const QString why = m_lastStderr.isEmpty() ? m_lastError : m_lastStderr;
         reportError(tr("kwb crashed%1").arg(why.isEmpty() ? QString() : u": "_s + why));
     } else if (exitCode == 0) {
         m_lastStatus = u"done"_s;

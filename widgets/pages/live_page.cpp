@@ -30,6 +30,7 @@ LivePage::LivePage(StudyDocument* document, LiveSeries* series, RunController* c
     m_status->setObjectName(u"liveStatus"_s);
     m_bar = new QProgressBar(this);
     m_bar->setObjectName(u"liveProgressBar"_s);
+    m_bar->setMinimumWidth(240);
     m_bar->setMaximumWidth(320);
     m_bar->setFormat(tr("%v / %m repetitions"));
     row->addWidget(m_status, 1);

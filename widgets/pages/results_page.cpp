@@ -7,6 +7,9 @@
 #include "models/study_document.h"
 #include "plots/distribution_plot.h"
 #include "plots/sigma_chart.h"
+#include "plots/verdict_badge.h"
+
+#include <QJsonArray>
 
 #include <QHeaderView>
 #include <QLabel>
@@ -25,8 +28,22 @@ ResultsPage::ResultsPage(StudyDocument* document, QWidget* parent)
                 parent)
 {
     setObjectName(u"resultsPage"_s);
+    // The verdict sits beside the numbers it comes from: the end of a run lands on this view.
+    auto* top = new QHBoxLayout;
+    auto* texts = new QVBoxLayout;
     m_summary = valueLabel(this);
-    body()->addWidget(m_summary);
+    m_badgeReason = valueLabel(this);
+    texts->addWidget(m_summary);
+    texts->addWidget(m_badgeReason);
+    m_badge = new VerdictBadge(this);
+    m_badge->setObjectName(u"resultsVerdictBadge"_s);
+    m_badge->setMinimumSize(180, 48);
+    QFont f = m_badge->font();
+    f.setPointSizeF(f.pointSizeF() * 0.7);
+    m_badge->setFont(f);
+    top->addLayout(texts, 1);
+    top->addWidget(m_badge);
+    body()->addLayout(top);
     auto* columns = new QHBoxLayout;
     m_plot = new DistributionPlot(this);
     auto* right = new QWidget(this);
@@ -44,6 +61,9 @@ ResultsPage::ResultsPage(StudyDocument* document, QWidget* parent)
     rightLayout->addWidget(m_table);
     rightLayout->addWidget(sectionLabel(tr("Delta vs thresholds"), right));
     rightLayout->addWidget(m_sigma, 1);
+    m_evidence = valueLabel(right);
+    m_evidence->setObjectName(u"resultsEvidence"_s);
+    rightLayout->addWidget(m_evidence);
     rightLayout->addStretch(0);
     columns->addWidget(m_plot, 1);
     columns->addWidget(right, 1);
@@ -65,6 +85,24 @@ void ResultsPage::refresh()
     m_plot->setDistributions(arms, e ? qs(e->metric) : QString(), unit);
     const QJsonObject verdict = e ? toQJsonObject(e->verdict) : QJsonObject{};
     m_sigma->setVerdict(verdict);
+    // The final verdict when there is one (it is the study's answer), else the sample verdict.
+    const QJsonObject final = e ? toQJsonObject(e->final_verdict) : QJsonObject{};
+    const QJsonObject shown = final.isEmpty() ? verdict : final;
+    m_badge->setVerdict(shown.value("verdict"_L1).toString());
+    const QJsonArray reasons = shown.value("reasons"_L1).toArray();
+    setValue(m_badgeReason, reasons.isEmpty() ? QString()
+                                              : (final.isEmpty() ? tr("Sample verdict: ") : tr("Final verdict: ")) +
+                                                    reasons.first().toString());
+    // The tests' own numbers, as the verdict engine computed them, for whoever asks "significant?".
+    const auto number = [&](const char* key, int decimals) {
+        const QJsonValue v = verdict.value(QLatin1StringView(key));
+        return v.isDouble() ? QString::number(v.toDouble(), 'g', decimals) : u"–"_s;
+    };
+    setValue(m_evidence, verdict.isEmpty() ? QString()
+                                           : tr("speedup %1× · Welch t p = %2 · Mann-Whitney U p = %3 (%4) · "
+                                                "bootstrap 95% CI of delta, 10,000 resamples")
+                                                 .arg(number("speedup", 4), number("p_welch", 3), number("p_mannwhitney", 3),
+                                                      verdict.value("mannwhitney_method"_L1).toString()));
     if (!e) {
         setValue(m_summary, tr("This study has no experiment yet."));
         return;

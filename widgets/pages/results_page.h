@@ -10,6 +10,7 @@ namespace kwb::gui {
 class ArmStatsModel;
 class DistributionPlot;
 class SigmaChart;
+class VerdictBadge;
 
 // The Results view: the arms' distributions side by side, their numbers, and the delta with its
 // 95% CI against the thresholds and the noise band.
@@ -23,9 +24,13 @@ public:
     DistributionPlot* distributionPlot() const { return m_plot; }
     ArmStatsModel* statsModel() const { return m_model; }
     SigmaChart* sigmaChart() const { return m_sigma; }
+    VerdictBadge* badge() const { return m_badge; }
 
 private:
     QLabel* m_summary;
+    VerdictBadge* m_badge;
+    QLabel* m_badgeReason;
+    QLabel* m_evidence;
     DistributionPlot* m_plot;
     ArmStatsModel* m_model;
     QTableView* m_table;

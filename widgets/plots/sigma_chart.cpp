@@ -106,7 +106,7 @@ void SigmaChart::setVerdict(const QJsonObject& verdict)
         if (std::isfinite(sigma))
             label += tr("  σ %1 %").arg(sigma, 0, 'f', 2);
         m_deltaLabel = new QCPItemText(this);
-        m_deltaLabel->position->setCoords(m_delta, 0.62);
+        m_deltaLabel->position->setCoords(m_delta, 0.42);   // under the point, clear of the threshold labels
         m_deltaLabel->setText(label);
         m_deltaLabel->setFont(QFont(font().family(), 9, QFont::Bold));
     }
@@ -115,7 +115,7 @@ void SigmaChart::setVerdict(const QJsonObject& verdict)
     // Keep the delta's label inside the chart: anchor it on the side with more room.
     if (m_deltaLabel) {
         const double mid = (lo + hi) / 2;
-        m_deltaLabel->setPositionAlignment((m_delta > mid ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
+        m_deltaLabel->setPositionAlignment((m_delta > mid ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
     }
     if (!size().isEmpty())   // a hidden page replots when it is resized on show
         replot(rpQueuedReplot);
