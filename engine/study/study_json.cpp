@@ -75,8 +75,9 @@ std::map<std::string, double> number_map(const JsonReader& r, std::string_view k
 
 json raw_or(const JsonReader& r, std::string_view key, json fallback)
 {
+    // null means "not set" everywhere in the format (docs/study-format.md).
     const auto it = r.json().find(key);
-    return it == r.json().end() ? std::move(fallback) : *it;
+    return it == r.json().end() || it->is_null() ? std::move(fallback) : *it;
 }
 
 // --- to JSON -------------------------------------------------------------------------------
