@@ -225,9 +225,10 @@ void RunController::onFinished(int exitCode, QProcess::ExitStatus status)
             reportError(m_lastStderr.isEmpty() ? tr("kwb exited with status %1").arg(exitCode) : m_lastStderr);
     }
     m_document->setLocked(false);
+    // Idle before the reload, so the views that refresh on it replay the study, not the stream.
+    setState(State::Idle);
     if (!m_document->reload())
         reportError(tr("cannot reload the study after the run: %1").arg(m_document->lastError()));
-    setState(State::Idle);
     emit progressChanged();
     emit finished(m_lastStatus);
 }
