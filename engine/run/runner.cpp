@@ -227,7 +227,9 @@ RunOutcome Runner::run(Study& study, Experiment& e)
                 break;
             execute(s, w);
         }
-        for (int pos = next_position(e); !cancelled(); ++pos) {
+        // The stopping rule comes before the cancel flag at a boundary: a signal that arrives
+        // during the last repetition of a complete plan leaves a done experiment, not a stopped one.
+        for (int pos = next_position(e);; ++pos) {
             if (pos % arms == 0) {
                 auto stop = stopping.check(fewest_runs(e), options_.clock() - s.t0, [&] {
                     return judgeable(e) ? judgement_of(judge_target(e, profile)) : Judgement{"INCONCLUSIVE", {}};
@@ -237,12 +239,14 @@ RunOutcome Runner::run(Study& study, Experiment& e)
                     break;
                 }
             }
+            if (cancelled())
+                break;
             const int block = pos / arms;
             const auto runs = schedule_blocks(arms, e.plan, block, 1);
             execute(s, runs[static_cast<size_t>(pos % arms)]);
         }
         samplers.stop();
-        if (cancelled()) {
+        if (reason.empty() && cancelled()) {
             outcome = RunOutcome::Stopped;
             reason = fmt::format("stopped on request after {} runs of the order", total_runs(e));
         }

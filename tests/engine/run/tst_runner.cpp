@@ -5,6 +5,7 @@
 
 #include "run/judge_experiment.h"
 #include "run/runner.h"
+#include "study/study_file.h"
 #include "study/study_json.h"
 
 #include <QTest>
@@ -154,6 +155,37 @@ private slots:
         QCOMPARE(h.recorder.progress.back().done, 8);
         QCOMPARE(h.recorder.progress.back().planned, 8);
         QVERIFY(h.recorder.progress.back().eta_s.has_value());
+    }
+
+    void signalDuringTheLastRepetitionStillCompletes()
+    {
+        Harness h;
+        Study s = make_study(1.25, count_plan(3, 0));
+        Experiment& e = s.experiments[0];
+        h.recorder.after_sample = [&](const Sample& smp) {
+            if (smp.position == 5)
+                h.cancel = true;
+        };
+        QCOMPARE(h.run(s, e), RunOutcome::Done);
+        QCOMPARE(e.status, ExperimentStatus::Done);
+        QVERIFY(e.stop_reason.starts_with("plan complete"));
+    }
+
+    void resultsSurviveTheFileRoundTrip()
+    {
+        Harness h;
+        RunPlan p = count_plan(6);
+        p.aa_splits = 3;
+        FakeSampler sampler;
+        h.samplers = {&sampler};
+        Study s = make_study(1.25, p);
+        s.experiments[0].guards = {"guard_ms"};
+        h.run(s, s.experiments[0]);
+        const std::string once = study_to_json(s).dump();
+        const Study back = parse_study(once, "memory");
+        QCOMPARE(study_to_json(back).dump(), once);
+        QCOMPARE(back.experiments[0].samples.size(), s.experiments[0].samples.size());
+        QVERIFY(back.experiments[0].aa.has_value());
     }
 
     void checkpointAfterEveryRepetition()
