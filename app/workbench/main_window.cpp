@@ -214,6 +214,12 @@ void MainWindow::run()
     // kwb runs a file: a study without one gets one first.
     if (m_document.filePath().isEmpty() && !saveAs())
         return;
+    // A finished study has nothing left for kwb to run: Run then means "another attempt of the
+    // same A/B", kept beside the earlier ones, rather than a click that silently does nothing.
+    if (!m_document.hasRunnableExperiment() && m_document.currentExperimentIndex() >= 0) {
+        const QString id = m_document.appendRerun(m_document.currentExperimentIndex());
+        statusBar()->showMessage(tr("Every experiment had finished: running a new attempt, %1").arg(id), 10000);
+    }
     m_banner->hide();
     if (!m_run->start()) {
         showError(m_run->lastError());

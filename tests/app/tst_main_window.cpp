@@ -105,11 +105,15 @@ void TestMainWindow::runLoopWithAStandInChild()
     w.show();
     QVERIFY(w.openDemo(false));
     QVERIFY(w.document()->saveAs(m_dir.filePath(u"demo.json"_s)));
+    QVERIFY(!w.document()->hasRunnableExperiment());   // the demo is finished: Run adds an attempt
+    const auto before = w.document()->study().experiments.size();
     auto* runAction = w.findChild<QAction*>(u"runAction"_s);
     QVERIFY(runAction && runAction->isEnabled());
     runAction->trigger();
     QCOMPARE(w.currentView(), u"live"_s);
     QVERIFY(w.runController()->isRunning());
+    QCOMPARE(w.document()->study().experiments.size(), before + 1);
+    QVERIFY(!w.document()->isModified());   // saved before the child started
     QVERIFY(!runAction->isEnabled());
     QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kTimeout);
     QCOMPARE(w.runController()->lastStatus(), u"done"_s);

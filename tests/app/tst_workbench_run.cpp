@@ -43,6 +43,7 @@ private slots:
     void initTestCase();
     void shortCpuAbThroughTheRealChild();
     void stopMidRunKeepsFinishedRepetitions();
+    void runOnTheFinishedDemoAddsAnAttempt();
 
 private:
     QString newStudy(const QString& name, int runs);
@@ -151,6 +152,28 @@ void TestWorkbenchRun::stopMidRunKeepsFinishedRepetitions()
     QVERIFY2(judged >= 2 && judged < 80, qPrintable(QString::number(judged)));
     QCOMPARE(e.status, kwb::ExperimentStatus::Stopped);
     QCOMPARE(w.document()->currentExperiment()->samples.size(), e.samples.size());
+}
+
+void TestWorkbenchRun::runOnTheFinishedDemoAddsAnAttempt()
+{
+    // The README's first steps: open the demo, press Run, see a new attempt fill in.
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openDemo(false));
+    QVERIFY(w.document()->saveAs(m_dir.filePath(u"demo.json"_s)));
+    w.run();
+    QVERIFY2(w.runController()->isRunning(), qPrintable(w.shownError()));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kRunTimeout);
+    QVERIFY2(w.runController()->lastStatus() == u"done"_s, qPrintable(w.shownError()));
+    const kwb::Study& study = w.document()->study();
+    QCOMPARE(study.experiments.size(), size_t{2});
+    const kwb::Experiment* e = w.document()->currentExperiment();
+    QCOMPARE(e->id, std::string("ab-2"));
+    QCOMPARE(e->status, kwb::ExperimentStatus::Done);
+    QVERIFY(!kwb::judged_values(*e, "baseline", e->metric).empty());
+    QVERIFY(!kwb::judged_values(*e, "treatment", e->metric).empty());
+    const auto engine = kwb::test::engineSampleVerdict(study, *e, e->verdict.value("paired", nlohmann::json()).is_object());
+    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(engine.word));
 }
 
 QTEST_MAIN(TestWorkbenchRun)

@@ -21,6 +21,7 @@ private slots:
     void failedLoadKeepsTheOpenStudy();
     void lockedDocumentRefusesToSave();
     void currentExperimentIsTheLastWithSamples();
+    void rerunOfAFinishedExperiment();
 };
 
 void TestStudyDocument::initTestCase()
@@ -129,6 +130,32 @@ void TestStudyDocument::currentExperimentIsTheLastWithSamples()
     QCOMPARE(doc.currentExperimentIndex(), 0);
     ex[1].samples.push_back(kwb::Sample{});
     QCOMPARE(doc.currentExperimentIndex(), 1);
+}
+
+void TestStudyDocument::rerunOfAFinishedExperiment()
+{
+    StudyDocument doc;
+    doc.newStudy();
+    QVERIFY(!doc.hasRunnableExperiment());
+    kwb::Experiment done;
+    done.id = "ab-1";
+    done.status = kwb::ExperimentStatus::Done;
+    done.arms = {{"baseline", {{"block", 32}}}, {"treatment", {{"block", 128}}}};
+    done.samples.resize(4);
+    done.lanes.resize(1);
+    done.verdict = {{"verdict", "LICENSE"}};
+    doc.mutableStudy().experiments.push_back(done);
+    QVERIFY(!doc.hasRunnableExperiment());
+    QCOMPARE(doc.appendRerun(0), u"ab-2"_s);
+    QCOMPARE(doc.appendRerun(0), u"ab-3"_s);
+    QVERIFY(doc.isModified());
+    QVERIFY(doc.hasRunnableExperiment());
+    const auto& again = doc.study().experiments.at(1);
+    QCOMPARE(again.status, kwb::ExperimentStatus::Pending);
+    QVERIFY(again.samples.empty() && again.lanes.empty() && again.verdict.is_null());
+    QCOMPARE(again.arms.at(1).params.at("block").get<int>(), 128);
+    QCOMPARE(doc.study().experiments.at(0).samples.size(), size_t{4});   // the earlier attempt is kept
+    QCOMPARE(doc.appendRerun(7), QString());
 }
 
 QTEST_GUILESS_MAIN(TestStudyDocument)

@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
+#include <cctype>
 #include <filesystem>
 
 namespace kwb::gui {
@@ -108,6 +109,42 @@ bool StudyDocument::saveAs(const QString& path)
     setPath(QFileInfo(path).absoluteFilePath());
     setModified(false);
     return true;
+}
+
+bool StudyDocument::hasRunnableExperiment() const
+{
+    for (const auto& e : m_study.experiments)
+        if (e.status != ExperimentStatus::Done && e.status != ExperimentStatus::Failed)
+            return true;
+    return false;
+}
+
+QString StudyDocument::appendRerun(int experimentIndex)
+{
+    if (experimentIndex < 0 || experimentIndex >= static_cast<int>(m_study.experiments.size()))
+        return {};
+    Experiment next = m_study.experiments[static_cast<size_t>(experimentIndex)];
+    std::string stem = next.id;
+    while (!stem.empty() && (std::isdigit(static_cast<unsigned char>(stem.back())) || stem.back() == '-'))
+        stem.pop_back();
+    if (stem.empty())
+        stem = next.kind;
+    for (int n = 2;; ++n) {
+        next.id = stem + '-' + std::to_string(n);
+        if (!m_study.find_experiment(next.id))
+            break;
+    }
+    next.status = ExperimentStatus::Pending;
+    next.error.clear();
+    next.samples.clear();
+    next.lanes.clear();
+    next.aa.reset();
+    next.missing_gates.clear();
+    next.verdict = nullptr;
+    next.final_verdict = nullptr;
+    m_study.experiments.push_back(std::move(next));
+    markModified();
+    return QString::fromStdString(m_study.experiments.back().id);
 }
 
 int StudyDocument::currentExperimentIndex() const

@@ -37,6 +37,13 @@ public:
     void setLocked(bool locked) { m_locked = locked; }
     bool isLocked() const { return m_locked; }
 
+    // Whether `kwb run` has anything to do: an experiment that is pending, running or stopped
+    // (done and failed ones are not rerun).
+    bool hasRunnableExperiment() const;
+    // A new attempt of a finished experiment: same arms, plan and profile, no samples or verdicts,
+    // a fresh id ("ab-2"). The finished one stays as it was. Returns the new id.
+    QString appendRerun(int experimentIndex);
+
     // The experiment the Live, Results and Verdict views show: the last one holding samples,
     // else the first; -1 when the study has none.
     int currentExperimentIndex() const;
