@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cpu/rmsnorm.h"
 
+#include "cpu/vec_ops.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -30,22 +32,11 @@ template <int W>
 void rmsnorm_row(int hidden, const float* __restrict x, const float* __restrict weight, float* __restrict y)
 {
     const auto n = static_cast<std::size_t>(hidden);
-    float acc[W] = {};
-    std::size_t i = 0;
-    for (; i + W <= n; i += W) {
-#pragma GCC unroll 16
-        for (int j = 0; j < W; ++j)
-            acc[j] += x[i + j] * x[i + j];
-    }
-    float sum = 0;
-#pragma GCC unroll 16
-    for (int j = 0; j < W; ++j)
-        sum += acc[j];
-    for (; i < n; ++i)
-        sum += x[i] * x[i];
+    // Reading x through both restrict pointers is fine: neither is written.
+    const float sum = vec::dot<W>(x, x, n);
 
     const float inv = 1.0f / std::sqrt(sum / static_cast<float>(hidden) + kRmsNormEps);
-    i = 0;
+    std::size_t i = 0;
     for (; i + W <= n; i += W) {
 #pragma GCC unroll 16
         for (int j = 0; j < W; ++j)
