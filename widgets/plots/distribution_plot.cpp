@@ -18,7 +18,7 @@ constexpr double kJitterHalfWidth = 0.07;
 } // namespace
 
 DistributionPlot::DistributionPlot(QWidget* parent)
-    : QCustomPlot(parent)
+    : LazyPlot(parent)
 {
     setObjectName(u"distributionPlot"_s);
     xAxis->grid()->setVisible(false);
@@ -100,8 +100,7 @@ void DistributionPlot::setDistributions(const QList<ArmDistribution>& arms, cons
     yAxis->setLabel(axisLabel(metric, unit));
     if (any)
         yAxis->setRange(lo - (hi - lo) * 0.05, hi + (hi - lo) * 0.05);
-    if (!size().isEmpty())   // a hidden page replots when it is resized on show
-        replot(rpQueuedReplot);
+    replotWhenVisible();
 }
 
 int DistributionPlot::pointCount(const QString& arm) const

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "plots/lazy_plot.h"
+
 #include "models/distribution_stats.h"
 
 #include <qcustomplot.h>
@@ -9,7 +11,7 @@ namespace kwb::gui {
 
 // The arms side by side: a violin (kernel density) with a Tukey box inside it and every
 // repetition as a jittered point, so a bimodal arm or a single outlier is visible at a glance.
-class DistributionPlot : public QCustomPlot
+class DistributionPlot : public LazyPlot
 {
     Q_OBJECT
 public:

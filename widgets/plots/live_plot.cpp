@@ -11,7 +11,7 @@ namespace kwb::gui {
 using namespace Qt::StringLiterals;
 
 LivePlot::LivePlot(QWidget* parent)
-    : QCustomPlot(parent)
+    : LazyPlot(parent)
 {
     setObjectName(u"livePlot"_s);
     m_title = new QCPTextElement(this, tr("No samples yet"), QFont(font().family(), 11, QFont::Bold));
@@ -140,9 +140,7 @@ void LivePlot::drain()
                          : tr("%1 per repetition — %2 (line: running mean, band: ±1 sd)")
                                .arg(m_series->metric(), counts.join(u", "_s)));
     rescale();
-    // A hidden page has no size yet; it replots when it is resized on show.
-    if (!size().isEmpty())
-        replot(rpQueuedReplot);
+    replotWhenVisible();
 }
 
 void LivePlot::rescale()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "plots/lazy_plot.h"
+
 #include <qcustomplot.h>
 
 #include <QTimer>
@@ -13,7 +15,7 @@ class LiveSeries;
 // and +-1 sd band; the CPU sampler's lane beneath on the same time axis. The plot pulls from the
 // LiveSeries on a ~30 Hz timer and redraws once per tick only when something arrived, so a burst
 // of samples costs one queued replot, not one per sample.
-class LivePlot : public QCustomPlot
+class LivePlot : public LazyPlot
 {
     Q_OBJECT
 public:

@@ -13,7 +13,7 @@ namespace kwb::gui {
 using namespace Qt::StringLiterals;
 
 SigmaChart::SigmaChart(QWidget* parent)
-    : QCustomPlot(parent)
+    : LazyPlot(parent)
 {
     setObjectName(u"sigmaChart"_s);
     yAxis->setVisible(false);
@@ -117,8 +117,7 @@ void SigmaChart::setVerdict(const QJsonObject& verdict)
         const double mid = (lo + hi) / 2;
         m_deltaLabel->setPositionAlignment((m_delta > mid ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
     }
-    if (!size().isEmpty())   // a hidden page replots when it is resized on show
-        replot(rpQueuedReplot);
+    replotWhenVisible();
 }
 
 } // namespace kwb::gui

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "plots/lazy_plot.h"
+
 #include <qcustomplot.h>
 
 #include <QJsonObject>
@@ -10,7 +12,7 @@ namespace kwb::gui {
 // The delta% with its 95% CI as an error bar, drawn against the kill and license thresholds and
 // the shaded noise band (+- noise_k x sigma%). Every number is the verdict engine's (the verdict
 // JSON); this chart only places them, so it can never disagree with the verdict it illustrates.
-class SigmaChart : public QCustomPlot
+class SigmaChart : public LazyPlot
 {
     Q_OBJECT
 public:
