@@ -2,9 +2,11 @@
 #include "pages/hardware_page.h"
 
 #include "models/device_probe.h"
+#include "models/hardware_sheet.h"
 #include "models/json_convert.h"
 #include "models/study_document.h"
 
+#include <QColor>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -32,35 +34,91 @@ HardwarePage::HardwarePage(StudyDocument* document, DeviceProbe* probe, QWidget*
     body()->addLayout(form);
 
     auto* columns = new QHBoxLayout;
-    auto makeTree = [this](const QString& title, QTreeWidget*& tree, QLabel* note) {
+    auto makeTree = [this](const QString& title, const QString& name, QTreeWidget*& tree, QLabel* note) {
         auto* box = new QVBoxLayout;
         box->addWidget(sectionLabel(title, this));
         if (note)
             box->addWidget(note);
         tree = new QTreeWidget(this);
+        tree->setObjectName(name);
         tree->setHeaderLabels({tr("property"), tr("value")});
         tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+        tree->setWordWrap(true);
+        tree->setUniformRowHeights(false);
         box->addWidget(tree, 1);
         return box;
     };
     m_detectedNote = valueLabel(this);
-    columns->addLayout(makeTree(tr("Recorded with the study"), m_recorded, nullptr));
-    columns->addLayout(makeTree(tr("Detected on this machine (kwb devices)"), m_detected, m_detectedNote));
+    auto* recordedNote = valueLabel(this);
+    setValue(recordedNote, tr("what kwb devices reported when the study was captured"));
+    columns->addLayout(makeTree(tr("Recorded with the study"), u"recordedSheet"_s, m_recorded, recordedNote));
+    columns->addLayout(makeTree(tr("Detected on this machine (kwb devices)"), u"detectedSheet"_s, m_detected, m_detectedNote));
     body()->addLayout(columns, 1);
+    // Why there is no GPU can be long (kwb names the paths it looked in): a wrapped line under
+    // the sheets, not an elided cell.
+    m_gpuReason = new QLabel(this);
+    m_gpuReason->setObjectName(u"gpuReason"_s);
+    m_gpuReason->setWordWrap(true);
+    m_gpuReason->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_gpuReason->hide();
+    body()->addWidget(m_gpuReason);
     connect(probe, &DeviceProbe::finished, this, &HardwarePage::refresh);
 }
 
-void HardwarePage::fill(QTreeWidget* tree, const QJsonArray& devices)
+namespace {
+
+// kwb's own line reads "kwb: no GPU: <why>"; the page says "no GPU" in its own words.
+QString gpuReasonText(QString reason)
+{
+    for (const QString& prefix : {u"kwb: "_s, u"no GPU: "_s})
+        if (reason.startsWith(prefix))
+            reason = reason.mid(prefix.size());
+    return reason;
+}
+
+void addRows(QTreeWidgetItem* parent, const QList<SheetRow>& rows)
+{
+    for (const SheetRow& r : rows) {
+        // Only lists wrap (ISA flags); other values are short by construction.
+        auto* item = new QTreeWidgetItem(parent, {r.label, wrapList(r.value, 40)});
+        if (r.known) {
+            item->setToolTip(0, HardwarePage::tr("from %1").arg(r.key));
+        } else {
+            // A field this sheet has no words for yet: shown as recorded, and marked as such.
+            QFont f = item->font(0);
+            f.setItalic(true);
+            item->setFont(0, f);
+            item->setForeground(0, QColor(0x75, 0x75, 0x75));
+            item->setToolTip(0, HardwarePage::tr("a field without a label here; the value is shown as recorded"));
+        }
+        item->setToolTip(1, r.value);
+        addRows(item, r.children);
+        item->setExpanded(true);
+    }
+}
+
+} // namespace
+
+void HardwarePage::fill(QTreeWidget* tree, const QJsonArray& devices, const QString& gpuUnavailable)
 {
     tree->clear();
-    for (const auto& d : devices) {
-        const QJsonObject o = d.toObject();
-        auto* top = new QTreeWidgetItem(tree, {o.value("kind"_L1).toString().toUpper(), o.value("name"_L1).toString()});
-        for (auto it = o.begin(); it != o.end(); ++it) {
-            if (it.key() == "name"_L1 || it.key() == "kind"_L1)
-                continue;
-            new QTreeWidgetItem(top, {it.key(), jsonScalarText(it.value())});
-        }
+    for (const DeviceSheet& sheet : deviceSheets(devices)) {
+        auto* top = new QTreeWidgetItem(tree, {sheet.heading, sheet.name});
+        QFont bold = top->font(0);
+        bold.setBold(true);
+        top->setFont(0, bold);
+        top->setFont(1, bold);
+        addRows(top, sheet.rows);
+        top->setExpanded(true);
+    }
+    if (!gpuUnavailable.isEmpty()) {
+        const QString why = gpuReasonText(gpuUnavailable);
+        auto* top = new QTreeWidgetItem(tree, {tr("GPU"), tr("none available")});
+        QFont bold = top->font(0);
+        bold.setBold(true);
+        top->setFont(0, bold);
+        top->setFont(1, bold);
+        top->setToolTip(1, why);
         top->setExpanded(true);
     }
 }
@@ -73,10 +131,13 @@ void HardwarePage::refresh()
     QStringList warnings;
     for (const auto& w : hw.warnings)
         warnings << u"⚠ "_s + qs(w);
-    setValue(m_warnings, warnings.join(u'\n'));
+    setValue(m_warnings, warnings.isEmpty() ? tr("none") : warnings.join(u'\n'));
     fill(m_recorded, toQJson(hw.devices).toArray());
-    fill(m_detected, m_probe->devices());
-    setValue(m_detectedNote, m_probe->isFinished() ? m_probe->gpuUnavailableReason() : tr("detecting…"));
+    fill(m_detected, m_probe->devices(), m_probe->isFinished() ? m_probe->gpuUnavailableReason() : QString());
+    const QString reason = m_probe->isFinished() ? m_probe->gpuUnavailableReason() : QString();
+    m_gpuReason->setText(reason.isEmpty() ? QString() : tr("No GPU: %1").arg(gpuReasonText(reason)));
+    m_gpuReason->setVisible(!reason.isEmpty());
+    setValue(m_detectedNote, m_probe->isFinished() ? tr("what kwb devices reports now") : tr("detecting…"));
 }
 
 } // namespace kwb::gui

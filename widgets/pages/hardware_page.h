@@ -20,13 +20,14 @@ public:
     void refresh() override;
 
 private:
-    static void fill(QTreeWidget* tree, const QJsonArray& devices);
+    static void fill(QTreeWidget* tree, const QJsonArray& devices, const QString& gpuUnavailable = {});
 
     DeviceProbe* m_probe;
     QLabel* m_inUse;
     QLabel* m_captured;
     QLabel* m_warnings;
     QLabel* m_detectedNote;
+    QLabel* m_gpuReason;
     QTreeWidget* m_recorded;
     QTreeWidget* m_detected;
 };
