@@ -15,12 +15,14 @@
 #include "pages/tradeoff_page.h"
 #include "pages/verdict_page.h"
 
+#include <QCloseEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QSettings>
 #include <QHBoxLayout>
 #include <QStackedWidget>
@@ -136,8 +138,8 @@ void MainWindow::buildPages()
 void MainWindow::buildActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&New"), QKeySequence::New, this, &MainWindow::newStudy);
-    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
+    m_newAction = file->addAction(tr("&New"), QKeySequence::New, this, &MainWindow::newStudy);
+    m_openAction = file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
@@ -235,6 +237,12 @@ void MainWindow::stop()
 
 void MainWindow::onRunFinished(const QString& status)
 {
+    addRecent(m_document.filePath());
+    if (m_closeAfterRun) {
+        // The child has saved what it finished and the document was reloaded: nothing is lost.
+        QTimer::singleShot(0, this, &QWidget::close);
+        return;
+    }
     if (status == "done"_L1) {
         statusBar()->showMessage(tr("Run finished; the study was reloaded from %1").arg(m_document.filePath()), 10000);
         showView(u"results"_s);
@@ -243,21 +251,80 @@ void MainWindow::onRunFinished(const QString& status)
     } else {
         showError(tr("The run failed: %1").arg(m_run->lastError()));
     }
-    addRecent(m_document.filePath());
 }
 
 void MainWindow::newStudy()
 {
-    if (m_run->isRunning())
-        return;
-    m_document.newStudy();
+    if (maySwitchStudy())
+        m_document.newStudy();
 }
 
 void MainWindow::open()
 {
+    if (!maySwitchStudy())
+        return;
     const QString path = QFileDialog::getOpenFileName(this, tr("Open study"), QString(), tr("Studies (*.json)"));
     if (!path.isEmpty())
         openStudy(path);
+}
+
+LeaveAnswer MainWindow::askLeave(LeaveQuestion question)
+{
+    if (m_askLeave)
+        return m_askLeave(question);
+    const QString title = leaveQuestionTitle(question);
+    const QString text = leaveQuestionText(question, qs(m_document.study().name));
+    if (question == LeaveQuestion::StopRun) {
+        const auto b = QMessageBox::question(this, title, text, QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        return b == QMessageBox::Yes ? LeaveAnswer::Accept : LeaveAnswer::Cancel;
+    }
+    const auto b = QMessageBox::warning(this, title, text, QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
+                                        QMessageBox::Save);
+    return b == QMessageBox::Save ? LeaveAnswer::Accept : b == QMessageBox::Discard ? LeaveAnswer::Discard : LeaveAnswer::Cancel;
+}
+
+bool MainWindow::maySwitchStudy()
+{
+    // New and Open cannot wait for a run to wind down the way closing can; stop it first.
+    if (m_run->isRunning()) {
+        statusBar()->showMessage(tr("A run is in progress: stop it before opening another study"), 10000);
+        return false;
+    }
+    const LeaveQuestion question = leaveQuestion(false, m_document.isModified());
+    const LeaveStep step = question == LeaveQuestion::None ? LeaveStep::Leave : leaveStep(question, askLeave(question));
+    if (step == LeaveStep::SaveThenLeave)
+        return save();
+    return step == LeaveStep::Leave;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_closeAfterRun && m_run->isRunning()) {
+        event->ignore();   // already stopping; the window closes when the child has saved
+        return;
+    }
+    const LeaveQuestion question = leaveQuestion(m_run->isRunning(), m_document.isModified());
+    const LeaveStep step = question == LeaveQuestion::None ? LeaveStep::Leave : leaveStep(question, askLeave(question));
+    switch (step) {
+    case LeaveStep::Leave:
+        event->accept();
+        return;
+    case LeaveStep::SaveThenLeave:
+        if (save())
+            event->accept();
+        else
+            event->ignore();
+        return;
+    case LeaveStep::StopThenLeave:
+        m_closeAfterRun = true;
+        m_run->stop();
+        statusBar()->showMessage(tr("Stopping: the window closes once kwb has saved the finished repetitions"));
+        event->ignore();
+        return;
+    case LeaveStep::Stay:
+        event->ignore();
+        return;
+    }
 }
 
 bool MainWindow::save()
@@ -301,7 +368,10 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->clear();
     const QStringList recent = QSettings().value(kRecentKey).toStringList();
     for (const QString& path : recent)
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openStudy(path); })->setToolTip(path);
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
+            if (maySwitchStudy())
+                openStudy(path);
+        })->setToolTip(path);
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
@@ -323,6 +393,10 @@ void MainWindow::updateRunState()
 {
     const bool running = m_run->isRunning();
     m_runAction->setEnabled(!running);
+    // The child owns the study file while it runs; another study can be opened once it stops.
+    m_newAction->setEnabled(!running);
+    m_openAction->setEnabled(!running);
+    m_recentMenu->setEnabled(!running && !m_recentMenu->isEmpty());
     m_stopAction->setEnabled(running && m_run->state() == RunController::State::Running);
     m_progressLabel->setText(m_run->progressText());
     if (running && !m_progressTimer->isActive())

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "models/close_guard.h"
 #include "models/live_series.h"
 #include "models/study_document.h"
 
 #include <QMainWindow>
+
+#include <functional>
 
 class QLabel;
 class QListWidget;
@@ -46,11 +49,22 @@ public:
     VerdictPage* verdictPage() const { return m_verdictPage; }
     QString shownError() const;
 
+    // Asks before leaving the study (close, New, Open). The default shows a QMessageBox; tests
+    // answer offscreen by replacing it.
+    using LeaveAsker = std::function<LeaveAnswer(LeaveQuestion)>;
+    void setLeaveAsker(LeaveAsker asker) { m_askLeave = std::move(asker); }
+    // True when the study may be replaced now: nothing to ask, saved, or discarded on request.
+    bool maySwitchStudy();
+
 public slots:
     void run();
     void stop();
 
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
 private:
+    LeaveAnswer askLeave(LeaveQuestion question);
     void buildPages();
     void buildActions();
     void newStudy();
@@ -81,6 +95,10 @@ private:
     ResultsPage* m_resultsPage = nullptr;
     VerdictPage* m_verdictPage = nullptr;
     QTimer* m_progressTimer = nullptr;
+    QAction* m_newAction = nullptr;
+    QAction* m_openAction = nullptr;
+    LeaveAsker m_askLeave;
+    bool m_closeAfterRun = false;   // the user chose to stop the run and close: close when it ends
 };
 
 } // namespace kwb::gui

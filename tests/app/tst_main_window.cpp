@@ -11,6 +11,7 @@
 #include "plots/live_plot.h"
 #include "plots/verdict_badge.h"
 #include "plots/sigma_chart.h"
+#include "study/study_file.h"
 #include "workbench_test_util.h"
 
 #include <QAction>
@@ -37,6 +38,8 @@ private slots:
     void runLoopWithAStandInChild();
     void stopKeepsTheWindowQuiet();
     void failedChildLeavesTheWindowUsable();
+    void closingWithEditsAsksToSave();
+    void closingDuringARunStopsItFirst();
 
 private:
     QTemporaryDir m_dir;
@@ -155,6 +158,74 @@ void TestMainWindow::failedChildLeavesTheWindowUsable()
     w.run();
     QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kTimeout);
     QCOMPARE(w.runController()->lastStatus(), u"done"_s);
+}
+
+void TestMainWindow::closingWithEditsAsksToSave()
+{
+    MainWindow w;
+    QList<LeaveQuestion> asked;
+    LeaveAnswer answer = LeaveAnswer::Cancel;
+    w.setLeaveAsker([&](LeaveQuestion q) {
+        asked << q;
+        return answer;
+    });
+    w.show();
+    QVERIFY(w.openDemo(false));
+    const QString path = m_dir.filePath(u"edits.json"_s);
+    QVERIFY(w.document()->saveAs(path));
+    const std::string savedName = w.document()->study().name;
+    QVERIFY(w.close());   // saved: nothing to ask
+    QVERIFY(asked.isEmpty());
+
+    w.show();
+    w.document()->mutableStudy().name = "edited";
+    w.document()->markModified();
+    QVERIFY(!w.close());   // Cancel: the window stays with its edits
+    QVERIFY(w.isVisible());
+    QCOMPARE(asked, QList<LeaveQuestion>{LeaveQuestion::SaveChanges});
+    QVERIFY(w.document()->isModified());
+
+    answer = LeaveAnswer::Discard;
+    QVERIFY(w.maySwitchStudy());   // New / Open: Discard lets the edits go
+    QVERIFY(w.close());
+    QCOMPARE(kwb::load_study(QFile::encodeName(path).toStdString()).name, savedName);   // nothing written
+
+    w.show();
+    answer = LeaveAnswer::Accept;
+    QVERIFY(w.close());   // Save, then close
+    QCOMPARE(kwb::load_study(QFile::encodeName(path).toStdString()).name, std::string("edited"));
+    QVERIFY(!w.document()->isModified());
+}
+
+void TestMainWindow::closingDuringARunStopsItFirst()
+{
+    qputenv("FAKE_KWB_MODE", "slow");
+    MainWindow w;
+    QList<LeaveQuestion> asked;
+    LeaveAnswer answer = LeaveAnswer::Cancel;
+    w.setLeaveAsker([&](LeaveQuestion q) {
+        asked << q;
+        return answer;
+    });
+    w.show();
+    QVERIFY(w.openDemo(false));
+    QVERIFY(w.document()->saveAs(m_dir.filePath(u"close-run.json"_s)));
+    w.run();
+    QTRY_VERIFY_WITH_TIMEOUT(w.livePage()->plot()->pointCount(u"baseline"_s) >= 2, kTimeout);
+    // New / Open wait for the run: the child owns the file.
+    QVERIFY(!w.maySwitchStudy());
+    QVERIFY(asked.isEmpty());
+
+    QVERIFY(!w.close());   // Cancel: the run goes on
+    QCOMPARE(asked, QList<LeaveQuestion>{LeaveQuestion::StopRun});
+    QVERIFY(w.runController()->isRunning());
+    QVERIFY(w.isVisible());
+
+    answer = LeaveAnswer::Accept;
+    QVERIFY(!w.close());   // Stop: the window waits for the child to save, then closes itself
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isVisible(), kTimeout);
+    QCOMPARE(w.runController()->lastStatus(), u"stopped"_s);
+    QCOMPARE(asked.size(), 2);
 }
 
 QTEST_MAIN(TestMainWindow)
