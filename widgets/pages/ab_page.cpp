@@ -6,6 +6,7 @@
 
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QJsonObject>
 #include <QLabel>
 #include <QSet>
@@ -37,6 +38,12 @@ AbPage::AbPage(StudyDocument* document, QWidget* parent)
     auto* right = new QVBoxLayout;
     right->addWidget(sectionLabel(tr("Matched controls"), this));
     m_controls = keyValueTable(this, {tr("control"), tr("checked")});
+    m_controls->setObjectName(u"controlsTable"_s);
+    // The control's name is the content; the check mark needs one glyph's width.
+    m_controls->horizontalHeader()->setStretchLastSection(false);
+    m_controls->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_controls->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_controls->setWordWrap(false);
     right->addWidget(m_controls, 1);
     columns->addLayout(left, 3);
     columns->addLayout(right, 2);
@@ -102,8 +109,13 @@ void AbPage::refresh()
     m_controls->setRowCount(static_cast<int>(e->controls.checklist.size()));
     int row = 0;
     for (const auto& [name, checked] : e->controls.checklist) {
-        m_controls->setItem(row, 0, new QTableWidgetItem(qs(name)));
-        m_controls->setItem(row, 1, new QTableWidgetItem(checked ? u"✔"_s : u"✘"_s));
+        auto* control = new QTableWidgetItem(qs(name));
+        control->setToolTip(qs(name));
+        m_controls->setItem(row, 0, control);
+        auto* mark = new QTableWidgetItem(checked ? u"✔"_s : u"✘"_s);
+        mark->setTextAlignment(Qt::AlignCenter);
+        mark->setForeground(checked ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28));
+        m_controls->setItem(row, 1, mark);
         ++row;
     }
 }

@@ -107,8 +107,9 @@ void VerdictPage::refresh()
                                  ArmStatsModel::formatNumber(a.value("stddev"_L1).toDouble(std::nan(""))),
                                  num(a.value("cv_pct"_L1), 2, u" %"_s));
         }
-        evidence += tr("\nWelch p = %1 · Mann-Whitney p = %2")
-                        .arg(jsonScalarText(sample.value("p_welch"_L1)), jsonScalarText(sample.value("p_mannwhitney"_L1)));
+        // Three significant digits, as on the Results page: more digits of a p-value mean nothing.
+        auto p = [](const QJsonValue& v) { return v.isDouble() ? QString::number(v.toDouble(), 'g', 3) : jsonScalarText(v); };
+        evidence += tr("\nWelch p = %1 · Mann-Whitney p = %2").arg(p(sample.value("p_welch"_L1)), p(sample.value("p_mannwhitney"_L1)));
     }
     setValue(m_evidence, evidence);
 

@@ -24,7 +24,7 @@ SigmaChart::SigmaChart(QWidget* parent)
     setMaximumHeight(300);
 }
 
-void SigmaChart::addVerticalLine(double x, const QColor& color, const QString& label)
+void SigmaChart::addVerticalLine(double x, const QColor& color, const QString& label, Qt::Alignment side)
 {
     auto* line = new QCPItemStraightLine(this);
     line->point1->setCoords(x, 0);
@@ -32,7 +32,10 @@ void SigmaChart::addVerticalLine(double x, const QColor& color, const QString& l
     line->setPen(QPen(color, 1.6, Qt::DashLine));
     auto* text = new QCPItemText(this);
     text->position->setCoords(x, 0.97);
-    text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    // Beside the line, not centred on it: kill and license are often a few percent apart, and
+    // centred labels then print over each other.
+    text->setPositionAlignment(side | Qt::AlignTop);
+    text->setPadding(QMargins(4, 0, 4, 0));
     text->setText(label);
     text->setColor(color);
     text->setBrush(QColor(255, 255, 255, 210));
@@ -77,8 +80,8 @@ void SigmaChart::setVerdict(const QJsonObject& verdict)
     if (profile.contains("kill_pct"_L1) && profile.value("name"_L1).toString() != "speedup"_L1) {
         const double kill = profile.value("kill_pct"_L1).toDouble();
         const double license = profile.value("license_pct"_L1).toDouble();
-        addVerticalLine(kill, verdictColor(u"KILL"_s), tr("kill < %1 %").arg(kill));
-        addVerticalLine(license, verdictColor(u"LICENSE"_s), tr("license ≥ %1 %").arg(license));
+        addVerticalLine(kill, verdictColor(u"KILL"_s), tr("kill < %1 %").arg(kill), Qt::AlignRight);
+        addVerticalLine(license, verdictColor(u"LICENSE"_s), tr("license ≥ %1 %").arg(license), Qt::AlignLeft);
         extend(kill);
         extend(license);
     }
@@ -109,6 +112,7 @@ void SigmaChart::setVerdict(const QJsonObject& verdict)
         m_deltaLabel->position->setCoords(m_delta, 0.42);   // under the point, clear of the threshold labels
         m_deltaLabel->setText(label);
         m_deltaLabel->setFont(QFont(font().family(), 9, QFont::Bold));
+        m_deltaLabel->setBrush(QColor(255, 255, 255, 210));   // readable where it crosses a threshold line
     }
     const double pad = (hi - lo) * 0.08;
     xAxis->setRange(lo - pad, hi + pad);

@@ -24,7 +24,7 @@ public:
     double shownDelta() const { return m_delta; }
 
 private:
-    void addVerticalLine(double x, const QColor& color, const QString& label);
+    void addVerticalLine(double x, const QColor& color, const QString& label, Qt::Alignment side);
 
     QCPItemText* m_deltaLabel = nullptr;
     bool m_hasDelta = false;
