@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 
@@ -26,6 +27,7 @@ struct Runner::Session {
     int planned_per_arm = 0;
     double rep_seconds = 0;         // total wall time of this session's repetitions
     int reps = 0;
+    std::string sampler_error;      // set (under the runner's lock) when delivering a reading threw
 };
 
 namespace {
@@ -72,8 +74,8 @@ int next_position(const Experiment& e)
 // runner's lock (a sampler's last reading may be waiting for it).
 class SamplersGuard {
 public:
-    explicit SamplersGuard(std::vector<Sampler*> running) : running_(std::move(running)) {}
     ~SamplersGuard() { stop(); }
+    void add(Sampler* s) { running_.push_back(s); }
     void stop()
     {
         for (auto* s : running_)
@@ -113,15 +115,18 @@ void Runner::report_progress(Session& s)
     p.done = total_runs(e);
     p.elapsed_s = options_.clock() - s.t0;
     const int arms = static_cast<int>(e.arms.size());
+    // A plan of up to INT_MAX runs per arm is valid: count its runs without overflowing an int.
+    const int plan_runs = static_cast<int>(std::min<long long>(static_cast<long long>(s.planned_per_arm) * arms,
+                                                               std::numeric_limits<int>::max()));
     const double per_rep = s.reps > 0 ? s.rep_seconds / s.reps : 0;
     if (e.plan.stop == StopRule::Duration) {
         const double left = std::max(0.0, e.plan.duration_s - p.elapsed_s);
-        const int more = per_rep > 0 ? static_cast<int>(std::ceil(left / per_rep)) : 0;
-        p.planned = std::min(s.planned_per_arm * arms, std::max(p.done + more, arms * 1));
+        const double more = per_rep > 0 ? std::ceil(left / per_rep) : 0;
+        p.planned = static_cast<int>(std::min<double>(plan_runs, std::max(p.done + more, arms * 1.0)));
         if (s.reps > 0)
             p.eta_s = left;
     } else {
-        p.planned = std::max(s.planned_per_arm * arms, p.done);
+        p.planned = std::max(plan_runs, p.done);
         if (s.reps > 0)
             p.eta_s = (p.planned - p.done) * per_rep;
     }
@@ -158,11 +163,13 @@ void Runner::execute(Session& s, const ScheduledRun& run)
 
     std::lock_guard lock(mutex_);
     e.samples.push_back(std::move(sample));
+    // Saved before it is announced: a client that sees the `sample` line, then loses the process
+    // (a kill, a crash, a closed pipe), finds that sample in the file.
+    if (options_.checkpoint)
+        options_.checkpoint();
     if (options_.observer)
         options_.observer->on_sample(e, e.samples.back(), options_.clock() - options_.run_started_s);
     report_progress(s);
-    if (options_.checkpoint)
-        options_.checkpoint();
 }
 
 RunOutcome Runner::run(Study& study, Experiment& e)
@@ -173,7 +180,7 @@ RunOutcome Runner::run(Study& study, Experiment& e)
     StoppingRule stopping(e.plan, profile);
     const int arms = static_cast<int>(e.arms.size());
 
-    Session s{study, e, {}, options_.clock(), 0, total_runs(e), stopping.planned_per_arm(), 0, 0};
+    Session s{study, e, {}, options_.clock(), 0, total_runs(e), stopping.planned_per_arm(), 0, 0, {}};
     for (const auto& l : e.lanes)
         if (!l.t_s.empty())
             s.lane_offset = std::max(s.lane_offset, l.t_s.back());
@@ -203,7 +210,7 @@ RunOutcome Runner::run(Study& study, Experiment& e)
         for (const auto& arm : e.arms)
             s.prepared.push_back(workload_.prepare(resolve_params(workload_, arm.params), options_.backend));
 
-        std::vector<Sampler*> running;
+        SamplersGuard samplers;   // before the first start(): one that throws still stops the others
         const double stream_offset = s.t0 - options_.run_started_s;
         for (auto* sampler : options_.samplers) {
             if (!sampler->unavailable_reason().empty())
@@ -211,21 +218,36 @@ RunOutcome Runner::run(Study& study, Experiment& e)
             sampler->start(
                 [this, &e, &s, stream_offset](const MetricReading& r) {
                     std::lock_guard lock(mutex_);
-                    SamplerLane& lane = lane_for(e, r);
-                    lane.t_s.push_back(r.t_s + s.lane_offset);
-                    lane.values.push_back(r.value);
-                    if (options_.observer)
-                        options_.observer->on_metric({r.t_s + stream_offset, r.name, r.value, r.unit});
+                    if (!s.sampler_error.empty())
+                        return;
+                    // Runs on the sampler's thread: an exception must not escape it (that would end
+                    // the process with the study left "running"); the run loop rethrows it.
+                    try {
+                        SamplerLane& lane = lane_for(e, r);
+                        lane.t_s.push_back(r.t_s + s.lane_offset);
+                        lane.values.push_back(r.value);
+                        if (options_.observer)
+                            options_.observer->on_metric({r.t_s + stream_offset, r.name, r.value, r.unit});
+                    } catch (const std::exception& ex) {
+                        s.sampler_error = fmt::format("live metric {}: {}", r.name, ex.what());
+                    } catch (...) {
+                        s.sampler_error = fmt::format("live metric {}: unknown error", r.name);
+                    }
                 },
                 options_.sampler_period_s);
-            running.push_back(sampler);
+            samplers.add(sampler);
         }
-        SamplersGuard samplers(std::move(running));
 
+        const auto rethrow_sampler_error = [&] {
+            std::lock_guard lock(mutex_);
+            if (!s.sampler_error.empty())
+                throw std::runtime_error(s.sampler_error);
+        };
         for (const auto& w : schedule_warmups(arms, e.plan.warmup_runs)) {
             if (cancelled())
                 break;
             execute(s, w);
+            rethrow_sampler_error();
         }
         // The stopping rule comes before the cancel flag at a boundary: a signal that arrives
         // during the last repetition of a complete plan leaves a done experiment, not a stopped one.
@@ -244,8 +266,10 @@ RunOutcome Runner::run(Study& study, Experiment& e)
             const int block = pos / arms;
             const auto runs = schedule_blocks(arms, e.plan, block, 1);
             execute(s, runs[static_cast<size_t>(pos % arms)]);
+            rethrow_sampler_error();
         }
         samplers.stop();
+        rethrow_sampler_error();
         if (reason.empty() && cancelled()) {
             outcome = RunOutcome::Stopped;
             reason = fmt::format("stopped on request after {} runs of the order", total_runs(e));

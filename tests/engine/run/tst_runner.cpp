@@ -438,6 +438,61 @@ private slots:
                             [](const Sample& x) { return x.arm == "baseline" || x.discarded; }));
         QVERIFY(e.verdict.is_null());   // no judged treatment run, so no verdict
     }
+
+    void eachSampleIsSavedBeforeItIsAnnounced()
+    {
+        Harness h;
+        Study s = make_study(1.0, count_plan(3));
+        Experiment& e = s.experiments[0];
+        std::vector<size_t> unsaved;
+        h.recorder.after_sample = [&](const Sample&) {
+            if (h.checkpoint_sizes.empty() || h.checkpoint_sizes.back() != e.samples.size())
+                unsaved.push_back(e.samples.size());
+        };
+        h.run(s, e);
+        QCOMPARE(unsaved, std::vector<size_t>{});
+    }
+
+    void aThrowingLiveMetricFailsTheRunNotTheProcess()
+    {
+        struct Throws : Recorder {
+            void on_metric(const MetricReading&) override { throw std::runtime_error("stream gone"); }
+        };
+        Harness h;
+        Throws observer;
+        FakeSampler sampler;
+        RunnerOptions o;
+        o.observer = &observer;
+        o.samplers = {&sampler};
+        o.clock = [&] { return h.clock(); };
+        Study s = make_study(1.0, count_plan(3));
+        QCOMPARE(Runner(h.workload, o).run(s, s.experiments[0]), RunOutcome::Failed);
+        QVERIFY(s.experiments[0].error.find("stream gone") != std::string::npos);
+    }
+
+    void nonFiniteValuesSurviveTheFileRoundTrip()
+    {
+        Harness h;
+        Study s = make_study(1.0, count_plan(3));
+        s.experiments[0].arms[1].params["speed"] = 0.0;   // time_ms = 10 / 0: infinite, discarded
+        h.run(s, s.experiments[0]);
+        QVERIFY(s.experiments[0].samples.back().discarded);
+        const Study back = parse_study(study_to_json(s).dump(), "memory");
+        QCOMPARE(back.experiments[0].samples.size(), s.experiments[0].samples.size());
+        QVERIFY(back.experiments[0].samples.back().discarded);
+    }
+
+    void hugePlansDoNotOverflowTheProgress()
+    {
+        Harness h;
+        RunPlan p = count_plan(std::numeric_limits<int>::max(), 0);
+        p.max_seconds = 3;
+        Study s = make_study(1.0, p);
+        h.run(s, s.experiments[0]);
+        QVERIFY(!h.recorder.progress.empty());
+        for (const auto& pr : h.recorder.progress)
+            QVERIFY(pr.planned >= pr.done && pr.planned > 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRunner)
