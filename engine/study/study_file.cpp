@@ -36,12 +36,15 @@ void migrate_study_json(nlohmann::json& doc)
         throw FormatError("not a Kernel Workbench study (field 'schema_version' missing)");
     if (!it->is_number_integer())
         throw FormatError("field 'schema_version': expected an integer");
-    const int version = it->get<int>();
+    // Compared as a 64-bit value: 4294967298 must not read as 2.
+    const long long version = it->is_number_unsigned() && it->get<unsigned long long>() > kStudySchemaVersion
+                                  ? static_cast<long long>(kStudySchemaVersion) + 1
+                                  : it->get<long long>();
     if (version < 1)
         throw FormatError(fmt::format("field 'schema_version': {} is not a valid version", version));
     if (version > kStudySchemaVersion)
         throw FormatError(fmt::format("field 'schema_version': {} was written by a newer Kernel Workbench (this one reads up to {})",
-                                      version, kStudySchemaVersion));
+                                      it->dump(), kStudySchemaVersion));
     if (version == 1)
         migrate_1_to_2(doc);
 }

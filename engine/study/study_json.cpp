@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 namespace kwb {
 namespace {
 
@@ -70,6 +72,59 @@ std::map<std::string, double> number_map(const JsonReader& r, std::string_view k
     if (auto o = r.optional_object(key))
         for (const auto& [name, value] : o->json().items())
             out[name] = o->number(name);
+    return out;
+}
+
+// An integer field held in an int: a value beyond its range is an error, never silently wrapped
+// (runs_per_arm 4294967297 must not become 1).
+int int_value(const JsonReader& r, std::string_view key, long long value)
+{
+    const auto* raw = r.json().contains(key) ? &r.json()[std::string(key)] : nullptr;
+    const bool huge_unsigned = raw && raw->is_number_unsigned() &&
+                               raw->get<unsigned long long>() > static_cast<unsigned long long>(std::numeric_limits<int>::max());
+    if (huge_unsigned || value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
+        r.fail(key, fmt::format("{} is out of range (at most {})", raw ? raw->dump() : std::to_string(value),
+                                std::numeric_limits<int>::max()));
+    return static_cast<int>(value);
+}
+
+int int_field(const JsonReader& r, std::string_view key)
+{
+    return int_value(r, key, r.integer(key));
+}
+
+int int_or(const JsonReader& r, std::string_view key, int fallback)
+{
+    return int_value(r, key, r.integer_or(key, fallback));
+}
+
+// A repetition's measurements: JSON has no NaN or infinity, so a non-finite value a workload
+// returned (the sample is then discarded, its note says what it was) is written as null. On load
+// null means "no usable value": the metric is left out, an iteration reads back as NaN.
+std::map<std::string, double> measured_map(const JsonReader& r, std::string_view key)
+{
+    std::map<std::string, double> out;
+    if (auto o = r.optional_object(key))
+        for (const auto& [name, value] : o->json().items())
+            if (!value.is_null())
+                out[name] = o->number(name);
+    return out;
+}
+
+std::vector<double> measured_list(const JsonReader& r, std::string_view key)
+{
+    std::vector<double> out;
+    if (const auto* a = r.optional_array(key)) {
+        out.reserve(a->size());
+        for (size_t i = 0; i < a->size(); ++i) {
+            if ((*a)[i].is_null())
+                out.push_back(std::numeric_limits<double>::quiet_NaN());
+            else if ((*a)[i].is_number())
+                out.push_back((*a)[i].get<double>());
+            else
+                throw FormatError(fmt::format("field '{}[{}]': expected a number", r.field_path(key), i));
+        }
+    }
     return out;
 }
 
@@ -157,10 +212,10 @@ Target target_from(const JsonReader& r)
 RunPlan plan_from(const JsonReader& r)
 {
     RunPlan p;
-    p.runs_per_arm = static_cast<int>(r.integer_or("runs_per_arm", p.runs_per_arm));
+    p.runs_per_arm = int_or(r, "runs_per_arm", p.runs_per_arm);
     if (p.runs_per_arm < 1)
         r.fail("runs_per_arm", "must be at least 1");
-    p.warmup_runs = static_cast<int>(r.integer_or("warmup_runs", p.warmup_runs));
+    p.warmup_runs = int_or(r, "warmup_runs", p.warmup_runs);
     if (p.warmup_runs < 0)
         r.fail("warmup_runs", "must not be negative");
     p.order = parse_enum(r, "order", p.order, kOrders);
@@ -172,10 +227,10 @@ RunPlan plan_from(const JsonReader& r)
         r.fail("max_seconds", "must be positive");
     if (p.duration_s < 0)
         r.fail("duration_s", "must not be negative");
-    p.max_runs_per_arm = static_cast<int>(r.integer_or("max_runs_per_arm", p.max_runs_per_arm));
+    p.max_runs_per_arm = int_or(r, "max_runs_per_arm", p.max_runs_per_arm);
     if (p.max_runs_per_arm < 1)
         r.fail("max_runs_per_arm", "must be at least 1");
-    p.aa_splits = static_cast<int>(r.integer_or("aa_splits", p.aa_splits));
+    p.aa_splits = int_or(r, "aa_splits", p.aa_splits);
     if (p.aa_splits < 0)
         r.fail("aa_splits", "must not be negative");
     return p;
@@ -228,8 +283,8 @@ Experiment experiment_from(const JsonReader& r)
     }
     if (auto aa = r.optional_object("aa_calibration")) {
         AaCalibration c;
-        c.splits = static_cast<int>(aa->integer("splits"));
-        c.false_alarms = static_cast<int>(aa->integer("false_alarms"));
+        c.splits = int_field(*aa, "splits");
+        c.false_alarms = int_field(*aa, "false_alarms");
         if (c.splits < 0 || c.false_alarms < 0 || c.false_alarms > c.splits)
             aa->fail("false_alarms", "must be between 0 and splits");
         c.verdicts = strings(*aa, "verdicts");
@@ -270,12 +325,12 @@ Sample sample_from_json(const JsonReader& r)
 {
     Sample s;
     s.arm = r.string("arm");
-    s.rep = static_cast<int>(r.integer("rep"));
-    s.position = static_cast<int>(r.integer("position"));
+    s.rep = int_field(r, "rep");
+    s.position = int_field(r, "position");
     s.started_at = r.string_or("started_at", "");
     s.duration_s = r.number_or("duration_s", 0);
-    s.metrics = number_map(r, "metrics");
-    s.iterations = numbers(r, "iterations");
+    s.metrics = measured_map(r, "metrics");
+    s.iterations = measured_list(r, "iterations");
     s.clock_mhz = r.optional_number("clock_mhz");
     s.temperature_c = r.optional_number("temperature_c");
     s.warmup = r.boolean_or("warmup", false);
@@ -321,7 +376,7 @@ Study study_from_json(const nlohmann::json& document)
 {
     const JsonReader r(document, "");
     Study s;
-    s.schema_version = static_cast<int>(r.integer("schema_version"));
+    s.schema_version = int_field(r, "schema_version");
     s.name = r.string("name");
     s.description = r.string_or("description", "");
     s.created_at = r.string_or("created_at", "");

@@ -20,12 +20,28 @@ namespace {
     throw std::runtime_error(fmt::format("{}: {}: {}", path.string(), what, std::strerror(errno)));
 }
 
+// The file a path names once symbolic links are followed: renaming over a link would replace the
+// link with a plain file and leave the study it points to as it was.
+std::filesystem::path link_target(const std::filesystem::path& path)
+{
+    std::filesystem::path target = path;
+    std::error_code ec;
+    for (int hops = 0; hops < 40 && std::filesystem::is_symlink(target, ec); ++hops) {
+        const auto next = std::filesystem::read_symlink(target, ec);
+        if (ec)
+            break;
+        target = next.is_absolute() ? next : target.parent_path() / next;
+    }
+    return target;
+}
+
 } // namespace
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents)
 {
-    const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-    std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
+    const std::filesystem::path target = link_target(path);   // errors still name `path`, as given
+    const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+    std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
     const int fd = ::mkstemp(tmpl.data());
     if (fd < 0)
         fail(path, "cannot create a temporary file beside it");
@@ -43,15 +59,21 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
         data += n;
         left -= static_cast<size_t>(n);
     }
-    // The file keeps the permissions a plain create would give it (mkstemp makes it 0600).
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::fchmod(fd, 0666 & ~mask);
+    // The file keeps its permissions when it exists, else gets those a plain create would give
+    // it (mkstemp makes it 0600).
+    struct stat old = {};
+    if (::stat(target.c_str(), &old) == 0) {
+        ::fchmod(fd, old.st_mode & 07777);
+    } else {
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        ::fchmod(fd, 0666 & ~mask);
+    }
     if (::fsync(fd) != 0 || ::close(fd) != 0) {
         ::unlink(tmpl.c_str());
         fail(path, "cannot flush");
     }
-    if (::rename(tmpl.c_str(), path.c_str()) != 0) {
+    if (::rename(tmpl.c_str(), target.c_str()) != 0) {
         ::unlink(tmpl.c_str());
         fail(path, "cannot replace");
     }

@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <filesystem>
 
 using namespace kwb;
@@ -84,6 +85,16 @@ private slots:
         QTest::addRow("bad order") << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
             "metric": "t", "arms": [], "plan": {"order": "zigzag"}}]})"
                                    << "unknown value \"zigzag\"";
+        QTest::addRow("runs beyond int") << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
+            "metric": "t", "arms": [], "plan": {"runs_per_arm": 4294967297}}]})"
+                                         << "field 'experiments[0].plan.runs_per_arm': 4294967297 is out of range";
+        QTest::addRow("warm-ups beyond int") << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
+            "metric": "t", "arms": [], "plan": {"warmup_runs": 4294967296}}]})"
+                                             << "plan.warmup_runs': 4294967296 is out of range";
+        QTest::addRow("position beyond int") << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
+            "metric": "t", "arms": [], "samples": [{"arm": "baseline", "rep": 0, "position": 9223372036854775807}]}]})"
+                                             << "samples[0].position': 9223372036854775807 is out of range";
+        QTest::addRow("version beyond int") << R"({"schema_version": 4294967298, "name": "x"})" << "newer Kernel Workbench";
     }
 
     void brokenFilesNameTheProblem()
@@ -120,6 +131,37 @@ private slots:
         QCOMPARE(s.description, std::string("kept"));
         QCOMPARE(*s.target.goal, 180.0);
         QVERIFY(s.experiments.empty());
+    }
+
+    void nullMeasurementsLoad()
+    {
+        // What a save writes for a repetition that returned NaN or infinity (JSON has neither).
+        const Study s = parse_study(R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
+            "metric": "t", "arms": [], "samples": [{"arm": "baseline", "rep": 0, "position": 0, "discarded": true,
+            "metrics": {"t": null, "gflops": 2.5}, "iterations": [1.0, null]}]}]})",
+                                    "nan.json");
+        const Sample& x = s.experiments.at(0).samples.at(0);
+        QCOMPARE(x.metrics.count("t"), size_t(0));
+        QCOMPARE(x.metrics.at("gflops"), 2.5);
+        QCOMPARE(x.iterations.size(), size_t(2));
+        QVERIFY(std::isnan(x.iterations[1]));
+    }
+
+    void saveThroughASymlinkUpdatesItsTarget()
+    {
+        QTemporaryDir dir;
+        const auto root = std::filesystem::path(dir.path().toStdString());
+        std::filesystem::create_directory(root / "data");
+        const auto real = root / "data" / "real.json";
+        const auto link = root / "link.json";
+        write_file_atomically(real, "old\n");
+        std::filesystem::create_symlink("data/real.json", link);
+        Study s = sample_study();
+        save_study(s, link);
+        QVERIFY(std::filesystem::is_symlink(link));
+        QCOMPARE(load_study(real).name, s.name);
+        for (const auto& entry : std::filesystem::directory_iterator(root / "data"))
+            QCOMPARE(entry.path().filename().string(), std::string("real.json"));   // no temporary left
     }
 
     void missingFileIsAnError()
