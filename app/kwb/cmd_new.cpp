@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -167,6 +168,11 @@ Study build_study(const NewOptions& o)
     e.plan.duration_s = o.duration_s;
     e.plan.max_seconds = o.max_seconds;
     e.plan.aa_splits = o.aa;
+    // The study must load again: kwb new never writes a plan that kwb run would refuse.
+    if (!(o.max_seconds > 0) || !std::isfinite(o.max_seconds))
+        throw BadInput("--max-seconds: must be a number of seconds above 0");
+    if (!(o.duration_s >= 0) || !std::isfinite(o.duration_s))
+        throw BadInput("--duration: must be a number of seconds, 0 or more");
     if (e.plan.stop == StopRule::Duration && !(o.duration_s > 0))
         throw BadInput("--duration: --stop duration needs a duration in seconds above 0");
     e.profile = o.profile;
