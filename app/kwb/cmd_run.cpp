@@ -20,7 +20,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <memory>
+#include <set>
 
 namespace kwb::cli {
 namespace {
@@ -30,6 +32,22 @@ struct RunOptions {
     std::string backend;   // empty: each experiment's own setting
     bool json_progress = false;
 };
+
+// Notices and results are never worth a run: a closed stderr or stdout (EPIPE, SIGPIPE being
+// ignored) must not throw out of the loop that saves the study.
+template <typename... Args>
+void say(std::FILE* to, fmt::format_string<Args...> format, Args&&... args)
+{
+    try {
+        const std::string text = fmt::format(format, std::forward<Args>(args)...);
+        std::fputs(text.c_str(), to);
+        std::fflush(to);
+    } catch (const std::exception&) {
+    }
+}
+
+// The furthest judged position a study may hold: the order resumes one past it, in an int.
+constexpr int kMaxPosition = 1 << 30;
 
 bool runnable(const Experiment& e)
 {
@@ -49,6 +67,26 @@ struct Job {
     Backend backend;
 };
 
+// Samples kept from an earlier session (or edited by hand) must fit the order the run resumes:
+// each names an arm of the experiment, and judged runs hold distinct positions from 0 on.
+template <typename Fail>
+void check_samples(const Experiment& e, const Fail& fail)
+{
+    std::set<int> positions;
+    for (size_t i = 0; i < e.samples.size(); ++i) {
+        const Sample& s = e.samples[i];
+        const auto problem = [&](const std::string& what) { return fail(fmt::format("samples[{}]: {}", i, what)); };
+        if (std::none_of(e.arms.begin(), e.arms.end(), [&](const Arm& a) { return a.name == s.arm; }))
+            throw problem(fmt::format("arm '{}' is not one of the experiment's arms", s.arm));
+        if (s.warmup)
+            continue;
+        if (s.position < 0 || s.position > kMaxPosition)
+            throw problem(fmt::format("position {} is out of range (0 to {} for a judged run)", s.position, kMaxPosition));
+        if (!positions.insert(s.position).second)
+            throw problem(fmt::format("position {} is taken by an earlier judged sample", s.position));
+    }
+}
+
 // Checks one experiment and picks its backend; throws BadInput naming the study and experiment.
 Job check(const std::string& path, Experiment& e, const std::string& backend_option)
 {
@@ -61,6 +99,9 @@ Job check(const std::string& path, Experiment& e, const std::string& backend_opt
     if (e.kind != "ab" || e.arms.size() != 2)
         throw fail(fmt::format("a single-variable A/B needs kind \"ab\" and two arms (has kind \"{}\", {} arms)", e.kind,
                                e.arms.size()));
+    if (e.arms[0].name == e.arms[1].name)
+        throw fail(fmt::format("both arms are named '{}'; their samples could not be told apart", e.arms[0].name));
+    check_samples(e, fail);
     const auto metrics = w->metrics();
     if (std::none_of(metrics.begin(), metrics.end(), [&](const MetricSpec& m) { return m.name == e.metric; }))
         throw fail(fmt::format("{} has no metric '{}'", w->name(), e.metric));
@@ -78,7 +119,7 @@ Job check(const std::string& path, Experiment& e, const std::string& backend_opt
                                "could not be attributed. Set acknowledged_multi_variable to run it anyway",
                                diff.differences.size(), diff.names()));
     if (diff.differences.empty())
-        fmt::print(stderr, "kwb: {}: experiment {}: the arms are identical (an A/A run)\n", path, e.id);
+        say(stderr, "kwb: {}: experiment {}: the arms are identical (an A/A run)\n", path, e.id);
     try {
         make_profile(e.profile, Direction::Lower);
         apply_overrides(make_profile(e.profile, Direction::Lower), e.profile_overrides);
@@ -118,18 +159,18 @@ std::string device_name(const Study& study, Backend backend)
 void print_result(const Experiment& e)
 {
     if (!e.final_verdict.is_object()) {
-        fmt::print("{}: {} ({}), no verdict\n", e.id, to_string(e.status), e.stop_reason);
+        say(stdout, "{}: {} ({}), no verdict\n", e.id, to_string(e.status), e.stop_reason);
         return;
     }
     const auto& v = e.verdict;
     const auto num = [&](const char* key) {
         return v.contains(key) && v[key].is_number() ? fmt::format("{:.4g}", v[key].get<double>()) : std::string("-");
     };
-    fmt::print("{}: n = {}/{}, delta {}%, sigma {}%; sample verdict {}; final verdict {}\n", e.id,
+    say(stdout, "{}: n = {}/{}, delta {}%, sigma {}%; sample verdict {}; final verdict {}\n", e.id,
                v.value("n_baseline", 0), v.value("n_treatment", 0), num("delta_pct"), num("sigma_pct"),
                v.value("verdict", ""), e.final_verdict.value("verdict", ""));
     for (const auto& r : e.final_verdict.value("reasons", nlohmann::json::array()))
-        fmt::print("  - {}\n", r.get<std::string>());
+        say(stdout, "  - {}\n", r.get<std::string>());
 }
 
 int run(const RunOptions& o)
@@ -140,23 +181,30 @@ int run(const RunOptions& o)
     } catch (const StudyLoadError& e) {
         throw BadInput(e.what());
     }
+    std::set<std::string> ids;
+    for (const auto& e : study.experiments)
+        if (!ids.insert(e.id).second)
+            throw BadInput(fmt::format("{}: two experiments have the id '{}'; ids must be unique in a study", o.study, e.id));
     std::vector<Job> jobs;
     for (auto& e : study.experiments)
         if (runnable(e))
             jobs.push_back(check(o.study, e, o.backend));
 
+    // A reader that closes the pipe (`| head -1`, a GUI that died) must not kill kwb between a
+    // repetition and its save: ignore SIGPIPE, and let the stream stop the run cleanly instead.
+    std::signal(SIGPIPE, SIG_IGN);
     std::unique_ptr<ProgressStreamWriter> stream;
     std::unique_ptr<ProgressBar> bar;
     FanOutObserver observer;
     if (o.json_progress) {
-        stream = std::make_unique<ProgressStreamWriter>(stdout, o.study);
+        stream = std::make_unique<ProgressStreamWriter>(stdout, o.study, [] { request_stop(); });
         observer.add(stream.get());
     } else if (isatty(STDERR_FILENO)) {
         bar = std::make_unique<ProgressBar>(stderr);
         observer.add(bar.get());
     }
     if (jobs.empty()) {
-        fmt::print(stderr, "kwb: {}: no pending experiments (done and failed ones are not rerun)\n", o.study);
+        say(stderr, "kwb: {}: no pending experiments (done and failed ones are not rerun)\n", o.study);
         observer.on_end("done", kOk);
         return kOk;
     }
@@ -164,7 +212,7 @@ int run(const RunOptions& o)
     const std::atomic<bool>& stop = install_stop_signals();
     ProcfsSampler cpu_sampler;
     if (const auto why = cpu_sampler.unavailable_reason(); !why.empty())
-        fmt::print(stderr, "kwb: no CPU sampler: {}\n", why);
+        say(stderr, "kwb: no CPU sampler: {}\n", why);
     RunnerOptions options;
     options.cancel = &stop;
     options.samplers = {&cpu_sampler};
@@ -191,19 +239,20 @@ int run(const RunOptions& o)
                 std::string gates;
                 for (const auto& g : e.missing_gates)
                     gates += fmt::format("{}{}", gates.empty() ? "" : "; ", g.substr(0, g.find(':')));
-                fmt::print(stderr, "kwb: {}: gates not met, recorded in the study: {}\n", e.id, gates);
+                say(stderr, "kwb: {}: gates not met, recorded in the study: {}\n", e.id, gates);
             }
             if (!o.json_progress)
                 print_result(e);
             if (outcome == RunOutcome::Failed) {
-                fmt::print(stderr, "kwb: {}: experiment {} failed: {}\n", o.study, e.id, e.error);
+                say(stderr, "kwb: {}: experiment {} failed: {}\n", o.study, e.id, e.error);
                 status = "failed";
                 code = kRunFailed;
                 break;
             }
             if (outcome == RunOutcome::Stopped) {
-                fmt::print(stderr, "kwb: {}: stopped by a signal; {} kept\n", o.study,
-                           e.samples.size() == 1 ? "1 sample" : fmt::format("{} samples", e.samples.size()));
+                say(stderr, "kwb: {}: stopped {}; {} kept\n", o.study,
+                    stop_signal_number() ? "by a signal" : "because the progress stream's reader went away",
+                    e.samples.size() == 1 ? "1 sample" : fmt::format("{} samples", e.samples.size()));
                 status = "stopped";
                 code = kStopped;
                 break;

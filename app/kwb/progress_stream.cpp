@@ -21,8 +21,8 @@ json unit_and_direction(const Experiment& e)
 
 } // namespace
 
-ProgressStreamWriter::ProgressStreamWriter(std::FILE* out, std::string study_path)
-    : out_(out), study_path_(std::move(study_path))
+ProgressStreamWriter::ProgressStreamWriter(std::FILE* out, std::string study_path, std::function<void()> on_broken)
+    : out_(out), study_path_(std::move(study_path)), on_broken_(std::move(on_broken))
 {
 }
 
@@ -35,8 +35,13 @@ void ProgressStreamWriter::write(json line)
         if (key != "type")
             text += "," + json(key).dump() + ":" + value.dump(-1, ' ', false, json::error_handler_t::replace);
     text += "}\n";
-    std::fputs(text.c_str(), out_);
-    std::fflush(out_);
+    if (broken_)
+        return;
+    if (std::fputs(text.c_str(), out_) < 0 || std::fflush(out_) != 0) {
+        broken_ = true;
+        if (on_broken_)
+            on_broken_();
+    }
 }
 
 void ProgressStreamWriter::on_start(const Experiment& e, const RunStart& start)

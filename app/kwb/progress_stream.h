@@ -4,6 +4,7 @@
 #include "run/run_observer.h"
 
 #include <cstdio>
+#include <functional>
 #include <string>
 
 // The progress stream of `kwb run --json-progress` (docs/progress-stream.md, version 1): one
@@ -15,7 +16,9 @@ inline constexpr int kProgressStreamVersion = 1;
 
 class ProgressStreamWriter : public RunObserver {
 public:
-    ProgressStreamWriter(std::FILE* out, std::string study_path);
+    // `on_broken` runs once, when a line cannot be written (the reader closed the pipe: EPIPE,
+    // with SIGPIPE ignored); later lines are dropped. kwb run stops the run there, cleanly.
+    ProgressStreamWriter(std::FILE* out, std::string study_path, std::function<void()> on_broken = {});
 
     void on_start(const Experiment& experiment, const RunStart& start) override;
     void on_sample(const Experiment& experiment, const Sample& sample, double t_s) override;
@@ -30,6 +33,8 @@ private:
 
     std::FILE* out_;
     std::string study_path_;
+    std::function<void()> on_broken_;
+    bool broken_ = false;
 };
 
 } // namespace kwb::cli

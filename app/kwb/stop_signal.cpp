@@ -33,6 +33,11 @@ const std::atomic<bool>& install_stop_signals()
     return g_stop;
 }
 
+void request_stop()
+{
+    g_stop.store(true);
+}
+
 int stop_signal_number()
 {
     return g_signal.load();

@@ -11,6 +11,10 @@ namespace kwb::cli {
 // still whole, because every save is atomic.
 const std::atomic<bool>& install_stop_signals();
 
+// Sets the flag without a signal (the progress stream's reader went away): the run stops after
+// the repetition in flight, as on SIGINT. Async-signal-safe.
+void request_stop();
+
 // The signal that set the flag (SIGINT or SIGTERM), 0 when none has arrived.
 int stop_signal_number();
 
