@@ -13,6 +13,7 @@
 #include "stop_signal.h"
 #include "study/arm_diff.h"
 #include "study/study_file.h"
+#include "util/atomic_file.h"
 #include "verdict/verdict.h"
 
 #include <fmt/format.h>
@@ -190,6 +191,14 @@ int run(const RunOptions& o)
         if (runnable(e))
             jobs.push_back(check(o.study, e, o.backend));
 
+    // A study that could not be saved is found before anything runs, like any other bad input.
+    if (!jobs.empty()) {
+        try {
+            check_replaceable(o.study);
+        } catch (const std::exception& e) {
+            throw BadInput(fmt::format("{} (kwb run saves its results into the study)", e.what()));
+        }
+    }
     // A reader that closes the pipe (`| head -1`, a GUI that died) must not kill kwb between a
     // repetition and its save: ignore SIGPIPE, and let the stream stop the run cleanly instead.
     std::signal(SIGPIPE, SIG_IGN);

@@ -37,6 +37,20 @@ std::filesystem::path link_target(const std::filesystem::path& path)
 
 } // namespace
 
+void check_replaceable(const std::filesystem::path& path)
+{
+    const std::filesystem::path target = link_target(path);
+    if (::access(target.c_str(), F_OK) == 0 && ::access(target.c_str(), W_OK) != 0)
+        fail(path, "cannot be written");
+    const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+    std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+    const int fd = ::mkstemp(tmpl.data());
+    if (fd < 0)
+        fail(path, "cannot create a temporary file beside it");
+    ::close(fd);
+    ::unlink(tmpl.c_str());
+}
+
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents)
 {
     const std::filesystem::path target = link_target(path);   // errors still name `path`, as given

@@ -11,6 +11,11 @@ namespace kwb {
 // target, fsync the directory. Throws std::runtime_error naming the path on failure.
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents);
 
+// Throws std::runtime_error naming the path when write_file_atomically() could not replace it:
+// the file exists and is not writable (a read-only study is not silently replaced), or no
+// temporary file can be created beside it. Leaves nothing behind.
+void check_replaceable(const std::filesystem::path& path);
+
 // Reads a whole file; throws std::runtime_error naming the path when it cannot.
 std::string read_file(const std::filesystem::path& path);
 

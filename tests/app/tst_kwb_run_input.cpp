@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <unistd.h>
+
 namespace {
 
 const QString kKwb = QStringLiteral(KWB_BIN_DIR "/kwb");
@@ -56,6 +58,32 @@ QJsonObject sample(const char* arm, int position, bool warmup = false)
             {QStringLiteral("warmup"), warmup},
             {QStringLiteral("metrics"), QJsonObject{{QStringLiteral("time_ms"), 1.5}}}};
 }
+
+// Makes a file or directory unwritable, also for root (who ignores permission bits, not the
+// immutable attribute), and undoes it when it goes out of scope.
+class ReadOnly {
+public:
+    explicit ReadOnly(QString path) : path_(std::move(path))
+    {
+        if (::geteuid() == 0)
+            ok_ = QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("+i"), path_}) == 0;
+        else
+            ok_ = QFile::setPermissions(path_, QFile::ReadOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::ExeGroup);
+    }
+    ~ReadOnly()
+    {
+        if (::geteuid() == 0)
+            QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("-i"), path_});
+        else
+            QFile::setPermissions(path_, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup |
+                                             QFile::ExeGroup);
+    }
+    bool ok() const { return ok_; }
+
+private:
+    QString path_;
+    bool ok_ = false;
+};
 
 } // namespace
 
@@ -171,6 +199,42 @@ private slots:
         QVERIFY2(r.err.contains(says), r.err.constData());
         QVERIFY(r.out.isEmpty());
         QCOMPARE(read_all(p), before);
+    }
+
+    // A study kwb run could not save into is bad input, found before anything runs: no stream,
+    // one line, exit 2, the file as it was and no temporary file left.
+    void unwritableStudyIsRefusedBeforeAnythingRuns_data()
+    {
+        QTest::addColumn<bool>("directory");
+        QTest::addRow("read-only file") << false;
+        QTest::addRow("read-only directory") << true;
+    }
+    void unwritableStudyIsRefusedBeforeAnythingRuns()
+    {
+        QFETCH(bool, directory);
+        const QString sub = dir_.filePath(QStringLiteral("locked"));
+        QDir().mkpath(sub);
+        const QString p = sub + QStringLiteral("/s.json");
+        QFile::remove(p);
+        QCOMPARE(kwb({QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"), QStringLiteral("--param"),
+                      QStringLiteral("size=128"), QStringLiteral("--vary"), QStringLiteral("block=32,128"),
+                      QStringLiteral("--runs"), QStringLiteral("3"), QStringLiteral("--out"), p})
+                     .exit_code,
+                 0);
+        const QByteArray before = read_all(p);
+        Result r;
+        {
+            ReadOnly lock(directory ? sub : p);
+            if (!lock.ok())
+                QSKIP("cannot make the study read-only here (chattr needs an ext4-like file system)");
+            r = kwb({QStringLiteral("run"), p, QStringLiteral("--json-progress")});
+        }
+        QCOMPARE(r.exit_code, 2);
+        QCOMPARE(r.err.trimmed().count('\n'), 0);
+        QVERIFY2(r.err.contains(p.toUtf8()), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(read_all(p), before);
+        QCOMPARE(QDir(sub).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("s.json")});
     }
 
     // kwb new never writes a study that kwb run refuses to load.
