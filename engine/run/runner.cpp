@@ -211,12 +211,17 @@ RunOutcome Runner::run(Study& study, Experiment& e)
             s.prepared.push_back(workload_.prepare(resolve_params(workload_, arm.params), options_.backend));
 
         SamplersGuard samplers;   // before the first start(): one that throws still stops the others
-        const double stream_offset = s.t0 - options_.run_started_s;
         for (auto* sampler : options_.samplers) {
             if (!sampler->unavailable_reason().empty())
                 continue;
+            // A reading's t_s counts from its sampler's start, which comes after the arms were
+            // prepared (a CUDA context, big buffers: up to seconds): shift it onto the stream's
+            // clock and the lanes' from that moment, not from the session's start.
+            const double started = options_.clock();
+            const double stream_offset = started - options_.run_started_s;
+            const double lane_offset = s.lane_offset + (started - s.t0);
             sampler->start(
-                [this, &e, &s, stream_offset](const MetricReading& r) {
+                [this, &e, &s, stream_offset, lane_offset](const MetricReading& r) {
                     std::lock_guard lock(mutex_);
                     if (!s.sampler_error.empty())
                         return;
@@ -224,7 +229,7 @@ RunOutcome Runner::run(Study& study, Experiment& e)
                     // the process with the study left "running"); the run loop rethrows it.
                     try {
                         SamplerLane& lane = lane_for(e, r);
-                        lane.t_s.push_back(r.t_s + s.lane_offset);
+                        lane.t_s.push_back(r.t_s + lane_offset);
                         lane.values.push_back(r.value);
                         if (options_.observer)
                             options_.observer->on_metric({r.t_s + stream_offset, r.name, r.value, r.unit});

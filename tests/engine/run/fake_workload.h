@@ -7,7 +7,8 @@
 //   fixed pseudo-random number in [-1, 1) (no period to alias with the run order);
 //   guard_ms = 5 / guard_speed (a second metric the guards read).
 // Every repetition advances a shared fake clock by `seconds` (the runner is given that clock),
-// and `fail_at` makes the fail_at-th repetition (from 0) of that arm throw a WorkloadError.
+// `prepare_seconds` advances it when an arm is prepared, and `fail_at` makes the fail_at-th
+// repetition (from 0) of that arm throw a WorkloadError.
 
 #include "workloads/workload.h"
 
@@ -31,7 +32,7 @@ public:
     std::vector<ParamSpec> params() const override
     {
         return {{"speed", 1.0, {}, ""},       {"jitter", 0.01, {}, ""}, {"guard_speed", 1.0, {}, ""},
-                {"fail_at", -1, {}, ""},      {"seconds", 1.0, {}, ""}};
+                {"fail_at", -1, {}, ""},      {"seconds", 1.0, {}, ""}, {"prepare_seconds", 0.0, {}, ""}};
     }
     std::vector<MetricSpec> metrics() const override
     {
@@ -39,6 +40,8 @@ public:
     }
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& p, Backend) const override
     {
+        if (clock_)
+            clock_->now += p.at("prepare_seconds").get<double>();
         return std::make_unique<Prepared>(clock_, p.at("speed").get<double>(), p.at("jitter").get<double>(),
                                           p.at("guard_speed").get<double>(), p.at("fail_at").get<int>(),
                                           p.at("seconds").get<double>());

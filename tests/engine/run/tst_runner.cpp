@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Runner against a deterministic fake workload and a fake clock: run order, stopping rules,
 // cancellation and resume, workload errors, checkpoints, sampler lanes, verdicts and gates.
-#include "fake_workload.h"
+#include "runner_harness.h"
 
 #include "run/judge_experiment.h"
 #include "run/runner.h"
@@ -11,120 +11,6 @@
 #include <QTest>
 
 #include <thread>
-
-using namespace kwb;
-using namespace kwb::test;
-
-namespace {
-
-Study make_study(double treatment_speed, RunPlan plan, nlohmann::json extra = nlohmann::json::object())
-{
-    Study s;
-    s.name = "fake";
-    s.target.metric = "time_ms";
-    Experiment e;
-    e.id = "ab-1";
-    e.workload = "fake";
-    e.metric = "time_ms";
-    nlohmann::json base = extra, treat = extra;
-    base["speed"] = 1.0;
-    treat["speed"] = treatment_speed;
-    e.arms = {{"baseline", base}, {"treatment", treat}};
-    e.plan = plan;
-    s.experiments.push_back(e);
-    return s;
-}
-
-RunPlan count_plan(int runs, int warmups = 1)
-{
-    RunPlan p;
-    p.runs_per_arm = runs;
-    p.warmup_runs = warmups;
-    return p;
-}
-
-struct Recorder : RunObserver {
-    std::vector<std::string> events;
-    std::vector<Sample> samples;
-    std::vector<RunProgress> progress;
-    std::vector<MetricReading> metrics;
-    RunStart start;
-    std::function<void(const Sample&)> after_sample;
-
-    void on_start(const Experiment&, const RunStart& s) override { events.push_back("start"); start = s; }
-    void on_sample(const Experiment&, const Sample& s, double) override
-    {
-        events.push_back("sample");
-        samples.push_back(s);
-        if (after_sample)
-            after_sample(s);
-    }
-    void on_metric(const MetricReading& r) override { metrics.push_back(r); }
-    void on_progress(const Experiment&, const RunProgress& p) override { events.push_back("progress"); progress.push_back(p); }
-    void on_verdict(const Experiment&) override { events.push_back("verdict"); }
-    void on_error(const std::string& m, bool) override { events.push_back("error: " + m); }
-};
-
-// Emits three readings from its own thread, as a real sampler would.
-class FakeSampler : public Sampler {
-public:
-    std::string name() const override { return "fake"; }
-    std::string unavailable_reason() const override { return {}; }
-    void start(MetricSink sink, double) override
-    {
-        thread_ = std::thread([sink] {
-            for (int i = 0; i < 3; ++i)
-                sink({0.1 * i, "cpu_util", 50.0 + i, "%"});
-        });
-    }
-    void stop() override
-    {
-        if (thread_.joinable())
-            thread_.join();
-    }
-
-private:
-    std::thread thread_;
-};
-
-struct Harness {
-    FakeClock clock;
-    FakeWorkload workload{&clock};
-    Recorder recorder;
-    std::atomic<bool> cancel{false};
-    std::vector<size_t> checkpoint_sizes;
-    std::vector<Sampler*> samplers;
-
-    RunOutcome run(Study& s, Experiment& e)
-    {
-        RunnerOptions o;
-        o.cancel = &cancel;
-        o.observer = &recorder;
-        o.clock = [this] { return clock(); };
-        o.samplers = samplers;
-        o.checkpoint = [this, &e] { checkpoint_sizes.push_back(e.samples.size()); };
-        Runner runner(workload, o);
-        return runner.run(s, e);
-    }
-};
-
-std::string arm_letters(const Experiment& e)
-{
-    std::vector<const Sample*> judged;
-    for (const auto& s : e.samples)
-        if (!s.warmup)
-            judged.push_back(&s);
-    std::sort(judged.begin(), judged.end(), [](auto* a, auto* b) { return a->position < b->position; });
-    std::string out;
-    for (size_t i = 0; i < judged.size(); ++i) {
-        if (judged[i]->position != static_cast<int>(i))
-            return "position gap at " + std::to_string(i);
-        out += judged[i]->arm == "baseline" ? 'A' : 'B';
-    }
-    return out;
-}
-
-} // namespace
 
 class TestRunner : public QObject {
     Q_OBJECT
@@ -437,61 +323,6 @@ private slots:
         QVERIFY(std::all_of(e.samples.begin(), e.samples.end(),
                             [](const Sample& x) { return x.arm == "baseline" || x.discarded; }));
         QVERIFY(e.verdict.is_null());   // no judged treatment run, so no verdict
-    }
-
-    void eachSampleIsSavedBeforeItIsAnnounced()
-    {
-        Harness h;
-        Study s = make_study(1.0, count_plan(3));
-        Experiment& e = s.experiments[0];
-        std::vector<size_t> unsaved;
-        h.recorder.after_sample = [&](const Sample&) {
-            if (h.checkpoint_sizes.empty() || h.checkpoint_sizes.back() != e.samples.size())
-                unsaved.push_back(e.samples.size());
-        };
-        h.run(s, e);
-        QCOMPARE(unsaved, std::vector<size_t>{});
-    }
-
-    void aThrowingLiveMetricFailsTheRunNotTheProcess()
-    {
-        struct Throws : Recorder {
-            void on_metric(const MetricReading&) override { throw std::runtime_error("stream gone"); }
-        };
-        Harness h;
-        Throws observer;
-        FakeSampler sampler;
-        RunnerOptions o;
-        o.observer = &observer;
-        o.samplers = {&sampler};
-        o.clock = [&] { return h.clock(); };
-        Study s = make_study(1.0, count_plan(3));
-        QCOMPARE(Runner(h.workload, o).run(s, s.experiments[0]), RunOutcome::Failed);
-        QVERIFY(s.experiments[0].error.find("stream gone") != std::string::npos);
-    }
-
-    void nonFiniteValuesSurviveTheFileRoundTrip()
-    {
-        Harness h;
-        Study s = make_study(1.0, count_plan(3));
-        s.experiments[0].arms[1].params["speed"] = 0.0;   // time_ms = 10 / 0: infinite, discarded
-        h.run(s, s.experiments[0]);
-        QVERIFY(s.experiments[0].samples.back().discarded);
-        const Study back = parse_study(study_to_json(s).dump(), "memory");
-        QCOMPARE(back.experiments[0].samples.size(), s.experiments[0].samples.size());
-        QVERIFY(back.experiments[0].samples.back().discarded);
-    }
-
-    void hugePlansDoNotOverflowTheProgress()
-    {
-        Harness h;
-        RunPlan p = count_plan(std::numeric_limits<int>::max(), 0);
-        p.max_seconds = 3;
-        Study s = make_study(1.0, p);
-        h.run(s, s.experiments[0]);
-        QVERIFY(!h.recorder.progress.empty());
-        for (const auto& pr : h.recorder.progress)
-            QVERIFY(pr.planned >= pr.done && pr.planned > 0);
     }
 };
 
