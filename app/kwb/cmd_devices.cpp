@@ -2,46 +2,35 @@
 #include "commands.h"
 
 #include "hardware/device_sheet.h"
+#include "util/hardware_text.h"
 
 #include <fmt/format.h>
 
 namespace kwb::cli {
 namespace {
 
-std::string bytes(double b)
-{
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (b >= 1024 && u < 4) {
-        b /= 1024;
-        ++u;
-    }
-    return fmt::format("{:.{}f} {}", b, b < 10 && u > 0 ? 1 : 0, units[u]);
-}
-
 void print_cpu(const nlohmann::json& d)
 {
     fmt::print("CPU   {}\n", d.value("name", ""));
     fmt::print("      {} logical cores usable ({} online), {}, {} memory\n", d.value("logical_cores", 0),
-               d.value("online_cores", 0), d.value("architecture", ""), bytes(d.value("memory_bytes", 0.0)));
+               d.value("online_cores", 0), d.value("architecture", ""), format_bytes(d.value("memory_bytes", 0.0)));
     std::string caches;
     for (const auto& c : d.at("caches"))
-        caches += fmt::format("{}L{}{} {}", caches.empty() ? "" : ", ", c.value("level", 0),
-                              c.value("type", "") == "Instruction" ? "i" : (c.value("type", "") == "Data" ? "d" : ""),
-                              bytes(c.value("size_bytes", 0.0)));
+        caches += fmt::format("{}{} {}", caches.empty() ? "" : ", ", cache_name(c.value("level", 0), c.value("type", "")),
+                              format_bytes(c.value("size_bytes", 0.0)));
     if (!caches.empty())
         fmt::print("      caches: {}\n", caches);
 }
 
 void print_gpu(const nlohmann::json& d)
 {
-    fmt::print("GPU {} {} (sm_{})\n", d.value("index", 0), d.value("name", ""),
-               [&] { auto cc = d.value("compute_capability", std::string()); cc.erase(std::remove(cc.begin(), cc.end(), '.'), cc.end()); return cc; }());
+    fmt::print("GPU {} {} ({})\n", d.value("index", 0), d.value("name", ""),
+               sm_name(d.value("compute_capability", std::string())));
     fmt::print("      {} SMs at up to {} MHz; per SM: {} smem, {} registers, {} threads\n", d.value("sm_count", 0),
-               d.value("sm_clock_mhz", 0), bytes(d.value("smem_per_sm_bytes", 0.0)), d.value("regs_per_sm", 0),
+               d.value("sm_clock_mhz", 0), format_bytes(d.value("smem_per_sm_bytes", 0.0)), d.value("regs_per_sm", 0),
                d.value("max_threads_per_sm", 0));
-    fmt::print("      L2 {}, memory {} on a {}-bit bus ({:.0f} GB/s theoretical)\n", bytes(d.value("l2_bytes", 0.0)),
-               bytes(d.value("memory_bytes", 0.0)), d.value("memory_bus_bits", 0), d.value("theoretical_bandwidth_gbs", 0.0));
+    fmt::print("      L2 {}, memory {} on a {}-bit bus ({:.0f} GB/s theoretical)\n", format_bytes(d.value("l2_bytes", 0.0)),
+               format_bytes(d.value("memory_bytes", 0.0)), d.value("memory_bus_bits", 0), d.value("theoretical_bandwidth_gbs", 0.0));
     const auto& cat = d.at("catalogue");
     if (cat.is_object())
         fmt::print("      peaks ({}): {} TFLOP/s bf16, {} GB/s HBM\n", cat.value("source", "catalogue"),

@@ -2,6 +2,7 @@
 #include "models/hardware_sheet.h"
 
 #include "models/json_convert.h"
+#include "util/hardware_text.h"
 
 #include <QCoreApplication>
 #include <QSet>
@@ -168,13 +169,7 @@ const SheetRow* DeviceSheet::row(const QString& key) const
 
 QString formatBytes(double bytes)
 {
-    static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (std::abs(bytes) >= 1024 && u < 4) {
-        bytes /= 1024;
-        ++u;
-    }
-    return number(bytes) + u' ' + QLatin1StringView(units[u]);
+    return qs(format_bytes(bytes));
 }
 
 QString cacheSummary(const QJsonArray& caches)
@@ -182,13 +177,8 @@ QString cacheSummary(const QJsonArray& caches)
     QStringList parts;
     for (const auto& c : caches) {
         const QJsonObject o = c.toObject();
-        QString name = u"L"_s + QString::number(o.value("level"_L1).toInt());
-        const QString type = o.value("type"_L1).toString();
-        if (type == "Data"_L1)
-            name += u'd';
-        else if (type == "Instruction"_L1)
-            name += u'i';
-        parts << name + u' ' + formatBytes(o.value("size_bytes"_L1).toDouble());
+        parts << qs(cache_name(o.value("level"_L1).toInt(), o.value("type"_L1).toString().toStdString())) + u' '
+                     + formatBytes(o.value("size_bytes"_L1).toDouble());
     }
     return parts.join(u" · "_s);
 }
@@ -216,10 +206,7 @@ QString wrapList(const QString& list, int maxChars)
 
 QString smName(const QString& computeCapability)
 {
-    const QStringList parts = computeCapability.split(u'.');
-    if (parts.size() != 2)
-        return computeCapability;
-    return u"sm_"_s + parts[0] + parts[1];
+    return qs(sm_name(computeCapability.toStdString()));
 }
 
 DeviceSheet deviceSheet(const QJsonObject& device)

@@ -36,8 +36,7 @@ struct DeviceSheet
 DeviceSheet deviceSheet(const QJsonObject& device);
 QList<DeviceSheet> deviceSheets(const QJsonArray& devices);
 
-// Binary units, because caches and shared memory are sized in them: 49152 -> "48 KiB",
-// 25276059648 -> "23.5 GiB". Exact multiples print without decimals.
+// kwb::format_bytes (binary units, as `kwb devices` writes them) as a QString.
 QString formatBytes(double bytes);
 // "L1d 48 KiB · L1i 32 KiB · L2 1 MiB · L3 32 MiB", in the order the CPU reported its caches.
 QString cacheSummary(const QJsonArray& caches);
@@ -46,7 +45,7 @@ QString cudaVersionText(int encoded);
 // A list "a, b, c, …" broken into lines of at most maxChars at its ", " separators, so a long
 // flag list reads as a short paragraph in a narrow column instead of being elided.
 QString wrapList(const QString& list, int maxChars);
-// "9.0" -> "sm_90"; anything else comes back unchanged.
+// kwb::sm_name: "9.0" -> "sm_90"; anything else comes back unchanged.
 QString smName(const QString& computeCapability);
 
 } // namespace kwb::gui
