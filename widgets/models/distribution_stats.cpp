@@ -1,22 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "models/distribution_stats.h"
 
+#include "stats/descriptive.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
-#include <numeric>
 
 namespace kwb::gui {
 
 double percentile(const std::vector<double>& sorted, double p)
 {
-    if (sorted.empty())
-        return std::numeric_limits<double>::quiet_NaN();
-    const double k = p * static_cast<double>(sorted.size() - 1);
-    const auto lo = static_cast<size_t>(std::floor(k));
-    const size_t hi = std::min(lo + 1, sorted.size() - 1);
-    return sorted[lo] + (sorted[hi] - sorted[lo]) * (k - static_cast<double>(lo));
+    return stats::percentile_sorted(sorted, 100.0 * p);
 }
 
 double silvermanBandwidth(const std::vector<double>& sorted, double stddev)
@@ -49,17 +45,14 @@ ArmDistribution describe(const QString& name, const std::vector<double>& values,
     std::vector<double> sorted = values;
     std::sort(sorted.begin(), sorted.end());
     const double n = static_cast<double>(sorted.size());
-    d.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / n;
+    d.mean = stats::mean(values);
     d.median = percentile(sorted, 0.5);
     d.min = sorted.front();
     d.max = sorted.back();
     d.q1 = percentile(sorted, 0.25);
     d.q3 = percentile(sorted, 0.75);
-    if (sorted.size() > 1) {
-        double ss = 0;
-        for (const double v : sorted)
-            ss += (v - d.mean) * (v - d.mean);
-        d.stddev = std::sqrt(ss / (n - 1));
+    if (const auto sd = stats::sample_stddev(values)) {
+        d.stddev = *sd;
         d.cv_pct = 100.0 * d.stddev / d.mean;
     } else {
         d.stddev = d.cv_pct = nan;

@@ -8,8 +8,8 @@
 
 namespace kwb::gui {
 
-// What the Results view draws for one arm: the descriptive numbers (sample stddev, n-1
-// denominator, percentiles interpolated like numpy's default, as spec/verdict.md defines them),
+// What the Results view draws for one arm: the descriptive numbers (computed by the engine's
+// stats::mean, sample_stddev and percentile_sorted, so the table agrees with the verdict's arms),
 // Tukey box whiskers, and a Gaussian kernel density for the violin. Drawing helpers only: the
 // verdict's own numbers come from the verdict engine, never from here.
 struct ArmDistribution {
@@ -33,7 +33,8 @@ struct ArmDistribution {
 
 ArmDistribution describe(const QString& name, const std::vector<double>& values, int kde_points = 80);
 
-// Percentile p in [0, 1] of sorted values, linear interpolation between closest ranks.
+// Percentile p in [0, 1] of sorted values: stats::percentile_sorted (numpy's linear method) on
+// the scale the plots use; NaN when empty.
 double percentile(const std::vector<double>& sorted, double p);
 
 // Silverman's rule of thumb: 0.9 * min(sd, IQR / 1.34) * n^(-1/5). It over-smooths a bimodal arm
