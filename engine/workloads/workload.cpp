@@ -4,12 +4,25 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace kwb {
 
 std::string_view to_string(Backend b)
 {
     return b == Backend::Cuda ? "cuda" : "cpu";
+}
+
+std::optional<long long> whole_number(const nlohmann::json& value)
+{
+    if (value.is_number_integer())
+        return value.get<long long>();
+    if (!value.is_number_float())
+        return std::nullopt;
+    const double d = value.get<double>();
+    if (!std::isfinite(d) || d != std::floor(d) || std::abs(d) >= 9e15)
+        return std::nullopt;
+    return static_cast<long long>(d);
 }
 
 nlohmann::json resolve_params(const Workload& workload, const nlohmann::json& given)
@@ -32,10 +45,11 @@ nlohmann::json resolve_params(const Workload& workload, const nlohmann::json& gi
             throw WorkloadError(fmt::format("{}: parameter '{}' must be a {}, got {}", workload.name(), name,
                                             spec->default_value.is_number() ? "number" : "string", value.dump()));
         if (spec->default_value.is_number_integer() && value.is_number_float()) {
-            const double d = value.get<double>();
-            if (d != static_cast<double>(static_cast<long long>(d)))
-                throw WorkloadError(fmt::format("{}: parameter '{}' must be an integer, got {}", workload.name(), name, d));
-            resolved[name] = static_cast<long long>(d);
+            const auto whole = whole_number(value);
+            if (!whole)
+                throw WorkloadError(fmt::format("{}: parameter '{}' must be an integer, got {}", workload.name(), name,
+                                                value.dump()));
+            resolved[name] = *whole;
             continue;
         }
         resolved[name] = value;

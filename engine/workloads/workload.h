@@ -77,6 +77,11 @@ public:
     virtual std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const = 0;
 };
 
+// The value of an integer parameter given in JSON: an integer, or a float with no fraction
+// (2.0: a hand-edited study, another JSON writer) within +-9e15, where doubles still hold every
+// integer exactly. nullopt for anything else, so a huge or fractional value is never cast.
+std::optional<long long> whole_number(const nlohmann::json& value);
+
 // Fills defaults in and checks every given name is a parameter of the workload and of the
 // right kind (number vs string). Throws WorkloadError naming the parameter.
 nlohmann::json resolve_params(const Workload& workload, const nlohmann::json& given);

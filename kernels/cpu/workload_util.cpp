@@ -15,16 +15,11 @@ long long int_param(const nlohmann::json& params, std::string_view workload, std
     const auto it = params.find(name);
     if (it == params.end())
         throw WorkloadError(fmt::format("{}: parameter '{}' is missing", workload, name));
-    const auto& v = *it;
-    bool integral = v.is_number_integer();
-    if (v.is_number_float()) {
-        const double d = v.get<double>();
-        integral = std::isfinite(d) && d == std::floor(d) && std::abs(d) < 9e15;
-    }
-    if (!integral)
+    const auto whole = whole_number(*it);
+    if (!whole)
         throw WorkloadError(fmt::format("{}: parameter '{}' must be an integer in [{}, {}], got {}", workload, name,
-                                        lo, hi, v.dump()));
-    const long long x = v.is_number_float() ? static_cast<long long>(v.get<double>()) : v.get<long long>();
+                                        lo, hi, it->dump()));
+    const long long x = *whole;
     if (x < lo || x > hi)
         throw WorkloadError(
             fmt::format("{}: parameter '{}' must be an integer in [{}, {}], got {}", workload, name, lo, hi, x));
