@@ -8,6 +8,7 @@
 #include "hardware/gpu_backend.h"
 #include "progress_bar.h"
 #include "progress_stream.h"
+#include "run/judge_experiment.h"
 #include "run/runner.h"
 #include "sampling/procfs_sampler.h"
 #include "stop_signal.h"
@@ -122,8 +123,7 @@ Job check(const std::string& path, Experiment& e, const std::string& backend_opt
     if (diff.differences.empty())
         say(stderr, "kwb: {}: experiment {}: the arms are identical (an A/A run)\n", path, e.id);
     try {
-        make_profile(e.profile, Direction::Lower);
-        apply_overrides(make_profile(e.profile, Direction::Lower), e.profile_overrides);
+        experiment_profile(e, Direction::Lower);   // the runner's own call: throws on an unknown profile or override
     } catch (const std::invalid_argument& ex) {
         throw fail(fmt::format("profile: {}", ex.what()));
     }
