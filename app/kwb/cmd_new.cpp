@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <utility>
 
 namespace kwb::cli {
 namespace {
@@ -215,8 +216,13 @@ Study build_study(const NewOptions& o)
 
 int run(const NewOptions& o)
 {
-    if (!o.baseline_cmd.empty() || !o.treatment_cmd.empty())
-        throw BadInput("--baseline-cmd: external commands are not supported yet");
+    // The options of the external-command form are refused together rather than ignored.
+    for (const auto& [option, given] : {std::pair{"--baseline-cmd", !o.baseline_cmd.empty()},
+                                        {"--treatment-cmd", !o.treatment_cmd.empty()},
+                                        {"--adapter", !o.adapter.empty()},
+                                        {"--timeout", o.timeout != 0}})
+        if (given)
+            throw BadInput(fmt::format("{}: external commands are not supported yet", option));
     if (o.workload.empty())
         throw BadInput("--workload: a workload is required (see kwb workloads)");
     if (o.vary.empty())
