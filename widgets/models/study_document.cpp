@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QStandardPaths>
 
 #include <cctype>
@@ -136,6 +137,7 @@ QString StudyDocument::appendRerun(int experimentIndex)
     }
     next.status = ExperimentStatus::Pending;
     next.error.clear();
+    next.stop_reason.clear();
     next.samples.clear();
     next.lanes.clear();
     next.aa.reset();
@@ -180,8 +182,9 @@ QString StudyDocument::ensureDemoCopy(QString* error)
         return {};
     }
     const QByteArray text = source.readAll();
-    QFile out(target);
-    if (!QDir().mkpath(dir) || !out.open(QIODevice::WriteOnly | QIODevice::NewOnly) || out.write(text) != text.size()) {
+    // Written whole or not at all: a half-written copy would be found and opened next time.
+    QSaveFile out(target);
+    if (!QDir().mkpath(dir) || !out.open(QIODevice::WriteOnly) || out.write(text) != text.size() || !out.commit()) {
         if (error)
             *error = tr("cannot write %1: %2").arg(target, out.errorString());
         return {};
