@@ -53,10 +53,7 @@ ParamSpec find_param(const Workload& w, const std::string& name, const std::stri
     for (const auto& p : specs)
         if (p.name == name)
             return p;
-    std::string known;
-    for (const auto& p : specs)
-        known += fmt::format("{}{}", known.empty() ? "" : ", ", p.name);
-    throw BadInput(fmt::format("{}: {} has no parameter '{}' (parameters: {})", option, w.name(), name, known));
+    throw BadInput(fmt::format("{}: {} has no parameter '{}' (parameters: {})", option, w.name(), name, param_names(w)));
 }
 
 // A value typed as its parameter's default: integers stay integers, so block=32 is 32, not 32.0.
@@ -102,12 +99,9 @@ nlohmann::json resolved(const Workload& w, const nlohmann::json& given, const st
 Study build_study(const NewOptions& o)
 {
     const Workload* w = builtin_workloads().find(o.workload);
-    if (!w) {
-        std::string known;
-        for (const auto* x : builtin_workloads().all())
-            known += fmt::format("{}{}", known.empty() ? "" : ", ", x->name());
-        throw BadInput(fmt::format("--workload: unknown workload '{}' (workloads: {})", o.workload, known));
-    }
+    if (!w)
+        throw BadInput(fmt::format("--workload: unknown workload '{}' (workloads: {})", o.workload,
+                                   workload_names(builtin_workloads())));
 
     nlohmann::json fixed = nlohmann::json::object();
     for (const auto& p : o.params) {
@@ -132,14 +126,12 @@ Study build_study(const NewOptions& o)
     const MetricSpec* metric = &metrics.front();
     if (!o.metric.empty()) {
         metric = nullptr;
-        std::string known;
-        for (const auto& m : metrics) {
-            known += fmt::format("{}{}", known.empty() ? "" : ", ", m.name);
+        for (const auto& m : metrics)
             if (m.name == o.metric)
                 metric = &m;
-        }
         if (!metric)
-            throw BadInput(fmt::format("--metric: {} has no metric '{}' (metrics: {})", w->name(), o.metric, known));
+            throw BadInput(fmt::format("--metric: {} has no metric '{}' (metrics: {})", w->name(), o.metric,
+                                       metric_names(*w)));
     }
     for (const auto& g : o.guards)
         if (std::none_of(metrics.begin(), metrics.end(), [&](const MetricSpec& m) { return m.name == g; }))

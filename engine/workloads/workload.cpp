@@ -2,6 +2,7 @@
 #include "workloads/workload.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -35,12 +36,9 @@ nlohmann::json resolve_params(const Workload& workload, const nlohmann::json& gi
         resolved[spec.name] = spec.default_value;
     for (const auto& [name, value] : given.items()) {
         const auto spec = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& p) { return p.name == name; });
-        if (spec == specs.end()) {
-            std::string known;
-            for (const auto& p : specs)
-                known += fmt::format("{}{}", known.empty() ? "" : ", ", p.name);
-            throw WorkloadError(fmt::format("{}: unknown parameter '{}' (parameters: {})", workload.name(), name, known));
-        }
+        if (spec == specs.end())
+            throw WorkloadError(fmt::format("{}: unknown parameter '{}' (parameters: {})", workload.name(), name,
+                                            param_names(workload)));
         if (spec->default_value.is_number() != value.is_number() || spec->default_value.is_string() != value.is_string())
             throw WorkloadError(fmt::format("{}: parameter '{}' must be a {}, got {}", workload.name(), name,
                                             spec->default_value.is_number() ? "number" : "string", value.dump()));
@@ -71,6 +69,34 @@ nlohmann::json describe_workload(const Workload& workload)
                            {"description", m.description}});
     return {{"name", workload.name()}, {"description", workload.description()}, {"backends", backends},
             {"params", params}, {"metrics", metrics}};
+}
+
+namespace {
+
+template <typename Range, typename Name>
+std::string join_names(const Range& items, Name name)
+{
+    std::vector<std::string> names;
+    for (const auto& item : items)
+        names.push_back(name(item));
+    return fmt::format("{}", fmt::join(names, ", "));
+}
+
+} // namespace
+
+std::string param_names(const Workload& workload)
+{
+    return join_names(workload.params(), [](const ParamSpec& p) { return p.name; });
+}
+
+std::string metric_names(const Workload& workload)
+{
+    return join_names(workload.metrics(), [](const MetricSpec& m) { return m.name; });
+}
+
+std::string workload_names(const WorkloadRegistry& registry)
+{
+    return join_names(registry.all(), [](const Workload* w) { return w->name(); });
 }
 
 void WorkloadRegistry::add(std::unique_ptr<Workload> workload)

@@ -89,6 +89,14 @@ nlohmann::json resolve_params(const Workload& workload, const nlohmann::json& gi
 // The workload's JSON description as `kwb workloads --json` lists it.
 nlohmann::json describe_workload(const Workload& workload);
 
+class WorkloadRegistry;
+
+// "a, b, c": the names of a workload's parameters and metrics and of a registry's workloads, for
+// the error messages that list what would have been valid.
+std::string param_names(const Workload& workload);
+std::string metric_names(const Workload& workload);
+std::string workload_names(const WorkloadRegistry& registry);
+
 class WorkloadRegistry {
 public:
     void add(std::unique_ptr<Workload> workload);
