@@ -18,5 +18,7 @@ cp "$build"/lib/libkwb_gpu_backend.so "$dest/lib/"
 for f in "$dest"/bin/*; do
   ldd "$f" | awk '/=> \//{print $3}'
 done | sort -u | { grep -E 'libmuparser|libfmt' || true; } | xargs -r -I{} cp -L {} "$dest/deps/"
+# Debug info would push the carried folder past the device tool's 64 MiB.
+strip --strip-debug "$dest"/bin/* "$dest"/lib/*.so
 cp "$root/scripts/gpu/run-all.sh" "$dest/"
 du -sh "$dest" >&2

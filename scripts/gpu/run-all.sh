@@ -24,4 +24,6 @@ for t in "$here"/bin/gpu_*; do
   echo "$name: exit $rc" | tee -a "$out/gpu-tests.txt"
   [ $rc -eq 0 ] || status=1
 done
+# Host-side engine benchmarks, for comparison with the development machine's.
+[ -x "$here/bin/kwb_bench" ] && "$here/bin/kwb_bench" --json > "$out/kwb_bench.json" 2>&1
 exit $status
