@@ -6,22 +6,11 @@
 #include <QProcess>
 #include <QTest>
 
+#include "kwb_process.h"
+
+using namespace kwbtest;
+
 namespace {
-
-struct Result {
-    int exit_code = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Result kwb(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(KWB_BIN_DIR "/kwb"), args);
-    if (!p.waitForFinished(60000))
-        return {};
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
 
 int line_count(const QByteArray& text)
 {

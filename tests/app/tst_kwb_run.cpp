@@ -9,44 +9,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "kwb_process.h"
+
 #include <csignal>
 
+using namespace kwbtest;
+
 namespace {
-
-const QString kKwb = QStringLiteral(KWB_BIN_DIR "/kwb");
-
-struct Result {
-    int exit_code = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Result kwb(const QStringList& args)
-{
-    QProcess p;
-    p.start(kKwb, args);
-    if (!p.waitForFinished(300000))
-        return {};
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
-
-QByteArray read_all(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-void write_all(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    f.write(bytes);
-}
-
-QJsonObject load(const QString& path)
-{
-    return QJsonDocument::fromJson(read_all(path)).object();
-}
 
 QJsonObject experiment(const QString& path)
 {
