@@ -46,4 +46,18 @@ inline QJsonObject load(const QString& path)
     return QJsonDocument::fromJson(read_all(path)).object();
 }
 
+// Writes a small gemm study at `path`: block 32 against 128 at size 128, so a repetition takes
+// milliseconds. `extra` goes to `kwb new` as is.
+inline QString new_gemm_study(const QString& path, const QStringList& extra = {})
+{
+    const auto r = kwb(QStringList{QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"),
+                                   QStringLiteral("--param"), QStringLiteral("size=128"), QStringLiteral("--vary"),
+                                   QStringLiteral("block=32,128"), QStringLiteral("--out"), path,
+                                   QStringLiteral("--force")} +
+                       extra);
+    if (r.exit_code != 0)
+        qWarning("kwb new failed: %s", r.err.constData());
+    return path;
+}
+
 } // namespace kwbtest

@@ -89,17 +89,9 @@ private:
     QTemporaryDir dir_;
     QString path(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
 
-    // A small gemm study: block 32 against 128 at size 128, so a repetition takes milliseconds.
     QString new_study(const char* name, const QStringList& extra = {})
     {
-        const QString p = path(name);
-        const auto r = kwb(QStringList{QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"),
-                                       QStringLiteral("--param"), QStringLiteral("size=128"), QStringLiteral("--vary"),
-                                       QStringLiteral("block=32,128"), QStringLiteral("--out"), p, QStringLiteral("--force")} +
-                           extra);
-        if (r.exit_code != 0)
-            qWarning("kwb new failed: %s", r.err.constData());
-        return p;
+        return new_gemm_study(path(name), extra);
     }
 
 private slots:
