@@ -4,11 +4,21 @@
 // The C interface between kwb_engine and the GPU backend plugin (libkwb_gpu_backend.so), which
 // alone links CUDA libraries. kwb dlopens the plugin and asks for this table; bump the ABI
 // version for any change to its layout.
+//
+// Strings cross the boundary as JSON, so neither side shares a C++ type with the other. Every
+// returned `const char*` stays valid until the next call of the same function on the same thread.
+// No function throws; failures come back as {"error": "one line"} (or a null handle with *error).
+//
+// Version 2: workloads (prepare / run / verify / release), configuration checks, ceilings
+// calibration and NVTX ranges. Later additions (CUPTI sampling) append members and bump again.
 
-#define KWB_GPU_BACKEND_ABI_VERSION 1
+#define KWB_GPU_BACKEND_ABI_VERSION 2
 #define KWB_GPU_BACKEND_ENTRY "kwb_gpu_backend_api"
 
 extern "C" {
+
+// A workload prepared for one parameter set on one device: buffers allocated, inputs seeded.
+typedef struct KwbGpuWorkload KwbGpuWorkload;
 
 struct KwbGpuBackendApi {
     int abi_version;
@@ -16,9 +26,47 @@ struct KwbGpuBackendApi {
     int cuda_runtime_version;
     // A JSON array of device objects (the hardware sheet of each visible CUDA device), or a JSON
     // object {"error": "..."} when no device can be used (no driver, driver too old, no GPU).
-    // The string stays valid until the next call.
-    const char* (*devices_json)();
+    const char* (*devices_json)(void);
+
+    // ---- workloads ---------------------------------------------------------------------------
+    // A JSON array of the workload names this plugin has code for, e.g. ["bandwidth","gemm"].
+    const char* (*workloads_json)(void);
+
+    // What one configuration needs of one device, checked without allocating or launching:
+    //   {"ok": true, "smem_bytes_per_block": S, "threads_per_block": T, "blocks_per_sm": B, ...}
+    // or {"ok": false, "error": "block 256x256x64, 4 stages needs 256 KiB of shared memory per
+    //     block; this GPU allows 227 KiB"} (also for a GPU this build has no code for).
+    // `params_json` holds every parameter of the workload (defaults filled in by the engine).
+    const char* (*check_config)(const char* workload, const char* params_json, int device);
+
+    // Allocates and seeds inputs on `device`. Null on failure, *error then points to one line.
+    KwbGpuWorkload* (*prepare)(const char* workload, const char* params_json, int device, const char** error);
+
+    // One repetition: `launches` launches of the workload, timed with CUDA events on its stream.
+    // cold == 0: one event pair around all launches. cold != 0: before each launch the L2 is
+    // flushed (a write over an L2-sized buffer, outside the timed region) and each launch is timed
+    // with its own event pair; the times are summed. Returns
+    //   {"total_ms": T, "launches": N, "ms_per_launch": T/N, "flops_per_launch": F, "bytes_per_launch": B,
+    //    "metrics": {name: value, ...}}   (metrics: workload-specific extras, may be empty)
+    // or {"error": "..."} (a device fault: the context is poisoned, release and stop).
+    const char* (*run)(KwbGpuWorkload* workload, int launches, int cold);
+
+    // Runs the workload once more and compares its output with the reference:
+    //   {"ok": bool, "max_abs_error": E, "max_rel_error": R, "tolerance": T, "compared": "what vs what"}
+    const char* (*verify)(KwbGpuWorkload* workload);
+
+    void (*release)(KwbGpuWorkload* workload);
+
+    // Measured ceilings of a device, each {"median": X, "n": N, "min": .., "max": .., "cv_pct": .., "unit": ".."}:
+    //   {"copy_gbs": {...}, "bf16_gemm_tflops": {...}, "shapes": {...}} or {"error": "..."}.
+    // bf16_gemm_tflops is absent, with "cublaslt": "why", when cuBLASLt cannot be loaded.
+    const char* (*calibrate)(int device);
+
+    // NVTX ranges (NVTX3, header-only in the plugin) so an `nsys profile kwb run` timeline reads
+    // as the run order: "experiment ab-1", "warmup baseline #0", "rep treatment #3"...
+    void (*range_push)(const char* name);
+    void (*range_pop)(void);
 };
 
-typedef const KwbGpuBackendApi* (*KwbGpuBackendEntry)();
+typedef const KwbGpuBackendApi* (*KwbGpuBackendEntry)(void);
 }
