@@ -30,6 +30,21 @@ std::string why_no_device(cudaError_t err)
     }
 }
 
+// "GPU-8c1a2b3c-...": the form nvidia-smi and NVML print, so the two can be matched.
+std::string uuid_text(const cudaUUID_t& uuid)
+{
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string text = "GPU-";
+    for (int i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            text += '-';
+        const auto byte = static_cast<unsigned char>(uuid.bytes[i]);
+        text += kHex[byte >> 4];
+        text += kHex[byte & 0xf];
+    }
+    return text;
+}
+
 int attribute(cudaDeviceAttr attr, int device)
 {
     int value = 0;
@@ -78,6 +93,7 @@ nlohmann::json query_devices()
             {"theoretical_bandwidth_gbs", 2.0 * mem_clock_khz * 1e3 * (bus_bits / 8) / 1e9},
             {"sm_clock_mhz", clock_khz / 1000},
             {"pci_bus_id", pci},
+            {"uuid", uuid_text(p.uuid)},
             {"driver_version", driver},
             {"runtime_version", CUDART_VERSION},
         });
