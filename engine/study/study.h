@@ -17,7 +17,7 @@
 // for every incompatible change.
 namespace kwb {
 
-inline constexpr int kStudySchemaVersion = 2;
+inline constexpr int kStudySchemaVersion = 3;
 
 // Phase 1: one metric, from X to Y, and the K/R/W triple.
 struct Target {
@@ -54,10 +54,35 @@ struct Prediction {
     std::string rationale;
 };
 
+// The correctness check of one arm: its output against the workload's reference, run once per
+// experiment after warm-up and before timing. A failed check ends the experiment without a
+// verdict: a faster wrong kernel must never be licensed.
+struct CorrectnessCheck {
+    bool ok = false;
+    std::optional<double> max_abs_error;
+    std::optional<double> max_rel_error;
+    std::optional<double> tolerance;
+    std::string compared;               // what was compared with what, e.g. "gemm vs cuBLASLt (fp32 out)"
+    std::string checked_at;             // ISO 8601 UTC
+};
+
 // One arm of an A/B: a complete parameter set for the workload.
 struct Arm {
     std::string name;                            // "baseline" or "treatment" (grids: "r0c1"...)
     nlohmann::json params = nlohmann::json::object();
+    std::optional<CorrectnessCheck> check{};     // schema 3: null until the run checked it
+};
+
+// Which device an experiment ran on. The model is what "same device" means: a study measured on
+// one H200 resumes on any H200, never on an A100 (study/device_identity.h owns that rule).
+struct DeviceIdentity {
+    std::string kind;                   // "cpu" or "cuda"
+    std::string model;                  // "NVIDIA H200", "Intel(R) Xeon(R) Processor"
+    std::string uuid;                   // GPUs: "GPU-8c1a..."; empty for CPUs
+    std::optional<int> index;           // the CUDA device index it ran on
+    std::string driver;                 // driver version where known
+
+    bool empty() const { return kind.empty() && model.empty(); }
 };
 
 enum class RunOrder { Abba, RandomisedBlocks };
@@ -73,6 +98,10 @@ struct RunPlan {
     double max_seconds = 3600;          // any rule: never run longer than this
     int max_runs_per_arm = 1000;        // Duration: never more than this many runs per arm
     int aa_splits = 0;                  // A/A calibration splits of the baseline; 0 = off
+    // Schema 3: a repetition is a batch of launches (iterations) whose count is calibrated once
+    // per experiment so the faster arm's repetition lasts at least this long; both arms use the
+    // same count and values are stored per launch. 0 = off (the workload's own count).
+    double min_rep_ms = 10;
 };
 
 // The matched-controls checklist of phase 5: name -> checked, plus free notes.
@@ -96,6 +125,11 @@ struct Sample {
     bool discarded = false;
     bool throttled = false;
     std::string note;
+    // Schema 3, GPU runs (absent where unknown: no NVML, a CPU run):
+    std::optional<double> mem_clock_mhz;
+    std::optional<double> power_w;
+    std::vector<std::string> throttle_reasons;   // NVML clock-event reasons seen during the repetition
+    std::optional<int> launches;                 // launches (iterations) in this repetition
 };
 
 // A stream recorded by a sampler during the experiment (CPU utilisation, RSS, SM occupancy...).
@@ -138,6 +172,10 @@ struct Experiment {
     std::vector<SamplerLane> lanes;
     std::optional<AaCalibration> aa;
     std::vector<std::string> missing_gates;   // wizard gates that were not met when it ran
+    // Schema 3:
+    DeviceIdentity device;              // the device the samples were taken on (empty until run)
+    std::optional<int> launches_per_rep;   // the calibrated launch count both arms use
+    std::vector<std::string> limitations;  // what this run could not record, e.g. "no NVML: clocks not recorded"
     nlohmann::json verdict;             // sample verdict (kwb verdict --json shape) or null
     nlohmann::json final_verdict;       // after study-level rules, or null
 };

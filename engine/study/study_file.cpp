@@ -4,10 +4,9 @@
 #include "study/study_json.h"
 #include "util/atomic_file.h"
 
+#include <chrono>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
-
-#include <chrono>
 
 namespace kwb {
 namespace {
@@ -25,12 +24,30 @@ void migrate_1_to_2(nlohmann::json& doc)
     doc["schema_version"] = 2;
 }
 
+// Version 3 adds per-arm correctness checks, a device identity per experiment, NVML fields per
+// sample and calibrated repetitions. A version-2 experiment was planned without calibration: it
+// keeps the workload's own iteration count (min_rep_ms 0), so a resumed run stays comparable.
+void migrate_2_to_3(nlohmann::json& doc)
+{
+    if (auto it = doc.find("experiments"); it != doc.end() && it->is_array())
+        for (auto& e : *it)
+            if (e.is_object()) {
+                auto plan = e.find("plan");
+                if (plan == e.end() || plan->is_null())
+                    e["plan"] = {{"min_rep_ms", 0}};
+                else if (plan->is_object() && !plan->contains("min_rep_ms"))
+                    (*plan)["min_rep_ms"] = 0;
+            }
+    doc["schema_version"] = 3;
+}
+
 } // namespace
 
 void migrate_study_json(nlohmann::json& doc)
 {
     if (!doc.is_object())
-        throw FormatError(fmt::format("not a Kernel Workbench study (the document is {}, not an object)", doc.type_name()));
+        throw FormatError(
+            fmt::format("not a Kernel Workbench study (the document is {}, not an object)", doc.type_name()));
     const auto it = doc.find("schema_version");
     if (it == doc.end())
         throw FormatError("not a Kernel Workbench study (field 'schema_version' missing)");
@@ -38,15 +55,18 @@ void migrate_study_json(nlohmann::json& doc)
         throw FormatError("field 'schema_version': expected an integer");
     // Compared as a 64-bit value: 4294967298 must not read as 2.
     const long long version = it->is_number_unsigned() && it->get<unsigned long long>() > kStudySchemaVersion
-                                  ? static_cast<long long>(kStudySchemaVersion) + 1
-                                  : it->get<long long>();
+        ? static_cast<long long>(kStudySchemaVersion) + 1
+        : it->get<long long>();
     if (version < 1)
         throw FormatError(fmt::format("field 'schema_version': {} is not a valid version", version));
     if (version > kStudySchemaVersion)
-        throw FormatError(fmt::format("field 'schema_version': {} was written by a newer Kernel Workbench (this one reads up to {})",
-                                      it->dump(), kStudySchemaVersion));
+        throw FormatError(
+            fmt::format("field 'schema_version': {} was written by a newer Kernel Workbench (this one reads up to {})",
+                it->dump(), kStudySchemaVersion));
     if (version == 1)
         migrate_1_to_2(doc);
+    if (version <= 2)
+        migrate_2_to_3(doc);
 }
 
 Study parse_study(std::string_view text, const std::string& origin)

@@ -313,7 +313,7 @@ private slots:
         else if (mutation == "foreign")
             bytes = "{\"name\": \"a shopping list\", \"items\": [1, 2]}\n";
         else
-            bytes.replace("\"schema_version\": 2", "\"schema_version\": 99");
+            bytes.replace("\"schema_version\": 3", "\"schema_version\": 99");
         write_all(p, bytes);
 
         const auto r = kwb({QStringLiteral("run"), p, QStringLiteral("--json-progress")});

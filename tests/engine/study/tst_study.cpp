@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "study/device_identity.h"
 #include "study/study_file.h"
 #include "study/study_json.h"
 #include "util/atomic_file.h"
 
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <cmath>
 #include <filesystem>
 
@@ -36,9 +36,19 @@ Study sample_study()
     x.metrics = {{"time_ms", 9.25}};
     x.iterations = {9.2, 9.3};
     x.clock_mhz = 1980;
+    x.mem_clock_mhz = 3201;
+    x.power_w = 612.5;
+    x.throttle_reasons = {"sw_power_cap"};
+    x.launches = 40;
+    x.throttled = true;
     e.samples.push_back(x);
+    e.arms[1].check = CorrectnessCheck {true, 0.004, 0.001, 0.02, "gemm vs cuBLASLt", "2026-11-30T00:00:00Z"};
+    e.device = {"cuda", "NVIDIA H200", "GPU-8c1a2b3c-0000-1111-2222-333344445555", 0, "580.159.04"};
+    e.launches_per_rep = 40;
+    e.limitations = {"no CUPTI: live counters not recorded"};
     e.lanes.push_back({"cpu_util", "%", {0.0, 0.5}, {97.0, 99.5}});
-    e.aa = AaCalibration{5, 1, {"NOISE", "NOISE", "KILL", "NOISE", "NOISE"}, "interleaved halves, then seeded halvings"};
+    e.aa = AaCalibration {
+        5, 1, {"NOISE", "NOISE", "KILL", "NOISE", "NOISE"}, "interleaved halves, then seeded halvings"};
     e.stop_reason = "decision: NOISE for 3 pairs";
     e.plan.max_runs_per_arm = 40;
     s.experiments.push_back(e);
@@ -71,30 +81,41 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("expected");
         // A plain literal: moc loses its place on a raw string with unbalanced braces.
-        QTest::addRow("truncated") << "{\"schema_version\": 2, \"name\": \"x\", \"experi" << "not valid JSON";
-        QTest::addRow("not an object") << "[1, 2]" << "not a Kernel Workbench study";
-        QTest::addRow("no version") << R"({"name": "x"})" << "'schema_version' missing";
-        QTest::addRow("newer") << R"({"schema_version": 99, "name": "x"})" << "newer Kernel Workbench";
-        QTest::addRow("no name") << R"({"schema_version": 2})" << "field 'name': missing";
-        QTest::addRow("bad runs") << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "gemm",
+        QTest::addRow("truncated") << "{\"schema_version\": 2, \"name\": \"x\", \"experi"
+                                   << "not valid JSON";
+        QTest::addRow("not an object") << "[1, 2]"
+                                       << "not a Kernel Workbench study";
+        QTest::addRow("no version") << R"({"name": "x"})"
+                                    << "'schema_version' missing";
+        QTest::addRow("newer") << R"({"schema_version": 99, "name": "x"})"
+                               << "newer Kernel Workbench";
+        QTest::addRow("no name") << R"({"schema_version": 2})"
+                                 << "field 'name': missing";
+        QTest::addRow("bad runs")
+            << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "gemm",
             "metric": "t", "arms": [], "plan": {"runs_per_arm": "five"}}]})"
-                                  << "field 'experiments[0].plan.runs_per_arm': expected an integer";
-        QTest::addRow("bad sample") << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
+            << "field 'experiments[0].plan.runs_per_arm': expected an integer";
+        QTest::addRow("bad sample")
+            << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
             "metric": "t", "arms": [], "samples": [{"arm": "baseline", "rep": 0}]}]})"
-                                    << "field 'experiments[0].samples[0].position': missing";
+            << "field 'experiments[0].samples[0].position': missing";
         QTest::addRow("bad order") << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
             "metric": "t", "arms": [], "plan": {"order": "zigzag"}}]})"
                                    << "unknown value \"zigzag\"";
-        QTest::addRow("runs beyond int") << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
+        QTest::addRow("runs beyond int")
+            << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
             "metric": "t", "arms": [], "plan": {"runs_per_arm": 4294967297}}]})"
-                                         << "field 'experiments[0].plan.runs_per_arm': 4294967297 is out of range";
-        QTest::addRow("warm-ups beyond int") << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
+            << "field 'experiments[0].plan.runs_per_arm': 4294967297 is out of range";
+        QTest::addRow("warm-ups beyond int")
+            << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
             "metric": "t", "arms": [], "plan": {"warmup_runs": 4294967296}}]})"
-                                             << "plan.warmup_runs': 4294967296 is out of range";
-        QTest::addRow("position beyond int") << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
+            << "plan.warmup_runs': 4294967296 is out of range";
+        QTest::addRow("position beyond int")
+            << R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
             "metric": "t", "arms": [], "samples": [{"arm": "baseline", "rep": 0, "position": 9223372036854775807}]}]})"
-                                             << "samples[0].position': 9223372036854775807 is out of range";
-        QTest::addRow("version beyond int") << R"({"schema_version": 4294967298, "name": "x"})" << "newer Kernel Workbench";
+            << "samples[0].position': 9223372036854775807 is out of range";
+        QTest::addRow("version beyond int") << R"({"schema_version": 4294967298, "name": "x"})"
+                                            << "newer Kernel Workbench";
     }
 
     void brokenFilesNameTheProblem()
@@ -126,11 +147,46 @@ private slots:
     {
         const Study s = parse_study(R"({"schema_version": 1, "name": "old", "notes": "kept",
             "target": {"metric": "ttft_ms", "direction": "lower", "unit": "ms", "current": 210, "goal": 180}})",
-                                    "old.json");
+            "old.json");
         QCOMPARE(s.schema_version, kStudySchemaVersion);
         QCOMPARE(s.description, std::string("kept"));
         QCOMPARE(*s.target.goal, 180.0);
         QVERIFY(s.experiments.empty());
+    }
+
+    void versionTwoMigratesWithoutCalibration()
+    {
+        // A v2 experiment was planned without calibrated repetitions: resumed, it must keep its
+        // workload's own iteration count, so its plan reads min_rep_ms 0; new plans default to 10.
+        const Study s = parse_study(R"({"schema_version": 2, "name": "old", "experiments": [
+            {"id": "a", "workload": "gemm", "metric": "time_ms", "arms": [], "plan": {"runs_per_arm": 4}},
+            {"id": "b", "workload": "gemm", "metric": "time_ms", "arms": []}]})",
+            "v2.json");
+        QCOMPARE(s.schema_version, kStudySchemaVersion);
+        QCOMPARE(s.experiments.at(0).plan.min_rep_ms, 0.0);
+        QCOMPARE(s.experiments.at(0).plan.runs_per_arm, 4);
+        QCOMPARE(s.experiments.at(1).plan.min_rep_ms, 0.0);
+        QVERIFY(s.experiments.at(0).device.empty());
+        QVERIFY(!s.experiments.at(0).launches_per_rep);
+        QCOMPARE(RunPlan {}.min_rep_ms, 10.0);
+    }
+
+    void sameDeviceMeansSameModel()
+    {
+        const DeviceIdentity h200a {"cuda", "NVIDIA H200", "GPU-a", 0, ""};
+        const DeviceIdentity h200b {"cuda", "NVIDIA H200", "GPU-b", 1, ""};
+        const DeviceIdentity a100 {"cuda", "NVIDIA A100-SXM4-80GB", "GPU-c", 0, ""};
+        const DeviceIdentity cpu {"cpu", "NVIDIA H200", "", std::nullopt, ""};
+        QVERIFY(same_device(h200a, h200b));
+        QVERIFY(!same_device(h200a, a100));
+        QVERIFY(!same_device(h200a, cpu));
+        QVERIFY(same_device(DeviceIdentity {}, a100)); // not yet recorded: anything goes
+        QCOMPARE(describe(h200a), std::string("NVIDIA H200 (cuda 0, GPU-a)"));
+        const auto id = identity_from_sheet(
+            {{"kind", "cuda"}, {"name", "NVIDIA H200"}, {"index", 0}, {"uuid", "GPU-a"}, {"driver_version", 13000}});
+        QCOMPARE(id.model, std::string("NVIDIA H200"));
+        QCOMPARE(*id.index, 0);
+        QCOMPARE(id.driver, std::string("13000"));
     }
 
     void nullMeasurementsLoad()
@@ -139,7 +195,7 @@ private slots:
         const Study s = parse_study(R"({"schema_version": 2, "name": "x", "experiments": [{"id": "a", "workload": "g",
             "metric": "t", "arms": [], "samples": [{"arm": "baseline", "rep": 0, "position": 0, "discarded": true,
             "metrics": {"t": null, "gflops": 2.5}, "iterations": [1.0, null]}]}]})",
-                                    "nan.json");
+            "nan.json");
         const Sample& x = s.experiments.at(0).samples.at(0);
         QCOMPARE(x.metrics.count("t"), size_t(0));
         QCOMPARE(x.metrics.at("gflops"), 2.5);
@@ -161,13 +217,10 @@ private slots:
         QVERIFY(std::filesystem::is_symlink(link));
         QCOMPARE(load_study(real).name, s.name);
         for (const auto& entry : std::filesystem::directory_iterator(root / "data"))
-            QCOMPARE(entry.path().filename().string(), std::string("real.json"));   // no temporary left
+            QCOMPARE(entry.path().filename().string(), std::string("real.json")); // no temporary left
     }
 
-    void missingFileIsAnError()
-    {
-        QVERIFY_THROWS_EXCEPTION(StudyLoadError, load_study("/nonexistent/dir/s.json"));
-    }
+    void missingFileIsAnError() { QVERIFY_THROWS_EXCEPTION(StudyLoadError, load_study("/nonexistent/dir/s.json")); }
 
     void judgedValuesSkipWarmupAndDiscarded()
     {
@@ -186,7 +239,7 @@ private slots:
         add("baseline", 1, 1.0, false, false);
         add("baseline", 2, 42.0, false, true);
         add("treatment", 4, 7.0, false, false);
-        QCOMPARE(judged_values(e, "baseline", "t"), (std::vector<double>{1.0, 3.0}));
+        QCOMPARE(judged_values(e, "baseline", "t"), (std::vector<double> {1.0, 3.0}));
     }
 };
 

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "study/device_identity.h"
+
+#include <fmt/format.h>
+
+namespace kwb {
+
+bool same_device(const DeviceIdentity& recorded, const DeviceIdentity& current)
+{
+    if (recorded.empty())
+        return true;
+    return recorded.kind == current.kind && recorded.model == current.model;
+}
+
+std::string describe(const DeviceIdentity& device)
+{
+    if (device.empty())
+        return "an unrecorded device";
+    std::string where = device.kind;
+    if (device.index)
+        where += fmt::format(" {}", *device.index);
+    if (!device.uuid.empty())
+        where += fmt::format(", {}", device.uuid);
+    return fmt::format("{} ({})", device.model.empty() ? "unnamed device" : device.model, where);
+}
+
+DeviceIdentity identity_from_sheet(const nlohmann::json& device)
+{
+    DeviceIdentity id;
+    if (!device.is_object())
+        return id;
+    id.kind = device.value("kind", "");
+    id.model = device.value("name", "");
+    id.uuid = device.value("uuid", "");
+    if (const auto it = device.find("index"); it != device.end() && it->is_number_integer())
+        id.index = it->get<int>();
+    if (const auto it = device.find("driver_version"); it != device.end() && !it->is_null())
+        id.driver = it->is_string() ? it->get<std::string>() : it->dump();
+    return id;
+}
+
+} // namespace kwb

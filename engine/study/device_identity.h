@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "study/study.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+// The one owner of "same device": an experiment's samples were taken on one device model, and
+// continuing it on another would mix two populations into one verdict. `kwb run`, the hardware
+// page and calibration all ask these functions.
+namespace kwb {
+
+// Kind and model equal (two H200s are the same device; an H200 and an H100 are not). An empty
+// recorded identity (a study not yet run, or written before schema 3) matches anything.
+bool same_device(const DeviceIdentity& recorded, const DeviceIdentity& current);
+
+// "NVIDIA H200 (cuda 0, GPU-8c1a...)" or "Intel(R) Xeon(R) Processor (cpu)".
+std::string describe(const DeviceIdentity& device);
+
+// The identity of one entry of a hardware sheet (`kwb devices --json` "devices" element).
+DeviceIdentity identity_from_sheet(const nlohmann::json& device);
+
+} // namespace kwb
