@@ -4,9 +4,10 @@
 #include "study/study_json.h"
 #include "util/atomic_file.h"
 
-#include <chrono>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
+
+#include <chrono>
 
 namespace kwb {
 namespace {
@@ -46,8 +47,7 @@ void migrate_2_to_3(nlohmann::json& doc)
 void migrate_study_json(nlohmann::json& doc)
 {
     if (!doc.is_object())
-        throw FormatError(
-            fmt::format("not a Kernel Workbench study (the document is {}, not an object)", doc.type_name()));
+        throw FormatError(fmt::format("not a Kernel Workbench study (the document is {}, not an object)", doc.type_name()));
     const auto it = doc.find("schema_version");
     if (it == doc.end())
         throw FormatError("not a Kernel Workbench study (field 'schema_version' missing)");
@@ -55,14 +55,13 @@ void migrate_study_json(nlohmann::json& doc)
         throw FormatError("field 'schema_version': expected an integer");
     // Compared as a 64-bit value: 4294967298 must not read as 2.
     const long long version = it->is_number_unsigned() && it->get<unsigned long long>() > kStudySchemaVersion
-        ? static_cast<long long>(kStudySchemaVersion) + 1
-        : it->get<long long>();
+                                  ? static_cast<long long>(kStudySchemaVersion) + 1
+                                  : it->get<long long>();
     if (version < 1)
         throw FormatError(fmt::format("field 'schema_version': {} is not a valid version", version));
     if (version > kStudySchemaVersion)
-        throw FormatError(
-            fmt::format("field 'schema_version': {} was written by a newer Kernel Workbench (this one reads up to {})",
-                it->dump(), kStudySchemaVersion));
+        throw FormatError(fmt::format("field 'schema_version': {} was written by a newer Kernel Workbench (this one reads up to {})",
+                                      it->dump(), kStudySchemaVersion));
     if (version == 1)
         migrate_1_to_2(doc);
     if (version <= 2)
