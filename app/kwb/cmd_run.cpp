@@ -57,12 +57,6 @@ bool runnable(const Experiment& e)
            e.status == ExperimentStatus::Running;   // "running" in a file: a run that crashed; resume it
 }
 
-bool has_backend(const Workload& w, Backend b)
-{
-    const auto list = w.backends();
-    return std::find(list.begin(), list.end(), b) != list.end();
-}
-
 struct Job {
     Experiment* experiment;
     const Workload* workload;

@@ -26,19 +26,55 @@ std::optional<long long> whole_number(const nlohmann::json& value)
     return static_cast<long long>(d);
 }
 
-nlohmann::json resolve_params(const Workload& workload, const nlohmann::json& given)
+namespace {
+
+bool on_backend(const ParamSpec& spec, Backend backend)
+{
+    return spec.only_on.empty() || std::find(spec.only_on.begin(), spec.only_on.end(), backend) != spec.only_on.end();
+}
+
+} // namespace
+
+bool has_backend(const Workload& workload, Backend backend)
+{
+    const auto list = workload.backends();
+    return std::find(list.begin(), list.end(), backend) != list.end();
+}
+
+bool params_fit_backend(const Workload& workload, const nlohmann::json& given, Backend backend)
+{
+    if (!has_backend(workload, backend) || !given.is_object())
+        return false;
+    const auto specs = workload.params();
+    for (const auto& [name, value] : given.items()) {
+        const auto spec = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& p) { return p.name == name; });
+        if (spec != specs.end() && !on_backend(*spec, backend))
+            return false;
+    }
+    return true;
+}
+
+nlohmann::json resolve_params(const Workload& workload, const nlohmann::json& given, std::optional<Backend> backend)
 {
     if (!given.is_object())
         throw WorkloadError(fmt::format("{}: parameters must be an object of name: value", workload.name()));
     const auto specs = workload.params();
     nlohmann::json resolved = nlohmann::json::object();
-    for (const auto& spec : specs)
-        resolved[spec.name] = spec.default_value;
+    for (const auto& spec : specs) {
+        if (backend && !on_backend(spec, *backend))
+            continue;
+        const bool cuda_value = backend == Backend::Cuda && !spec.cuda_default.is_null();
+        resolved[spec.name] = cuda_value ? spec.cuda_default : spec.default_value;
+    }
     for (const auto& [name, value] : given.items()) {
         const auto spec = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& p) { return p.name == name; });
         if (spec == specs.end())
             throw WorkloadError(fmt::format("{}: unknown parameter '{}' (parameters: {})", workload.name(), name,
                                             param_names(workload)));
+        if (backend && !on_backend(*spec, *backend))
+            throw WorkloadError(fmt::format("{}: parameter '{}' exists on the {} backend only, not on {}",
+                                            workload.name(), name, to_string(spec->only_on.front()),
+                                            to_string(*backend)));
         if (spec->default_value.is_number() != value.is_number() || spec->default_value.is_string() != value.is_string())
             throw WorkloadError(fmt::format("{}: parameter '{}' must be a {}, got {}", workload.name(), name,
                                             spec->default_value.is_number() ? "number" : "string", value.dump()));
@@ -61,14 +97,23 @@ nlohmann::json describe_workload(const Workload& workload)
     for (auto b : workload.backends())
         backends.push_back(to_string(b));
     nlohmann::json params = nlohmann::json::array();
-    for (const auto& p : workload.params())
-        params.push_back({{"name", p.name}, {"default", p.default_value}, {"values", p.values}, {"description", p.description}});
+    for (const auto& p : workload.params()) {
+        nlohmann::json param = {{"name", p.name}, {"default", p.default_value}, {"values", p.values},
+                                {"description", p.description}};
+        nlohmann::json on = nlohmann::json::array();
+        for (auto b : p.only_on.empty() ? workload.backends() : p.only_on)
+            on.push_back(to_string(b));
+        param["backends"] = on;
+        if (!p.cuda_default.is_null())
+            param["cuda_default"] = p.cuda_default;
+        params.push_back(std::move(param));
+    }
     nlohmann::json metrics = nlohmann::json::array();
     for (const auto& m : workload.metrics())
         metrics.push_back({{"name", m.name}, {"unit", m.unit}, {"direction", to_string(m.direction)},
                            {"description", m.description}});
     return {{"name", workload.name()}, {"description", workload.description()}, {"backends", backends},
-            {"params", params}, {"metrics", metrics}};
+            {"aliases", workload.aliases()}, {"params", params}, {"metrics", metrics}};
 }
 
 namespace {
@@ -103,6 +148,9 @@ void WorkloadRegistry::add(std::unique_ptr<Workload> workload)
 {
     if (find(workload->name()))
         throw std::logic_error(fmt::format("workload '{}' registered twice", workload->name()));
+    for (const auto& alias : workload->aliases())
+        if (find(alias))
+            throw std::logic_error(fmt::format("workload alias '{}' registered twice", alias));
     workloads_.push_back(std::move(workload));
 }
 
@@ -111,6 +159,10 @@ const Workload* WorkloadRegistry::find(std::string_view name) const
     for (const auto& w : workloads_)
         if (w->name() == name)
             return w.get();
+    for (const auto& w : workloads_)
+        for (const auto& alias : w->aliases())
+            if (alias == name)
+                return w.get();
     return nullptr;
 }
 

@@ -29,6 +29,8 @@ struct ParamSpec {
     nlohmann::json default_value;          // a number or a string
     std::vector<nlohmann::json> values;    // listed values: each runs one repetition in seconds on 2 cores
     std::string description;
+    std::vector<Backend> only_on{};        // empty: every backend of the workload; else those that have it
+    nlohmann::json cuda_default{};         // the default on the cuda backend where it differs (null: same)
 };
 
 struct MetricSpec {
@@ -43,6 +45,8 @@ struct MetricSpec {
 struct RepetitionResult {
     std::map<std::string, double> metrics;
     std::vector<double> iterations;
+    std::optional<double> total_ms;        // the timed region of the whole repetition (GPU: CUDA events)
+    std::optional<int> launches;           // launches (iterations) the repetition ran
     std::optional<double> clock_mhz;
     std::optional<double> temperature_c;
     bool throttled = false;
@@ -52,6 +56,7 @@ struct VerifyResult {
     bool ok = false;
     double max_abs_error = 0;
     double tolerance = 0;
+    std::optional<double> max_rel_error{};
     std::string detail;
 };
 
@@ -63,6 +68,10 @@ public:
     virtual RepetitionResult run_once() = 0;
     // Compares the output against the plain reference implementation.
     virtual VerifyResult verify() = 0;
+    // Sets how many launches (iterations) one repetition runs, for the runner's calibration of
+    // repetitions to the plan's min_rep_ms. False when the workload has no such count (a decode
+    // loop, an external command): its repetitions are what they are.
+    virtual bool set_launches(int /*launches*/) { return false; }
 };
 
 class Workload {
@@ -73,6 +82,8 @@ public:
     virtual std::vector<Backend> backends() const = 0;
     virtual std::vector<ParamSpec> params() const = 0;
     virtual std::vector<MetricSpec> metrics() const = 0;
+    // Older names that still load (a workload that absorbed another keeps its name as an alias).
+    virtual std::vector<std::string> aliases() const { return {}; }
     // `params` holds every parameter (defaults filled in by the caller via resolve_params).
     virtual std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const = 0;
 };
@@ -83,8 +94,15 @@ public:
 std::optional<long long> whole_number(const nlohmann::json& value);
 
 // Fills defaults in and checks every given name is a parameter of the workload and of the
-// right kind (number vs string). Throws WorkloadError naming the parameter.
-nlohmann::json resolve_params(const Workload& workload, const nlohmann::json& given);
+// right kind (number vs string). Throws WorkloadError naming the parameter. With a backend, the
+// defaults are that backend's and a parameter the backend lacks is refused ("gemm: parameter
+// 'block' exists on the cpu backend only"); parameters of other backends are left out.
+nlohmann::json resolve_params(const Workload& workload, const nlohmann::json& given,
+                              std::optional<Backend> backend = std::nullopt);
+
+bool has_backend(const Workload& workload, Backend backend);
+// True when `given` names only parameters the backend has (what `--backend auto` needs to pick it).
+bool params_fit_backend(const Workload& workload, const nlohmann::json& given, Backend backend);
 
 // The workload's JSON description as `kwb workloads --json` lists it.
 nlohmann::json describe_workload(const Workload& workload);
@@ -100,6 +118,7 @@ std::string workload_names(const WorkloadRegistry& registry);
 class WorkloadRegistry {
 public:
     void add(std::unique_ptr<Workload> workload);
+    // By name or alias ("triad" finds "bandwidth").
     const Workload* find(std::string_view name) const;
     std::vector<const Workload*> all() const;
 

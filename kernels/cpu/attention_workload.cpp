@@ -37,6 +37,12 @@ public:
         return r;
     }
 
+    bool set_launches(int launches) override
+    {
+        iterations_ = launches;
+        return true;
+    }
+
     VerifyResult verify() override
     {
         flash_.run(shape_, q_.data(), k_.data(), v_.data(), o_.data());

@@ -2,6 +2,7 @@
 #include "cpu/cpu_workloads.h"
 #include "cpu/gemm.h"
 #include "cpu/workload_util.h"
+#include "workloads/cuda_workload.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -14,8 +15,8 @@ constexpr const char* kName = "gemm";
 
 class PreparedGemm final : public PreparedWorkload {
 public:
-    PreparedGemm(int size, int block, int threads, int iterations)
-        : n_(size), iterations_(iterations), pool_(threads), gemm_(block, pool_),
+    PreparedGemm(int size, int block, int threads, int iterations, bool wrong_result)
+        : n_(size), iterations_(iterations), wrong_result_(wrong_result), pool_(threads), gemm_(block, pool_),
           a_(static_cast<std::size_t>(size) * size), b_(a_.size()), c_(a_.size())
     {
         fill_uniform(a_, 1);
@@ -29,12 +30,21 @@ public:
         const double ms = mean(r.iterations);
         r.metrics["time_ms"] = ms;
         r.metrics["gflops"] = 2.0 * n_ * n_ * static_cast<double>(n_) / (ms * 1e6);
+        r.metrics["tflops"] = r.metrics["gflops"] / 1e3;
         return r;
+    }
+
+    bool set_launches(int launches) override
+    {
+        iterations_ = launches;
+        return true;
     }
 
     VerifyResult verify() override
     {
         gemm_.run(n_, n_, n_, a_.data(), b_.data(), c_.data());
+        if (wrong_result_)
+            c_[c_.size() / 2] += 1.0f;
         // The textbook loop costs n^3 scalar steps; past 512^3 (a few tenths of a second) it
         // checks 64 rows spread from the first to the last, which still crosses every column
         // block and the partial last row block.
@@ -56,6 +66,7 @@ public:
 private:
     int n_;
     int iterations_;
+    bool wrong_result_;
     ThreadPool pool_;
     BlockedGemm gemm_;
     std::vector<float> a_, b_, c_;
@@ -66,33 +77,57 @@ public:
     std::string name() const override { return kName; }
     std::string description() const override
     {
-        return "fp32 GEMM C = A*B, square size^3, cache-blocked with packed panels and a 4x8 register tile";
+        return "C = A*B. cpu: fp32, square size^3, cache-blocked with packed panels and a 4x8 register tile; "
+               "cuda: bf16 inputs, fp32 accumulation, M x N x K tensor-core tiles (mma.sync, cp.async pipeline) or cuBLASLt";
     }
-    std::vector<Backend> backends() const override { return {Backend::Cpu}; }
+    std::vector<Backend> backends() const override { return {Backend::Cpu, Backend::Cuda}; }
     std::vector<ParamSpec> params() const override
     {
+        const auto cuda = [](ParamSpec p) { return only_on(Backend::Cuda, std::move(p)); };
+        auto iterations = iterations_param(5, {1, 5, 10});
+        iterations.cuda_default = 10;
         return {
-            {"size", 512, int_values({128, 256, 384, 512, 768, 1024}), "M = N = K"},
-            {"block", 64, int_values({16, 32, 64, 128, 256}),
-             "edge of the square cache block (rows of A, columns of B, K slice); need not divide size"},
-            threads_param(),
-            iterations_param(5, {1, 5, 10}),
+            only_on(Backend::Cpu, {"size", 512, int_values({128, 256, 384, 512, 768, 1024}), "M = N = K"}),
+            only_on(Backend::Cpu, {"block", 64, int_values({16, 32, 64, 128, 256}),
+                                   "edge of the square cache block (rows of A, columns of B, K slice); need not divide size"}),
+            only_on(Backend::Cpu, threads_param()),
+            iterations,
+            cuda({"m", 4096, int_values({1000, 2048, 4096, 8192}), "rows of A and C (any size; need not divide the tile)"}),
+            cuda({"n", 4096, int_values({1030, 2048, 4096, 8192}), "columns of B and C"}),
+            cuda({"k", 4096, int_values({520, 2048, 4096, 8192}), "columns of A, rows of B"}),
+            cuda({"impl", "tiled", {"tiled", "cublaslt"},
+                  "tiled: the plugin's mma.sync tensor-core kernel; cublaslt: the library, the reference arm"}),
+            cuda({"block_m", 128, int_values({64, 128, 256}), "rows of C per thread block"}),
+            cuda({"block_n", 128, int_values({64, 128, 256}), "columns of C per thread block"}),
+            cuda({"block_k", 32, int_values({32, 64}), "K slice per pipeline stage"}),
+            cuda({"stages", 3, int_values({2, 3, 4}), "cp.async shared-memory pipeline depth"}),
+            cuda({"warps", 8, int_values({4, 8}), "warps per thread block"}),
+            cache_param(),
+            fault_param(),
         };
     }
     std::vector<MetricSpec> metrics() const override
     {
-        return {time_metric("one size^3 GEMM"),
-                {"gflops", "GFLOP/s", Direction::Higher, "2*size^3 / time_ms: arithmetic throughput"}};
+        return {time_metric("one GEMM"),
+                {"gflops", "GFLOP/s", Direction::Higher, "2*M*N*K / time_ms: arithmetic throughput"},
+                {"tflops", "TFLOP/s", Direction::Higher, "2*M*N*K / time_ms, in TFLOP/s (% of peak on the hardware page)"}};
     }
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
     {
+        if (backend == Backend::Cuda)
+            return prepare_cuda(kName, params, cuda_run_options(params), [](const nlohmann::json& run, auto& metrics) {
+                cuda_time_metrics(run, metrics);
+                if (const auto t = metrics.find("tflops"); t != metrics.end())
+                    metrics["gflops"] = t->second * 1e3;
+            });
         require_cpu(kName, backend);
         const auto size = int_param(params, kName, "size", 1, 4096);
         const auto block = int_param(params, kName, "block", 1, 4096);
         const auto threads = int_param(params, kName, "threads", 1, 256);
         const auto iterations = int_param(params, kName, "iterations", 1, 100000);
         return std::make_unique<PreparedGemm>(static_cast<int>(size), static_cast<int>(block),
-                                              static_cast<int>(threads), static_cast<int>(iterations));
+                                              static_cast<int>(threads), static_cast<int>(iterations),
+                                              wants_wrong_result(params));
     }
 };
 

@@ -2,6 +2,7 @@
 #include "cpu/cpu_workloads.h"
 #include "cpu/rmsnorm.h"
 #include "cpu/workload_util.h"
+#include "workloads/cuda_workload.h"
 
 #include <fmt/format.h>
 
@@ -34,6 +35,12 @@ public:
         return r;
     }
 
+    bool set_launches(int launches) override
+    {
+        iterations_ = launches;
+        return true;
+    }
+
     VerifyResult verify() override
     {
         run();
@@ -60,26 +67,38 @@ public:
     {
         return "RMSNorm of rows x hidden fp32 activations times a weight vector; vector_width floats per loop step";
     }
-    std::vector<Backend> backends() const override { return {Backend::Cpu}; }
+    std::vector<Backend> backends() const override { return {Backend::Cpu, Backend::Cuda}; }
     std::vector<ParamSpec> params() const override
     {
+        ParamSpec rows{"rows", 512, int_values({64, 256, 512, 1024, 2048}), "rows (tokens) normalised independently"};
+        rows.cuda_default = 8192;
+        ParamSpec width{"vector_width", 4, int_values({1, 4, 8}),
+                        "elements per access and partial sums in the reduction (1 = scalar loop; cpu: 1, 4, 8, 16 "
+                        "fp32; cuda: 1, 2, 4, 8 bf16)"};
+        width.cuda_default = 8;
+        auto iterations = iterations_param(100, {1, 100, 500});
+        iterations.cuda_default = 10;
         return {
-            {"rows", 512, int_values({64, 256, 512, 1024, 2048}), "rows (tokens) normalised independently"},
+            rows,
             {"hidden", 4096, int_values({1024, 2048, 4096, 8192}), "elements per row"},
-            {"vector_width", 4, int_values({1, 4, 8, 16}),
-             "floats per inner-loop step and partial sums in the reduction (1 = scalar loop)"},
-            threads_param(),
-            iterations_param(100, {1, 100, 500}),
+            width,
+            only_on(Backend::Cpu, threads_param()),
+            iterations,
+            only_on(Backend::Cuda, {"rows_per_block", 1, int_values({1, 2, 4}), "rows one thread block normalises"}),
+            cache_param(),
         };
     }
     std::vector<MetricSpec> metrics() const override
     {
         return {time_metric("one rows x hidden RMSNorm"),
                 {"gbs", "GB/s", Direction::Higher,
-                 "bytes read once and written once (2 * 4 * rows * hidden) / time_ms; the second read of x is not counted"}};
+                 "bytes read once and written once (cpu: 2 * 4 * rows * hidden fp32; cuda: bf16 x and y) / time_ms; "
+                 "the second read of x is not counted"}};
     }
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
     {
+        if (backend == Backend::Cuda)
+            return prepare_cuda(kName, params, cuda_run_options(params), cuda_time_metrics);
         require_cpu(kName, backend);
         const auto rows = int_param(params, kName, "rows", 1, 1 << 24);
         const auto hidden = int_param(params, kName, "hidden", 1, 1 << 24);

@@ -2,6 +2,7 @@
 #include "cpu/triad.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace kwb::cpu {
 
@@ -28,7 +29,10 @@ void triad_slice(std::size_t n, float s, const float* __restrict b, const float*
 
 } // namespace
 
-void triad(std::size_t n, float s, const float* b, const float* c, float* a, ThreadPool& pool)
+namespace {
+
+template <typename Slice>
+void for_each_slice(std::size_t n, ThreadPool& pool, const Slice& slice_fn)
 {
     // Slices start on 64-byte boundaries (16 floats) so two threads never share a cache line.
     const auto slices = static_cast<std::size_t>(pool.size());
@@ -36,8 +40,23 @@ void triad(std::size_t n, float s, const float* b, const float* c, float* a, Thr
     pool.for_each(slices, [&](std::size_t slice, int) {
         const std::size_t begin = std::min(n, slice * per);
         const std::size_t end = slice + 1 == slices ? n : std::min(n, begin + per);
-        triad_slice(end - begin, s, b + begin, c + begin, a + begin);
+        slice_fn(begin, end);
     });
+}
+
+} // namespace
+
+void stream_copy(std::size_t n, const float* b, float* a, ThreadPool& pool)
+{
+    for_each_slice(n, pool, [&](std::size_t begin, std::size_t end) {
+        std::memcpy(a + begin, b + begin, (end - begin) * sizeof(float));
+    });
+}
+
+void triad(std::size_t n, float s, const float* b, const float* c, float* a, ThreadPool& pool)
+{
+    for_each_slice(n, pool,
+                   [&](std::size_t begin, std::size_t end) { triad_slice(end - begin, s, b + begin, c + begin, a + begin); });
 }
 
 } // namespace kwb::cpu

@@ -13,6 +13,9 @@ namespace kwb::cpu {
 // The correctness oracle: the scalar loop.
 void triad_reference(std::size_t n, float s, const float* b, const float* c, float* a);
 
+// A copy a[i] = b[i], one contiguous slice per thread: the other bandwidth operation.
+void stream_copy(std::size_t n, const float* b, float* a, ThreadPool& pool);
+
 // The CPU backend's triad: one contiguous slice per thread (cache-line aligned) and an unrolled
 // inner loop that GCC vectorises at -O2.
 void triad(std::size_t n, float s, const float* b, const float* c, float* a, ThreadPool& pool);

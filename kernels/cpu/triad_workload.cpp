@@ -2,6 +2,9 @@
 #include "cpu/cpu_workloads.h"
 #include "cpu/triad.h"
 #include "cpu/workload_util.h"
+#include "workloads/cuda_workload.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -10,13 +13,13 @@
 namespace kwb::cpu {
 namespace {
 
-constexpr const char* kName = "triad";
+constexpr const char* kName = "bandwidth";
 constexpr float kScalar = 3.0f; // STREAM's scalar
 
 class PreparedTriad final : public PreparedWorkload {
 public:
-    PreparedTriad(std::size_t n, int threads, int iterations)
-        : iterations_(iterations), pool_(threads), a_(n), b_(n), c_(n)
+    PreparedTriad(bool copy, std::size_t n, int threads, int iterations)
+        : copy_(copy), iterations_(iterations), pool_(threads), a_(n), b_(n), c_(n)
     {
         fill_uniform(b_, 31);
         fill_uniform(c_, 32);
@@ -30,13 +33,21 @@ public:
         r.iterations = time_iterations(iterations_, [&] { run(); });
         const double ms = mean(r.iterations);
         r.metrics["time_ms"] = ms;
-        r.metrics["gbs"] = 3.0 * sizeof(float) * static_cast<double>(a_.size()) / (ms * 1e6);
+        r.metrics["gbs"] = (copy_ ? 2.0 : 3.0) * sizeof(float) * static_cast<double>(a_.size()) / (ms * 1e6);
         return r;
+    }
+
+    bool set_launches(int launches) override
+    {
+        iterations_ = launches;
+        return true;
     }
 
     VerifyResult verify() override
     {
         run();
+        if (copy_)
+            return verify_result(max_abs_diff(a_, b_), 0.0, "copy vs its source");
         std::vector<float> ref(a_.size());
         triad_reference(ref.size(), kScalar, b_.data(), c_.data(), ref.data());
         // Same two operations per element; only a fused multiply-add may round differently.
@@ -44,8 +55,15 @@ public:
     }
 
 private:
-    void run() { triad(a_.size(), kScalar, b_.data(), c_.data(), a_.data(), pool_); }
+    void run()
+    {
+        if (copy_)
+            stream_copy(a_.size(), b_.data(), a_.data(), pool_);
+        else
+            triad(a_.size(), kScalar, b_.data(), c_.data(), a_.data(), pool_);
+    }
 
+    bool copy_;
     int iterations_;
     ThreadPool pool_;
     std::vector<float> a_, b_, c_;
@@ -56,32 +74,53 @@ public:
     std::string name() const override { return kName; }
     std::string description() const override
     {
-        return "memory bandwidth: STREAM triad a = b + 3*c over three fp32 arrays of size_mb MiB each";
+        return "memory bandwidth: STREAM copy a = b or triad a = b + 3*c over fp32 arrays of size_mb MiB each; "
+               "on the GPU the kernel that measures the device's memory ceiling";
     }
-    std::vector<Backend> backends() const override { return {Backend::Cpu}; }
+    std::vector<Backend> backends() const override { return {Backend::Cpu, Backend::Cuda}; }
+    // It absorbed the CPU `triad` workload; studies that name it still load.
+    std::vector<std::string> aliases() const override { return {"triad"}; }
     std::vector<ParamSpec> params() const override
     {
+        ParamSpec size{"size_mb", 64, int_values({1, 4, 16, 64, 128}),
+                       "MiB per array; past the last-level cache (L2 on a GPU) it measures DRAM bandwidth"};
+        size.cuda_default = 1024;
+        auto iterations = iterations_param(10, {1, 10, 50});
+        iterations.cuda_default = 10;
         return {
-            {"size_mb", 64, int_values({1, 4, 16, 64, 128}),
-             "MiB per array (three arrays); past the last-level cache it measures DRAM bandwidth"},
-            threads_param(),
-            iterations_param(10, {1, 10, 50}),
+            {"op", "triad", {"triad", "copy"}, "triad: a = b + 3*c (two reads, one write); copy: a = b (one read, one write)"},
+            size,
+            only_on(Backend::Cpu, threads_param()),
+            iterations,
+            only_on(Backend::Cuda, {"vector_width", 4, int_values({1, 2, 4, 8}), "fp32 elements per thread access"}),
+            only_on(Backend::Cuda, {"block_threads", 256, int_values({128, 256, 512, 1024}), "threads per block"}),
+            cache_param(),
         };
     }
     std::vector<MetricSpec> metrics() const override
     {
         return {time_metric("one pass over the arrays"),
                 {"gbs", "GB/s", Direction::Higher,
-                 "STREAM bytes (3 * size_mb MiB: two reads, one write; write-allocate not counted) / time_ms"}};
+                 "STREAM bytes (copy 2, triad 3 times size_mb MiB: reads plus the write; write-allocate not counted) "
+                 "/ time_ms"}};
     }
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
     {
+        const auto op = params.value("op", std::string("triad"));
+        if (op != "triad" && op != "copy")
+            throw WorkloadError(fmt::format("{}: parameter 'op' must be triad or copy, got \"{}\"", kName, op));
+        if (backend == Backend::Cuda) {
+            // The plugin names the array size bytes_mib.
+            auto plugin_params = params;
+            plugin_params["bytes_mib"] = params.value("size_mb", 1024);
+            return prepare_cuda(kName, plugin_params, cuda_run_options(params), cuda_time_metrics);
+        }
         require_cpu(kName, backend);
         const auto size_mb = int_param(params, kName, "size_mb", 1, 1024);
         const auto threads = int_param(params, kName, "threads", 1, 256);
         const auto iterations = int_param(params, kName, "iterations", 1, 100000);
         const auto n = static_cast<std::size_t>(size_mb) * 1024 * 1024 / sizeof(float);
-        return std::make_unique<PreparedTriad>(n, static_cast<int>(threads), static_cast<int>(iterations));
+        return std::make_unique<PreparedTriad>(op == "copy", n, static_cast<int>(threads), static_cast<int>(iterations));
     }
 };
 

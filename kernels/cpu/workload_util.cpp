@@ -119,6 +119,31 @@ ParamSpec threads_param()
     return {"threads", 1, int_values({1, 2}), "worker threads (std::thread, started once in prepare)"};
 }
 
+ParamSpec only_on(Backend backend, ParamSpec spec)
+{
+    spec.only_on = {backend};
+    return spec;
+}
+
+ParamSpec cache_param()
+{
+    return only_on(Backend::Cuda, {"cache", "hot", {"hot", "cold"},
+                                   "hot: inputs stay in L2 between launches; cold: L2 flushed before every launch "
+                                   "(outside the timed region, each launch timed with its own events)"});
+}
+
+ParamSpec fault_param()
+{
+    return {"inject_fault", "none", {"none", "wrong-result"},
+            "test hook for the correctness gate: wrong-result perturbs the output after computing it, so the check "
+            "fails and the run ends without a verdict"};
+}
+
+bool wants_wrong_result(const nlohmann::json& params)
+{
+    return params.value("inject_fault", std::string("none")) == "wrong-result";
+}
+
 MetricSpec time_metric(std::string_view per_iteration_work)
 {
     return {"time_ms", "ms", Direction::Lower,

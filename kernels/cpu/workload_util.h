@@ -73,4 +73,16 @@ ParamSpec threads_param();
 // The time_ms MetricSpec of the kernels: the mean over the repetition's iterations.
 MetricSpec time_metric(std::string_view per_iteration_work);
 
+// A parameter only one backend has (kwb workloads says so; kwb new refuses it on the other).
+ParamSpec only_on(Backend backend, ParamSpec spec);
+// The cuda backend's `cache` parameter: hot (inputs left in L2 between launches) or cold (L2
+// flushed before every launch, outside the timed region).
+ParamSpec cache_param();
+// The `inject_fault` parameter that proves the correctness gate: "wrong-result" perturbs the
+// output after it is computed, so the check must fail and the run must end without a verdict.
+ParamSpec fault_param();
+// True when `params` asks for the wrong-result fault.
+bool wants_wrong_result(const nlohmann::json& params);
+
+
 } // namespace kwb::cpu
