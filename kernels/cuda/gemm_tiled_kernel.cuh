@@ -165,35 +165,27 @@ __global__ void __launch_bounds__(WARPS * 32) tiled_gemm(const __nv_bfloat16* __
 
         const __nv_bfloat16* a = sA + (kt % stages) * A_TILE;
         const __nv_bfloat16* b = sB + (kt % stages) * B_TILE;
-        // Fragments are double-buffered in registers: step s + 1's ldmatrix is issued before step
-        // s's mma.sync, so shared-memory latency hides behind tensor-core work.
-        constexpr int kSteps = BK / 16;
-        std::uint32_t af[2][MI][4];
-        std::uint32_t bfr[2][NI][2];
-        const auto load_fragments = [&](int buf, int kk) {
+#pragma unroll
+        for (int kk = 0; kk < BK; kk += 16) {
+            std::uint32_t af[MI][4];
+            std::uint32_t bfr[NI][2];
 #pragma unroll
             for (int i = 0; i < MI; ++i)
-                ldmatrix_x4(af[buf][i], a + (wm * WTM + i * 16 + lane % 16) * AS + kk + (lane / 16) * 8);
+                ldmatrix_x4(af[i], a + (wm * WTM + i * 16 + lane % 16) * AS + kk + (lane / 16) * 8);
 #pragma unroll
             for (int j = 0; j < NI; j += 2) {
                 std::uint32_t r[4];
                 ldmatrix_x4_trans(r, b + (kk + lane % 16) * BS + wn * WTN + j * 8 + (lane / 16) * 8);
-                bfr[buf][j][0] = r[0];
-                bfr[buf][j][1] = r[1];
-                bfr[buf][j + 1][0] = r[2];
-                bfr[buf][j + 1][1] = r[3];
+                bfr[j][0] = r[0];
+                bfr[j][1] = r[1];
+                bfr[j + 1][0] = r[2];
+                bfr[j + 1][1] = r[3];
             }
-        };
-        load_fragments(0, 0);
-#pragma unroll
-        for (int step = 0; step < kSteps; ++step) {
-            if (step + 1 < kSteps)
-                load_fragments((step + 1) & 1, (step + 1) * 16);
 #pragma unroll
             for (int i = 0; i < MI; ++i)
 #pragma unroll
                 for (int j = 0; j < NI; ++j)
-                    mma_bf16(acc[i][j], af[step & 1][i], bfr[step & 1][j][0], bfr[step & 1][j][1]);
+                    mma_bf16(acc[i][j], af[i], bfr[j][0], bfr[j][1]);
         }
     }
     cp_async_wait<0>();
