@@ -27,6 +27,8 @@ if [ -z "${KWB_CUBLASLT:-}" ]; then
     [ -n "$f" ] && { export KWB_CUBLASLT="$f"; break; }
   done
 fi
+# A hung or runaway stage must not take the whole call: each gets its own limit.
+limit=${KWB_STAGE_TIMEOUT:-300}
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(env tests calibrate copy gemm rmsnorm torch studies)
 status=0
@@ -45,17 +47,17 @@ for stage in "${stages[@]}"; do
     tests)
       for t in "$here"/bin/gpu_*; do
         name=$(basename "$t")
-        "$t" > "$out/$name.log" 2>&1
+        timeout "$limit" "$t" > "$out/$name.log" 2>&1
         rc=$?
         echo "$name: exit $rc" | tee -a "$out/gpu-tests.txt"
         [ $rc -eq 0 ] || status=1
       done ;;
     calibrate|copy|gemm|rmsnorm)
-      "$here/bin/kwb_gpu_bench" "$stage" > "$out/bench-$stage.json" 2> "$out/bench-$stage.log" || status=1 ;;
+      timeout "$limit" "$here/bin/kwb_gpu_bench" "$stage" > "$out/bench-$stage.json" 2> "$out/bench-$stage.log" || status=1 ;;
     torch)
-      python3 "$here/torch_reference.py" > "$out/torch.json" 2> "$out/torch.log" || status=1 ;;
+      timeout "$limit" python3 "$here/torch_reference.py" > "$out/torch.json" 2> "$out/torch.log" || status=1 ;;
     studies)
-      bash "$here/kwb_studies.sh" "$out" || status=1 ;;
+      timeout "$limit" bash "$here/kwb_studies.sh" "$out" || status=1 ;;
     kwb-bench)
       [ -x "$here/bin/kwb_bench" ] && "$here/bin/kwb_bench" --json > "$out/kwb_bench.json" 2>&1 ;;
     *) echo "run-all.sh: unknown stage $stage" >&2; status=2 ;;
