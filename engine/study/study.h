@@ -223,5 +223,7 @@ std::string_view to_string(ExperimentStatus s);
 
 // Samples of one arm that count for the verdict (neither warm-up nor discarded), in run order.
 std::vector<double> judged_values(const Experiment& e, const std::string& arm, const std::string& metric);
+// The same samples themselves (throttled flags, clocks), aligned with judged_values.
+std::vector<const Sample*> judged_samples(const Experiment& e, const std::string& arm, const std::string& metric);
 
 } // namespace kwb

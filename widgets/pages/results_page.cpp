@@ -78,8 +78,12 @@ void ResultsPage::refresh()
     if (e) {
         const auto& target = document()->study().target;
         unit = e->metric == target.metric ? qs(target.unit) : QString();
-        for (const auto& arm : e->arms)
-            arms << describe(qs(arm.name), judged_values(*e, arm.name, e->metric));
+        for (const auto& arm : e->arms) {
+            ArmDistribution d = describe(qs(arm.name), judged_values(*e, arm.name, e->metric));
+            for (const Sample* s : judged_samples(*e, arm.name, e->metric))
+                d.throttled << s->throttled;
+            arms << d;
+        }
     }
     m_model->setArms(arms, unit);
     m_plot->setDistributions(arms, e ? qs(e->metric) : QString(), unit);
