@@ -142,6 +142,7 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     sample.position = run.position;
     sample.warmup = run.warmup;
     sample.started_at = utc_now_iso8601();
+    s.prepared[static_cast<size_t>(run.arm)]->set_run(sample.arm, run.position);
     const double start = options_.clock();
     RepetitionResult r = s.prepared[static_cast<size_t>(run.arm)]->run_once();   // outside the lock: samplers keep reading
     sample.duration_s = options_.clock() - start;
@@ -206,6 +207,7 @@ RunOutcome Runner::run(Study& study, Experiment& e)
     const auto cancelled = [&] { return options_.cancel && options_.cancel->load(); };
     RunOutcome outcome = RunOutcome::Done;
     std::string reason;
+    std::string stop_code;
     try {
         for (const auto& arm : e.arms)
             s.prepared.push_back(workload_.prepare(resolve_params(workload_, arm.params), options_.backend));
@@ -258,11 +260,10 @@ RunOutcome Runner::run(Study& study, Experiment& e)
         // during the last repetition of a complete plan leaves a done experiment, not a stopped one.
         for (int pos = next_position(e);; ++pos) {
             if (pos % arms == 0) {
-                auto stop = stopping.check(fewest_runs(e), options_.clock() - s.t0, [&] {
-                    return judgeable(e) ? judgement_of(judge_target(e, profile)) : Judgement{"INCONCLUSIVE", {}};
-                });
+                auto stop = stopping.check(fewest_runs(e), options_.clock() - s.t0, [&] { return target_values(e); });
                 if (stop) {
                     reason = *stop;
+                    stop_code = stopping.stop_code();
                     break;
                 }
             }
@@ -290,6 +291,11 @@ RunOutcome Runner::run(Study& study, Experiment& e)
 
     std::lock_guard lock(mutex_);
     e.stop_reason = reason;
+    if (outcome == RunOutcome::Stopped)
+        stop_code = "stopped";
+    e.stopping.reset();
+    if (!stop_code.empty())
+        e.stopping = stop_record(stopping, e.plan, fewest_runs(e), stop_code);
     e.status = outcome == RunOutcome::Done ? ExperimentStatus::Done
              : outcome == RunOutcome::Stopped ? ExperimentStatus::Stopped
                                               : ExperimentStatus::Failed;

@@ -66,7 +66,7 @@ private:
             ++k_;
             return r;
         }
-        VerifyResult verify() override { return {true, 0, 0, ""}; }
+        VerifyResult verify() override { return {true, 0, 0, std::nullopt, ""}; }
 
         static double noise(int k)
         {
