@@ -20,22 +20,23 @@ double look_alpha(double alpha, int look)
 
 namespace {
 
+// One-sided: the t value exceeded with probability alpha_k.
 double t_quantile(double df, double alpha_k)
 {
     const boost::math::students_t t(df);
-    return boost::math::quantile(boost::math::complement(t, alpha_k / 2));
+    return boost::math::quantile(boost::math::complement(t, alpha_k));
 }
 
 } // namespace
 
 std::optional<SequentialInterval> sequential_interval(const std::vector<double>& baseline,
                                                       const std::vector<double>& treatment, bool paired,
-                                                      Direction direction, double alpha_k)
+                                                      Direction direction, double alpha_lower_k, double alpha_upper_k)
 {
     if (baseline.size() < 3 || treatment.size() < 3)
         return std::nullopt;
     SequentialInterval out;
-    out.level = 1 - alpha_k;
+    out.level = 1 - alpha_lower_k;
     if (paired && baseline.size() == treatment.size()) {
         std::vector<double> d;
         d.reserve(baseline.size());
@@ -44,9 +45,9 @@ std::optional<SequentialInterval> sequential_interval(const std::vector<double>&
         const double n = static_cast<double>(d.size());
         const double m = stats::mean(d);
         const double sd = stats::sample_stddev(d).value_or(0.0);
-        const double half = t_quantile(n - 1, alpha_k) * sd / std::sqrt(n);
+        const double se = sd / std::sqrt(n);
         out.delta_pct = m;
-        out.interval = {m - half, m + half};
+        out.interval = {m - t_quantile(n - 1, alpha_lower_k) * se, m + t_quantile(n - 1, alpha_upper_k) * se};
         out.paired = true;
         return out;
     }
@@ -60,9 +61,10 @@ std::optional<SequentialInterval> sequential_interval(const std::vector<double>&
     const double st = stats::sample_stddev(treatment).value_or(0.0);
     const double r = mt / mb;
     const double se_r = r * std::sqrt(st * st / (nt * mt * mt) + sb * sb / (nb * mb * mb));
-    const double half = 100 * t_quantile(std::min(nb, nt) - 1, alpha_k) * se_r;
+    const double df = std::min(nb, nt) - 1;
     out.delta_pct = stats::delta_pct(mb, mt, direction);
-    out.interval = {out.delta_pct - half, out.delta_pct + half};
+    out.interval = {out.delta_pct - 100 * t_quantile(df, alpha_lower_k) * se_r,
+                    out.delta_pct + 100 * t_quantile(df, alpha_upper_k) * se_r};
     return out;
 }
 

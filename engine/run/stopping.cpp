@@ -71,8 +71,8 @@ std::optional<std::string> StoppingRule::decide(int runs_per_arm, const std::fun
     // The look number follows from n, not from how many checks this session made, so a resumed
     // run continues the same sequence (its alpha_k keep summing to at most alpha).
     const int look = runs_per_arm - first_look_per_arm() + 1;
-    const double alpha_k = look_alpha(kSequentialAlpha, look);
-    const auto ci = sequential_interval(v.baseline, v.treatment, v.paired, profile_.direction, alpha_k);
+    const auto ci = sequential_interval(v.baseline, v.treatment, v.paired, profile_.direction,
+                                        look_alpha(kSequentialAlpha, look), look_alpha(kSequentialUpperAlpha, look));
     if (!ci)
         return std::nullopt;
     DecisionLook l{look, runs_per_arm, *ci, std::nullopt};
