@@ -104,8 +104,16 @@ Options parse(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
-    const Options o = parse(argc, argv);
     const Workload& w = *builtin_workloads().find("synthetic");
+    // `stopping_mc --one SEED DELTA CV [CAP]`: one decision-stopped study, "WORD N" on stdout (the
+    // in-process twin of one `kwb run`, for bench/stopping_cli.sh).
+    if (argc >= 5 && std::strcmp(argv[1], "--one") == 0) {
+        const auto r = run_study(w, std::atof(argv[3]), std::atof(argv[4]), std::strtoull(argv[2], nullptr, 10),
+                                 StopRule::Decision, argc >= 6 ? std::atoi(argv[5]) : 30, "normal");
+        fmt::print("{} {}\n", to_string(r.word), r.runs_per_arm);
+        return 0;
+    }
+    const Options o = parse(argc, argv);
     const std::vector<double> deltas{0, 5, 8, 9, 20};
     const std::vector<double> cvs{1, 3, 4.5};
     const auto t0 = std::chrono::steady_clock::now();

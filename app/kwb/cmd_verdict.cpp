@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <memory>
 #include <optional>
@@ -22,6 +23,7 @@ struct VerdictOptions {
     std::string baseline;
     std::string treatment;
     std::string direction = "lower";
+    bool direction_given = false;
     std::string profile = "generic";
     std::optional<std::string> column;
     bool paired = false;
@@ -101,6 +103,18 @@ int run(const VerdictOptions& o)
         throw BadInput(e.what());
     }
 
+    // spec/verdict.md, CLI form: a column whose name says higher-is-better, judged as lower.
+    if (o.column && !o.direction_given) {
+        std::string name = *o.column;
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+        for (const char* hint : {"gflops", "tflops", "gbs", "tok_s", "per_s", "throughput"})
+            if (name.find(hint) != std::string::npos) {
+                fmt::print(stderr, "kwb verdict: warning: column '{}' looks higher-is-better (its name contains '{}') "
+                                   "but is judged lower-is-better; pass --direction higher if it is\n",
+                           *o.column, hint);
+                break;
+            }
+    }
     const SampleVerdict v = judge_samples(base.values, treat.values, profile, o.paired);
     if (o.json)
         fmt::print("{}\n", to_json(v).dump(2));
@@ -118,7 +132,8 @@ void add_verdict_command(CLI::App& app, Action& action)
     auto o = std::make_shared<VerdictOptions>();
     cmd->add_option("--baseline", o->baseline, "Baseline samples: one number per line, or a CSV file")->required();
     cmd->add_option("--treatment", o->treatment, "Treatment samples, same format")->required();
-    cmd->add_option("--direction", o->direction, "lower (default) or higher is better");
+    cmd->add_option("--direction", o->direction, "lower (default) or higher is better")
+        ->each([o](const std::string&) { o->direction_given = true; });
     cmd->add_option("--profile", o->profile, "Threshold profile: generic (default), strict or speedup");
     const std::pair<const char*, const char*> numbers[] = {
         {"--min-n", "min_n"},
