@@ -76,7 +76,7 @@ private slots:
         Study s = make_study(3.0, count_plan(3));   // three times faster, and wrong
         Experiment& e = s.experiments.front();
         e.arms[1].params["wrong"] = 1;
-        e.verdict = {{"verdict", "LICENSE"}};        // a verdict from an earlier session is withdrawn
+        e.verdict = SampleVerdict{};      // a verdict from an earlier session is withdrawn
         QCOMPARE(h.run(s, e), RunOutcome::Failed);
         QCOMPARE(e.status, ExperimentStatus::Failed);
         QVERIFY(!e.verdict.has_value());
