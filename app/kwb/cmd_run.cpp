@@ -202,8 +202,8 @@ Experiment* match_device(Study& study, Experiment& e, const DeviceIdentity& here
     next.samples.clear();
     next.lanes.clear();
     next.aa.reset();
-    next.verdict = nullptr;
-    next.final_verdict = nullptr;
+    next.verdict.reset();
+    next.final_verdict.reset();
     next.launches_per_rep.reset();
     next.limitations.clear();
     for (auto& arm : next.arms)
@@ -255,19 +255,16 @@ private:
 
 void print_result(const Experiment& e)
 {
-    if (!e.final_verdict.is_object()) {
+    if (!e.final_verdict || !e.verdict) {
         say(stdout, "{}: {} ({}), no verdict\n", e.id, to_string(e.status), e.stop_reason);
         return;
     }
-    const auto& v = e.verdict;
-    const auto num = [&](const char* key) {
-        return v.contains(key) && v[key].is_number() ? fmt::format("{:.4g}", v[key].get<double>()) : std::string("-");
-    };
-    say(stdout, "{}: n = {}/{}, delta {}%, sigma {}%; sample verdict {}; final verdict {}\n", e.id,
-               v.value("n_baseline", 0), v.value("n_treatment", 0), num("delta_pct"), num("sigma_pct"),
-               v.value("verdict", ""), e.final_verdict.value("verdict", ""));
-    for (const auto& r : e.final_verdict.value("reasons", nlohmann::json::array()))
-        say(stdout, "  - {}\n", r.get<std::string>());
+    const SampleVerdict& v = *e.verdict;
+    const auto num = [](const std::optional<double>& x) { return x ? fmt::format("{:.4g}", *x) : std::string("-"); };
+    say(stdout, "{}: n = {}/{}, delta {}%, sigma {}%; sample verdict {}; final verdict {}\n", e.id, v.n_baseline(),
+        v.n_treatment(), num(v.delta_pct), num(v.sigma_pct), to_string(v.word), to_string(e.final_verdict->word));
+    for (const auto& r : e.final_verdict->reasons)
+        say(stdout, "  - {}\n", r);
 }
 
 int run(const RunOptions& o)

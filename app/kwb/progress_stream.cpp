@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "progress_stream.h"
 
+#include "verdict/verdict_json.h"
+
 #include "builtin_workloads.h"
 #include "study/study_file.h"
 
@@ -121,8 +123,8 @@ void ProgressStreamWriter::on_verdict(const Experiment& e)
               {"false_alarm_rate", e.aa->false_alarm_rate()}, {"verdicts", e.aa->verdicts}};
     write({{"type", "verdict"},
            {"experiment", e.id},
-           {"verdict", e.verdict},
-           {"final_verdict", e.final_verdict},
+           {"verdict", e.verdict ? to_json(*e.verdict) : json(nullptr)},
+           {"final_verdict", e.final_verdict ? to_json(*e.final_verdict) : json(nullptr)},
            {"status", to_string(e.status)},
            {"stop_reason", e.stop_reason},
            {"aa_calibration", aa},

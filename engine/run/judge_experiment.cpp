@@ -85,6 +85,16 @@ SampleVerdict judge_target(const Experiment& e, const Profile& profile)
     return judge_samples(b, t, profile, paired);
 }
 
+ArmValues target_values(const Experiment& e)
+{
+    if (e.arms.size() < 2)
+        return {};
+    ArmValues v{usable(judged_values(e, baseline_name(e), e.metric)), usable(judged_values(e, treatment_name(e), e.metric)),
+                false};
+    v.paired = pairing_applies(e) && v.baseline.size() == v.treatment.size();
+    return v;
+}
+
 std::vector<std::string> missing_gates(const Study& study, const Experiment& e)
 {
     std::vector<std::string> gates;
@@ -133,22 +143,19 @@ void judge_experiment(Study& study, Experiment& e, const std::vector<MetricSpec>
     input.predicted_delta_pct = study.prediction.predicted_delta_pct;
     input.aa = e.aa;
     const FinalVerdict final = apply_study_rules(sample, input, profile);
-    e.verdict = sample.json;
-    e.final_verdict = final.json;
+    e.verdict = sample;
+    e.final_verdict = final;
 
     LedgerEntry entry;
     entry.experiment_id = e.id;
     entry.at = utc_now_iso8601();
-    entry.verdict = final.word;
-    const auto& j = sample.json;
-    const auto num = [&](const char* key) {
-        return j.contains(key) && j[key].is_number() ? number(j[key].get<double>()) : std::string("n/a");
-    };
+    entry.verdict = std::string(to_string(final.word));
+    const auto num = [](const std::optional<double>& x) { return x ? number(*x) : std::string("n/a"); };
     const std::string unit = study.target.metric == e.metric && !study.target.unit.empty() ? " " + study.target.unit : "";
     entry.summary = fmt::format("{}: {}{} -> {}{} (delta {}%, sigma {}%, n = {}/{}); sample verdict {}, final {}",
-                                e.metric, num("mean_baseline"), unit, num("mean_treatment"), unit, num("delta_pct"),
-                                num("sigma_pct"), j.value("n_baseline", 0), j.value("n_treatment", 0), sample.word,
-                                final.word);
+                                e.metric, num(sample.baseline.mean), unit, num(sample.treatment.mean), unit,
+                                num(sample.delta_pct), num(sample.sigma_pct), sample.n_baseline(), sample.n_treatment(),
+                                to_string(sample.word), to_string(final.word));
     auto old = std::find_if(study.ledger.begin(), study.ledger.end(),
                             [&](const LedgerEntry& l) { return l.experiment_id == e.id; });
     if (old != study.ledger.end()) {

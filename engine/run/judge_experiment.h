@@ -2,6 +2,7 @@
 #pragma once
 
 #include "study/study.h"
+#include "run/stopping.h"
 #include "verdict/verdict.h"
 #include "workloads/workload.h"
 
@@ -27,6 +28,10 @@ bool pairing_applies(const Experiment& experiment);
 
 // The sample verdict of the target metric. Needs at least one judged run in each of two arms.
 SampleVerdict judge_target(const Experiment& experiment, const Profile& profile);
+
+// The judged, usable values of the target metric in the baseline and treatment, and whether they
+// pair (what the decision stopping rule looks at; no verdict is computed).
+ArmValues target_values(const Experiment& experiment);
 
 // Whether both arms have at least one judged run of the target metric.
 bool judgeable(const Experiment& experiment);

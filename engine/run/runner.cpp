@@ -173,6 +173,7 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     sample.position = run.position;
     sample.warmup = run.warmup;
     sample.started_at = utc_now_iso8601();
+    s.prepared[static_cast<size_t>(run.arm)]->set_run(sample.arm, run.position);
     const Range range(options_.tracer, fmt::format("{} {} #{}", run.warmup ? "warmup" : "rep", sample.arm, run.rep));
     if (options_.monitor)
         options_.monitor->begin();
@@ -299,6 +300,7 @@ RunOutcome Runner::run(Study& study, Experiment& e)
     const auto cancelled = [&] { return options_.cancel && options_.cancel->load(); };
     RunOutcome outcome = RunOutcome::Done;
     std::string reason;
+    std::string stop_code;
     try {
         const Range experiment_range(options_.tracer, fmt::format("experiment {}", e.id));
         for (const auto& arm : e.arms)
@@ -356,11 +358,10 @@ RunOutcome Runner::run(Study& study, Experiment& e)
         // during the last repetition of a complete plan leaves a done experiment, not a stopped one.
         for (int pos = next_position(e);; ++pos) {
             if (pos % arms == 0) {
-                auto stop = stopping.check(fewest_runs(e), options_.clock() - s.t0, [&] {
-                    return judgeable(e) ? judgement_of(judge_target(e, profile)) : Judgement{"INCONCLUSIVE", {}};
-                });
+                auto stop = stopping.check(fewest_runs(e), options_.clock() - s.t0, [&] { return target_values(e); });
                 if (stop) {
                     reason = *stop;
+                    stop_code = stopping.stop_code();
                     break;
                 }
             }
@@ -383,8 +384,8 @@ RunOutcome Runner::run(Study& study, Experiment& e)
         std::lock_guard lock(mutex_);
         e.error = ex.what();
         if (dynamic_cast<const CorrectnessFailure*>(&ex)) {
-            e.verdict = nullptr;
-            e.final_verdict = nullptr;
+            e.verdict.reset();
+            e.final_verdict.reset();
         }
         if (options_.observer)
             options_.observer->on_error(fmt::format("experiment {}: {}", e.id, ex.what()), false);
@@ -392,6 +393,11 @@ RunOutcome Runner::run(Study& study, Experiment& e)
 
     std::lock_guard lock(mutex_);
     e.stop_reason = reason;
+    if (outcome == RunOutcome::Stopped)
+        stop_code = "stopped";
+    e.stopping.reset();
+    if (!stop_code.empty())
+        e.stopping = stop_record(stopping, e.plan, fewest_runs(e), stop_code);
     e.status = outcome == RunOutcome::Done ? ExperimentStatus::Done
              : outcome == RunOutcome::Stopped ? ExperimentStatus::Stopped
                                               : ExperimentStatus::Failed;

@@ -2,9 +2,11 @@
 #pragma once
 
 #include "util/direction.h"
+#include "verdict/verdict_types.h"
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -150,6 +152,19 @@ struct AaCalibration {
     double false_alarm_rate() const { return splits > 0 ? static_cast<double>(false_alarms) / splits : 0.0; }
 };
 
+// Schema 3: why and when the stopping rule ended the run (docs/stopping.md). `code` is one of
+// plan-complete, max-count, max-time, duration, beyond-license, below-kill, inside-noise-band,
+// or stopped (a signal / the Stop button).
+struct StopRecord {
+    std::string rule;                       // count, duration, decision
+    std::string code;
+    int runs_per_arm = 0;                   // per arm when it stopped
+    std::optional<double> alpha;            // decision: the confidence sequence's total error
+    int looks = 0;                          // decision: looks taken (the last one's number)
+    std::optional<std::array<double, 2>> interval;   // decision: the last look's interval of delta%
+    std::optional<double> interval_level;   // its level, 1 - alpha_k
+};
+
 enum class ExperimentStatus { Pending, Running, Done, Stopped, Failed };
 
 struct Experiment {
@@ -176,8 +191,9 @@ struct Experiment {
     DeviceIdentity device;              // the device the samples were taken on (empty until run)
     std::optional<int> launches_per_rep;   // the calibrated launch count both arms use
     std::vector<std::string> limitations;  // what this run could not record, e.g. "no NVML: clocks not recorded"
-    nlohmann::json verdict;             // sample verdict (kwb verdict --json shape) or null
-    nlohmann::json final_verdict;       // after study-level rules, or null
+    std::optional<SampleVerdict> verdict;        // sample verdict (JSON: the kwb verdict --json shape) or none
+    std::optional<FinalVerdict> final_verdict;   // after study-level rules, or none
+    std::optional<StopRecord> stopping;          // schema 3: why and when it stopped (null until it did)
 };
 
 // Phase 7: one tradeoff axis. A license needs at least one axis with a named sacrifice.

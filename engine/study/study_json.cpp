@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study/study_json.h"
+#include "verdict/verdict_json.h"
 
 #include <fmt/format.h>
 
@@ -137,6 +138,17 @@ json raw_or(const JsonReader& r, std::string_view key, json fallback)
 
 // --- to JSON -------------------------------------------------------------------------------
 
+json stop_record_json(const StopRecord& s)
+{
+    return {{"rule", s.rule},
+            {"code", s.code},
+            {"runs_per_arm", s.runs_per_arm},
+            {"alpha", s.alpha ? json(*s.alpha) : json(nullptr)},
+            {"looks", s.looks},
+            {"interval", s.interval ? json(*s.interval) : json(nullptr)},
+            {"interval_level", s.interval_level ? json(*s.interval_level) : json(nullptr)}};
+}
+
 json to_json(const Target& t)
 {
     return {{"metric", t.metric},   {"direction", to_string(t.direction)}, {"unit", t.unit},
@@ -210,11 +222,29 @@ json to_json(const Experiment& e)
             {"device", to_json(e.device)},
             {"launches_per_rep", e.launches_per_rep ? json(*e.launches_per_rep) : json(nullptr)},
             {"limitations", e.limitations},
-            {"verdict", e.verdict},
-            {"final_verdict", e.final_verdict}};
+            {"verdict", e.verdict ? to_json(*e.verdict) : json(nullptr)},
+            {"final_verdict", e.final_verdict ? to_json(*e.final_verdict) : json(nullptr)},
+            {"stopping", e.stopping ? stop_record_json(*e.stopping) : json(nullptr)}};
 }
 
 // --- from JSON -----------------------------------------------------------------------------
+
+StopRecord stop_record_from(const JsonReader& r)
+{
+    StopRecord s;
+    s.rule = r.string_or("rule", "");
+    s.code = r.string_or("code", "");
+    s.runs_per_arm = int_or(r, "runs_per_arm", 0);
+    s.alpha = r.optional_number("alpha");
+    s.looks = int_or(r, "looks", 0);
+    if (const auto* a = r.optional_array("interval")) {
+        if (a->size() != 2 || !(*a)[0].is_number() || !(*a)[1].is_number())
+            r.fail("interval", "expected [lo, hi] of two numbers");
+        s.interval = std::array<double, 2>{(*a)[0].get<double>(), (*a)[1].get<double>()};
+    }
+    s.interval_level = r.optional_number("interval_level");
+    return s;
+}
 
 Target target_from(const JsonReader& r)
 {
@@ -350,8 +380,12 @@ Experiment experiment_from(const JsonReader& r)
             r.fail("launches_per_rep", "must be at least 1");
     }
     e.limitations = strings(r, "limitations");
-    e.verdict = raw_or(r, "verdict", nullptr);
-    e.final_verdict = raw_or(r, "final_verdict", nullptr);
+    if (r.has("verdict"))
+        e.verdict = sample_verdict_from_json(r.json().at("verdict"), r.field_path("verdict"));
+    if (r.has("final_verdict"))
+        e.final_verdict = final_verdict_from_json(r.json().at("final_verdict"), r.field_path("final_verdict"));
+    if (auto st = r.optional_object("stopping"))
+        e.stopping = stop_record_from(*st);
     return e;
 }
 

@@ -113,7 +113,8 @@ nlohmann::json describe_workload(const Workload& workload)
         metrics.push_back({{"name", m.name}, {"unit", m.unit}, {"direction", to_string(m.direction)},
                            {"description", m.description}});
     return {{"name", workload.name()}, {"description", workload.description()}, {"backends", backends},
-            {"aliases", workload.aliases()}, {"params", params}, {"metrics", metrics}};
+            {"aliases", workload.aliases()}, {"params", params}, {"metrics", metrics},
+            {"synthetic", workload.synthetic()}};
 }
 
 namespace {

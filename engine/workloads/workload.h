@@ -72,6 +72,10 @@ public:
     // repetitions to the plan's min_rep_ms. False when the workload has no such count (a decode
     // loop, an external command): its repetitions are what they are.
     virtual bool set_launches(int /*launches*/) { return false; }
+    // Called before each run_once() with the arm's name and the run's position in the experiment's
+    // order (negative for warm-ups). A workload that draws random values (synthetic) derives its
+    // stream from them, so draws depend on which arm and which run, never on call order.
+    virtual void set_run(std::string_view /*arm*/, int /*position*/) {}
 };
 
 class Workload {
@@ -84,6 +88,9 @@ public:
     virtual std::vector<MetricSpec> metrics() const = 0;
     // Older names that still load (a workload that absorbed another keeps its name as an alias).
     virtual std::vector<std::string> aliases() const { return {}; }
+    // True for a workload that measures nothing real (synthetic draws for testing the statistics);
+    // every listing marks it.
+    virtual bool synthetic() const { return false; }
     // `params` holds every parameter (defaults filled in by the caller via resolve_params).
     virtual std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const = 0;
 };

@@ -13,6 +13,7 @@ const WorkloadRegistry& builtin_workloads()
         r.add(cpu::make_rmsnorm_workload());
         r.add(cpu::make_triad_workload());
         r.add(cpu::make_decoder_workload());
+        r.add(cpu::make_synthetic_workload());
         return r;
     }();
     return registry;

@@ -111,14 +111,14 @@ void TestWorkbenchRun::shortCpuAbThroughTheRealChild()
     QCOMPARE(w.livePage()->plot()->pointCount(u"treatment"_s), nt);
 
     // The verdict shown is the engine's for the same samples and profile.
-    QVERIFY(e->verdict.is_object());
-    const auto engine = kwb::test::engineSampleVerdict(study, *e, e->verdict.value("paired", nlohmann::json()).is_object());
-    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(engine.word));
-    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(e->verdict.at("verdict")));
-    QCOMPARE(w.verdictPage()->finalVerdict(), QString::fromStdString(e->final_verdict.at("verdict")));
+    QVERIFY(e->verdict.has_value());
+    const auto engine = kwb::test::engineSampleVerdict(study, *e, e->verdict->paired.has_value());
+    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(std::string(to_string(engine.word))));
+    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(std::string(to_string(e->verdict->word))));
+    QCOMPARE(w.verdictPage()->finalVerdict(), QString::fromStdString(std::string(to_string(e->final_verdict->word))));
     QCOMPARE(w.resultsPage()->badge()->verdict(), w.verdictPage()->finalVerdict());
     QCOMPARE(w.currentView(), u"results"_s);   // the end of the run lands on the distributions
-    QVERIFY(std::abs(e->verdict.at("delta_pct").get<double>() - engine.json.at("delta_pct").get<double>()) < 1e-9);
+    QVERIFY(std::abs(*e->verdict->delta_pct - to_json(engine).at("delta_pct").get<double>()) < 1e-9);
 }
 
 void TestWorkbenchRun::stopMidRunKeepsFinishedRepetitions()
@@ -172,8 +172,8 @@ void TestWorkbenchRun::runOnTheFinishedDemoAddsAnAttempt()
     QCOMPARE(e->status, kwb::ExperimentStatus::Done);
     QVERIFY(!kwb::judged_values(*e, "baseline", e->metric).empty());
     QVERIFY(!kwb::judged_values(*e, "treatment", e->metric).empty());
-    const auto engine = kwb::test::engineSampleVerdict(study, *e, e->verdict.value("paired", nlohmann::json()).is_object());
-    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(engine.word));
+    const auto engine = kwb::test::engineSampleVerdict(study, *e, e->verdict->paired.has_value());
+    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(std::string(to_string(engine.word))));
 }
 
 QTEST_MAIN(TestWorkbenchRun)

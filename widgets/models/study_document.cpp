@@ -142,8 +142,8 @@ QString StudyDocument::appendRerun(int experimentIndex)
     next.lanes.clear();
     next.aa.reset();
     next.missing_gates.clear();
-    next.verdict = nullptr;
-    next.final_verdict = nullptr;
+    next.verdict.reset();
+    next.final_verdict.reset();
     m_study.experiments.push_back(std::move(next));
     markModified();
     return QString::fromStdString(m_study.experiments.back().id);

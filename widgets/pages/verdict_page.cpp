@@ -3,6 +3,7 @@
 
 #include "models/arm_stats_model.h"
 #include "models/json_convert.h"
+#include "verdict/verdict_json.h"
 #include "models/study_document.h"
 #include "plots/sigma_chart.h"
 #include "plots/verdict_badge.h"
@@ -19,17 +20,22 @@ namespace kwb::gui {
 using namespace Qt::StringLiterals;
 
 namespace {
-QString bullets(const QJsonArray& lines)
+QString bullets(const std::vector<std::string>& lines)
 {
     QStringList out;
     for (const auto& l : lines)
-        out << u"• "_s + l.toString();
+        out << u"• "_s + QString::fromStdString(l);
     return out.join(u'\n');
 }
 
-QString num(const QJsonValue& v, int decimals, const QString& suffix = {})
+QString num(const std::optional<double>& v, int decimals, const QString& suffix = {})
 {
-    return v.isDouble() ? QString::number(v.toDouble(), 'f', decimals) + suffix : u"–"_s;
+    return v ? QString::number(*v, 'f', decimals) + suffix : u"–"_s;
+}
+
+QString word(VerdictWord w)
+{
+    return QString::fromLatin1(to_string(w));
 }
 } // namespace
 
@@ -83,59 +89,57 @@ QString VerdictPage::sampleVerdict() const
 void VerdictPage::refresh()
 {
     const Experiment* e = document()->currentExperiment();
-    const QJsonObject sample = e ? toQJsonObject(e->verdict) : QJsonObject{};
-    const QJsonObject final = e ? toQJsonObject(e->final_verdict) : QJsonObject{};
-    m_final->setVerdict(final.value("verdict"_L1).toString());
-    m_sample->setVerdict(sample.value("verdict"_L1).toString());
-    setValue(m_finalReasons, final.isEmpty() ? tr("No final verdict yet: run the experiment to the end.")
-                                             : bullets(final.value("reasons"_L1).toArray()));
-    setValue(m_sampleReasons, sample.isEmpty() ? tr("No sample verdict yet.") : bullets(sample.value("reasons"_L1).toArray()));
+    const SampleVerdict* sample = e && e->verdict ? &*e->verdict : nullptr;
+    const FinalVerdict* final = e && e->final_verdict ? &*e->final_verdict : nullptr;
+    m_final->setVerdict(final ? word(final->word) : QString());
+    m_sample->setVerdict(sample ? word(sample->word) : QString());
+    setValue(m_finalReasons, final ? bullets(final->reasons) : tr("No final verdict yet: run the experiment to the end."));
+    setValue(m_sampleReasons, sample ? bullets(sample->reasons) : tr("No sample verdict yet."));
 
     QString evidence;
-    if (!sample.isEmpty()) {
-        const QString unit = e ? qs(document()->study().target.unit) : QString();
-        const QJsonArray ci = sample.value("ci95_delta_pct"_L1).toArray();
-        const QJsonObject arms = sample.value("arms"_L1).toObject();
+    if (sample) {
+        const QString unit = qs(document()->study().target.unit);
+        const auto& ci = sample->ci95_delta_pct;
         evidence = tr("delta %1 (95% CI %2 … %3 %), sigma %4, speedup %5×")
-                       .arg(num(sample.value("delta_pct"_L1), 2, u" %"_s), num(ci.at(0), 2), num(ci.at(1), 2),
-                            num(sample.value("sigma_pct"_L1), 2, u" %"_s), num(sample.value("speedup"_L1), 3));
-        for (auto it = arms.begin(); it != arms.end(); ++it) {
-            const QJsonObject a = it.value().toObject();
+                       .arg(num(sample->delta_pct, 2, u" %"_s), num(ci ? std::optional((*ci)[0]) : std::nullopt, 2),
+                            num(ci ? std::optional((*ci)[1]) : std::nullopt, 2), num(sample->sigma_pct, 2, u" %"_s),
+                            num(sample->speedup, 3));
+        for (const auto& [name, a] : {std::pair<QString, const ArmStats&>{u"baseline"_s, sample->baseline},
+                                      {u"treatment"_s, sample->treatment}}) {
             evidence += tr("\n%1: n = %2, mean %3 %4 ± %5 sd (cv %6)")
-                            .arg(it.key()).arg(a.value("n"_L1).toInt())
-                            .arg(ArmStatsModel::formatNumber(a.value("mean"_L1).toDouble(std::nan(""))), unit,
-                                 ArmStatsModel::formatNumber(a.value("stddev"_L1).toDouble(std::nan(""))),
-                                 num(a.value("cv_pct"_L1), 2, u" %"_s));
+                            .arg(name)
+                            .arg(static_cast<qulonglong>(a.n))
+                            .arg(ArmStatsModel::formatNumber(a.mean.value_or(std::nan(""))), unit,
+                                 ArmStatsModel::formatNumber(a.stddev.value_or(std::nan(""))), num(a.cv_pct, 2, u" %"_s));
         }
         // Three significant digits, as on the Results page: more digits of a p-value mean nothing.
-        auto p = [](const QJsonValue& v) { return v.isDouble() ? QString::number(v.toDouble(), 'g', 3) : jsonScalarText(v); };
-        evidence += tr("\nWelch p = %1 · Mann-Whitney p = %2").arg(p(sample.value("p_welch"_L1)), p(sample.value("p_mannwhitney"_L1)));
+        auto p = [](const std::optional<double>& v) { return v ? QString::number(*v, 'g', 3) : u"null"_s; };
+        evidence += tr("\nWelch p = %1 · Mann-Whitney p = %2").arg(p(sample->p_welch), p(sample->p_mannwhitney));
     }
     setValue(m_evidence, evidence);
 
     const auto& predicted = document()->study().prediction.predicted_delta_pct;
     QString prediction = predicted ? tr("Prediction check: predicted %1 %, measured %2")
                                          .arg(*predicted, 0, 'f', 1)
-                                         .arg(num(sample.value("delta_pct"_L1), 1, u" %"_s))
+                                         .arg(num(sample ? sample->delta_pct : std::nullopt, 1, u" %"_s))
                                    : tr("Prediction check: no prediction was recorded (phase 4).");
-    const QJsonArray flags = final.value("flags"_L1).toArray();
-    prediction += flags.isEmpty() ? (final.isEmpty() ? QString() : tr("\nFlags: none"))
-                                  : tr("\nFlags: ") + bullets(flags).replace(u'\n', u' ');
+    if (final)
+        prediction += final->flags.empty() ? tr("\nFlags: none") : tr("\nFlags: ") + bullets(final->flags).replace(u'\n', u' ');
     setValue(m_prediction, prediction);
 
-    const QJsonObject profile = sample.value("profile"_L1).toObject();
-    setValue(m_profile, profile.isEmpty() ? QString()
-                                          : tr("Profile %1 (%2 is better): license ≥ %3 %, kill < %4 %, min n %5, "
-                                               "max sigma %6 %, unstable above %7 %, noise = %8 × sigma")
-                                                .arg(profile.value("name"_L1).toString(),
-                                                     profile.value("direction"_L1).toString(),
-                                                     jsonScalarText(profile.value("license_pct"_L1)),
-                                                     jsonScalarText(profile.value("kill_pct"_L1)),
-                                                     jsonScalarText(profile.value("min_n"_L1)),
-                                                     jsonScalarText(profile.value("max_sigma_pct"_L1)),
-                                                     jsonScalarText(profile.value("unstable_sigma_pct"_L1)),
-                                                     jsonScalarText(profile.value("noise_k"_L1))));
-    m_sigma->setVerdict(sample);
+    if (sample) {
+        const Profile& pr = sample->profile;
+        setValue(m_profile, tr("Profile %1 (%2 is better): license ≥ %3 %, kill < %4 %, min n %5, "
+                               "max sigma %6 %, unstable above %7 %, noise = %8 × sigma")
+                                .arg(qs(pr.name), QString::fromLatin1(to_string(pr.direction)),
+                                     QString::number(pr.license_pct), QString::number(pr.kill_pct),
+                                     QString::number(pr.min_n), QString::number(pr.max_sigma_pct),
+                                     QString::number(pr.unstable_sigma_pct), QString::number(pr.noise_k)));
+    } else {
+        setValue(m_profile, QString());
+    }
+    // The chart takes the verdict's JSON form (its API, shared with the tests of the plots).
+    m_sigma->setVerdict(sample ? toQJsonObject(to_json(*sample)) : QJsonObject{});
 }
 
 } // namespace kwb::gui
