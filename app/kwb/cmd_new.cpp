@@ -7,6 +7,7 @@
 #include "builtin_workloads.h"
 #include "hardware/device_sheet.h"
 #include "run/aa_calibration.h"
+#include "study/plan_limits.h"
 #include "study/study_file.h"
 #include "verdict/verdict.h"
 
@@ -16,6 +17,7 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -161,6 +163,14 @@ Study build_study(const NewOptions& o)
     e.plan.duration_s = o.duration_s;
     e.plan.max_seconds = o.max_seconds;
     e.plan.aa_splits = o.aa;
+    // Every plan number in its documented range (study/plan_limits.h), as the loader checks it.
+    for (const auto& p : plan_problems(e.plan)) {
+        static const std::map<std::string, std::string> option = {
+            {"runs_per_arm", "--runs"}, {"warmup_runs", "--warmup"}, {"aa_splits", "--aa"},
+            {"duration_s", "--duration"}, {"max_seconds", "--max-seconds"}};
+        const auto it = option.find(p.field);
+        throw BadInput(fmt::format("{}: {}", it == option.end() ? p.field : it->second, p.problem));
+    }
     // The study must load again: kwb new never writes a plan that kwb run would refuse.
     if (!(o.max_seconds > 0) || !std::isfinite(o.max_seconds))
         throw BadInput("--max-seconds: must be a number of seconds above 0");

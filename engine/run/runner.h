@@ -43,6 +43,9 @@ struct RunnerOptions {
     // The clock's value when the whole run (all experiments) started: the stream's t_s origin.
     // Negative: the moment the Runner is constructed.
     double run_started_s = -1;
+    // Called as a repetition starts (warm-up or judged); the repetition then ends with the
+    // checkpoint that saves it. kwb run marks that span as one a signal must not cut short.
+    std::function<void()> before_repetition;
 };
 
 class Runner {
