@@ -195,6 +195,17 @@ Study build_study(const NewOptions& o)
             throw BadInput(fmt::format("--backend: {} has no cuda backend", w->name()));
     }
     e.backend = o.backend;
+    // Parameter values are the workload's to check, now rather than as a failed run later: on the
+    // backend asked for, or with auto on each backend the workload has.
+    for (const auto& arm : e.arms)
+        for (const Backend b : w->backends())
+            if (o.backend == "auto" || o.backend == to_string(b)) {
+                try {
+                    w->validate(arm.params, b);
+                } catch (const WorkloadError& ex) {
+                    throw BadInput(fmt::format("arm {}: {}", arm.name, ex.what()));
+                }
+            }
 
     Study s;
     s.name = o.name.empty() ? fmt::format("{}: {} {} vs {}", w->name(), vary, a.dump(), b.dump()) : o.name;
