@@ -374,6 +374,10 @@ int run(const RunOptions& o)
     const auto t0 = std::chrono::steady_clock::now();
     options.run_started_s = std::chrono::duration<double>(t0.time_since_epoch()).count();
 
+    // From here a signal only sets the flag: the run stops at the next boundary, saves, ends the
+    // stream with `stopped` and exits 130 (docs/cli.md). The computations inside a run are
+    // bounded (plan limits; the large-n bootstrap interval), so the boundary comes soon.
+    set_exit_at_once(false);
     int code = kOk;
     std::string status = "done";
     try {

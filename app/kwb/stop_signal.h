@@ -11,10 +11,9 @@ namespace kwb::cli {
 // A second signal of either kind takes its default action (the user insists): the study file is
 // still whole, because every save is atomic.
 //
-// Outside a protected section (see set_exit_at_once) the handler exits 130 at once instead: while
-// the study loads, while a verdict or an A/A calibration is computed, nothing measured is in
-// flight and the file on disk already holds every finished repetition, so there is nothing to
-// wait for (a computation over a huge plan would otherwise ignore the signal for minutes).
+// In exit-at-once mode (set_exit_at_once), outside a protected section, the handler exits 130 at
+// once instead: kwb run uses it while the study loads and is checked, when nothing measured is in
+// flight and there is nothing to wait for (loading a huge study takes seconds).
 const std::atomic<bool>& install_stop_signals();
 
 // Sets the flag without a signal (the progress stream's reader went away): the run stops after
