@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // How far the large-n interval of bootstrap_delta_ci (resampled means drawn from their
 // central-limit law) is from the exact 10,000-resample bootstrap, and how long each takes.
-// Usage: bootstrap_large_n N [REPEATS] [fast] (fast: time the large-n interval only). Data: log-normal run times (right tail, like real ones),
-// baseline mean ~10 ms, treatment ~5% faster, seeded.
+// Usage: bootstrap_large_n N [REPEATS] [fast] (fast: time the large-n interval only). Data: log-normal run times (right
+// tail, like real ones), baseline mean ~10 ms, treatment ~5% faster, seeded.
 #include "stats/bootstrap.h"
 
 #include <chrono>
@@ -34,9 +34,9 @@ int main(int argc, char** argv)
         const auto t2 = clock::now();
         std::printf("{\"n\": %zu, \"repeat\": %d, \"fast\": [%.5f, %.5f], \"exact\": [%.5f, %.5f], "
                     "\"max_diff_points\": %.5f, \"fast_s\": %.3f, \"exact_s\": %.3f}\n",
-                    n, r, (*fast)[0], (*fast)[1], (*exact)[0], (*exact)[1],
-                    std::max(std::abs((*fast)[0] - (*exact)[0]), std::abs((*fast)[1] - (*exact)[1])),
-                    std::chrono::duration<double>(t1 - t0).count(), std::chrono::duration<double>(t2 - t1).count());
+            n, r, (*fast)[0], (*fast)[1], (*exact)[0], (*exact)[1],
+            std::max(std::abs((*fast)[0] - (*exact)[0]), std::abs((*fast)[1] - (*exact)[1])),
+            std::chrono::duration<double>(t1 - t0).count(), std::chrono::duration<double>(t2 - t1).count());
         std::fflush(stdout);
     }
     return 0;

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study/plan_limits.h"
 
-#include <fmt/format.h>
-
 #include <cmath>
+#include <fmt/format.h>
 
 namespace kwb {
 
@@ -23,9 +22,12 @@ std::string plan_rule(const PlanLimit& limit)
 std::vector<PlanProblem> plan_problems(const RunPlan& plan)
 {
     const std::pair<const char*, double> values[] = {
-        {"runs_per_arm", plan.runs_per_arm}, {"warmup_runs", plan.warmup_runs},
-        {"max_runs_per_arm", plan.max_runs_per_arm}, {"aa_splits", plan.aa_splits},
-        {"duration_s", plan.duration_s}, {"max_seconds", plan.max_seconds},
+        {"runs_per_arm", plan.runs_per_arm},
+        {"warmup_runs", plan.warmup_runs},
+        {"max_runs_per_arm", plan.max_runs_per_arm},
+        {"aa_splits", plan.aa_splits},
+        {"duration_s", plan.duration_s},
+        {"max_seconds", plan.max_seconds},
         {"min_rep_ms", plan.min_rep_ms},
     };
     std::vector<PlanProblem> problems;

@@ -16,10 +16,10 @@
 namespace kwb {
 
 struct PlanLimit {
-    const char* field;   // the plan's JSON field
+    const char* field; // the plan's JSON field
     double min;
     double max;
-    const char* why;     // shown with the range
+    const char* why; // shown with the range
 };
 
 inline constexpr PlanLimit kPlanLimits[] = {
@@ -33,8 +33,8 @@ inline constexpr PlanLimit kPlanLimits[] = {
 };
 
 struct PlanProblem {
-    std::string field;     // e.g. "warmup_runs"
-    std::string problem;   // e.g. "2147483647 is outside 0 to 10000 (warm-up rounds)"
+    std::string field; // e.g. "warmup_runs"
+    std::string problem; // e.g. "2147483647 is outside 0 to 10000 (warm-up rounds)"
 };
 
 // The plan's numbers outside their ranges, in kPlanLimits order; empty when the plan is valid.

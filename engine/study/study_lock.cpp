@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study/study_lock.h"
 
-#include <fmt/format.h>
-
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <stdexcept>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -72,7 +71,9 @@ std::filesystem::path study_lock_path(const std::filesystem::path& study)
     return dir / ("." + target.filename().string() + ".lock");
 }
 
-StudyLock::StudyLock(StudyLock&& other) noexcept : fd_(other.fd_), lock_path_(std::move(other.lock_path_))
+StudyLock::StudyLock(StudyLock&& other) noexcept
+    : fd_(other.fd_)
+    , lock_path_(std::move(other.lock_path_))
 {
     other.fd_ = -1;
 }
@@ -99,8 +100,8 @@ std::optional<StudyLock> StudyLock::try_acquire(const std::filesystem::path& stu
     for (int attempt = 0; attempt < 100; ++attempt) {
         const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         if (fd < 0)
-            throw std::runtime_error(
-                fmt::format("{}: cannot create the lock file {}: {}", study.string(), path.string(), std::strerror(errno)));
+            throw std::runtime_error(fmt::format(
+                "{}: cannot create the lock file {}: {}", study.string(), path.string(), std::strerror(errno)));
         if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
             const int err = errno;
             if (err == EWOULDBLOCK) {
@@ -117,9 +118,10 @@ std::optional<StudyLock> StudyLock::try_acquire(const std::filesystem::path& stu
                 return std::nullopt;
             }
             ::close(fd);
-            throw std::runtime_error(fmt::format("{}: cannot lock {}: {}", study.string(), path.string(), std::strerror(err)));
+            throw std::runtime_error(
+                fmt::format("{}: cannot lock {}: {}", study.string(), path.string(), std::strerror(err)));
         }
-        if (!still_linked(fd, path)) {   // the previous holder unlinked it between our open and flock
+        if (!still_linked(fd, path)) { // the previous holder unlinked it between our open and flock
             ::close(fd);
             continue;
         }

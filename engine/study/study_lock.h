@@ -15,7 +15,7 @@ namespace kwb {
 struct LockHolder {
     long pid = 0;
     std::string host;
-    std::string describe() const;   // "PID 1234 on host gpu-01"
+    std::string describe() const; // "PID 1234 on host gpu-01"
 };
 
 // The lock file of a study: `.NAME.lock` in the study's directory (links followed, like saves).

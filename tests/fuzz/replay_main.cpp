@@ -38,32 +38,32 @@ std::string mutate(std::string s, const std::vector<std::string>& corpus)
     for (int e = 0; e < edits; ++e) {
         const std::size_t at = s.empty() ? 0 : next_random() % s.size();
         switch (next_random() % 6) {
-        case 0:   // flip a bit
+        case 0: // flip a bit
             if (!s.empty())
                 s[at] = static_cast<char>(s[at] ^ (1 << (next_random() % 8)));
             break;
-        case 1:   // truncate
+        case 1: // truncate
             s.resize(at);
             break;
-        case 2: {   // insert an interesting byte or token
-            static const char* tokens[] = {"\0", "\xff", "\"", "{", "}", "[", "]", ",", ":", "-", "1e400", "1e308",
-                                           "-0", "NaN", "\xEF\xBB\xBF", "\n", "#", "2147483648", "9223372036854775808",
-                                           "null", "\\u0000", "\xc3\x28"};
+        case 2: { // insert an interesting byte or token
+            static const char* tokens[]
+                = {"\0", "\xff", "\"", "{", "}", "[", "]", ",", ":", "-", "1e400", "1e308", "-0", "NaN", "\xEF\xBB\xBF",
+                    "\n", "#", "2147483648", "9223372036854775808", "null", "\\u0000", "\xc3\x28"};
             const char* t = tokens[next_random() % (sizeof tokens / sizeof *tokens)];
             s.insert(at, t[0] ? std::string(t) : std::string(1, '\0'));
             break;
         }
-        case 3:   // duplicate a span
+        case 3: // duplicate a span
             if (!s.empty()) {
                 const std::size_t len = 1 + next_random() % std::min<std::size_t>(64, s.size() - at);
                 s.insert(at, s.substr(at, len));
             }
             break;
-        case 4:   // delete a span
+        case 4: // delete a span
             if (!s.empty())
                 s.erase(at, 1 + next_random() % std::min<std::size_t>(64, s.size() - at));
             break;
-        default: {   // splice with another entry
+        default: { // splice with another entry
             const std::string& other = corpus[next_random() % corpus.size()];
             const std::size_t from = other.empty() ? 0 : next_random() % other.size();
             s = s.substr(0, at) + other.substr(from);

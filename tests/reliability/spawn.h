@@ -7,17 +7,15 @@
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
-
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
-#include <unistd.h>
-
-#include <chrono>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 extern char** environ;

@@ -3,6 +3,9 @@
 // signals at random moments (during the load, during a repetition, while the progress reader has
 // stalled), outputs that cannot be written (a closed pipe, /dev/full, a full filesystem) and
 // hostile files. docs/reliability.md lists each case and the test here that checks it.
+#include "../app/kwb_process.h"
+#include "spawn.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -11,15 +14,11 @@
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QRegularExpression>
-#include <QSet>
 #include <QScopeGuard>
+#include <QSet>
 #include <QTemporaryDir>
-#include <QThread>
 #include <QTest>
-
-#include "../app/kwb_process.h"
-#include "spawn.h"
-
+#include <QThread>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -78,8 +77,8 @@ private slots:
     {
         QTemporaryDir dir;
         for (int round = 0; round < 4; ++round) {
-            const QString study = new_gemm_study(dir.filePath(QStringLiteral("s%1.json").arg(round)),
-                                                 {QStringLiteral("--runs"), QStringLiteral("20")});
+            const QString study = new_gemm_study(
+                dir.filePath(QStringLiteral("s%1.json").arg(round)), {QStringLiteral("--runs"), QStringLiteral("20")});
             QProcess a, b;
             a.start(kKwb, {QStringLiteral("run"), study});
             b.start(kKwb, {QStringLiteral("run"), study});
@@ -91,9 +90,10 @@ private slots:
                     const QString err = QString::fromUtf8(p->readAllStandardError());
                     QVERIFY2(err.contains(QStringLiteral("is being run by PID")), qPrintable(err));
                     QProcess* other = p == &a ? &b : &a;
-                    QVERIFY2(err.contains(QString::number(other->processId())) || other->processId() == 0, qPrintable(err));
+                    QVERIFY2(
+                        err.contains(QString::number(other->processId())) || other->processId() == 0, qPrintable(err));
                 }
-            QCOMPARE(judged_and_warmup_samples(study), 2 * 20 + 2 * 1);   // 20 runs and 1 warm-up per arm
+            QCOMPARE(judged_and_warmup_samples(study), 2 * 20 + 2 * 1); // 20 runs and 1 warm-up per arm
             QVERIFY(positions_distinct(study));
             QVERIFY(!QFile::exists(dir.filePath(QStringLiteral(".s%1.json.lock").arg(round))));
         }
@@ -104,10 +104,10 @@ private slots:
     void signals_at_random_moments()
     {
         QTemporaryDir dir;
-        QRandomGenerator rng(15);   // seeded: a failure can be replayed
+        QRandomGenerator rng(15); // seeded: a failure can be replayed
         for (int round = 0; round < 8; ++round) {
-            const QString study = new_gemm_study(dir.filePath(QStringLiteral("r%1.json").arg(round)),
-                                                 {QStringLiteral("--runs"), QStringLiteral("40")});
+            const QString study = new_gemm_study(
+                dir.filePath(QStringLiteral("r%1.json").arg(round)), {QStringLiteral("--runs"), QStringLiteral("40")});
             const int devnull = open_write(QStringLiteral("/dev/null"));
             Child c = spawn(kKwb, {QStringLiteral("run"), study}, devnull, devnull);
             ::close(devnull);
@@ -115,9 +115,8 @@ private slots:
             QThread::msleep(rng.bounded(600));
             ::kill(c.pid, round % 2 ? SIGTERM : SIGINT);
             QVERIFY(wait_for(c));
-            QVERIFY2(c.exit_code() == 130 || c.exit_code() == 0, qPrintable(QStringLiteral("round %1: status %2")
-                                                                               .arg(round)
-                                                                               .arg(c.status)));
+            QVERIFY2(c.exit_code() == 130 || c.exit_code() == 0,
+                qPrintable(QStringLiteral("round %1: status %2").arg(round).arg(c.status)));
             QVERIFY(!load(study).isEmpty());
             QVERIFY(positions_distinct(study));
         }
@@ -134,10 +133,10 @@ private slots:
         QJsonArray samples;
         const int n = 200000;
         for (int i = 0; i < n; ++i)
-            samples.append(QJsonObject{{QStringLiteral("arm"), i % 2 ? QStringLiteral("treatment") : QStringLiteral("baseline")},
-                                       {QStringLiteral("rep"), i / 2},
-                                       {QStringLiteral("position"), i},
-                                       {QStringLiteral("metrics"), QJsonObject{{QStringLiteral("time_ms"), 1.0 + i % 7}}}});
+            samples.append(
+                QJsonObject {{QStringLiteral("arm"), i % 2 ? QStringLiteral("treatment") : QStringLiteral("baseline")},
+                    {QStringLiteral("rep"), i / 2}, {QStringLiteral("position"), i},
+                    {QStringLiteral("metrics"), QJsonObject {{QStringLiteral("time_ms"), 1.0 + i % 7}}}});
         e[QStringLiteral("samples")] = samples;
         QJsonObject plan = e[QStringLiteral("plan")].toObject();
         plan[QStringLiteral("runs_per_arm")] = n / 2 + 10;
@@ -153,7 +152,7 @@ private slots:
         Child c = spawn(kKwb, {QStringLiteral("run"), study}, devnull, err_fd);
         ::close(devnull);
         ::close(err_fd);
-        QThread::msleep(100);   // the load of a file this size takes seconds
+        QThread::msleep(100); // the load of a file this size takes seconds
         ::kill(c.pid, SIGTERM);
         QVERIFY(wait_for(c));
         QCOMPARE(c.exit_code(), 130);
@@ -166,8 +165,8 @@ private slots:
     void signal_while_progress_reader_stalls()
     {
         QTemporaryDir dir;
-        const QString study = new_gemm_study(dir.filePath(QStringLiteral("stall.json")),
-                                             {QStringLiteral("--runs"), QStringLiteral("100000")});
+        const QString study = new_gemm_study(
+            dir.filePath(QStringLiteral("stall.json")), {QStringLiteral("--runs"), QStringLiteral("100000")});
         int fds[2];
         QCOMPARE(::pipe2(fds, O_CLOEXEC), 0);
         const int capacity = ::fcntl(fds[1], F_SETPIPE_SZ, 4096);
@@ -188,7 +187,7 @@ private slots:
         for (int i = 0; i < 60000 && pending_bytes(fds[0]) < capacity - 512; i += 10)
             QThread::msleep(10);
         QVERIFY2(pending_bytes(fds[0]) >= capacity - 512, "the progress pipe never filled");
-        QThread::msleep(300);   // kwb is now blocked on the stalled pipe
+        QThread::msleep(300); // kwb is now blocked on the stalled pipe
         ::kill(c.pid, SIGTERM);
         QVERIFY(wait_for(c));
         ::close(fds[0]);
@@ -219,14 +218,14 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("target");
         const QStringList verdict = {QStringLiteral("verdict"), QStringLiteral("--baseline"), QStringLiteral("@/a.txt"),
-                                     QStringLiteral("--treatment"), QStringLiteral("@/b.txt"), QStringLiteral("--json")};
+            QStringLiteral("--treatment"), QStringLiteral("@/b.txt"), QStringLiteral("--json")};
         QTest::addRow("verdict to /dev/full") << verdict << QStringLiteral("full");
         QTest::addRow("verdict to a closed pipe") << verdict << QStringLiteral("pipe");
         QTest::addRow("verdict text to /dev/full") << verdict.mid(0, 5) << QStringLiteral("full");
-        QTest::addRow("workloads to /dev/full") << QStringList{QStringLiteral("workloads")} << QStringLiteral("full");
-        QTest::addRow("workloads to a closed pipe") << QStringList{QStringLiteral("workloads"), QStringLiteral("--json")}
-                                                    << QStringLiteral("pipe");
-        QTest::addRow("devices to /dev/full") << QStringList{QStringLiteral("devices")} << QStringLiteral("full");
+        QTest::addRow("workloads to /dev/full") << QStringList {QStringLiteral("workloads")} << QStringLiteral("full");
+        QTest::addRow("workloads to a closed pipe")
+            << QStringList {QStringLiteral("workloads"), QStringLiteral("--json")} << QStringLiteral("pipe");
+        QTest::addRow("devices to /dev/full") << QStringList {QStringLiteral("devices")} << QStringLiteral("full");
     }
     void printing_commands_check_stdout()
     {
@@ -286,8 +285,10 @@ private slots:
     {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("message");
-        QTest::addRow("sample file from /dev/zero") << QStringLiteral("zero-samples") << QStringLiteral("larger than 256 MiB");
-        QTest::addRow("study from /dev/zero") << QStringLiteral("zero-study") << QStringLiteral("larger than the 1024 MiB limit");
+        QTest::addRow("sample file from /dev/zero")
+            << QStringLiteral("zero-samples") << QStringLiteral("larger than 256 MiB");
+        QTest::addRow("study from /dev/zero")
+            << QStringLiteral("zero-study") << QStringLiteral("larger than the 1024 MiB limit");
         QTest::addRow("plan number beyond double range") << QStringLiteral("1e400") << QStringLiteral("warmup_runs");
         QTest::addRow("warm-up rounds of INT_MAX") << QStringLiteral("int-max") << QStringLiteral("warmup_runs");
         QTest::addRow("100000 A/A splits") << QStringLiteral("aa") << QStringLiteral("aa_splits");
@@ -307,13 +308,13 @@ private slots:
             const QString study = new_gemm_study(dir.filePath(QStringLiteral("h.json")));
             QString text = QString::fromUtf8(read_all(study));
             text.replace(QRegularExpression(QStringLiteral("\"%1\": [0-9.eE+-]+").arg(QString::fromLatin1(field))),
-                         QStringLiteral("\"%1\": %2").arg(QString::fromLatin1(field), QString::fromLatin1(value)));
+                QStringLiteral("\"%1\": %2").arg(QString::fromLatin1(field), QString::fromLatin1(value)));
             write_all(study, text.toUtf8());
             return study;
         };
         if (kind == QStringLiteral("zero-samples")) {
             r = kwb({QStringLiteral("verdict"), QStringLiteral("--baseline"), QStringLiteral("/dev/zero"),
-                     QStringLiteral("--treatment"), b});
+                QStringLiteral("--treatment"), b});
         } else if (kind == QStringLiteral("zero-study")) {
             r = kwb({QStringLiteral("run"), QStringLiteral("/dev/zero")});
         } else if (kind == QStringLiteral("1e400")) {
@@ -343,11 +344,14 @@ private slots:
         QTemporaryDir dir;
         const QString mnt = dir.filePath(QStringLiteral("small"));
         QVERIFY(QDir().mkpath(mnt));
-        if (QProcess::execute(QStringLiteral("mount"), {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"),
-                                                        QStringLiteral("size=256k"), QStringLiteral("tmpfs"), mnt}) != 0)
+        if (QProcess::execute(QStringLiteral("mount"),
+                {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"), QStringLiteral("size=256k"),
+                    QStringLiteral("tmpfs"), mnt})
+            != 0)
             QSKIP("mount -t tmpfs is not allowed here");
         const auto unmount = qScopeGuard([&] { QProcess::execute(QStringLiteral("umount"), {mnt}); });
-        const QString study = new_gemm_study(mnt + QStringLiteral("/f.json"), {QStringLiteral("--runs"), QStringLiteral("100000")});
+        const QString study
+            = new_gemm_study(mnt + QStringLiteral("/f.json"), {QStringLiteral("--runs"), QStringLiteral("100000")});
         const QByteArray before = read_all(study);
         QVERIFY(!before.isEmpty());
         // Fill the filesystem, then free room for a few saves only: the study grows with every
