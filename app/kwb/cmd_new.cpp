@@ -8,6 +8,7 @@
 #include "workloads/cuda_workload.h"
 #include "hardware/device_sheet.h"
 #include "run/aa_calibration.h"
+#include "study/plan_limits.h"
 #include "study/study_file.h"
 #include "verdict/verdict.h"
 
@@ -17,6 +18,7 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -185,6 +187,14 @@ Study build_study(const NewOptions& o)
     e.plan.duration_s = o.duration_s;
     e.plan.max_seconds = o.max_seconds;
     e.plan.aa_splits = o.aa;
+    // Every plan number in its documented range (study/plan_limits.h), as the loader checks it.
+    for (const auto& p : plan_problems(e.plan)) {
+        static const std::map<std::string, std::string> option = {
+            {"runs_per_arm", "--runs"}, {"warmup_runs", "--warmup"}, {"aa_splits", "--aa"},
+            {"duration_s", "--duration"}, {"max_seconds", "--max-seconds"}};
+        const auto it = option.find(p.field);
+        throw BadInput(fmt::format("{}: {}", it == option.end() ? p.field : it->second, p.problem));
+    }
     // The study must load again: kwb new never writes a plan that kwb run would refuse.
     if (!(o.max_seconds > 0) || !std::isfinite(o.max_seconds))
         throw BadInput("--max-seconds: must be a number of seconds above 0");
@@ -204,6 +214,14 @@ Study build_study(const NewOptions& o)
                            "with --runs {} it will not be assessed (use --runs {} or more)\n",
                    profile.min_n, o.runs, 2 * profile.min_n);
     e.backend = o.backend == "auto" && backend == Backend::Cuda ? "cuda" : o.backend;
+    // Parameter values are the workload's to check, now rather than as a failed run later.
+    for (const auto& arm : e.arms) {
+        try {
+            w->validate(arm.params, backend);
+        } catch (const WorkloadError& ex) {
+            throw BadInput(fmt::format("arm {}: {}", arm.name, ex.what()));
+        }
+    }
 
     Study s;
     s.name = o.name.empty() ? fmt::format("{}: {} {} vs {}", w->name(), vary, a.dump(), b.dump()) : o.name;

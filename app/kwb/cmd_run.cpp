@@ -14,6 +14,7 @@
 #include "stop_signal.h"
 #include "study/arm_diff.h"
 #include "study/study_file.h"
+#include "study/study_lock.h"
 #include "util/atomic_file.h"
 #include "verdict/verdict.h"
 #include "workloads/cuda_workload.h"
@@ -28,6 +29,7 @@
 #include <algorithm>
 #include <csignal>
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace kwb::cli {
@@ -269,6 +271,32 @@ void print_result(const Experiment& e)
 
 int run(const RunOptions& o)
 {
+    // A signal from here until the first repetition exits 130 at once: loading a big study or
+    // checking it can take seconds, and nothing measured is in flight yet.
+    const std::atomic<bool>& stop = install_stop_signals();
+    set_exit_at_once(true);
+    // One writer per study: taken before the study is read, so a second run can neither load a
+    // copy that goes stale nor save over this one's samples.
+    LockHolder holder;
+    std::optional<StudyLock> lock;
+    try {
+        lock = StudyLock::try_acquire(o.study, &holder);
+    } catch (const std::exception& e) {
+        throw BadInput(fmt::format("{} (kwb run locks the study while it runs)", e.what()));
+    }
+    if (!lock)
+        throw BadInput(fmt::format("{}: is being run by {} (one kwb run per study; wait for it or stop it)", o.study,
+                                   holder.describe()));
+    set_exit_cleanup_path(study_lock_path(o.study).string());
+    struct ReleaseAtExit {
+        ~ReleaseAtExit() { set_exit_cleanup_path(""); }
+    } release_at_exit;
+    // Holding the lock, no other kwb saves this study: temporary files beside it whose process is
+    // gone are what a killed save left behind.
+    for (const auto& leftover : remove_stale_temporaries(o.study))
+        say(stderr, "kwb: removed {}, left by a save that was cut short\n", leftover.string());
+    if (stop.load())
+        return kStopped;
     Study study;
     try {
         study = load_study(o.study);
@@ -313,7 +341,7 @@ int run(const RunOptions& o)
     std::unique_ptr<ProgressBar> bar;
     FanOutObserver observer;
     if (o.json_progress) {
-        stream = std::make_unique<ProgressStreamWriter>(stdout, o.study, [] { request_stop(); });
+        stream = std::make_unique<ProgressStreamWriter>(stdout, o.study, [] { request_stop(); }, &stop);
         observer.add(stream.get());
     } else if (isatty(STDERR_FILENO)) {
         bar = std::make_unique<ProgressBar>(stderr);
@@ -325,7 +353,6 @@ int run(const RunOptions& o)
         return kOk;
     }
 
-    const std::atomic<bool>& stop = install_stop_signals();
     ProcfsSampler cpu_sampler;
     if (const auto why = cpu_sampler.unavailable_reason(); !why.empty())
         say(stderr, "kwb: no CPU sampler: {}\n", why);
@@ -333,10 +360,21 @@ int run(const RunOptions& o)
     options.cancel = &stop;
     options.samplers = {&cpu_sampler};
     options.observer = &observer;
-    options.checkpoint = [&] { save_study(study, o.study); };
+    // A repetition and the save that keeps it are protected: a signal then waits for them (the
+    // run stops at the next boundary); anywhere else it exits 130 at once (see stop_signal.h).
+    options.before_repetition = [] { set_protected(true); };
+    options.checkpoint = [&] {
+        set_protected(true);
+        save_study(study, o.study);
+        set_protected(false);
+    };
     const auto t0 = std::chrono::steady_clock::now();
     options.run_started_s = std::chrono::duration<double>(t0.time_since_epoch()).count();
 
+    // From here a signal only sets the flag: the run stops at the next boundary, saves, ends the
+    // stream with `stopped` and exits 130 (docs/cli.md). The computations inside a run are
+    // bounded (plan limits; the large-n bootstrap interval), so the boundary comes soon.
+    set_exit_at_once(false);
     int code = kOk;
     std::string status = "done";
     try {

@@ -167,6 +167,8 @@ void Runner::report_progress(Session& s)
 void Runner::execute(Session& s, const ScheduledRun& run)
 {
     Experiment& e = s.experiment;
+    if (options_.before_repetition)
+        options_.before_repetition();
     Sample sample;
     sample.arm = e.arms[static_cast<size_t>(run.arm)].name;
     sample.rep = run.rep;

@@ -2,6 +2,8 @@
 #include "study/study_json.h"
 #include "verdict/verdict_json.h"
 
+#include "study/plan_limits.h"
+
 #include <fmt/format.h>
 
 #include <limits>
@@ -287,6 +289,8 @@ RunPlan plan_from(const JsonReader& r)
     p.min_rep_ms = r.number_or("min_rep_ms", p.min_rep_ms);
     if (!(p.min_rep_ms >= 0 && p.min_rep_ms <= 60000))
         r.fail("min_rep_ms", "must be between 0 (off) and 60000 ms");
+    for (const auto& problem : plan_problems(p))   // the documented ranges (study/plan_limits.h)
+        r.fail(problem.field, problem.problem);
     return p;
 }
 

@@ -93,6 +93,10 @@ public:
     virtual bool synthetic() const { return false; }
     // `params` holds every parameter (defaults filled in by the caller via resolve_params).
     virtual std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const = 0;
+    // Checks parameter values (ranges, divisibility, buffer sizes) without preparing anything, so
+    // a study is refused when it is written (kwb new exit 2 naming the value and the rule) rather
+    // than failing at run time. Throws WorkloadError; prepare() applies the same checks.
+    virtual void validate(const nlohmann::json& /*resolved_params*/, Backend /*backend*/) const {}
 };
 
 // The value of an integer parameter given in JSON: an integer, or a float with no fraction

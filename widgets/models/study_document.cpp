@@ -2,6 +2,7 @@
 #include "models/study_document.h"
 
 #include "study/study_file.h"
+#include "study/study_lock.h"
 
 #include <QDir>
 #include <QFile>
@@ -11,6 +12,9 @@
 
 #include <cctype>
 #include <filesystem>
+#include <optional>
+
+#include <sys/stat.h>
 
 namespace kwb::gui {
 
@@ -45,9 +49,43 @@ bool StudyDocument::load(const QString& path)
     }
     m_lastError.clear();
     setPath(QFileInfo(path).absoluteFilePath());
+    noteDiskState(m_path);
     setModified(false);
     emit changed();
     return true;
+}
+
+StudyDocument::DiskStamp StudyDocument::stampOf(const QString& path)
+{
+    DiskStamp d;
+    struct stat st = {};
+    if (path.isEmpty() || ::stat(QFile::encodeName(path).constData(), &st) != 0)
+        return d;
+    d.exists = true;
+    d.device = st.st_dev;
+    d.inode = st.st_ino;   // every atomic save is a new inode
+    d.size = st.st_size;
+    d.mtime_ns = static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+    return d;
+}
+
+void StudyDocument::noteDiskState(const QString& path)
+{
+    m_loadedStamp = stampOf(path);
+    QString reason;
+    if (!path.isEmpty())
+        if (const auto holder = study_lock_holder(toFsPath(path)))
+            reason = tr("kwb run (%1) is running this study: opened read-only until it ends")
+                         .arg(QString::fromStdString(holder->describe()));
+    if (reason != m_readOnlyReason) {
+        m_readOnlyReason = reason;
+        emit readOnlyChanged(reason);
+    }
+}
+
+bool StudyDocument::changedOnDisk() const
+{
+    return !m_path.isEmpty() && m_loadedStamp.exists && !(stampOf(m_path) == m_loadedStamp);
 }
 
 bool StudyDocument::reload()
@@ -69,6 +107,7 @@ bool StudyDocument::loadFromText(const QByteArray& text, const QString& origin)
     }
     m_lastError.clear();
     setPath(QString());
+    noteDiskState(QString());
     setModified(false);
     emit changed();
     return true;
@@ -81,6 +120,7 @@ void StudyDocument::newStudy()
     for (const auto& axis : tradeoff_axes())
         m_study.tradeoffs.push_back({axis, false, {}});
     setPath(QString());
+    noteDiskState(QString());
     setModified(true);
     emit changed();
 }
@@ -100,14 +140,35 @@ bool StudyDocument::saveAs(const QString& path)
         m_lastError = tr("a run owns the study file; it is saved by kwb and reloaded when the run ends");
         return false;
     }
+    const bool sameFile = !m_path.isEmpty() && QFileInfo(path).absoluteFilePath() == m_path;
+    if (sameFile && changedOnDisk()) {
+        m_lastError = tr("%1 changed on disk since it was loaded (another program wrote it): reload it, or use "
+                         "Save As to keep these edits in another file")
+                          .arg(m_path);
+        return false;
+    }
+    // The lock is held for the save: no kwb run can start on the file meanwhile, and one running
+    // makes the save fail with its PID and host (the study is then read-only here).
+    LockHolder holder;
+    std::optional<StudyLock> lock;
     try {
+        lock = StudyLock::try_acquire(toFsPath(path), &holder);
+        if (!lock) {
+            m_lastError = tr("%1 is being run by %2: save refused (use Save As to keep these edits)")
+                              .arg(path, QString::fromStdString(holder.describe()));
+            if (sameFile)
+                noteDiskState(m_path);
+            return false;
+        }
         save_study(m_study, toFsPath(path));
     } catch (const std::exception& e) {
         m_lastError = QString::fromUtf8(e.what());
         return false;
     }
+    lock.reset();
     m_lastError.clear();
     setPath(QFileInfo(path).absoluteFilePath());
+    noteDiskState(m_path);
     setModified(false);
     return true;
 }

@@ -37,6 +37,15 @@ public:
     void setLocked(bool locked) { m_locked = locked; }
     bool isLocked() const { return m_locked; }
 
+    // One writer per study (engine/study/study_lock.h): a study another process is running is
+    // opened read-only; the reason names that process ("kwb run, PID 1234 on host gpu-01, is
+    // running this study"). Empty when the document may be saved over its file.
+    QString readOnlyReason() const { return m_readOnlyReason; }
+    bool isReadOnly() const { return !m_readOnlyReason.isEmpty(); }
+    // Whether the file changed on disk since it was loaded or saved here (another program wrote
+    // it): saving over it is refused then; reload, or Save As another file.
+    bool changedOnDisk() const;
+
     // Whether `kwb run` has anything to do: an experiment that is pending, running or stopped
     // (done and failed ones are not rerun).
     bool hasRunnableExperiment() const;
@@ -58,6 +67,7 @@ signals:
     void changed();
     void filePathChanged(const QString& path);
     void modifiedChanged(bool modified);
+    void readOnlyChanged(const QString& reason);
 
 private:
     void setModified(bool modified);
@@ -68,6 +78,17 @@ private:
     QString m_lastError;
     bool m_modified = false;
     bool m_locked = false;
+    // Read-only and changed-on-disk state (see readOnlyReason, changedOnDisk).
+    void noteDiskState(const QString& path);
+    QString m_readOnlyReason;
+    struct DiskStamp {
+        bool exists = false;
+        unsigned long long device = 0, inode = 0;
+        long long size = 0, mtime_ns = 0;
+        bool operator==(const DiskStamp&) const = default;
+    };
+    static DiskStamp stampOf(const QString& path);
+    DiskStamp m_loadedStamp;
 };
 
 } // namespace kwb::gui
