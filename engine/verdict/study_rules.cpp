@@ -6,10 +6,10 @@
 // names no sacrifice has not looked at what it costs (tradeoffs); a measurement far from what the
 // model predicted means the model of the kernel is wrong even when the verdict is right
 // (prediction check: a flag to investigate, never a verdict change).
-#include "verdict/verdict.h"
-
+#include "study/gates.h"
 #include "verdict/evidence.h"
 #include "verdict/profile.h"
+#include "verdict/verdict.h"
 #include "verdict/wording.h"
 
 #include <algorithm>
@@ -67,11 +67,6 @@ GuardOutcome judge_guard(const GuardArms& g, const Profile& target_profile)
     return out;
 }
 
-bool named_sacrifice(const Tradeoff& t)
-{
-    return t.sacrificed && std::any_of(t.note.begin(), t.note.end(), [](unsigned char c) { return !std::isspace(c); });
-}
-
 } // namespace
 
 FinalVerdict apply_study_rules(const SampleVerdict& sample, const StudyRulesInput& input, const Profile& profile)
@@ -100,11 +95,10 @@ FinalVerdict apply_study_rules(const SampleVerdict& sample, const StudyRulesInpu
     }
 
     // Tradeoff gate: a license must name what it gave up.
-    const bool any_sacrifice = std::any_of(input.tradeoffs.begin(), input.tradeoffs.end(), named_sacrifice);
+    const bool any_sacrifice = tradeoff_named(input.tradeoffs);
     if (f.word == "LICENSE" && !any_sacrifice) {
         f.word = "INCONCLUSIVE";
-        f.reasons.push_back("no tradeoff named: a license needs at least one tradeoff axis answered with a named "
-                            "sacrifice (not at the extremes yet)");
+        f.reasons.push_back(tradeoff_gate_reason());
     }
 
     // Prediction check: flags only.

@@ -8,7 +8,8 @@
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QStandardPaths>
-
+#include <QTimer>
+#include <QUndoStack>
 #include <cctype>
 #include <filesystem>
 
@@ -25,12 +26,18 @@ std::filesystem::path toFsPath(const QString& path)
 
 StudyDocument::StudyDocument(QObject* parent)
     : QObject(parent)
+    , m_undo(new QUndoStack(this))
+    , m_autosave(new QTimer(this))
 {
+    m_autosave->setSingleShot(true);
+    m_autosave->setInterval(3000);
+    connect(m_autosave, &QTimer::timeout, this, [this] { autosaveNow(); });
 }
 
 void StudyDocument::markModified()
 {
     setModified(true);
+    m_autosave->start();
     emit changed();
 }
 
@@ -44,6 +51,9 @@ bool StudyDocument::load(const QString& path)
         return false;
     }
     m_lastError.clear();
+    // A reload after a run keeps the edit history's meaning only if nothing changed underneath;
+    // the study came from disk, so the history of another state would undo into nonsense.
+    m_undo->clear();
     setPath(QFileInfo(path).absoluteFilePath());
     setModified(false);
     emit changed();
@@ -68,6 +78,7 @@ bool StudyDocument::loadFromText(const QByteArray& text, const QString& origin)
         return false;
     }
     m_lastError.clear();
+    m_undo->clear();
     setPath(QString());
     setModified(false);
     emit changed();
@@ -80,6 +91,7 @@ void StudyDocument::newStudy()
     m_study.name = "Untitled study";
     for (const auto& axis : tradeoff_axes())
         m_study.tradeoffs.push_back({axis, false, {}});
+    m_undo->clear();
     setPath(QString());
     setModified(true);
     emit changed();
@@ -107,8 +119,10 @@ bool StudyDocument::saveAs(const QString& path)
         return false;
     }
     m_lastError.clear();
+    discardAutosave(); // the side file of the old path (an untitled study's, say)
     setPath(QFileInfo(path).absoluteFilePath());
     setModified(false);
+    discardAutosave();
     return true;
 }
 
