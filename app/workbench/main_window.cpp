@@ -25,6 +25,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
@@ -116,7 +117,17 @@ void MainWindow::buildPages()
     };
     for (const auto& [label, page] : pages) {
         m_navigator->addItem(label);
-        m_stack->addWidget(page);
+        // The phase pages scroll when the window is small (1024x640) rather than squeezing their
+        // fields over each other; Live and Results fill the window with their plots.
+        if (page == m_livePage || page == m_resultsPage) {
+            m_stack->addWidget(page);
+        } else {
+            auto* scroll = new QScrollArea(this);
+            scroll->setWidgetResizable(true);
+            scroll->setFrameShape(QFrame::NoFrame);
+            scroll->setWidget(page);
+            m_stack->addWidget(scroll);
+        }
         page->refresh();
     }
     connect(m_navigator, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
@@ -215,7 +226,7 @@ bool MainWindow::openStudy(const QString& path)
 
 void MainWindow::offerAutosave()
 {
-    if (!m_document.hasAutosave())
+    if (!m_offerAutosave || !m_document.hasAutosave())
         return;
     const QString side = m_document.autosavePath();
     const bool restore = m_askRestore ? m_askRestore(side)

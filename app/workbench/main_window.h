@@ -62,6 +62,7 @@ public:
     using RestoreAsker = std::function<bool(const QString& sidePath)>;
     void setRestoreAsker(RestoreAsker asker) { m_askRestore = std::move(asker); }
     void offerAutosave();
+    void setOfferAutosave(bool offer) { m_offerAutosave = offer; }
     // True when the study may be replaced now: nothing to ask, saved, or discarded on request.
     bool maySwitchStudy();
 
@@ -105,6 +106,7 @@ private:
     VerdictPage* m_verdictPage = nullptr;
     AbPage* m_abPage = nullptr;
     RestoreAsker m_askRestore;
+    bool m_offerAutosave = true;
     QTimer* m_progressTimer = nullptr;
     QAction* m_newAction = nullptr;
     QAction* m_openAction = nullptr;

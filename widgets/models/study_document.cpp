@@ -158,9 +158,10 @@ QString StudyDocument::appendRerun(int experimentIndex)
     next.missing_gates.clear();
     next.verdict = nullptr;
     next.final_verdict = nullptr;
-    m_study.experiments.push_back(std::move(next));
-    markModified();
-    return QString::fromStdString(m_study.experiments.back().id);
+    const QString id = QString::fromStdString(next.id);
+    if (!edit(tr("New attempt %1").arg(id), [&next](Study& s) { s.experiments.push_back(std::move(next)); }))
+        return {};
+    return id;
 }
 
 int StudyDocument::currentExperimentIndex() const

@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <cmath>
@@ -70,7 +71,7 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
     m_sigma->setObjectName(u"verdictSigmaChart"_s);
     body()->addWidget(m_sigma, 1);
     m_profile = valueLabel(this);
-    m_profile->setStyleSheet(u"color: #555;"_s);
+    m_profile->setForegroundRole(QPalette::PlaceholderText);
     body()->addWidget(m_profile);
 
     m_gates = valueLabel(this);
@@ -78,7 +79,7 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
     body()->addWidget(m_gates);
     auto* ledgerRow = new QHBoxLayout;
     ledgerRow->addWidget(
-        sectionLabel(tr("Attempt ledger (double-click the hypotheses to edit; one per line)"), this), 1);
+        sectionLabel(tr("Attempt ledger (double-click the hypotheses to edit; separate them with ;)"), this), 1);
     m_newAttempt = new QPushButton(tr("New attempt"), this);
     m_newAttempt->setObjectName(u"newAttempt"_s);
     m_newAttempt->setToolTip(tr("Run the same A/B again as a new attempt (same arms, plan and profile); the "
@@ -109,7 +110,7 @@ void VerdictPage::ledgerEdited(int row, int column)
         return;
     const std::string id = m_ledger->item(row, 0)->text().toStdString();
     std::vector<std::string> hypotheses;
-    for (const QString& line : m_ledger->item(row, 3)->text().split(u'\n', Qt::SkipEmptyParts))
+    for (const QString& line : m_ledger->item(row, 3)->text().split(QRegularExpression(u"[\n;]"_s), Qt::SkipEmptyParts))
         if (!line.trimmed().isEmpty())
             hypotheses.push_back(line.trimmed().toStdString());
     document()->edit(tr("Edit the hypotheses of %1").arg(qs(id)), [=](Study& s) {
@@ -219,7 +220,7 @@ void VerdictPage::refresh()
         QStringList hypotheses;
         for (const auto& h : l.hypotheses)
             hypotheses << qs(h);
-        const QStringList cells {qs(l.experiment_id), qs(l.verdict), qs(l.summary), hypotheses.join(u'\n')};
+        const QStringList cells {qs(l.experiment_id), qs(l.verdict), qs(l.summary), hypotheses.join(u"; "_s)};
         for (int c = 0; c < 4; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c != 3)
