@@ -86,6 +86,9 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     m_controls = keyValueTable(this, {tr("control"), tr("how it was checked")});
     m_controls->setObjectName(u"controlsTable"_s);
     m_controls->setWordWrap(false);
+    // The control's name is what the user reads; how it was checked is in the row's tooltip too.
+    m_controls->horizontalHeader()->setStretchLastSection(true);
+    m_controls->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     right->addWidget(m_controls, 1);
     columns->addLayout(left, 3);
     columns->addLayout(right, 2);

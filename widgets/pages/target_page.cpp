@@ -107,6 +107,9 @@ TargetPage::TargetPage(StudyDocument* document, QWidget* parent)
     m_profileBox->setToolTip(tr("The verdict's thresholds (spec/verdict.md); stored on the A/B experiment"));
     form->addRow(tr("Verdict profile"), m_profileBox);
     form->addRow(QString(), m_profileNumbers = valueLabel(this));
+    // Short lines: one line each reads better than a narrow wrapped column beside the form.
+    for (QLabel* l : {m_direction, m_fromTo, m_profileNumbers})
+        l->setWordWrap(false);
     body()->addLayout(form);
 
     m_gate = valueLabel(this);

@@ -76,6 +76,9 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
 
     m_gates = valueLabel(this);
     m_gates->setObjectName(u"verdictGates"_s);
+    // Extra height goes to the sigma chart, not to blank space around these lines.
+    m_gates->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    m_profile->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     body()->addWidget(m_gates);
     auto* ledgerRow = new QHBoxLayout;
     ledgerRow->addWidget(
@@ -92,7 +95,7 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
     m_ledger->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_ledger->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_ledger->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
-    m_ledger->setWordWrap(true);
+    m_ledger->setWordWrap(false);   // each cell's tooltip holds its whole text
     m_ledger->setMaximumHeight(170);
     body()->addWidget(m_ledger);
     connect(m_ledger, &QTableWidget::cellChanged, this, &VerdictPage::ledgerEdited);
@@ -229,7 +232,6 @@ void VerdictPage::refresh()
             m_ledger->setItem(row, c, item);
         }
     }
-    m_ledger->resizeRowsToContents();
     m_filling = false;
     m_newAttempt->setEnabled(e && !e->samples.empty() && !document()->hasRunnableExperiment());
 }
