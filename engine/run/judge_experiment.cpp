@@ -95,28 +95,6 @@ ArmValues target_values(const Experiment& e)
     return v;
 }
 
-std::vector<std::string> missing_gates(const Study& study, const Experiment& e)
-{
-    std::vector<std::string> gates;
-    if (!study.target.current || !study.target.goal)
-        gates.push_back("target: no current and goal values (phase 1: \"from X to Y\")");
-    if (study.target.kernel.empty() || study.target.reference.empty() || study.target.workload.empty())
-        gates.push_back("kernel/reference/workload: K, R and W are not all pinned (phase 1)");
-    if (study.binding.constraint.empty())
-        gates.push_back("binding constraint: not measured (phase 3)");
-    if (!study.prediction.predicted_delta_pct)
-        gates.push_back("prediction: no predicted delta% (phase 4: no formula, no run)");
-    if (e.controls.checklist.empty())
-        gates.push_back("matched controls: the checklist is empty (phase 5)");
-    else if (std::any_of(e.controls.checklist.begin(), e.controls.checklist.end(), [](const auto& c) { return !c.second; }))
-        gates.push_back("matched controls: some controls are not checked (phase 5)");
-    const bool tradeoff = std::any_of(study.tradeoffs.begin(), study.tradeoffs.end(),
-                                      [](const Tradeoff& t) { return t.sacrificed && !t.note.empty(); });
-    if (!tradeoff)
-        gates.push_back("tradeoff: none named (phase 7: a license needs a named sacrifice)");
-    return gates;
-}
-
 void judge_experiment(Study& study, Experiment& e, const std::vector<MetricSpec>& metrics)
 {
     if (!judgeable(e))

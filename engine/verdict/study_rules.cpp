@@ -6,10 +6,10 @@
 // names no sacrifice has not looked at what it costs (tradeoffs); a measurement far from what the
 // model predicted means the model of the kernel is wrong even when the verdict is right
 // (prediction check: a flag to investigate, never a verdict change).
-#include "verdict/verdict.h"
-
+#include "study/gates.h"
 #include "verdict/evidence.h"
 #include "verdict/profile.h"
+#include "verdict/verdict.h"
 #include "verdict/wording.h"
 
 #include <algorithm>
@@ -59,11 +59,6 @@ GuardVerdict judge_guard(const GuardArms& g, const Profile& target_profile, std:
     return out;
 }
 
-bool named_sacrifice(const Tradeoff& t)
-{
-    return t.sacrificed && std::any_of(t.note.begin(), t.note.end(), [](unsigned char c) { return !std::isspace(c); });
-}
-
 } // namespace
 
 FinalVerdict apply_study_rules(const SampleVerdict& sample, const StudyRulesInput& input, const Profile& profile)
@@ -93,11 +88,10 @@ FinalVerdict apply_study_rules(const SampleVerdict& sample, const StudyRulesInpu
     }
 
     // Tradeoff gate: a license must name what it gave up.
-    f.tradeoff_named = std::any_of(input.tradeoffs.begin(), input.tradeoffs.end(), named_sacrifice);
+    f.tradeoff_named = tradeoff_named(input.tradeoffs);
     if (f.word == VerdictWord::License && !f.tradeoff_named) {
         f.word = VerdictWord::Inconclusive;
-        f.reasons.push_back("no tradeoff named: a license needs at least one tradeoff axis answered with a named "
-                            "sacrifice (not at the extremes yet)");
+        f.reasons.push_back(tradeoff_gate_reason());
     }
 
     // Prediction check: flags only.

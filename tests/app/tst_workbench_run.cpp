@@ -66,6 +66,13 @@ QString TestWorkbenchRun::newStudy(const QString& name, int runs)
                       QString::number(runs), u"--out"_s, path},
                      &err))
         qWarning("kwb new failed: %s", qPrintable(err));
+    // The window keeps Run locked until phase 1's target and phase 4's prediction exist.
+    kwb::Study s = kwb::load_study(QFile::encodeName(path).toStdString());
+    s.target.metric = s.experiments.at(0).metric;
+    s.target.current = 30;
+    s.target.goal = 20;
+    s.prediction.predicted_delta_pct = 30;
+    kwb::save_study(s, QFile::encodeName(path).toStdString());
     return path;
 }
 

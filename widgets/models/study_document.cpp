@@ -9,7 +9,8 @@
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QStandardPaths>
-
+#include <QTimer>
+#include <QUndoStack>
 #include <cctype>
 #include <filesystem>
 #include <optional>
@@ -29,12 +30,18 @@ std::filesystem::path toFsPath(const QString& path)
 
 StudyDocument::StudyDocument(QObject* parent)
     : QObject(parent)
+    , m_undo(new QUndoStack(this))
+    , m_autosave(new QTimer(this))
 {
+    m_autosave->setSingleShot(true);
+    m_autosave->setInterval(3000);
+    connect(m_autosave, &QTimer::timeout, this, [this] { autosaveNow(); });
 }
 
 void StudyDocument::markModified()
 {
     setModified(true);
+    m_autosave->start();
     emit changed();
 }
 
@@ -48,6 +55,9 @@ bool StudyDocument::load(const QString& path)
         return false;
     }
     m_lastError.clear();
+    // A reload after a run keeps the edit history's meaning only if nothing changed underneath;
+    // the study came from disk, so the history of another state would undo into nonsense.
+    m_undo->clear();
     setPath(QFileInfo(path).absoluteFilePath());
     noteDiskState(m_path);
     setModified(false);
@@ -106,6 +116,7 @@ bool StudyDocument::loadFromText(const QByteArray& text, const QString& origin)
         return false;
     }
     m_lastError.clear();
+    m_undo->clear();
     setPath(QString());
     noteDiskState(QString());
     setModified(false);
@@ -119,6 +130,7 @@ void StudyDocument::newStudy()
     m_study.name = "Untitled study";
     for (const auto& axis : tradeoff_axes())
         m_study.tradeoffs.push_back({axis, false, {}});
+    m_undo->clear();
     setPath(QString());
     noteDiskState(QString());
     setModified(true);
@@ -167,9 +179,11 @@ bool StudyDocument::saveAs(const QString& path)
     }
     lock.reset();
     m_lastError.clear();
+    discardAutosave(); // the side file of the old path (an untitled study's, say)
     setPath(QFileInfo(path).absoluteFilePath());
     noteDiskState(m_path);
     setModified(false);
+    discardAutosave();
     return true;
 }
 
@@ -205,9 +219,10 @@ QString StudyDocument::appendRerun(int experimentIndex)
     next.missing_gates.clear();
     next.verdict.reset();
     next.final_verdict.reset();
-    m_study.experiments.push_back(std::move(next));
-    markModified();
-    return QString::fromStdString(m_study.experiments.back().id);
+    const QString id = QString::fromStdString(next.id);
+    if (!edit(tr("New attempt %1").arg(id), [&next](Study& s) { s.experiments.push_back(std::move(next)); }))
+        return {};
+    return id;
 }
 
 int StudyDocument::currentExperimentIndex() const

@@ -5,6 +5,10 @@
 
 #include <QObject>
 #include <QString>
+#include <functional>
+
+class QTimer;
+class QUndoStack;
 
 namespace kwb::gui {
 
@@ -18,9 +22,26 @@ public:
     explicit StudyDocument(QObject* parent = nullptr);
 
     const Study& study() const { return m_study; }
-    // For editors: change the study, then call markModified() so views refresh and Save knows.
+    // Low-level access for loaders and tests; editors use edit() so every change can be undone.
     Study& mutableStudy() { return m_study; }
     void markModified();
+
+    // Every edit a page makes: `change` is applied to the study inside an undo command named
+    // `text`. Edits with the same non-empty `mergeKey` in a row (typing into one field) merge into
+    // one undo step. Refused (false) while a run owns the file.
+    bool edit(const QString& text, const std::function<void(Study&)>& change, const QString& mergeKey = {});
+    QUndoStack* undoStack() const { return m_undo; }
+
+    // Autosave: a modified study is written to a side file a few seconds after each edit (never
+    // over the study itself), and the side file is removed on save or a clean close. A side file
+    // found beside a study on open means the last session ended without saving: offer it back.
+    static QString autosavePathFor(const QString& studyPath);
+    QString autosavePath() const { return autosavePathFor(m_path); }
+    void setAutosaveDelay(int ms);
+    bool autosaveNow();
+    bool hasAutosave() const;
+    bool restoreAutosave(); // loads the side file's study in place of the open one, modified
+    void discardAutosave();
 
     QString filePath() const { return m_path; }
     bool isModified() const { return m_modified; }
@@ -70,6 +91,8 @@ signals:
     void readOnlyChanged(const QString& reason);
 
 private:
+    friend class StudySnapshotCommand;
+    void applySnapshot(const Study& study);
     void setModified(bool modified);
     void setPath(const QString& path);
 
@@ -89,6 +112,8 @@ private:
     };
     static DiskStamp stampOf(const QString& path);
     DiskStamp m_loadedStamp;
+    QUndoStack* m_undo = nullptr;
+    QTimer* m_autosave = nullptr;
 };
 
 } // namespace kwb::gui

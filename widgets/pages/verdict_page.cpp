@@ -7,12 +7,17 @@
 #include "models/study_document.h"
 #include "plots/sigma_chart.h"
 #include "plots/verdict_badge.h"
+#include "study/gates.h"
 
 #include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QLabel>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QTableWidget>
 #include <QVBoxLayout>
-
 #include <cmath>
 
 namespace kwb::gui {
@@ -72,8 +77,56 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
     m_sigma->setObjectName(u"verdictSigmaChart"_s);
     body()->addWidget(m_sigma, 1);
     m_profile = valueLabel(this);
-    m_profile->setStyleSheet(u"color: #555;"_s);
+    m_profile->setForegroundRole(QPalette::PlaceholderText);
     body()->addWidget(m_profile);
+
+    m_gates = valueLabel(this);
+    m_gates->setObjectName(u"verdictGates"_s);
+    // Extra height goes to the sigma chart, not to blank space around these lines.
+    m_gates->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    m_profile->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    body()->addWidget(m_gates);
+    auto* ledgerRow = new QHBoxLayout;
+    ledgerRow->addWidget(
+        sectionLabel(tr("Attempt ledger (double-click the hypotheses to edit; separate them with ;)"), this), 1);
+    m_newAttempt = new QPushButton(tr("New attempt"), this);
+    m_newAttempt->setObjectName(u"newAttempt"_s);
+    m_newAttempt->setToolTip(tr("Run the same A/B again as a new attempt (same arms, plan and profile); the "
+                                "finished attempts stay in the ledger"));
+    ledgerRow->addWidget(m_newAttempt);
+    body()->addLayout(ledgerRow);
+    m_ledger = keyValueTable(this, {tr("attempt"), tr("verdict"), tr("what it measured"), tr("surviving hypotheses")});
+    m_ledger->setObjectName(u"ledgerTable"_s);
+    m_ledger->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    m_ledger->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_ledger->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_ledger->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    m_ledger->setWordWrap(false);   // each cell's tooltip holds its whole text
+    m_ledger->setMaximumHeight(170);
+    body()->addWidget(m_ledger);
+    connect(m_ledger, &QTableWidget::cellChanged, this, &VerdictPage::ledgerEdited);
+    connect(m_newAttempt, &QPushButton::clicked, this, &VerdictPage::newAttemptRequested);
+}
+
+QString VerdictPage::gatesText() const
+{
+    return m_gates->text();
+}
+
+void VerdictPage::ledgerEdited(int row, int column)
+{
+    if (m_filling || column != 3)
+        return;
+    const std::string id = m_ledger->item(row, 0)->text().toStdString();
+    std::vector<std::string> hypotheses;
+    for (const QString& line : m_ledger->item(row, 3)->text().split(QRegularExpression(u"[\n;]"_s), Qt::SkipEmptyParts))
+        if (!line.trimmed().isEmpty())
+            hypotheses.push_back(line.trimmed().toStdString());
+    document()->edit(tr("Edit the hypotheses of %1").arg(qs(id)), [=](Study& s) {
+        for (auto& l : s.ledger)
+            if (l.experiment_id == id)
+                l.hypotheses = hypotheses;
+    });
 }
 
 QString VerdictPage::finalVerdict() const
@@ -123,8 +176,10 @@ void VerdictPage::refresh()
                                          .arg(*predicted, 0, 'f', 1)
                                          .arg(num(sample ? sample->delta_pct : std::nullopt, 1, u" %"_s))
                                    : tr("Prediction check: no prediction was recorded (phase 4).");
-    if (final)
-        prediction += final->flags.empty() ? tr("\nFlags: none") : tr("\nFlags: ") + bullets(final->flags).replace(u'\n', u' ');
+    if (predicted && final)
+        prediction += final->flags.empty()
+                          ? tr("\nPrediction-check flags: none")
+                          : tr("\nPrediction-check flags: ") + bullets(final->flags).replace(u'\n', u' ');
     setValue(m_prediction, prediction);
 
     if (sample) {
@@ -140,6 +195,50 @@ void VerdictPage::refresh()
     }
     // The chart takes the verdict's JSON form (its API, shared with the tests of the plots).
     m_sigma->setVerdict(sample ? toQJsonObject(to_json(*sample)) : QJsonObject{});
+
+    // The gates: what the run recorded as skipped, and what the study still lacks now (the
+    // engine's study_gates), so a study run with no target, prediction or tradeoff says so here.
+    QStringList gates;
+    if (e) {
+        const auto& study = document()->study();
+        QStringList now;
+        for (const Gate& g : study_gates(study, *e))
+            if (!g.met)
+                now << u"✘ "_s + qs(g.reason);
+        if (!e->missing_gates.empty()) {
+            gates << tr("Gates skipped when this attempt ran:");
+            for (const auto& g : e->missing_gates)
+                gates << u"✘ "_s + qs(g);
+        } else if (!e->samples.empty()) {
+            gates << tr("✔ Every gate was met when this attempt ran.");
+        }
+        if (!now.isEmpty() && e->missing_gates.empty()) {
+            gates << tr("Gates the study does not meet now:");
+            gates << now;
+        }
+    }
+    setValue(m_gates, gates.join(u'\n'));
+    m_gates->setToolTip(tr("The playbook's gates (methodology phases 1-7); kwb run records the ones a study skipped"));
+
+    m_filling = true;
+    const auto& ledger = document()->study().ledger;
+    m_ledger->setRowCount(static_cast<int>(ledger.size()));
+    for (int row = 0; row < static_cast<int>(ledger.size()); ++row) {
+        const auto& l = ledger[static_cast<size_t>(row)];
+        QStringList hypotheses;
+        for (const auto& h : l.hypotheses)
+            hypotheses << qs(h);
+        const QStringList cells {qs(l.experiment_id), qs(l.verdict), qs(l.summary), hypotheses.join(u"; "_s)};
+        for (int c = 0; c < 4; ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c != 3)
+                item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+            item->setToolTip(cells[c]);
+            m_ledger->setItem(row, c, item);
+        }
+    }
+    m_filling = false;
+    m_newAttempt->setEnabled(e && !e->samples.empty() && !document()->hasRunnableExperiment());
 }
 
 } // namespace kwb::gui
