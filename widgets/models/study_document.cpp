@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "models/study_document.h"
 
+#include "study/new_attempt.h"
 #include "study/study_file.h"
 
 #include <QDir>
@@ -9,7 +10,6 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 
-#include <cctype>
 #include <filesystem>
 
 namespace kwb::gui {
@@ -114,39 +114,25 @@ bool StudyDocument::saveAs(const QString& path)
 
 bool StudyDocument::hasRunnableExperiment() const
 {
-    for (const auto& e : m_study.experiments)
-        if (e.status != ExperimentStatus::Done && e.status != ExperimentStatus::Failed)
-            return true;
-    return false;
+    return has_runnable_experiment(m_study);
 }
 
 QString StudyDocument::appendRerun(int experimentIndex)
 {
     if (experimentIndex < 0 || experimentIndex >= static_cast<int>(m_study.experiments.size()))
         return {};
-    Experiment next = m_study.experiments[static_cast<size_t>(experimentIndex)];
-    std::string stem = next.id;
-    while (!stem.empty() && (std::isdigit(static_cast<unsigned char>(stem.back())) || stem.back() == '-'))
-        stem.pop_back();
-    if (stem.empty())
-        stem = next.kind;
-    for (int n = 2;; ++n) {
-        next.id = stem + '-' + std::to_string(n);
-        if (!m_study.find_experiment(next.id))
-            break;
-    }
-    next.status = ExperimentStatus::Pending;
-    next.error.clear();
-    next.stop_reason.clear();
-    next.samples.clear();
-    next.lanes.clear();
-    next.aa.reset();
-    next.missing_gates.clear();
-    next.verdict = nullptr;
-    next.final_verdict = nullptr;
-    m_study.experiments.push_back(std::move(next));
+    const auto ids = append_new_attempt(m_study, experimentIndex);
     markModified();
-    return QString::fromStdString(m_study.experiments.back().id);
+    return QString::fromStdString(ids.front());
+}
+
+QString StudyDocument::appendNewAttemptIfFinished()
+{
+    const auto ids = new_attempt_if_finished(m_study);
+    if (ids.empty())
+        return {};
+    markModified();
+    return QString::fromStdString(ids.front());
 }
 
 int StudyDocument::currentExperimentIndex() const
