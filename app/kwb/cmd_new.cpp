@@ -5,6 +5,7 @@
 #include "commands.h"
 
 #include "builtin_workloads.h"
+#include "workloads/cuda_workload.h"
 #include "hardware/device_sheet.h"
 #include "run/aa_calibration.h"
 #include "study/grid.h"
@@ -89,10 +90,10 @@ std::pair<std::string, std::string> split_assignment(const std::string& text, co
     return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
-nlohmann::json resolved(const Workload& w, const nlohmann::json& given, const std::string& what)
+nlohmann::json resolved(const Workload& w, const nlohmann::json& given, Backend backend, const std::string& what)
 {
     try {
-        return resolve_params(w, given);
+        return resolve_params(w, given, backend);
     } catch (const WorkloadError& e) {
         throw BadInput(fmt::format("{}: {}", what, e.what()));
     }
@@ -119,6 +120,21 @@ GridVariable parse_grid_variable(const Workload& w, const std::string& text, con
         throw BadInput(fmt::format("--grid: expected {}=a,b[,c[,d]] ({} to {} levels, the first the baseline), got '{}'",
                                    name, kGridMinLevels, kGridMaxLevels, text));
     return v;
+}
+
+// The backend the arms are written for: the one asked for, or for `auto` the cuda backend when
+// the given parameters need it (block_n exists on cuda only) or a GPU is usable here and they
+// fit it; else the cpu. A study written on a laptop for a GPU server names cuda explicitly.
+Backend study_backend(const Workload& w, const std::string& option, const nlohmann::json& given)
+{
+    if (option == "cuda")
+        return Backend::Cuda;
+    if (option == "cpu" || !has_backend(w, Backend::Cuda))
+        return Backend::Cpu;
+    if (!params_fit_backend(w, given, Backend::Cpu))
+        return Backend::Cuda;
+    return params_fit_backend(w, given, Backend::Cuda) && cuda_unavailable_reason(w.name()).empty() ? Backend::Cuda
+                                                                                                  : Backend::Cpu;
 }
 
 Study build_study(const NewOptions& o)
@@ -179,11 +195,22 @@ Study build_study(const NewOptions& o)
     e.workload = w->name();
     e.metric = metric->name;
     e.guards = o.guards;
+    if (o.backend == "cuda" && !has_backend(*w, Backend::Cuda))
+        throw BadInput(fmt::format("--backend: {} has no cuda backend", w->name()));
+    nlohmann::json probe = grid.variables.empty() ? fixed : grid_cell_params(grid, fixed, {0, 0});
+    if (grid.variables.empty())
+        probe[vary] = b;
+    const Backend backend = study_backend(*w, o.backend, probe);
     if (grid.variables.empty()) {
         nlohmann::json base = fixed, treat = fixed;
         base[vary] = a;
         treat[vary] = b;
-        e.arms = {{"baseline", resolved(*w, base, "--vary")}, {"treatment", resolved(*w, treat, "--vary")}};
+        e.arms = {{"baseline", resolved(*w, base, backend, "--vary")}, {"treatment", resolved(*w, treat, backend, "--vary")}};
+        // Where the GPU is here, a configuration it cannot hold is refused now, with the numbers.
+        if (backend == Backend::Cuda && cuda_unavailable_reason(w->name()).empty())
+            for (const auto& arm : e.arms)
+                if (const auto why = check_cuda_config(w->name(), arm.params, selected_cuda_device()); !why.empty())
+                    throw BadInput(fmt::format("--vary: {} arm: {}", arm.name, why));
     }
 
     if (o.runs < 1)
@@ -218,12 +245,7 @@ Study build_study(const NewOptions& o)
         fmt::print(stderr, "kwb: note: A/A calibration splits the baseline in halves of at least min_n = {} runs; "
                            "with --runs {} it will not be assessed (use --runs {} or more)\n",
                    profile.min_n, o.runs, 2 * profile.min_n);
-    if (o.backend == "cuda") {
-        const auto backends = w->backends();
-        if (std::find(backends.begin(), backends.end(), Backend::Cuda) == backends.end())
-            throw BadInput(fmt::format("--backend: {} has no cuda backend", w->name()));
-    }
-    e.backend = o.backend;
+    e.backend = o.backend == "auto" && backend == Backend::Cuda ? "cuda" : o.backend;
 
     Study s;
     if (!grid.variables.empty()) {
@@ -245,10 +267,10 @@ Study build_study(const NewOptions& o)
                                     v0.levels[0].dump(), v1.name, v1.levels[0].dump());
         // Every parameter stored (defaults filled in) in every cell's arms, checked per cell so a
         // level outside a parameter's domain is named with its cell.
-        const nlohmann::json shared = resolved(*w, grid_cell_params(grid, fixed, {0, 0}), "--grid");
+        const nlohmann::json shared = resolved(*w, grid_cell_params(grid, fixed, {0, 0}), backend, "--grid");
         for (auto& cell : grid_cell_experiments(grid, e, shared)) {
             for (auto& arm : cell.arms)
-                arm.params = resolved(*w, arm.params, fmt::format("--grid: cell {}", arm.name));
+                arm.params = resolved(*w, arm.params, backend, fmt::format("--grid: cell {}", arm.name));
             s.experiments.push_back(std::move(cell));
         }
         s.grids.push_back(grid);
