@@ -111,7 +111,7 @@ std::string add_grid(Study& study, const Experiment& prototype, std::vector<Grid
     grid.variables = std::move(variables);
     if (auto problem = grid_shape_problem(grid); !problem.empty())
         return problem;
-    const nlohmann::json& shared = prototype.arms.front().params;
+    const nlohmann::json shared = prototype.arms.front().params;   // a copy: cells are appended below
     for (const auto& v : grid.variables)
         if (!shared.contains(v.name))
             return fmt::format("'{}' is not a parameter of {}'s arms", v.name, prototype.id);

@@ -4,6 +4,7 @@
 #include "plots/plot_style.h"
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 
 namespace kwb::gui {

@@ -97,7 +97,8 @@ private slots:
         QCOMPARE(v->value, 102400.0);
         QCOMPARE(v->source, std::string("study"));
         QVERIFY(QString::fromStdString(v->note).contains(QStringLiteral("replaces the hardware value 233472")));
-        QCOMPARE(std::count_if(vars.begin(), vars.end(), [](const FormulaVariable& x) { return x.name == "smem_per_sm"; }), 1);
+        QCOMPARE(std::count_if(vars.begin(), vars.end(), [](const FormulaVariable& x) { return x.name == "smem_per_sm"; }),
+                 std::ptrdiff_t(1));
     }
 
     void deltaAndSpeedup_data()

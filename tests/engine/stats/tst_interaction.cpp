@@ -99,7 +99,7 @@ private slots:
     void sameInputSameInterval()
     {
         const auto c = load_cases().at(1);
-        QCOMPARE(*estimate(c).contrasts[0].ci95, *estimate(c).contrasts[0].ci95);
+        QVERIFY(*estimate(c).contrasts[0].ci95 == *estimate(c).contrasts[0].ci95);
     }
 
     void singleRunsLeaveNoInterval()
