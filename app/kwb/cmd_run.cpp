@@ -376,6 +376,14 @@ int run(const RunOptions& o)
             options.tracer = gpu.tracer();
             Runner runner(*job.workload, options);
             const RunOutcome outcome = runner.run(study, e);
+            if (!e.missing_gates.empty()) {
+                std::string gates;
+                for (const auto& g : e.missing_gates)
+                    gates += fmt::format("{}{}", gates.empty() ? "" : "; ", g.substr(0, g.find(':')));
+                say(stderr, "kwb: {}: gates not met, recorded in the study: {}\n", e.id, gates);
+            }
+            if (!o.json_progress)
+                print_result(e);
             if (!e.group.empty()) {
                 // A cell judged: its grid's interaction is estimated again (null while a cell is pending).
                 if (GridGroup* grid = find_grid(study, e.group)) {
@@ -385,14 +393,6 @@ int run(const RunOptions& o)
                         say(stdout, "{}: interaction: {}\n", grid->id, grid->interaction.value("summary", ""));
                 }
             }
-            if (!e.missing_gates.empty()) {
-                std::string gates;
-                for (const auto& g : e.missing_gates)
-                    gates += fmt::format("{}{}", gates.empty() ? "" : "; ", g.substr(0, g.find(':')));
-                say(stderr, "kwb: {}: gates not met, recorded in the study: {}\n", e.id, gates);
-            }
-            if (!o.json_progress)
-                print_result(e);
             if (outcome == RunOutcome::Failed) {
                 say(stderr, "kwb: {}: experiment {} failed: {}\n", o.study, e.id, e.error);
                 status = "failed";

@@ -64,6 +64,18 @@ int top_level_comma(const std::string& formula)
     return -1;
 }
 
+// Where `name` first stands as a whole name in the formula (not inside a longer one), or -1.
+int name_offset(const std::string& formula, const std::string& name)
+{
+    const auto is_name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (auto at = formula.find(name); at != std::string::npos; at = formula.find(name, at + 1)) {
+        const size_t end = at + name.size();
+        if ((at == 0 || !is_name_char(formula[at - 1])) && (end == formula.size() || !is_name_char(formula[end])))
+            return static_cast<int>(at);
+    }
+    return -1;
+}
+
 } // namespace
 
 std::string FormulaError::text() const
@@ -132,10 +144,22 @@ FormulaEvaluation evaluate_formula(const std::string& formula, const std::vector
         parser.SetExpr(formula);
         for (const auto& [name, unused] : parser.GetUsedVar())
             result.used.push_back(name);
-        for (const auto& name : result.used)
-            if (!std::isfinite(values.at(name)))
-                return fail(fmt::format("variable '{}' is not a finite number", name),
-                            static_cast<int>(formula.find(name)), name);
+        // GetUsedVar() lists every name the formula uses, defined or not, sorted: the error names
+        // the bad one that comes first in the formula.
+        std::string bad;
+        int bad_at = -1;
+        for (const auto& name : result.used) {
+            const auto value = values.find(name);
+            const int at = name_offset(formula, name);
+            if ((value == values.end() || !std::isfinite(value->second)) && (bad_at < 0 || at < bad_at)) {
+                bad = name;
+                bad_at = at;
+            }
+        }
+        if (!bad.empty())
+            return fail(values.count(bad) ? fmt::format("variable '{}' is not a finite number", bad)
+                                          : fmt::format("unknown name '{}' (not a variable of this study nor a function)", bad),
+                        bad_at, bad);
         const double value = parser.Eval();
         if (parser.GetNumResults() > 1)
             return fail(fmt::format("the formula gives {} values; it must give one (a ',' outside a function call)",

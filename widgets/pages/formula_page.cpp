@@ -102,8 +102,8 @@ FormulaPage::FormulaPage(StudyDocument* document, QWidget* parent)
     connect(m_add, &QPushButton::clicked, this, &FormulaPage::addVariable);
     connect(m_remove, &QPushButton::clicked, this, &FormulaPage::removeVariable);
     connect(m_rationale, &QLineEdit::textEdited, this, [this](const QString& text) {
-        document()->mutableStudy().prediction.rationale = text.toStdString();
-        document()->markModified();
+        this->document()->mutableStudy().prediction.rationale = text.toStdString();
+        this->document()->markModified();
     });
 }
 

@@ -106,11 +106,11 @@ private slots:
         QTest::addColumn<double>("delta");
         QTest::addColumn<bool>("lower");
         QTest::addColumn<double>("speedup");   // 0 = none
-        QTest::addRow("lower 50%") << 50.0 << true << 2.0;
-        QTest::addRow("lower -25%") << -25.0 << true << 0.8;
-        QTest::addRow("lower 100%") << 100.0 << true << 0.0;
-        QTest::addRow("higher 50%") << 50.0 << false << 1.5;
-        QTest::addRow("higher -100%") << -100.0 << false << 0.0;
+        QTest::addRow("lower 50 pct") << 50.0 << true << 2.0;
+        QTest::addRow("lower -25 pct") << -25.0 << true << 0.8;
+        QTest::addRow("lower 100 pct") << 100.0 << true << 0.0;
+        QTest::addRow("higher 50 pct") << 50.0 << false << 1.5;
+        QTest::addRow("higher -100 pct") << -100.0 << false << 0.0;
     }
 
     void deltaAndSpeedup()

@@ -3,6 +3,8 @@
 // (scripts/gen_interaction_fixtures.py writes tests/data/interaction/cases.json), and its input checks.
 #include "stats/interaction.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QTest>
 
 #include <cmath>
