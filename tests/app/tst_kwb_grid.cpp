@@ -37,7 +37,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("g.json"));
-        const auto r = kwb(grid_args(path, {QStringLiteral("block=32,128"), QStringLiteral("threads=1,2")}));
+        const auto r = kwbtest::kwb(grid_args(path, {QStringLiteral("block=32,128"), QStringLiteral("threads=1,2")}));
         QVERIFY2(r.exit_code == 0, r.err.constData());
         const QJsonObject s = load(path);
         const QJsonArray grids = s.value(u"grids").toArray();
@@ -74,8 +74,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("g.json"));
-        QCOMPARE(kwb(grid_args(path, {QStringLiteral("block=32,128"), QStringLiteral("threads=1,2")})).exit_code, 0);
-        const auto r = kwb({QStringLiteral("run"), path});
+        QCOMPARE(kwbtest::kwb(grid_args(path, {QStringLiteral("block=32,128"), QStringLiteral("threads=1,2")})).exit_code, 0);
+        const auto r = kwbtest::kwb({QStringLiteral("run"), path});
         QVERIFY2(r.exit_code == 0, r.err.constData());
         QVERIFY(r.out.contains("grid-1: interaction: "));
 
@@ -84,7 +84,7 @@ private slots:
             const QJsonObject e = v.toObject();
             QCOMPARE(e.value(u"status").toString(), QStringLiteral("done"));
             const QJsonObject verdict = e.value(u"verdict").toObject();
-            QVERIFY(QStringList({"LICENSE", "KILL", "NOISE", "INCONCLUSIVE"}).contains(verdict.value(u"verdict").toString()));
+            QVERIFY(QStringList({QStringLiteral("LICENSE"), QStringLiteral("KILL"), QStringLiteral("NOISE"), QStringLiteral("INCONCLUSIVE")}).contains(verdict.value(u"verdict").toString()));
             QCOMPARE(verdict.value(u"n_baseline").toInt(), 3);
             QVERIFY(e.value(u"final_verdict").isObject());
         }
@@ -112,9 +112,9 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("g.json"));
-        QCOMPARE(kwb(grid_args(path, {QStringLiteral("block=16,32,64"), QStringLiteral("threads=1,2")})).exit_code, 0);
+        QCOMPARE(kwbtest::kwb(grid_args(path, {QStringLiteral("block=16,32,64"), QStringLiteral("threads=1,2")})).exit_code, 0);
         QCOMPARE(load(path).value(u"experiments").toArray().size(), 5);
-        const auto r = kwb({QStringLiteral("run"), path});
+        const auto r = kwbtest::kwb({QStringLiteral("run"), path});
         QVERIFY2(r.exit_code == 0, r.err.constData());
         const QJsonObject in =
             load(path).value(u"grids").toArray().first().toObject().value(u"interaction").toObject();
@@ -129,17 +129,17 @@ private slots:
         QTest::addColumn<QStringList>("grids");
         QTest::addColumn<QStringList>("extra");
         QTest::addColumn<QString>("message");
-        QTest::addRow("one variable") << QStringList{"block=32,128"} << QStringList{} << "give --grid twice";
-        QTest::addRow("five levels") << QStringList{"block=16,32,64,128,256", "threads=1,2"} << QStringList{}
+        QTest::addRow("one variable") << QStringList{QStringLiteral("block=32,128")} << QStringList{} << "give --grid twice";
+        QTest::addRow("five levels") << QStringList{QStringLiteral("block=16,32,64,128,256"), QStringLiteral("threads=1,2")} << QStringList{}
                                      << "2 to 4 levels";
-        QTest::addRow("one level") << QStringList{"block=32", "threads=1,2"} << QStringList{} << "2 to 4 levels";
-        QTest::addRow("repeated level") << QStringList{"block=32,32", "threads=1,2"} << QStringList{} << "twice";
-        QTest::addRow("same variable") << QStringList{"block=32,64", "block=16,128"} << QStringList{} << "both grid variables";
-        QTest::addRow("also fixed") << QStringList{"size=128,256", "threads=1,2"} << QStringList{} << "also fixed";
-        QTest::addRow("with --vary") << QStringList{"block=32,128", "threads=1,2"} << QStringList{"--vary", "iterations=1,5"}
+        QTest::addRow("one level") << QStringList{QStringLiteral("block=32"), QStringLiteral("threads=1,2")} << QStringList{} << "2 to 4 levels";
+        QTest::addRow("repeated level") << QStringList{QStringLiteral("block=32,32"), QStringLiteral("threads=1,2")} << QStringList{} << "twice";
+        QTest::addRow("same variable") << QStringList{QStringLiteral("block=32,64"), QStringLiteral("block=16,128")} << QStringList{} << "both grid variables";
+        QTest::addRow("also fixed") << QStringList{QStringLiteral("size=128,256"), QStringLiteral("threads=1,2")} << QStringList{} << "also fixed";
+        QTest::addRow("with --vary") << QStringList{QStringLiteral("block=32,128"), QStringLiteral("threads=1,2")} << QStringList{QStringLiteral("--vary"), QStringLiteral("iterations=1,5")}
                                      << "not both";
-        QTest::addRow("unknown parameter") << QStringList{"blok=32,128", "threads=1,2"} << QStringList{} << "no parameter 'blok'";
-        QTest::addRow("not a number") << QStringList{"block=32,big", "threads=1,2"} << QStringList{} << "takes an integer";
+        QTest::addRow("unknown parameter") << QStringList{QStringLiteral("blok=32,128"), QStringLiteral("threads=1,2")} << QStringList{} << "no parameter 'blok'";
+        QTest::addRow("not a number") << QStringList{QStringLiteral("block=32,big"), QStringLiteral("threads=1,2")} << QStringList{} << "takes an integer";
     }
 
     void badGridsAreRefused()
@@ -149,7 +149,7 @@ private slots:
         QFETCH(QString, message);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("g.json"));
-        const auto r = kwb(grid_args(path, grids, extra));
+        const auto r = kwbtest::kwb(grid_args(path, grids, extra));
         QCOMPARE(r.exit_code, 2);
         QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
         QVERIFY(!QFile::exists(path));
@@ -159,7 +159,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("g.json"));
-        QCOMPARE(kwb(grid_args(path, {QStringLiteral("block=32,128"), QStringLiteral("threads=1,2")})).exit_code, 0);
+        QCOMPARE(kwbtest::kwb(grid_args(path, {QStringLiteral("block=32,128"), QStringLiteral("threads=1,2")})).exit_code, 0);
         QJsonObject s = load(path);
         QJsonArray ex = s.value(u"experiments").toArray();
         QJsonObject e = ex.at(2).toObject();
@@ -174,7 +174,7 @@ private slots:
         s[QStringLiteral("experiments")] = ex;
         write_all(path, QJsonDocument(s).toJson());
         const QByteArray before = read_all(path);
-        const auto r = kwb({QStringLiteral("run"), path});
+        const auto r = kwbtest::kwb({QStringLiteral("run"), path});
         QCOMPARE(r.exit_code, 2);
         QVERIFY2(r.err.contains("grid-1-r1c1") && r.err.contains("iterations"), r.err.constData());
         QCOMPARE(read_all(path), before);
@@ -185,11 +185,11 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = new_gemm_study(dir.filePath(QStringLiteral("s.json")), {QStringLiteral("--runs"), QStringLiteral("3")});
-        const auto refused = kwb({QStringLiteral("run"), path, QStringLiteral("--new-attempt")});
+        const auto refused = kwbtest::kwb({QStringLiteral("run"), path, QStringLiteral("--new-attempt")});
         QCOMPARE(refused.exit_code, 2);   // ab-1 is still pending: plain kwb run runs it
         QVERIFY2(refused.err.contains("not finished"), refused.err.constData());
-        QCOMPARE(kwb({QStringLiteral("run"), path}).exit_code, 0);
-        const auto r = kwb({QStringLiteral("run"), path, QStringLiteral("--new-attempt")});
+        QCOMPARE(kwbtest::kwb({QStringLiteral("run"), path}).exit_code, 0);
+        const auto r = kwbtest::kwb({QStringLiteral("run"), path, QStringLiteral("--new-attempt")});
         QVERIFY2(r.exit_code == 0, r.err.constData());
         QVERIFY2(r.err.contains("new attempt of ab-1: ab-2"), r.err.constData());
         const QJsonArray ex = load(path).value(u"experiments").toArray();
