@@ -9,6 +9,7 @@
 #include "hardware/device_sheet.h"
 #include "run/aa_calibration.h"
 #include "study/plan_limits.h"
+#include "study/grid.h"
 #include "study/study_file.h"
 #include "verdict/verdict.h"
 
@@ -30,6 +31,7 @@ struct NewOptions {
     std::string workload;
     std::vector<std::string> params;
     std::string vary;
+    std::vector<std::string> grids;   // NAME=a,b[,c[,d]], exactly two: a grid instead of --vary
     std::string metric;
     int runs = 5;
     std::string out = "study.json";
@@ -99,6 +101,29 @@ nlohmann::json resolved(const Workload& w, const nlohmann::json& given, Backend 
     }
 }
 
+// One --grid NAME=a,b[,c[,d]]: a parameter of the workload and its 2 to 4 levels, the first the
+// baseline level.
+GridVariable parse_grid_variable(const Workload& w, const std::string& text, const nlohmann::json& fixed)
+{
+    const auto [name, values_text] = split_assignment(text, "--grid");
+    const ParamSpec spec = find_param(w, name, "--grid");
+    if (fixed.contains(name))
+        throw BadInput(fmt::format("--grid: '{}' is also fixed with --param; it can be one or the other", name));
+    GridVariable v{name, {}};
+    size_t start = 0;
+    while (true) {
+        const auto comma = values_text.find(',', start);
+        v.levels.push_back(typed_value(spec, values_text.substr(start, comma - start), "--grid"));
+        if (comma == std::string::npos)
+            break;
+        start = comma + 1;
+    }
+    if (v.levels.size() < kGridMinLevels || v.levels.size() > kGridMaxLevels)
+        throw BadInput(fmt::format("--grid: expected {}=a,b[,c[,d]] ({} to {} levels, the first the baseline), got '{}'",
+                                   name, kGridMinLevels, kGridMaxLevels, text));
+    return v;
+}
+
 // The backend the arms are written for: the one asked for, or for `auto` the cuda backend when
 // the given parameters need it (block_n exists on cuda only) or a GPU is usable here and they
 // fit it; else the cpu. A study written on a laptop for a GPU server names cuda explicitly.
@@ -126,17 +151,29 @@ Study build_study(const NewOptions& o)
         const auto [name, text] = split_assignment(p, "--param");
         fixed[name] = typed_value(find_param(*w, name, "--param"), text, "--param");
     }
-    const auto [vary, values_text] = split_assignment(o.vary, "--vary");
-    const ParamSpec spec = find_param(*w, vary, "--vary");
-    if (fixed.contains(vary))
-        throw BadInput(fmt::format("--vary: '{}' is also fixed with --param; it can be one or the other", vary));
-    const auto comma = values_text.find(',');
-    if (comma == std::string::npos || values_text.find(',', comma + 1) != std::string::npos)
-        throw BadInput(fmt::format("--vary: expected {}=BASELINE,TREATMENT (two values), got '{}'", vary, o.vary));
-    const auto a = typed_value(spec, values_text.substr(0, comma), "--vary");
-    const auto b = typed_value(spec, values_text.substr(comma + 1), "--vary");
-    if (a == b)
-        throw BadInput(fmt::format("--vary: the baseline and treatment values of '{}' are the same ({})", vary, a.dump()));
+    GridGroup grid;
+    std::string vary;
+    nlohmann::json a, b;
+    if (!o.grids.empty()) {
+        grid.id = "grid-1";
+        for (const auto& g : o.grids)
+            grid.variables.push_back(parse_grid_variable(*w, g, fixed));
+        if (const auto problem = grid_shape_problem(grid); !problem.empty())
+            throw BadInput(fmt::format("--grid: {}", problem));
+    } else {
+        const auto [name, values_text] = split_assignment(o.vary, "--vary");
+        vary = name;
+        const ParamSpec spec = find_param(*w, vary, "--vary");
+        if (fixed.contains(vary))
+            throw BadInput(fmt::format("--vary: '{}' is also fixed with --param; it can be one or the other", vary));
+        const auto comma = values_text.find(',');
+        if (comma == std::string::npos || values_text.find(',', comma + 1) != std::string::npos)
+            throw BadInput(fmt::format("--vary: expected {}=BASELINE,TREATMENT (two values), got '{}'", vary, o.vary));
+        a = typed_value(spec, values_text.substr(0, comma), "--vary");
+        b = typed_value(spec, values_text.substr(comma + 1), "--vary");
+        if (a == b)
+            throw BadInput(fmt::format("--vary: the baseline and treatment values of '{}' are the same ({})", vary, a.dump()));
+    }
 
     const auto metrics = w->metrics();
     if (metrics.empty())
@@ -160,18 +197,23 @@ Study build_study(const NewOptions& o)
     e.workload = w->name();
     e.metric = metric->name;
     e.guards = o.guards;
-    nlohmann::json base = fixed, treat = fixed;
-    base[vary] = a;
-    treat[vary] = b;
     if (o.backend == "cuda" && !has_backend(*w, Backend::Cuda))
         throw BadInput(fmt::format("--backend: {} has no cuda backend", w->name()));
-    const Backend backend = study_backend(*w, o.backend, treat);
-    e.arms = {{"baseline", resolved(*w, base, backend, "--vary")}, {"treatment", resolved(*w, treat, backend, "--vary")}};
-    // Where the GPU is here, a configuration it cannot hold is refused now, with the numbers.
-    if (backend == Backend::Cuda && cuda_unavailable_reason(w->name()).empty())
-        for (const auto& arm : e.arms)
-            if (const auto why = check_cuda_config(w->name(), arm.params, selected_cuda_device()); !why.empty())
-                throw BadInput(fmt::format("--vary: {} arm: {}", arm.name, why));
+    nlohmann::json probe = grid.variables.empty() ? fixed : grid_cell_params(grid, fixed, {0, 0});
+    if (grid.variables.empty())
+        probe[vary] = b;
+    const Backend backend = study_backend(*w, o.backend, probe);
+    if (grid.variables.empty()) {
+        nlohmann::json base = fixed, treat = fixed;
+        base[vary] = a;
+        treat[vary] = b;
+        e.arms = {{"baseline", resolved(*w, base, backend, "--vary")}, {"treatment", resolved(*w, treat, backend, "--vary")}};
+        // Where the GPU is here, a configuration it cannot hold is refused now, with the numbers.
+        if (backend == Backend::Cuda && cuda_unavailable_reason(w->name()).empty())
+            for (const auto& arm : e.arms)
+                if (const auto why = check_cuda_config(w->name(), arm.params, selected_cuda_device()); !why.empty())
+                    throw BadInput(fmt::format("--vary: {} arm: {}", arm.name, why));
+    }
 
     if (o.runs < 1)
         throw BadInput("--runs: must be at least 1");
@@ -224,22 +266,52 @@ Study build_study(const NewOptions& o)
     }
 
     Study s;
-    s.name = o.name.empty() ? fmt::format("{}: {} {} vs {}", w->name(), vary, a.dump(), b.dump()) : o.name;
-    s.description = fmt::format("Single-variable A/B of {}: {} = {} (baseline) against {} (treatment), every other "
-                                "parameter the same. Written by kwb new.",
-                                w->name(), vary, a.dump(), b.dump());
+    if (!grid.variables.empty()) {
+        const auto& v0 = grid.variables[0];
+        const auto& v1 = grid.variables[1];
+        const auto levels = [](const GridVariable& v) {
+            std::string text;
+            for (const auto& l : v.levels)
+                text += fmt::format("{}{}", text.empty() ? "" : ", ", l.dump());
+            return text;
+        };
+        s.name = o.name.empty() ? fmt::format("{}: {}x{} grid of {} x {}", w->name(), v0.levels.size(),
+                                              v1.levels.size(), v0.name, v1.name)
+                                : o.name;
+        s.description = fmt::format("Grid of {}: {} in {{{}}} x {} in {{{}}}; each cell runs as its own A/B, "
+                                    "interleaved against the baseline cell ({} = {}, {} = {}), every other parameter "
+                                    "the same. Written by kwb new.",
+                                    w->name(), v0.name, levels(v0), v1.name, levels(v1), v0.name,
+                                    v0.levels[0].dump(), v1.name, v1.levels[0].dump());
+        // Every parameter stored (defaults filled in) in every cell's arms, checked per cell so a
+        // level outside a parameter's domain is named with its cell.
+        const nlohmann::json shared = resolved(*w, grid_cell_params(grid, fixed, {0, 0}), backend, "--grid");
+        for (auto& cell : grid_cell_experiments(grid, e, shared)) {
+            for (auto& arm : cell.arms)
+                arm.params = resolved(*w, arm.params, backend, fmt::format("--grid: cell {}", arm.name));
+            s.experiments.push_back(std::move(cell));
+        }
+        s.grids.push_back(grid);
+    } else {
+        s.name = o.name.empty() ? fmt::format("{}: {} {} vs {}", w->name(), vary, a.dump(), b.dump()) : o.name;
+        s.description = fmt::format("Single-variable A/B of {}: {} = {} (baseline) against {} (treatment), every "
+                                    "other parameter the same. Written by kwb new.",
+                                    w->name(), vary, a.dump(), b.dump());
+        s.experiments.push_back(e);
+    }
     s.target.metric = metric->name;
     s.target.direction = metric->direction;
     s.target.unit = metric->unit;
     s.target.kernel = w->description();
     s.target.reference = fmt::format("the built-in reference implementation of {} (verify)", w->name());
-    nlohmann::json shape = e.arms.front().params;
+    nlohmann::json shape = s.experiments.front().arms.front().params;
     shape.erase(vary);
+    for (const auto& v : grid.variables)
+        shape.erase(v.name);
     s.target.workload = fmt::format("{} with {}", w->name(), shape.dump());
     const DeviceSheet sheet = collect_devices();
     s.hardware.captured_at = utc_now_iso8601();
     s.hardware.devices = sheet.devices;
-    s.experiments.push_back(std::move(e));
     return s;
 }
 
@@ -254,8 +326,14 @@ int run(const NewOptions& o)
             throw BadInput(fmt::format("{}: external commands are not supported yet", option));
     if (o.workload.empty())
         throw BadInput("--workload: a workload is required (see kwb workloads)");
-    if (o.vary.empty())
-        throw BadInput("--vary: name the one parameter that differs and its two values, e.g. --vary block=32,128");
+    if (!o.grids.empty() && !o.vary.empty())
+        throw BadInput("--grid: a study is either an A/B (--vary) or a grid (--grid twice), not both");
+    if (!o.grids.empty() && o.grids.size() != 2)
+        throw BadInput(fmt::format("--grid: a grid has two variables; give --grid twice (given {} time{})",
+                                   o.grids.size(), o.grids.size() == 1 ? "" : "s"));
+    if (o.vary.empty() && o.grids.empty())
+        throw BadInput("--vary: name the one parameter that differs and its two values, e.g. --vary block=32,128 "
+                       "(or a grid: --grid NAME=a,b --grid NAME=x,y)");
     const std::filesystem::path out = o.out;
     std::error_code ec;
     if (!o.force && std::filesystem::exists(out, ec))
@@ -267,7 +345,9 @@ int run(const NewOptions& o)
         throw BadInput(e.what());
     }
     const auto& e = study.experiments.front();
-    fmt::print(stderr, "kwb: wrote {}: {} ({} runs per arm, {} order, stop by {})\n", o.out, study.name,
+    fmt::print(stderr, "kwb: wrote {}: {} ({}{} runs per arm, {} order, stop by {})\n", o.out, study.name,
+               study.grids.empty() ? "" : fmt::format("{} cell experiments against the baseline cell, ",
+                                                      study.experiments.size()),
                e.plan.runs_per_arm, to_string(e.plan.order), to_string(e.plan.stop));
     return kOk;
 }
@@ -281,6 +361,8 @@ void add_new_command(CLI::App& app, Action& action)
     cmd->add_option("--workload", o->workload, "The built-in workload (see kwb workloads)");
     cmd->add_option("--param", o->params, "A parameter both arms share, NAME=VALUE (repeatable)");
     cmd->add_option("--vary", o->vary, "The one parameter that differs: NAME=BASELINE,TREATMENT");
+    cmd->add_option("--grid", o->grids,
+                    "A grid variable instead of --vary: NAME=a,b[,c[,d]], the first level the baseline (give it twice)");
     cmd->add_option("--metric", o->metric, "The target metric (default: the workload's first)");
     cmd->add_option("--runs", o->runs, "Runs per arm (count: exactly; decision: at most)")->capture_default_str();
     cmd->add_option("--out", o->out, "The study file to write")->capture_default_str();

@@ -13,9 +13,12 @@
 #include "sampling/procfs_sampler.h"
 #include "stop_signal.h"
 #include "study/arm_diff.h"
+#include "study/grid.h"
+#include "study/new_attempt.h"
 #include "study/study_file.h"
 #include "study/study_lock.h"
 #include "util/atomic_file.h"
+#include "verdict/grid_interaction.h"
 #include "verdict/verdict.h"
 #include "workloads/cuda_workload.h"
 #include "hardware/device_sheet.h"
@@ -39,6 +42,7 @@ struct RunOptions {
     std::string study;
     std::string backend;   // empty: each experiment's own setting
     bool json_progress = false;
+    bool new_attempt = false;
     int device = 0;        // the CUDA device index
     bool new_device = false;
 };
@@ -58,12 +62,6 @@ void say(std::FILE* to, fmt::format_string<Args...> format, Args&&... args)
 
 // The furthest judged position a study may hold: the order resumes one past it, in an int.
 constexpr int kMaxPosition = 1 << 30;
-
-bool runnable(const Experiment& e)
-{
-    return e.status == ExperimentStatus::Pending || e.status == ExperimentStatus::Stopped ||
-           e.status == ExperimentStatus::Running;   // "running" in a file: a run that crashed; resume it
-}
 
 struct Job {
     Experiment* experiment;
@@ -92,7 +90,9 @@ void check_samples(const Experiment& e, const Fail& fail)
 }
 
 // Checks one experiment and picks its backend; throws BadInput naming the study and experiment.
-Job check(const std::string& path, Experiment& e, const std::string& backend_option)
+// Two kinds run: "ab" (a single-variable A/B) and "grid-cell" (one cell of a grid group against
+// the baseline cell; its arms may differ in the grid's two variables, nothing else).
+Job check(const std::string& path, const Study& study, Experiment& e, const std::string& backend_option)
 {
     const auto fail = [&](const std::string& problem) {
         return BadInput(fmt::format("{}: experiment {}: {}", path, e.id, problem));
@@ -100,9 +100,11 @@ Job check(const std::string& path, Experiment& e, const std::string& backend_opt
     const Workload* w = builtin_workloads().find(e.workload);
     if (!w)
         throw fail(fmt::format("unknown workload '{}' (see kwb workloads)", e.workload));
-    if (e.kind != "ab" || e.arms.size() != 2)
-        throw fail(fmt::format("a single-variable A/B needs kind \"ab\" and two arms (has kind \"{}\", {} arms)", e.kind,
-                               e.arms.size()));
+    const bool grid_cell = e.kind == kGridCellKind;
+    if ((e.kind != "ab" && !grid_cell) || e.arms.size() != 2)
+        throw fail(fmt::format("kwb runs two-arm experiments of kind \"ab\" (a single-variable A/B) or \"{}\" (has "
+                               "kind \"{}\", {} arms)",
+                               kGridCellKind, e.kind, e.arms.size()));
     if (e.arms[0].name == e.arms[1].name)
         throw fail(fmt::format("both arms are named '{}'; their samples could not be told apart", e.arms[0].name));
     check_samples(e, fail);
@@ -118,7 +120,10 @@ Job check(const std::string& path, Experiment& e, const std::string& backend_opt
         }
     }
     const ArmDiff diff = diff_arms(resolved[0], resolved[1]);
-    if (!diff.single_variable() && !e.acknowledged_multi_variable)
+    if (grid_cell) {
+        if (const auto problem = grid_cell_problem(study, e, resolved[0], resolved[1]); !problem.empty())
+            throw fail(problem);
+    } else if (!diff.single_variable() && !e.acknowledged_multi_variable)
         throw fail(fmt::format("the arms differ in {} parameters ({}); a single-variable A/B changes one, so the result "
                                "could not be attributed. Set acknowledged_multi_variable to run it anyway",
                                diff.differences.size(), diff.names()));
@@ -307,6 +312,20 @@ int run(const RunOptions& o)
     for (const auto& e : study.experiments)
         if (!ids.insert(e.id).second)
             throw BadInput(fmt::format("{}: two experiments have the id '{}'; ids must be unique in a study", o.study, e.id));
+    if (o.new_attempt) {
+        // What Run does in the window on a finished study (study/new_attempt.h).
+        if (study.experiments.empty())
+            throw BadInput(fmt::format("{}: --new-attempt: the study has no experiment to attempt again", o.study));
+        if (has_runnable_experiment(study))
+            throw BadInput(fmt::format("{}: --new-attempt: the study is not finished (an experiment is pending or "
+                                       "stopped); kwb run without --new-attempt resumes it",
+                                       o.study));
+        const std::string source = study.experiments[static_cast<size_t>(new_attempt_source(study))].id;
+        std::string list;
+        for (const auto& id : new_attempt_if_finished(study))
+            list += fmt::format("{}{}", list.empty() ? "" : ", ", id);
+        say(stderr, "kwb: {}: new attempt of {}: {}\n", o.study, source, list);
+    }
     if (o.device < 0)
         throw BadInput("--device: a CUDA device index is 0 or more");
     select_cuda_device(o.device);
@@ -314,8 +333,8 @@ int run(const RunOptions& o)
     std::vector<std::pair<size_t, Job>> checked;
     const size_t existing = study.experiments.size();
     for (size_t i = 0; i < existing; ++i)
-        if (runnable(study.experiments[i])) {
-            Job job = check(o.study, study.experiments[i], o.backend);
+        if (is_runnable(study.experiments[i])) {
+            Job job = check(o.study, study, study.experiments[i], o.backend);
             const DeviceIdentity here = device_here(job.backend, o.device);
             const Experiment* target = match_device(study, study.experiments[i], here, o);
             checked.emplace_back(static_cast<size_t>(target - study.experiments.data()), job);
@@ -400,6 +419,15 @@ int run(const RunOptions& o)
             }
             if (!o.json_progress)
                 print_result(e);
+            if (!e.group.empty()) {
+                // A cell judged: its grid's interaction is estimated again (null while a cell is pending).
+                if (GridGroup* grid = find_grid(study, e.group)) {
+                    judge_grid(study, *grid);
+                    save_study(study, o.study);
+                    if (!o.json_progress && grid->interaction.is_object())
+                        say(stdout, "{}: interaction: {}\n", grid->id, grid->interaction.value("summary", ""));
+                }
+            }
             if (outcome == RunOutcome::Failed) {
                 say(stderr, "kwb: {}: experiment {} failed: {}\n", o.study, e.id, e.error);
                 status = "failed";
@@ -435,6 +463,8 @@ void add_run_command(CLI::App& app, Action& action)
     cmd->add_option("--backend", o->backend, "auto, cpu or cuda (default: each experiment's own setting)")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     cmd->add_flag("--json-progress", o->json_progress, "Write the progress stream (JSON lines) on stdout");
+    cmd->add_flag("--new-attempt", o->new_attempt,
+                  "A finished study: run a new attempt of its last experiment (kept beside the earlier ones)");
     cmd->add_option("--device", o->device, "The CUDA device to run on (default 0)");
     cmd->add_flag("--new-device", o->new_device,
                   "Continue an experiment measured on another device model as a new experiment on this one");

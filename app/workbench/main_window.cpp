@@ -286,8 +286,7 @@ void MainWindow::run()
         return;
     // A finished study has nothing left for kwb to run: Run then means "another attempt of the
     // same A/B", kept beside the earlier ones, rather than a click that silently does nothing.
-    if (!m_document.hasRunnableExperiment() && m_document.currentExperimentIndex() >= 0) {
-        const QString id = m_document.appendRerun(m_document.currentExperimentIndex());
+    if (const QString id = m_document.appendNewAttemptIfFinished(); !id.isEmpty()) {
         statusBar()->showMessage(tr("Every experiment had finished: running a new attempt, %1").arg(id), 10000);
     }
     if (const QString blocked = runBlockedReason(); !blocked.isEmpty()) {

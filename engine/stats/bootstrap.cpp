@@ -21,7 +21,9 @@ inline std::size_t draw_index(std::mt19937_64& rng, std::size_t n)
     return static_cast<std::size_t>((static_cast<u128>(rng()) * n) >> 64);
 }
 
-inline double resampled_mean(std::mt19937_64& rng, std::span<const double> values)
+} // namespace
+
+double resampled_mean(std::mt19937_64& rng, std::span<const double> values)
 {
     double sum = 0;
     const std::size_t n = values.size();
@@ -66,8 +68,6 @@ Interval central_95(std::vector<double>& stats)
     std::sort(stats.begin(), stats.end());
     return {percentile_sorted(stats, 2.5), percentile_sorted(stats, 97.5)};
 }
-
-} // namespace
 
 std::optional<Interval> bootstrap_delta_ci(std::span<const double> baseline, std::span<const double> treatment,
                                            Direction direction, int resamples, std::uint64_t seed)

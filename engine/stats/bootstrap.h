@@ -20,7 +20,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <random>
 #include <span>
+#include <vector>
 
 namespace kwb::stats {
 
@@ -54,5 +56,11 @@ std::optional<Interval> bootstrap_delta_ci_exact(std::span<const double> baselin
 // than 2 pairs.
 std::optional<Interval> bootstrap_mean_ci(std::span<const double> values, int resamples = kBootstrapResamples,
                                           std::uint64_t seed = kBootstrapSeed);
+
+// The building blocks of the intervals above, for estimates built from several arms (a grid's
+// interaction): the mean of one resample of `values` (same n, with replacement, drawn as above),
+// and the 2.5th and 97.5th percentiles of resampled statistics (sorts them).
+double resampled_mean(std::mt19937_64& rng, std::span<const double> values);
+Interval central_95(std::vector<double>& statistics);
 
 } // namespace kwb::stats

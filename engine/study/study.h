@@ -54,6 +54,10 @@ struct Prediction {
     std::map<std::string, double> variables;     // named constants the formula uses
     std::optional<double> predicted_delta_pct;   // the formula's value, positive = better
     std::string rationale;
+    // Schema 3: the catalogue part (its `match`, e.g. "H100 80GB HBM3") whose figures give the
+    // formula's hardware constants; empty: the GPU of the study's device sheet. The predicted value
+    // is never typed: formula/prediction.h recomputes it on load, on save and on every edit.
+    std::string gpu;
 };
 
 // The correctness check of one arm: its output against the workload's reference, run once per
@@ -169,7 +173,7 @@ enum class ExperimentStatus { Pending, Running, Done, Stopped, Failed };
 
 struct Experiment {
     std::string id;                     // unique in the study, e.g. "ab-1"
-    std::string kind = "ab";            // "ab" (grids later)
+    std::string kind = "ab";            // "ab", or "grid-cell" (one cell of a grid group)
     std::string workload;
     std::string backend = "auto";       // auto, cpu, cuda
     std::string metric;                 // the target metric judged by the verdict
@@ -194,6 +198,26 @@ struct Experiment {
     std::optional<SampleVerdict> verdict;        // sample verdict (JSON: the kwb verdict --json shape) or none
     std::optional<FinalVerdict> final_verdict;   // after study-level rules, or none
     std::optional<StopRecord> stopping;          // schema 3: why and when it stopped (null until it did)
+    // Schema 3, grids (kind "grid-cell"): the grid group this cell belongs to and its level index
+    // per grid variable, e.g. {1, 0}. A cell is a complete two-arm experiment (the baseline cell
+    // against this one), so cells can run apart (another GPU, another job) and still be judged.
+    std::string group;
+    std::vector<int> cell;
+};
+
+// Schema 3, phase 6: one variable of a grid and its levels; levels[0] is the baseline level.
+struct GridVariable {
+    std::string name;
+    std::vector<nlohmann::json> levels;
+};
+
+// A grid of two variables (2 to 4 levels each). Every cell but the baseline cell is its own
+// experiment of kind "grid-cell" naming this group; the interaction estimate is stored here once
+// every cell is judged (verdict/grid_interaction.h), null before.
+struct GridGroup {
+    std::string id;                     // "grid-1"
+    std::vector<GridVariable> variables;
+    nlohmann::json interaction;
 };
 
 // Phase 7: one tradeoff axis. A license needs at least one axis with a named sacrifice.
@@ -225,6 +249,7 @@ struct Study {
     std::vector<Experiment> experiments;
     std::vector<Tradeoff> tradeoffs;
     std::vector<LedgerEntry> ledger;
+    std::vector<GridGroup> grids;       // schema 3
 
     Experiment* find_experiment(const std::string& id);
     const Experiment* find_experiment(const std::string& id) const;

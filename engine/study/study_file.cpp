@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study/study_file.h"
 
+#include "formula/prediction.h"
 #include "study/study_json.h"
 #include "util/atomic_file.h"
 
@@ -96,7 +97,9 @@ Study parse_study(std::string_view text, const std::string& origin)
     }
     try {
         migrate_study_json(doc);
-        return study_from_json(doc);
+        Study study = study_from_json(doc);
+        refresh_prediction(study);   // the stored value is the formula's, never a typed one
+        return study;
     } catch (const FormatError& e) {
         throw StudyLoadError(fmt::format("{}: {}", origin, e.what()));
     }
@@ -119,6 +122,7 @@ void save_study(Study& study, const std::filesystem::path& path)
     if (study.created_at.empty())
         study.created_at = study.modified_at;
     study.schema_version = kStudySchemaVersion;
+    refresh_prediction(study);
     write_file_atomically(path, study_to_json(study).dump(2) + "\n");
 }
 

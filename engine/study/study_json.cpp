@@ -226,7 +226,17 @@ json to_json(const Experiment& e)
             {"limitations", e.limitations},
             {"verdict", e.verdict ? to_json(*e.verdict) : json(nullptr)},
             {"final_verdict", e.final_verdict ? to_json(*e.final_verdict) : json(nullptr)},
-            {"stopping", e.stopping ? stop_record_json(*e.stopping) : json(nullptr)}};
+            {"stopping", e.stopping ? stop_record_json(*e.stopping) : json(nullptr)},
+            {"group", e.group},
+            {"cell", e.cell}};
+}
+
+json to_json(const GridGroup& g)
+{
+    json variables = json::array();
+    for (const auto& v : g.variables)
+        variables.push_back({{"name", v.name}, {"levels", v.levels}});
+    return {{"id", g.id}, {"variables", variables}, {"interaction", g.interaction}};
 }
 
 // --- from JSON -----------------------------------------------------------------------------
@@ -390,7 +400,31 @@ Experiment experiment_from(const JsonReader& r)
         e.final_verdict = final_verdict_from_json(r.json().at("final_verdict"), r.field_path("final_verdict"));
     if (auto st = r.optional_object("stopping"))
         e.stopping = stop_record_from(*st);
+    e.group = r.string_or("group", "");
+    if (const auto* cell = r.optional_array("cell"))
+        for (size_t i = 0; i < cell->size(); ++i) {
+            if (!(*cell)[i].is_number_integer() || (*cell)[i].get<long long>() < 0 || (*cell)[i].get<long long>() > 64)
+                throw FormatError(fmt::format("field '{}[{}]': expected a level index (an integer from 0)",
+                                              r.field_path("cell"), i));
+            e.cell.push_back((*cell)[i].get<int>());
+        }
     return e;
+}
+
+GridGroup grid_from(const JsonReader& r)
+{
+    GridGroup g;
+    g.id = r.string("id");
+    const auto& variables = r.array("variables");
+    for (size_t i = 0; i < variables.size(); ++i) {
+        const auto v = r.element(variables, i, "variables");
+        GridVariable var{v.string("name"), {}};
+        const auto& levels = v.array("levels");
+        var.levels.assign(levels.begin(), levels.end());
+        g.variables.push_back(std::move(var));
+    }
+    g.interaction = raw_or(r, "interaction", nullptr);
+    return g;
 }
 
 } // namespace
@@ -461,6 +495,9 @@ json study_to_json(const Study& study)
     for (const auto& l : study.ledger)
         ledger.push_back({{"experiment", l.experiment_id}, {"at", l.at}, {"verdict", l.verdict},
                           {"summary", l.summary}, {"hypotheses", l.hypotheses}});
+    json grids = json::array();
+    for (const auto& g : study.grids)
+        grids.push_back(to_json(g));
     const auto& hw = study.hardware;
     const auto& p = study.prediction;
     return {{"schema_version", kStudySchemaVersion},
@@ -475,10 +512,11 @@ json study_to_json(const Study& study)
                          {"metrics", study.binding.metrics}}},
             {"prediction", {{"formula", p.formula}, {"variables", p.variables},
                             {"predicted_delta_pct", optional_number(p.predicted_delta_pct)},
-                            {"rationale", p.rationale}}},
+                            {"rationale", p.rationale}, {"gpu", p.gpu}}},
             {"experiments", experiments},
             {"tradeoffs", tradeoffs},
-            {"ledger", ledger}};
+            {"ledger", ledger},
+            {"grids", grids}};
 }
 
 Study study_from_json(const nlohmann::json& document)
@@ -508,6 +546,7 @@ Study study_from_json(const nlohmann::json& document)
         s.prediction.variables = number_map(*p, "variables");
         s.prediction.predicted_delta_pct = p->optional_number("predicted_delta_pct");
         s.prediction.rationale = p->string_or("rationale", "");
+        s.prediction.gpu = p->string_or("gpu", "");
     }
     if (const auto* experiments = r.optional_array("experiments"))
         for (size_t i = 0; i < experiments->size(); ++i)
@@ -523,6 +562,9 @@ Study study_from_json(const nlohmann::json& document)
             s.ledger.push_back({l.string("experiment"), l.string_or("at", ""), l.string("verdict"),
                                 l.string_or("summary", ""), strings(l, "hypotheses")});
         }
+    if (const auto* grids = r.optional_array("grids"))
+        for (size_t i = 0; i < grids->size(); ++i)
+            s.grids.push_back(grid_from(r.element(*grids, i, "grids")));
     return s;
 }
 

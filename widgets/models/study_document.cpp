@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "models/study_document.h"
 
+#include "study/new_attempt.h"
 #include "study/study_file.h"
 #include "study/study_lock.h"
 
@@ -189,40 +190,26 @@ bool StudyDocument::saveAs(const QString& path)
 
 bool StudyDocument::hasRunnableExperiment() const
 {
-    for (const auto& e : m_study.experiments)
-        if (e.status != ExperimentStatus::Done && e.status != ExperimentStatus::Failed)
-            return true;
-    return false;
+    return has_runnable_experiment(m_study);
 }
 
 QString StudyDocument::appendRerun(int experimentIndex)
 {
     if (experimentIndex < 0 || experimentIndex >= static_cast<int>(m_study.experiments.size()))
         return {};
-    Experiment next = m_study.experiments[static_cast<size_t>(experimentIndex)];
-    std::string stem = next.id;
-    while (!stem.empty() && (std::isdigit(static_cast<unsigned char>(stem.back())) || stem.back() == '-'))
-        stem.pop_back();
-    if (stem.empty())
-        stem = next.kind;
-    for (int n = 2;; ++n) {
-        next.id = stem + '-' + std::to_string(n);
-        if (!m_study.find_experiment(next.id))
-            break;
-    }
-    next.status = ExperimentStatus::Pending;
-    next.error.clear();
-    next.stop_reason.clear();
-    next.samples.clear();
-    next.lanes.clear();
-    next.aa.reset();
-    next.missing_gates.clear();
-    next.verdict.reset();
-    next.final_verdict.reset();
-    const QString id = QString::fromStdString(next.id);
-    if (!edit(tr("New attempt %1").arg(id), [&next](Study& s) { s.experiments.push_back(std::move(next)); }))
+    std::vector<std::string> ids;
+    if (!edit(tr("New attempt"), [&](Study& s) { ids = append_new_attempt(s, experimentIndex); }) || ids.empty())
         return {};
-    return id;
+    return QString::fromStdString(ids.front());
+}
+
+QString StudyDocument::appendNewAttemptIfFinished()
+{
+    const auto ids = new_attempt_if_finished(m_study);
+    if (ids.empty())
+        return {};
+    markModified();
+    return QString::fromStdString(ids.front());
 }
 
 int StudyDocument::currentExperimentIndex() const

@@ -70,9 +70,13 @@ public:
     // Whether `kwb run` has anything to do: an experiment that is pending, running or stopped
     // (done and failed ones are not rerun).
     bool hasRunnableExperiment() const;
-    // A new attempt of a finished experiment: same arms, plan and profile, no samples or verdicts,
-    // a fresh id ("ab-2"). The finished one stays as it was. Returns the new id.
+    // A new attempt of a finished experiment (study/new_attempt.h): same arms, plan and profile,
+    // no samples or verdicts, a fresh id ("ab-2"). The finished one stays as it was. Returns the
+    // new id (a grid cell's: the first cell of the new grid).
     QString appendRerun(int experimentIndex);
+    // What Run does on a finished study, the same engine call as `kwb run --new-attempt`: a new
+    // attempt of its last experiment; empty (and no change) when something is left to run.
+    QString appendNewAttemptIfFinished();
 
     // The experiment the Live, Results and Verdict views show: the last one holding samples,
     // else the first; -1 when the study has none.
