@@ -26,6 +26,7 @@ void add_workloads_command(CLI::App& app, Action& action);
 void add_verdict_command(CLI::App& app, Action& action);
 void add_new_command(CLI::App& app, Action& action);
 void add_run_command(CLI::App& app, Action& action);
+void add_calibrate_command(CLI::App& app, Action& action);
 // The report records its own command line in the provenance.
 void add_report_command(CLI::App& app, Action& action, int argc, char** argv);
 void add_trace_command(CLI::App& app, Action& action);
