@@ -151,8 +151,7 @@ std::string render_html(const Report& r)
             h += "</table>\n";
             break;
         case Block::Kind::Chart: {
-            // Inline SVG: no file, no network; drop the XML prolog-free document's own xmlns (the
-            // HTML parser and XML parsers both accept it either way).
+            // Inline SVG: no file, no network, and still well-formed XML.
             h += fmt::format("<figure>\n{}<figcaption>{}</figcaption>\n</figure>\n", b.chart.svg, xml_escape(b.chart.title));
             break;
         }

@@ -148,32 +148,37 @@ public:
     void table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows)
     {
         const std::size_t cols = header.size();
-        // Natural widths at 8 pt; shrink the font (not below 5.5 pt) until the widest row fits,
-        // then share what is left in proportion and wrap the rest.
+        // Natural widths at 8 pt: a column is as wide as its widest cell and its longest header
+        // word (headers wrap between words, numbers never). A table wider than the text shrinks its
+        // font (not below 5 pt); what still does not fit is shared in proportion and wrapped.
         double size = 8;
         std::vector<double> natural(cols, 0);
         auto measure = [&](double s) {
-            font(s, false);
             std::fill(natural.begin(), natural.end(), 0.0);
             for (std::size_t c = 0; c < cols; ++c) {
-                natural[c] = text_width(header[c]) + 8;
+                font(s, true);
+                std::size_t i = 0;
+                while (i <= header[c].size()) {
+                    const std::size_t j = std::min(header[c].find(' ', i), header[c].size());
+                    natural[c] = std::max(natural[c], text_width(header[c].substr(i, j - i)) + 8);
+                    i = j + 1;
+                }
+                font(s, false);
                 for (const auto& r : rows)
                     if (c < r.size())
                         natural[c] = std::max(natural[c], text_width(r[c]) + 8);
             }
+            double t = 0;
+            for (double w : natural)
+                t += w;
+            return t;
         };
-        measure(size);
-        double total = 0;
-        for (double w : natural)
-            total += w;
-        if (total > width() && cols > 4) {
-            size = std::max(5.5, size * width() / total);
-            measure(size);
+        double total = measure(size);
+        if (total > width() && cols > 3) {
+            size = std::max(5.0, size * width() / total);
+            total = measure(size);
         }
         std::vector<double> widths = natural;
-        total = 0;
-        for (double w : natural)
-            total += w;
         if (total > width()) {
             // Columns narrower than an equal share keep their width; the others share the rest.
             const double share = width() / static_cast<double>(cols);
@@ -342,7 +347,12 @@ std::string render_pdf(const Report& r)
         for (const auto& b : document_of(r)) {
             switch (b.kind) {
             case Block::Kind::Heading: pdf.heading(b.text, b.level); break;
-            case Block::Kind::Paragraph: pdf.paragraph(b.text); break;
+            case Block::Kind::Paragraph: {
+                std::string text = b.text;   // `code` marks are Markdown's and HTML's, not the PDF's
+                text.erase(std::remove(text.begin(), text.end(), '`'), text.end());
+                pdf.paragraph(text);
+                break;
+            }
             case Block::Kind::Verdict: pdf.verdict(b.text, b.items, verdict_colour(b.text)); break;
             case Block::Kind::List:
                 for (const auto& i : b.items)

@@ -131,7 +131,7 @@ std::string delta_svg(const ExperimentReport& e)
         return {};
     const auto& ev = *e.evidence;
     const double W = 560, H = 230;
-    const Frame f{20, 24, W - 20, H - 50};
+    const Frame f{30, 24, W - 30, H - 50};
     const double sigma = ev.sigma_pct.value_or(0);
     const double band = e.noise_k * sigma;
     double lo = std::min({0.0, ev.delta_pct, -band}), hi = std::max({0.0, ev.delta_pct, band});
@@ -148,7 +148,8 @@ std::string delta_svg(const ExperimentReport& e)
     SvgWriter w(W, H);
     w.grid_x(f, xs);
     w.rect(xs(-band), f.top, std::max(0.5, xs(band) - xs(-band)), f.bottom - f.top, "#787878", 0.22, "");
-    w.text(xs(-band), f.bottom - 6, fmt::format("noise ±{} σ = ±{} %", num(e.noise_k), num(band)), 11, "end", "#505050");
+    w.text(std::max(f.left, xs(-band)) + 2, f.bottom - 6, fmt::format("noise ±{} σ = ±{} %", num(e.noise_k), num(band)), 11,
+           "start", "#505050");
     w.line(xs(0), f.top, xs(0), f.bottom, "#9e9e9e", 1);
     if (e.thresholds_pct.size() == 2) {
         w.dashed_line(xs(e.thresholds_pct[0]), f.top, xs(e.thresholds_pct[0]), f.bottom, "#c62828");
