@@ -5,9 +5,13 @@
 #include "report/render.h"
 #include "report/report_document.h"
 #include "report/sha256.h"
+#include "report/svg_charts.h"
+#include "stats/effect.h"
 #include "report/trace.h"
 #include "study/study_file.h"
 #include "verdict/wording.h"
+
+#include <fmt/format.h>
 
 #include <QFile>
 #include <QTest>
@@ -220,6 +224,44 @@ private slots:
         const std::string pdf = render_pdf(report_from_file(kDemo, ""));
         QVERIFY(pdf.rfind("%PDF-", 0) == 0);
         QVERIFY(pdf.size() > 20000);   // text of several pages and three charts
+    }
+
+    void grid_experiment_gets_a_heat_map()
+    {
+        // A 2 x 2 grid (block x threads): cells against the baseline cell, drawn as a heat map.
+        Study s;
+        Experiment e;
+        e.id = "grid-1";
+        e.metric = "time_ms";
+        const double means[] = {10, 8, 9, 12};
+        int i = 0;
+        for (int block : {32, 64})
+            for (int threads : {1, 2}) {
+                Arm a;
+                a.name = fmt::format("r{}c{}", block == 32 ? 0 : 1, threads - 1);
+                a.params = {{"block", block}, {"threads", threads}, {"size", 128}};
+                e.arms.push_back(a);
+                for (int rep = 0; rep < 3; ++rep) {
+                    Sample x;
+                    x.arm = a.name;
+                    x.rep = rep;
+                    x.position = rep * 4 + i;
+                    x.metrics["time_ms"] = means[i] + 0.01 * rep;
+                    e.samples.push_back(x);
+                }
+                ++i;
+            }
+        s.experiments.push_back(e);
+        const Report r = build_report(s, {});
+        const auto& x = r.experiments.front();
+        QCOMPARE(x.cells.size(), std::size_t(3));
+        QCOMPARE(*x.cells[0].delta_pct, stats::delta_pct(10.01, 8.01, Direction::Lower));
+        const std::string svg = heatmap_svg(x);
+        QVERIFY(has(svg, "<svg") && has(svg, ">block<") && has(svg, ">threads<"));
+        QVERIFY(has(svg, ">" + num(*x.cells[2].delta_pct) + " %<"));
+        // Two arms are no grid.
+        Study ab = load_study(kDemo);
+        QVERIFY(heatmap_svg(build_report(ab, {}).experiments.front()).empty());
     }
 
     void trace_has_a_track_per_arm_and_lane()
