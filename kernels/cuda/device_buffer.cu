@@ -56,7 +56,7 @@ __global__ void compare_kernel(
         const float rel = diff / fmaxf(fabsf(r), rel_floor);
         abs_bits = max(abs_bits, __float_as_uint(diff));
         rel_bits = max(rel_bits, __float_as_uint(rel));
-        if (!(diff <= atol + rtol * fabsf(r)))
+        if (!(diff <= atol + rtol * fmaxf(fabsf(r), rel_floor)))
             ++bad;
     }
     atomicMax(&result->max_abs_bits, abs_bits);

@@ -59,7 +59,7 @@ void poison(DeviceBuffer& buffer, cudaStream_t stream);
 struct Comparison {
     double max_abs_error = 0;
     double max_rel_error = 0; // |out - ref| / max(|ref|, rel_floor)
-    unsigned long long mismatches = 0; // elements outside atol + rtol * |ref| (NaN included)
+    unsigned long long mismatches = 0; // elements outside atol + rtol * max(|ref|, rel_floor) (NaN included)
 };
 Comparison compare(const float* out, const float* ref, std::size_t count, double atol, double rtol, double rel_floor,
     cudaStream_t stream);

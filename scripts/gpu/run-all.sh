@@ -10,6 +10,8 @@
 #   gemm       kwb_gpu_bench gemm       -> bench-gemm.json (every tiled config vs cuBLASLt, 4096^3, 8192^3)
 #   rmsnorm    kwb_gpu_bench rmsnorm    -> bench-rmsnorm.json
 #   torch      torch_reference.py       -> torch.json (copy_ and torch.mm, same GPU, same call)
+#   studies    kwb_studies.sh: kwb calibrate, a GEMM A/B to its verdict, the correctness gate,
+#              A/A false alarms for the copy and the GEMM (studies-summary.json)
 #   kwb-bench  the host-side engine benchmarks
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,8 +27,10 @@ if [ -z "${KWB_CUBLASLT:-}" ]; then
     [ -n "$f" ] && { export KWB_CUBLASLT="$f"; break; }
   done
 fi
+# A hung or runaway stage must not take the whole call: each gets its own limit.
+limit=${KWB_STAGE_TIMEOUT:-300}
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(env tests calibrate copy gemm rmsnorm torch)
+[ ${#stages[@]} -eq 0 ] && stages=(env tests calibrate copy gemm rmsnorm torch studies)
 status=0
 for stage in "${stages[@]}"; do
   start=$(date +%s)
@@ -43,15 +47,17 @@ for stage in "${stages[@]}"; do
     tests)
       for t in "$here"/bin/gpu_*; do
         name=$(basename "$t")
-        "$t" > "$out/$name.log" 2>&1
+        timeout "$limit" "$t" > "$out/$name.log" 2>&1
         rc=$?
         echo "$name: exit $rc" | tee -a "$out/gpu-tests.txt"
         [ $rc -eq 0 ] || status=1
       done ;;
     calibrate|copy|gemm|rmsnorm)
-      "$here/bin/kwb_gpu_bench" "$stage" > "$out/bench-$stage.json" 2> "$out/bench-$stage.log" || status=1 ;;
+      timeout "$limit" "$here/bin/kwb_gpu_bench" "$stage" > "$out/bench-$stage.json" 2> "$out/bench-$stage.log" || status=1 ;;
     torch)
-      python3 "$here/torch_reference.py" > "$out/torch.json" 2> "$out/torch.log" || status=1 ;;
+      timeout "$limit" python3 "$here/torch_reference.py" > "$out/torch.json" 2> "$out/torch.log" || status=1 ;;
+    studies)
+      timeout "$limit" bash "$here/kwb_studies.sh" "$out" || status=1 ;;
     kwb-bench)
       [ -x "$here/bin/kwb_bench" ] && "$here/bin/kwb_bench" --json > "$out/kwb_bench.json" 2>&1 ;;
     *) echo "run-all.sh: unknown stage $stage" >&2; status=2 ;;
