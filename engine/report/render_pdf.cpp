@@ -273,18 +273,18 @@ private:
             const std::string candidate = line.empty() ? word : line + " " + word;
             if (text_width(candidate) <= w || line.empty()) {
                 line = candidate;
-                while (text_width(line) > w && line.size() > 1) {
-                    std::size_t cut = line.size() - 1;
-                    while (cut > 1 && text_width(line.substr(0, cut)) > w)
-                        --cut;
-                    while (cut > 1 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80)
-                        --cut;   // never split a UTF-8 character
-                    out.push_back(line.substr(0, cut));
-                    line = line.substr(cut);
-                }
             } else {
                 out.push_back(line);
                 line = word;
+            }
+            while (text_width(line) > w && line.size() > 1) {
+                std::size_t cut = line.size() - 1;
+                while (cut > 1 && text_width(line.substr(0, cut)) > w)
+                    --cut;
+                while (cut > 1 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80)
+                    --cut;   // never split a UTF-8 character
+                out.push_back(line.substr(0, cut));
+                line = line.substr(cut);
             }
             i = j + 1;
         }

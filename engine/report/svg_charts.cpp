@@ -96,10 +96,12 @@ std::string distribution_svg(const ExperimentReport& e)
                 pts.emplace_back(y, d);
             }
             std::vector<std::pair<double, double>> outline;
+            // The density's tails are cut at the frame, as the window's axis range cuts them.
+            auto clamp_y = [&](double y) { return std::clamp(ys(y), f.top, f.bottom); };
             for (const auto& [y, d] : pts)
-                outline.emplace_back(cx + d / peak * slot / 3, ys(y));
+                outline.emplace_back(cx + d / peak * slot / 3, clamp_y(y));
             for (auto it = pts.rbegin(); it != pts.rend(); ++it)
-                outline.emplace_back(cx - it->second / peak * slot / 3, ys(it->first));
+                outline.emplace_back(cx - it->second / peak * slot / 3, clamp_y(it->first));
             w.polygon(outline, c, 0.2, c);
         }
         // Box: quartiles and median, whiskers to min and max.
@@ -188,7 +190,7 @@ std::string lanes_svg(const ExperimentReport& e)
 {
     std::vector<const SamplerLane*> lanes;
     for (const auto& l : e.lanes)
-        if (!l.values.empty() && l.values.size() == l.t_s.size())
+        if (l.values.size() >= 2 && l.values.size() == l.t_s.size())   // a line needs two readings
             lanes.push_back(&l);
     if (lanes.empty())
         return {};
