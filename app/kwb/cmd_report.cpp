@@ -2,13 +2,11 @@
 // `kwb report`: the verdict report of a study (spec/cli.md). The model, the formats and the charts
 // live in engine/report; this maps options to them, writes, and applies --fail-on.
 #include "commands.h"
-
 #include "report/render.h"
 #include "study/study_file.h"
 
-#include <fmt/format.h>
-
 #include <cstdio>
+#include <fmt/format.h>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -35,7 +33,8 @@ std::set<std::string> parse_fail_on(const std::string& list)
         if (w.empty())
             continue;
         if (w != "KILL" && w != "NOISE" && w != "INCONCLUSIVE" && w != "LICENSE")
-            throw BadInput(fmt::format("--fail-on: unknown verdict \"{}\" (expected kill, noise, inconclusive or license)", w));
+            throw BadInput(
+                fmt::format("--fail-on: unknown verdict \"{}\" (expected kill, noise, inconclusive or license)", w));
         words.insert(w);
     }
     return words;
@@ -68,16 +67,23 @@ int run(const ReportOptions& o)
     } else {
         std::string text;
         switch (*format) {
-        case report::Format::Html: text = report::render_html(r); break;
-        case report::Format::Json: text = report::render_json(r).dump(2) + "\n"; break;
-        case report::Format::Pdf: text = report::render_pdf(r); break;
+        case report::Format::Html:
+            text = report::render_html(r);
+            break;
+        case report::Format::Json:
+            text = report::render_json(r).dump(2) + "\n";
+            break;
+        case report::Format::Pdf:
+            text = report::render_pdf(r);
+            break;
         case report::Format::Markdown: {
             // Charts need files; on stdout the report says where they would be and keeps tables.
             std::vector<report::Attachment> charts;
             text = report::render_markdown(r, "report", charts);
             if (!charts.empty())
-                fmt::print(stderr, "kwb: {} charts not written (Markdown on stdout); use --out FILE to write them beside it\n",
-                           charts.size());
+                fmt::print(stderr,
+                    "kwb: {} charts not written (Markdown on stdout); use --out FILE to write them beside it\n",
+                    charts.size());
             break;
         }
         }
@@ -101,10 +107,9 @@ void add_report_command(CLI::App& app, Action& action, int argc, char** argv)
     auto* cmd = app.add_subcommand("report", "The verdict report of a study: Markdown, HTML, PDF or JSON");
     cmd->add_option("study", o->study, "The study file")->required();
     cmd->add_option("--format", o->format, "md, html, pdf or json")->required();
-    cmd->add_option("--out", o->out,
-                    "Write here (Markdown: charts as PNG files beside it); default: stdout");
+    cmd->add_option("--out", o->out, "Write here (Markdown: charts as PNG files beside it); default: stdout");
     cmd->add_option("--fail-on", o->fail_on,
-                    "Comma list of verdicts (kill, noise, inconclusive) that make kwb exit 3 after writing");
+        "Comma list of verdicts (kill, noise, inconclusive) that make kwb exit 3 after writing");
     cmd->callback([&action, o] { action = [o] { return run(*o); }; });
 }
 

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `kwb trace`: a study's run timeline as Chrome trace-event JSON for Perfetto and chrome://tracing.
 #include "commands.h"
-
 #include "report/trace.h"
 #include "study/study_file.h"
 #include "util/atomic_file.h"
 
 #include <fmt/format.h>
-
 #include <memory>
 
 namespace kwb::cli {
@@ -42,7 +40,8 @@ int run(const TraceOptions& o)
 void add_trace_command(CLI::App& app, Action& action)
 {
     auto o = std::make_shared<TraceOptions>();
-    auto* cmd = app.add_subcommand("trace", "A study's run timeline as Chrome trace-event JSON (Perfetto, chrome://tracing)");
+    auto* cmd
+        = app.add_subcommand("trace", "A study's run timeline as Chrome trace-event JSON (Perfetto, chrome://tracing)");
     cmd->add_option("study", o->study, "The study file")->required();
     cmd->add_option("--out", o->out, "The trace file to write")->required();
     cmd->callback([&action, o] { action = [o] { return run(*o); }; });

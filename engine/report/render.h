@@ -14,13 +14,13 @@
 namespace kwb::report {
 
 enum class Format { Markdown, Html, Pdf, Json };
-std::optional<Format> parse_format(std::string_view text);   // "md", "markdown", "html", "pdf", "json"
+std::optional<Format> parse_format(std::string_view text); // "md", "markdown", "html", "pdf", "json"
 
 inline constexpr int kReportJsonSchemaVersion = 1;
 
 // A file that goes beside the report (a Markdown report's charts).
 struct Attachment {
-    std::string name;      // file name, relative to the report's folder
+    std::string name; // file name, relative to the report's folder
     std::string bytes;
 };
 

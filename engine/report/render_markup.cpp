@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Markdown and HTML: two typographies of the same blocks.
 #include "report/render.h"
-
 #include "report/report_document.h"
 #include "report/svg_writer.h"
 
@@ -25,7 +24,8 @@ std::string md_cell(const std::string& s)
     return out.empty() ? " " : out;
 }
 
-const char* kCss = R"(body{font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;max-width:1100px;margin:24px auto;padding:0 16px;color:#212121;font-size:14px}
+const char* kCss
+    = R"(body{font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;max-width:1100px;margin:24px auto;padding:0 16px;color:#212121;font-size:14px}
 h1{font-size:24px}h2{font-size:19px;border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:32px}h3{font-size:15px;margin-top:20px}
 table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #c8c8c8;padding:3px 8px;text-align:left;vertical-align:top}
 th{background:#f0f0f0}td.num{text-align:right}code{background:#f4f4f4;padding:1px 4px}
@@ -99,8 +99,8 @@ std::string render_markdown(const Report& r, const std::string& stem, std::vecto
         }
         case Block::Kind::Chart: {
             const bool png = raster_available();
-            Attachment a{fmt::format("{}-{}.{}", stem, b.chart.name, png ? "png" : "svg"),
-                         png ? svg_to_png(b.chart.svg) : b.chart.svg};
+            Attachment a {fmt::format("{}-{}.{}", stem, b.chart.name, png ? "png" : "svg"),
+                png ? svg_to_png(b.chart.svg) : b.chart.svg};
             md += fmt::format("![{}]({})\n\n*{}*\n\n", b.chart.title, a.name, b.chart.title);
             attachments.push_back(std::move(a));
             break;
@@ -114,8 +114,8 @@ std::string render_html(const Report& r)
 {
     std::string h = "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
                     "<meta charset=\"utf-8\"/>\n";
-    h += fmt::format("<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n",
-                     xml_escape("Verdict report: " + r.name), kCss);
+    h += fmt::format(
+        "<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n", xml_escape("Verdict report: " + r.name), kCss);
     for (const auto& b : document_of(r)) {
         switch (b.kind) {
         case Block::Kind::Heading:
@@ -125,8 +125,8 @@ std::string render_html(const Report& r)
             h += "<p>" + html_inline(b.text) + "</p>\n";
             break;
         case Block::Kind::Verdict:
-            h += fmt::format("<div class=\"verdict\" style=\"background:{}\">{}</div>\n<ul>\n",
-                             verdict_colour(b.text), xml_escape(b.text));
+            h += fmt::format("<div class=\"verdict\" style=\"background:{}\">{}</div>\n<ul>\n", verdict_colour(b.text),
+                xml_escape(b.text));
             for (const auto& i : b.items)
                 h += "<li>" + xml_escape(i) + "</li>\n";
             h += "</ul>\n";
@@ -152,7 +152,8 @@ std::string render_html(const Report& r)
             break;
         case Block::Kind::Chart: {
             // Inline SVG: no file, no network, and still well-formed XML.
-            h += fmt::format("<figure>\n{}<figcaption>{}</figcaption>\n</figure>\n", b.chart.svg, xml_escape(b.chart.title));
+            h += fmt::format(
+                "<figure>\n{}<figcaption>{}</figcaption>\n</figure>\n", b.chart.svg, xml_escape(b.chart.title));
             break;
         }
         }

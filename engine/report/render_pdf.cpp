@@ -4,33 +4,40 @@
 // as Markdown and HTML onto A4 pages with cairo's text API. Built only where the libraries are
 // found (KWB_HAVE_RASTER); elsewhere PDF and PNG say why in one line.
 #include "report/render.h"
-
 #include "report/report_document.h"
 #include "report/svg_writer.h"
 
 #include <stdexcept>
 
 #ifdef KWB_HAVE_RASTER
+#include <algorithm>
 #include <cairo-pdf.h>
 #include <cairo.h>
-#include <librsvg/rsvg.h>
-
-#include <algorithm>
 #include <cmath>
+#include <librsvg/rsvg.h>
 #endif
 
 namespace kwb::report {
 
 #ifndef KWB_HAVE_RASTER
 
-bool raster_available() { return false; }
+bool raster_available()
+{
+    return false;
+}
 std::string raster_unavailable_reason()
 {
     return "PDF and PNG output need librsvg and cairo, which this kwb was built without "
            "(install librsvg2-dev and libcairo2-dev and rebuild); SVG, HTML, Markdown and JSON work";
 }
-std::string svg_to_png(const std::string&, double) { throw std::runtime_error(raster_unavailable_reason()); }
-std::string render_pdf(const Report&) { throw std::runtime_error(raster_unavailable_reason()); }
+std::string svg_to_png(const std::string&, double)
+{
+    throw std::runtime_error(raster_unavailable_reason());
+}
+std::string render_pdf(const Report&)
+{
+    throw std::runtime_error(raster_unavailable_reason());
+}
 
 #else
 
@@ -60,7 +67,7 @@ struct Svg {
     Svg& operator=(const Svg&) = delete;
     void render(cairo_t* cr, double x, double y, double w, double h) const
     {
-        RsvgRectangle viewport{x, y, w, h};
+        RsvgRectangle viewport {x, y, w, h};
         GError* error = nullptr;
         if (!rsvg_handle_render_document(handle, cr, &viewport, &error)) {
             std::string what = error ? error->message : "unknown error";
@@ -250,7 +257,8 @@ private:
 
     void font(double size, bool bold)
     {
-        cairo_select_font_face(cr_, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+        cairo_select_font_face(
+            cr_, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
         cairo_set_font_size(cr_, size);
     }
 
@@ -282,7 +290,7 @@ private:
                 while (cut > 1 && text_width(line.substr(0, cut)) > w)
                     --cut;
                 while (cut > 1 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80)
-                    --cut;   // never split a UTF-8 character
+                    --cut; // never split a UTF-8 character
                 out.push_back(line.substr(0, cut));
                 line = line.substr(cut);
             }
@@ -315,8 +323,14 @@ private:
 
 } // namespace
 
-bool raster_available() { return true; }
-std::string raster_unavailable_reason() { return {}; }
+bool raster_available()
+{
+    return true;
+}
+std::string raster_unavailable_reason()
+{
+    return {};
+}
 
 std::string svg_to_png(const std::string& text, double scale)
 {
@@ -346,20 +360,28 @@ std::string render_pdf(const Report& r)
         PdfLayout pdf(out);
         for (const auto& b : document_of(r)) {
             switch (b.kind) {
-            case Block::Kind::Heading: pdf.heading(b.text, b.level); break;
+            case Block::Kind::Heading:
+                pdf.heading(b.text, b.level);
+                break;
             case Block::Kind::Paragraph: {
-                std::string text = b.text;   // `code` marks are Markdown's and HTML's, not the PDF's
+                std::string text = b.text; // `code` marks are Markdown's and HTML's, not the PDF's
                 text.erase(std::remove(text.begin(), text.end(), '`'), text.end());
                 pdf.paragraph(text);
                 break;
             }
-            case Block::Kind::Verdict: pdf.verdict(b.text, b.items, verdict_colour(b.text)); break;
+            case Block::Kind::Verdict:
+                pdf.verdict(b.text, b.items, verdict_colour(b.text));
+                break;
             case Block::Kind::List:
                 for (const auto& i : b.items)
                     pdf.paragraph(i, 12, "-");
                 break;
-            case Block::Kind::Table: pdf.table(b.header, b.rows); break;
-            case Block::Kind::Chart: pdf.chart(b.chart); break;
+            case Block::Kind::Table:
+                pdf.table(b.header, b.rows);
+                break;
+            case Block::Kind::Chart:
+                pdf.chart(b.chart);
+                break;
             }
         }
     }

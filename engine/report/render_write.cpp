@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/render.h"
-
 #include "util/atomic_file.h"
 
 namespace kwb::report {
@@ -24,10 +23,18 @@ std::vector<std::filesystem::path> write_report(const Report& r, Format format, 
     std::string text;
     std::vector<Attachment> attachments;
     switch (format) {
-    case Format::Markdown: text = render_markdown(r, out.stem().string(), attachments); break;
-    case Format::Html: text = render_html(r); break;
-    case Format::Pdf: text = render_pdf(r); break;
-    case Format::Json: text = render_json(r).dump(2) + "\n"; break;
+    case Format::Markdown:
+        text = render_markdown(r, out.stem().string(), attachments);
+        break;
+    case Format::Html:
+        text = render_html(r);
+        break;
+    case Format::Pdf:
+        text = render_pdf(r);
+        break;
+    case Format::Json:
+        text = render_json(r).dump(2) + "\n";
+        break;
     }
     const auto dir = out.parent_path();
     for (const auto& a : attachments) {

@@ -119,19 +119,20 @@ std::string target_line(const Target& t)
 {
     const std::string unit = t.unit.empty() ? "" : " " + t.unit;
     return fmt::format("{} from {} to {}{} ({} is better)", t.metric.empty() ? "(no metric)" : t.metric, opt(t.current),
-                       opt(t.goal), unit, to_string(t.direction));
+        opt(t.goal), unit, to_string(t.direction));
 }
 
 void study_sections(Doc& d, const Report& r)
 {
     d.h(2, "Target");
     d.p(target_line(r.target));
-    d.table({"", "what"}, {{"K (kernel)", r.target.kernel}, {"R (reference)", r.target.reference},
-                           {"W (workload)", r.target.workload}});
+    d.table({"", "what"},
+        {{"K (kernel)", r.target.kernel}, {"R (reference)", r.target.reference}, {"W (workload)", r.target.workload}});
 
     d.h(2, "Hardware sheet");
-    d.p(fmt::format("Captured {}; experiments ran on {}.", r.hardware.captured_at.empty() ? "-" : r.hardware.captured_at,
-                    r.hardware.device_in_use.empty() ? "-" : r.hardware.device_in_use));
+    d.p(fmt::format("Captured {}; experiments ran on {}.",
+        r.hardware.captured_at.empty() ? "-" : r.hardware.captured_at,
+        r.hardware.device_in_use.empty() ? "-" : r.hardware.device_in_use));
     for (const auto& dev : r.hardware.devices) {
         std::vector<std::vector<std::string>> rows;
         flatten(dev, "", rows);
@@ -228,7 +229,7 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
     std::vector<std::vector<std::string>> controls;
     for (const auto& c : e.controls)
         controls.push_back({c.name, c.measured.empty() ? (c.checked ? "ticked" : "not ticked") : "measured",
-                            c.measured.empty() ? "-" : c.measured});
+            c.measured.empty() ? "-" : c.measured});
     if (controls.empty())
         d.p("No controls recorded.");
     else
@@ -238,27 +239,28 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
     d.h(3, "Plan and why it stopped");
     const auto& pl = e.plan;
     d.table({"setting", "value"},
-            {{"runs per arm", std::to_string(pl.runs_per_arm)},
-             {"warm-up runs per arm", std::to_string(pl.warmup_runs)},
-             {"order", std::string(to_string(pl.order)) + (pl.order == RunOrder::RandomisedBlocks ? fmt::format(" (seed {})", pl.seed) : "")},
-             {"stop rule", std::string(to_string(pl.stop))},
-             {"duration", pl.stop == StopRule::Duration ? num(pl.duration_s) + " s" : "-"},
-             {"time limit", num(pl.max_seconds) + " s"},
-             {"minimum repetition", pl.min_rep_ms > 0 ? num(pl.min_rep_ms) + " ms" : "off"},
-             {"launches per repetition", e.launches_per_rep ? std::to_string(*e.launches_per_rep) : "-"},
-             {"A/A splits", std::to_string(pl.aa_splits)},
-             {"profile", e.profile_name},
-             {"stopped because", e.stop_reason.empty() ? "-" : e.stop_reason}});
+        {{"runs per arm", std::to_string(pl.runs_per_arm)}, {"warm-up runs per arm", std::to_string(pl.warmup_runs)},
+            {"order",
+                std::string(to_string(pl.order))
+                    + (pl.order == RunOrder::RandomisedBlocks ? fmt::format(" (seed {})", pl.seed) : "")},
+            {"stop rule", std::string(to_string(pl.stop))},
+            {"duration", pl.stop == StopRule::Duration ? num(pl.duration_s) + " s" : "-"},
+            {"time limit", num(pl.max_seconds) + " s"},
+            {"minimum repetition", pl.min_rep_ms > 0 ? num(pl.min_rep_ms) + " ms" : "off"},
+            {"launches per repetition", e.launches_per_rep ? std::to_string(*e.launches_per_rep) : "-"},
+            {"A/A splits", std::to_string(pl.aa_splits)}, {"profile", e.profile_name},
+            {"stopped because", e.stop_reason.empty() ? "-" : e.stop_reason}});
     if (!e.error.empty())
         d.p("Error: " + e.error);
 
     d.h(3, "Device during the run");
-    std::vector<std::vector<std::string>> dev{
+    std::vector<std::vector<std::string>> dev {
         {"device", e.device.empty() ? "-" : fmt::format("{} {}", e.device.kind, e.device.model)},
         {"uuid", e.device.uuid.empty() ? "-" : e.device.uuid},
         {"driver", e.device.driver.empty() ? "-" : e.device.driver},
-        {"first / last judged repetition", fmt::format("{} / {}", e.first_sample_at.empty() ? "-" : e.first_sample_at,
-                                                       e.last_sample_at.empty() ? "-" : e.last_sample_at)}};
+        {"first / last judged repetition",
+            fmt::format("{} / {}", e.first_sample_at.empty() ? "-" : e.first_sample_at,
+                e.last_sample_at.empty() ? "-" : e.last_sample_at)}};
     auto range = [](const std::optional<Range>& r, const char* unit) {
         return r ? fmt::format("{} - {} {}", num(r->min), num(r->max), unit) : std::string("not recorded");
     };
@@ -284,38 +286,36 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
         }
         const auto& s = *a.summary;
         st.push_back({a.name, std::to_string(s.n), num(s.mean), num(s.median), opt(s.stddev), opt(s.cv_pct), num(s.p50),
-                      num(s.p90), num(s.p99), num(s.min), num(s.max),
-                      fmt::format("{} / {}", s.outliers.mild, s.outliers.extreme), std::to_string(a.throttled),
-                      modes_text(a.bimodality)});
+            num(s.p90), num(s.p99), num(s.min), num(s.max), fmt::format("{} / {}", s.outliers.mild, s.outliers.extreme),
+            std::to_string(a.throttled), modes_text(a.bimodality)});
     }
     d.table({"arm", "n", "mean", "median", "sd", "cv %", "p50", "p90", "p99", "min", "max", "outliers mild / extreme",
-             "throttled", "bimodal"},
-            st);
+                "throttled", "bimodal"},
+        st);
     std::vector<std::string> excluded;
     for (const auto& a : e.arms)
         excluded.push_back(fmt::format("{}: {} warm-up and {} discarded repetitions kept in the study, not judged",
-                                       a.name, a.warmups, a.discarded));
+            a.name, a.warmups, a.discarded));
     d.list(excluded);
 
     if (e.evidence) {
         const auto& ev = *e.evidence;
         d.h(3, "Delta and evidence");
-        std::vector<std::vector<std::string>> rows{
-            {"delta % (positive = better)", num(ev.delta_pct)},
+        std::vector<std::vector<std::string>> rows {{"delta % (positive = better)", num(ev.delta_pct)},
             {"95% CI of delta % (bootstrap, 10,000 resamples)", ci(ev.ci95_delta_pct)},
-            {"sigma % (cv of the noisier arm)", opt(ev.sigma_pct)},
-            {"speedup", num(ev.speedup) + "x"},
+            {"sigma % (cv of the noisier arm)", opt(ev.sigma_pct)}, {"speedup", num(ev.speedup) + "x"},
             {"Welch t-test p", pval(ev.p_welch)},
-            {"Mann-Whitney U p", fmt::format("{} ({})", wording::p_value(ev.mannwhitney.p), to_string(ev.mannwhitney.method))}};
+            {"Mann-Whitney U p",
+                fmt::format("{} ({})", wording::p_value(ev.mannwhitney.p), to_string(ev.mannwhitney.method))}};
         if (ev.paired)
             rows.push_back({fmt::format("paired delta % ({} pairs), 95% CI", ev.paired->n_pairs),
-                            fmt::format("{} {}", num(ev.paired->mean_delta_pct), ci(ev.paired->ci95_delta_pct))});
+                fmt::format("{} {}", num(ev.paired->mean_delta_pct), ci(ev.paired->ci95_delta_pct))});
         else
             rows.push_back({"paired evidence", "not paired"});
         if (e.sample.runs_needed_per_arm)
             rows.push_back({"runs per arm for the CI to clear a threshold",
-                            fmt::format("about {} (to clear {} %)", num(*e.sample.runs_needed_per_arm),
-                                        opt(e.sample.runs_needed_threshold_pct))});
+                fmt::format("about {} (to clear {} %)", num(*e.sample.runs_needed_per_arm),
+                    opt(e.sample.runs_needed_threshold_pct))});
         d.table({"evidence", "value"}, rows);
     }
     for (const auto& c : charts_of(e))
@@ -323,7 +323,8 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
 
     d.h(3, "Verdict");
     if (e.sample.present) {
-        d.p(fmt::format("Sample verdict: {}{}.", e.sample.word, e.sample.rule ? fmt::format(" (rule {})", *e.sample.rule) : ""));
+        d.p(fmt::format(
+            "Sample verdict: {}{}.", e.sample.word, e.sample.rule ? fmt::format(" (rule {})", *e.sample.rule) : ""));
         d.list(e.sample.reasons);
         std::vector<std::vector<std::string>> prof;
         if (e.sample.profile.is_object())
@@ -337,14 +338,14 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
         d.p(fmt::format("Final verdict after the study-level rules: {}.", e.final.word));
         d.list(e.final.reasons);
         d.h(3, "Predicted vs measured");
-        d.table({"", "delta %"}, {{"predicted", opt(e.final.predicted_delta_pct)},
-                                  {"measured", opt(e.final.measured_delta_pct)},
-                                  {"flags", e.final.flags.empty() ? "none" : fmt::format("{}", fmt::join(e.final.flags, ", "))}});
+        d.table({"", "delta %"},
+            {{"predicted", opt(e.final.predicted_delta_pct)}, {"measured", opt(e.final.measured_delta_pct)},
+                {"flags", e.final.flags.empty() ? "none" : fmt::format("{}", fmt::join(e.final.flags, ", "))}});
         d.h(3, "Guards");
         std::vector<std::vector<std::string>> g;
         for (const auto& x : e.final.guards)
             g.push_back({x.metric, x.verdict.empty() ? "-" : x.verdict, opt(x.delta_pct), opt(x.sigma_pct),
-                         ci(x.ci95_delta_pct), x.assessed ? (x.regressed ? "REGRESSED" : "holds") : "not assessed"});
+                ci(x.ci95_delta_pct), x.assessed ? (x.regressed ? "REGRESSED" : "holds") : "not assessed"});
         if (g.empty())
             d.p("No guard metric.");
         else
@@ -357,7 +358,7 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
     d.h(3, "A/A calibration");
     if (e.aa && e.aa->splits > 0) {
         d.p(fmt::format("{} of {} splits of the baseline against itself gave a false alarm ({} %).", e.aa->false_alarms,
-                        e.aa->splits, num(100 * e.aa->false_alarm_rate())));
+            e.aa->splits, num(100 * e.aa->false_alarm_rate())));
         d.p("Split verdicts: " + fmt::format("{}", fmt::join(e.aa->verdicts, ", ")) + ".");
         d.p(e.aa->method);
     } else {
@@ -376,12 +377,14 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
 void ledger_section(Doc& d, const Report& r)
 {
     const bool kill = r.final_word == "KILL";
-    d.h(2, kill ? "Attempt ledger: the errors entry" : r.final_word == "LICENSE" ? "Attempt ledger: the wins entry"
-                                                                                  : "Attempt ledger");
+    d.h(2,
+        kill                            ? "Attempt ledger: the errors entry"
+            : r.final_word == "LICENSE" ? "Attempt ledger: the wins entry"
+                                        : "Attempt ledger");
     std::vector<std::vector<std::string>> rows;
     for (const auto& l : r.ledger)
         rows.push_back({l.experiment_id, l.at, l.verdict, l.summary,
-                        l.hypotheses.empty() ? "none recorded" : fmt::format("{}", fmt::join(l.hypotheses, "; "))});
+            l.hypotheses.empty() ? "none recorded" : fmt::format("{}", fmt::join(l.hypotheses, "; "))});
     if (rows.empty())
         d.p("No attempt recorded.");
     else
@@ -394,25 +397,24 @@ void provenance_section(Doc& d, const Report& r)
 {
     d.h(2, "Provenance");
     const auto& p = r.provenance;
-    std::vector<std::vector<std::string>> rows{
-        {"workbench version", p.workbench_version},
-        {"report generated", p.generated_at},
-        {"study file", p.study_path.empty() ? "-" : p.study_path},
+    std::vector<std::vector<std::string>> rows {{"workbench version", p.workbench_version},
+        {"report generated", p.generated_at}, {"study file", p.study_path.empty() ? "-" : p.study_path},
         {"study SHA-256", p.study_sha256.empty() ? "-" : p.study_sha256},
         {"study schema version", std::to_string(r.schema_version)},
         {"study created / modified", fmt::format("{} / {}", r.created_at, r.modified_at)}};
     for (const auto& e : r.experiments)
         rows.push_back({"device of " + e.id,
-                        e.device.empty() ? r.hardware.device_in_use
-                                         : fmt::format("{} {}{}", e.device.kind, e.device.model,
-                                                       e.device.driver.empty() ? "" : ", driver " + e.device.driver)});
+            e.device.empty() ? r.hardware.device_in_use
+                             : fmt::format("{} {}{}", e.device.kind, e.device.model,
+                                 e.device.driver.empty() ? "" : ", driver " + e.device.driver)});
     for (const auto& dev : r.hardware.devices)
         for (const auto& [k, v] : dev.items())
-            if (k.find("driver") != std::string::npos || k.find("cuda") != std::string::npos ||
-                k.find("clock") != std::string::npos)
+            if (k.find("driver") != std::string::npos || k.find("cuda") != std::string::npos
+                || k.find("clock") != std::string::npos)
                 rows.push_back({fmt::format("{}: {}", dev.value("name", std::string("device")), k), value_text(v)});
     rows.push_back({"command line", p.command_line.empty() ? "-" : p.command_line});
-    rows.push_back({"to reproduce", p.study_path.empty() ? "kwb run STUDY" : "kwb run " + p.study_path + " --new-attempt"});
+    rows.push_back(
+        {"to reproduce", p.study_path.empty() ? "kwb run STUDY" : "kwb run " + p.study_path + " --new-attempt"});
     d.table({"", "value"}, rows);
 }
 
@@ -423,10 +425,10 @@ std::vector<Block> document_of(const Report& r)
     Doc d;
     d.h(1, "Verdict report: " + (r.name.empty() ? std::string("unnamed study") : r.name));
     d.verdict(r.final_word.empty() ? "NOT JUDGED" : r.final_word,
-              r.final_word.empty() ? std::vector<std::string>{"no experiment of this study has a verdict"}
-                                   : std::vector<std::string>{fmt::format("final verdict of {}, its last judged experiment",
-                                                                          r.final_experiment),
-                                                              target_line(r.target)});
+        r.final_word.empty() ? std::vector<std::string> {"no experiment of this study has a verdict"}
+                             : std::vector<std::string> {
+                                 fmt::format("final verdict of {}, its last judged experiment", r.final_experiment),
+                                 target_line(r.target)});
     d.p(r.description);
     study_sections(d, r);
     for (const auto& e : r.experiments)

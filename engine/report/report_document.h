@@ -16,12 +16,12 @@ namespace kwb::report {
 struct Block {
     enum class Kind { Heading, Paragraph, Table, List, Chart, Verdict };
     Kind kind = Kind::Paragraph;
-    int level = 1;                                   // Heading: 1-3
-    std::string text;                                // Heading, Paragraph, Verdict (the word)
-    std::vector<std::string> header;                 // Table
-    std::vector<std::vector<std::string>> rows;      // Table
-    std::vector<std::string> items;                  // List; Verdict: its reasons
-    Chart chart;                                     // Chart
+    int level = 1; // Heading: 1-3
+    std::string text; // Heading, Paragraph, Verdict (the word)
+    std::vector<std::string> header; // Table
+    std::vector<std::vector<std::string>> rows; // Table
+    std::vector<std::string> items; // List; Verdict: its reasons
+    Chart chart; // Chart
 };
 
 std::vector<Block> document_of(const Report& report);

@@ -7,9 +7,8 @@
 #include "verdict/profile.h"
 #include "verdict/runs_needed.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <fmt/format.h>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -40,7 +39,7 @@ void widen(std::optional<Range>& r, const std::optional<double>& v)
     if (!v)
         return;
     if (!r)
-        r = Range{*v, *v};
+        r = Range {*v, *v};
     r->min = std::min(r->min, *v);
     r->max = std::max(r->max, *v);
 }
@@ -51,22 +50,27 @@ std::vector<ControlRow> measured_controls(const Experiment& e, const ExperimentR
     std::vector<ControlRow> rows;
     for (const auto& [name, checked] : e.controls.checklist)
         rows.push_back({name, checked, ""});
-    auto add = [&rows](std::string name, std::string fact) { rows.push_back({std::move(name), true, std::move(fact)}); };
+    auto add = [&rows](std::string name, std::string fact) {
+        rows.push_back({std::move(name), true, std::move(fact)});
+    };
     if (!e.samples.empty()) {
-        add("interleaved order", fmt::format("{} order, {} repetitions recorded with their positions",
-                                             to_string(e.plan.order), e.samples.size()));
+        add("interleaved order",
+            fmt::format(
+                "{} order, {} repetitions recorded with their positions", to_string(e.plan.order), e.samples.size()));
         if (!e.device.empty())
-            add("same device", fmt::format("every repetition on {} {}{}", e.device.kind, e.device.model,
-                                           e.device.uuid.empty() ? "" : " (" + e.device.uuid + ")"));
+            add("same device",
+                fmt::format("every repetition on {} {}{}", e.device.kind, e.device.model,
+                    e.device.uuid.empty() ? "" : " (" + e.device.uuid + ")"));
         if (e.launches_per_rep)
             add("same repetition length", fmt::format("both arms ran {} launches per repetition", *e.launches_per_rep));
         int throttled = 0;
         for (const auto& a : r.arms)
             throttled += a.throttled;
         if (r.clock_mhz)
-            add("no throttling", throttled == 0 ? fmt::format("no judged repetition throttled; clock {}-{} MHz",
-                                                              r.clock_mhz->min, r.clock_mhz->max)
-                                                : fmt::format("{} judged repetitions throttled", throttled));
+            add("no throttling",
+                throttled == 0
+                    ? fmt::format("no judged repetition throttled; clock {}-{} MHz", r.clock_mhz->min, r.clock_mhz->max)
+                    : fmt::format("{} judged repetitions throttled", throttled));
         bool all_checked = !r.arms.empty();
         for (const auto& a : r.arms)
             all_checked = all_checked && a.check.has_value();
@@ -74,7 +78,8 @@ std::vector<ControlRow> measured_controls(const Experiment& e, const ExperimentR
             bool ok = true;
             for (const auto& a : r.arms)
                 ok = ok && a.check->ok;
-            add("same output (correctness)", ok ? "every arm matched its reference" : "an arm failed its correctness check");
+            add("same output (correctness)",
+                ok ? "every arm matched its reference" : "an arm failed its correctness check");
         }
     }
     return rows;
@@ -140,7 +145,7 @@ ExperimentReport experiment_report(const Study& study, const Experiment& e)
     }
     if (r.arms.size() > 2)
         for (std::size_t i = 1; i < r.arms.size(); ++i) {
-            CellDelta c{r.arms[i].name, r.arms[i].params, std::nullopt};
+            CellDelta c {r.arms[i].name, r.arms[i].params, std::nullopt};
             if (r.arms[0].summary && r.arms[i].summary)
                 c.delta_pct = stats::delta_pct(r.arms[0].summary->mean, r.arms[i].summary->mean, r.direction);
             r.cells.push_back(std::move(c));

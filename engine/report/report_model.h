@@ -22,22 +22,22 @@ namespace kwb::report {
 
 // Where the study came from: what makes every number traceable.
 struct Provenance {
-    std::string workbench_version;     // kwb version that rendered the report
-    std::string generated_at;          // ISO 8601 UTC
+    std::string workbench_version; // kwb version that rendered the report
+    std::string generated_at; // ISO 8601 UTC
     std::string study_path;
-    std::string study_sha256;          // of the file's bytes as read
-    std::string command_line;          // the command that rendered the report (empty from the window)
+    std::string study_sha256; // of the file's bytes as read
+    std::string command_line; // the command that rendered the report (empty from the window)
 };
 
 struct ArmReport {
     std::string name;
     nlohmann::json params;
-    std::vector<double> values;        // judged repetitions of the target metric, in run order
-    std::optional<stats::ArmSummary> summary;   // null when the arm has no judged repetition
+    std::vector<double> values; // judged repetitions of the target metric, in run order
+    std::optional<stats::ArmSummary> summary; // null when the arm has no judged repetition
     stats::Bimodality bimodality;
     int warmups = 0;
     int discarded = 0;
-    int throttled = 0;                 // judged repetitions flagged throttled
+    int throttled = 0; // judged repetitions flagged throttled
     std::optional<CorrectnessCheck> check;
 };
 
@@ -46,7 +46,7 @@ struct ArmReport {
 struct ControlRow {
     std::string name;
     bool checked = false;
-    std::string measured;              // "", or the recorded fact, e.g. "all samples on NVIDIA H200"
+    std::string measured; // "", or the recorded fact, e.g. "all samples on NVIDIA H200"
 };
 
 // Ranges of what the device did during the judged repetitions (absent where not recorded).
@@ -55,7 +55,7 @@ struct Range {
     double max = 0;
 };
 
-struct CellDelta {                     // one arm of a many-arm (grid) experiment against arms[0]
+struct CellDelta { // one arm of a many-arm (grid) experiment against arms[0]
     std::string arm;
     nlohmann::json params;
     std::optional<double> delta_pct;
@@ -84,13 +84,13 @@ struct ExperimentReport {
     std::vector<ArmReport> arms;
     std::vector<ControlRow> controls;
     std::string controls_notes;
-    std::optional<SampleEvidence> evidence;    // arms[0] against arms[1]; null unless both have runs
+    std::optional<SampleEvidence> evidence; // arms[0] against arms[1]; null unless both have runs
     StoredVerdict sample;
     StoredVerdict final;
     std::optional<AaCalibration> aa;
     std::vector<SamplerLane> lanes;
-    std::vector<Sample> samples;               // every repetition, for the timeline
-    std::vector<CellDelta> cells;              // experiments of more than two arms
+    std::vector<Sample> samples; // every repetition, for the timeline
+    std::vector<CellDelta> cells; // experiments of more than two arms
     std::optional<Range> clock_mhz;
     std::optional<Range> temperature_c;
     std::optional<Range> power_w;
@@ -116,7 +116,7 @@ struct Report {
     std::vector<ExperimentReport> experiments;
     Provenance provenance;
     // The study's verdict: the final verdict of its last judged experiment (the latest attempt).
-    std::string final_word;            // empty when nothing was judged
+    std::string final_word; // empty when nothing was judged
     std::string final_experiment;
 };
 

@@ -5,10 +5,9 @@
 #include "stats/descriptive.h"
 #include "verdict/wording.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <map>
 #include <set>
 
@@ -63,11 +62,11 @@ std::string distribution_svg(const ExperimentReport& e)
     if (!std::isfinite(lo))
         return {};
     const double W = 560, H = 420;
-    const Frame f{70, 20, W - 20, H - 60};
+    const Frame f {70, 20, W - 20, H - 60};
     const double pad = hi > lo ? 0.08 * (hi - lo) : std::max(1e-9, 0.05 * std::fabs(hi));
     const Scale ys = Scale::nice(lo - pad, hi + pad, f.bottom, f.top);
     const double slot = (f.right - f.left) / static_cast<double>(e.arms.size());
-    const Scale xs{0, 1, f.left, f.right};
+    const Scale xs {0, 1, f.left, f.right};
     SvgWriter w(W, H);
     w.grid_y(f, ys);
     w.axes(f);
@@ -133,7 +132,7 @@ std::string delta_svg(const ExperimentReport& e)
         return {};
     const auto& ev = *e.evidence;
     const double W = 560, H = 230;
-    const Frame f{30, 24, W - 30, H - 50};
+    const Frame f {30, 24, W - 30, H - 50};
     const double sigma = ev.sigma_pct.value_or(0);
     const double band = e.noise_k * sigma;
     double lo = std::min({0.0, ev.delta_pct, -band}), hi = std::max({0.0, ev.delta_pct, band});
@@ -150,14 +149,16 @@ std::string delta_svg(const ExperimentReport& e)
     SvgWriter w(W, H);
     w.grid_x(f, xs);
     w.rect(xs(-band), f.top, std::max(0.5, xs(band) - xs(-band)), f.bottom - f.top, "#787878", 0.22, "");
-    w.text(std::max(f.left, xs(-band)) + 2, f.bottom - 6, fmt::format("noise ±{} σ = ±{} %", num(e.noise_k), num(band)), 11,
-           "start", "#505050");
+    w.text(std::max(f.left, xs(-band)) + 2, f.bottom - 6, fmt::format("noise ±{} σ = ±{} %", num(e.noise_k), num(band)),
+        11, "start", "#505050");
     w.line(xs(0), f.top, xs(0), f.bottom, "#9e9e9e", 1);
     if (e.thresholds_pct.size() == 2) {
         w.dashed_line(xs(e.thresholds_pct[0]), f.top, xs(e.thresholds_pct[0]), f.bottom, "#c62828");
-        w.text(xs(e.thresholds_pct[0]) - 4, f.top + 12, fmt::format("kill < {} %", num(e.thresholds_pct[0])), 11, "end", "#c62828");
+        w.text(xs(e.thresholds_pct[0]) - 4, f.top + 12, fmt::format("kill < {} %", num(e.thresholds_pct[0])), 11, "end",
+            "#c62828");
         w.dashed_line(xs(e.thresholds_pct[1]), f.top, xs(e.thresholds_pct[1]), f.bottom, "#2e7d32");
-        w.text(xs(e.thresholds_pct[1]) + 4, f.top + 12, fmt::format("license ≥ {} %", num(e.thresholds_pct[1])), 11, "start", "#2e7d32");
+        w.text(xs(e.thresholds_pct[1]) + 4, f.top + 12, fmt::format("license ≥ {} %", num(e.thresholds_pct[1])), 11,
+            "start", "#2e7d32");
     }
     w.axes_x(f);
     w.ticks_x(f, xs);
@@ -177,9 +178,9 @@ std::string delta_svg(const ExperimentReport& e)
         w.text(b + 4, y + 20, "paired", 10, "start", "#505050");
     }
     w.circle(xs(ev.delta_pct), y, 6, c, 1.0);
-    const std::string ci = ev.ci95_delta_pct ? fmt::format("  95% CI [{}, {}]", num((*ev.ci95_delta_pct)[0]),
-                                                           num((*ev.ci95_delta_pct)[1]))
-                                             : std::string();
+    const std::string ci = ev.ci95_delta_pct
+        ? fmt::format("  95% CI [{}, {}]", num((*ev.ci95_delta_pct)[0]), num((*ev.ci95_delta_pct)[1]))
+        : std::string();
     const std::string label = fmt::format("Δ {} %{}  σ {} %", num(ev.delta_pct), ci, ev.sigma_pct ? num(sigma) : "-");
     const double lx = std::clamp(xs(ev.delta_pct), f.left + 150, f.right - 150);
     w.label_box(lx, y - 22, label, 12, "middle");
@@ -190,7 +191,7 @@ std::string lanes_svg(const ExperimentReport& e)
 {
     std::vector<const SamplerLane*> lanes;
     for (const auto& l : e.lanes)
-        if (l.values.size() >= 2 && l.values.size() == l.t_s.size())   // a line needs two readings
+        if (l.values.size() >= 2 && l.values.size() == l.t_s.size()) // a line needs two readings
             lanes.push_back(&l);
     if (lanes.empty())
         return {};
@@ -200,11 +201,11 @@ std::string lanes_svg(const ExperimentReport& e)
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         const auto& l = *lanes[i];
         const double top = 10 + panel * static_cast<double>(i);
-        const Frame f{70, top + 18, W - 20, top + panel - 16};
+        const Frame f {70, top + 18, W - 20, top + panel - 16};
         const auto [vlo, vhi] = std::minmax_element(l.values.begin(), l.values.end());
         const double pad = *vhi > *vlo ? 0.1 * (*vhi - *vlo) : std::max(1.0, 0.1 * std::fabs(*vhi));
         const Scale ys = Scale::nice(*vlo - pad, *vhi + pad, f.bottom, f.top);
-        const Scale xs{l.t_s.front(), std::max(l.t_s.back(), l.t_s.front() + 1e-9), f.left, f.right};
+        const Scale xs {l.t_s.front(), std::max(l.t_s.back(), l.t_s.front() + 1e-9), f.left, f.right};
         w.grid_y(f, ys);
         w.axes(f);
         w.ticks_y(f, ys);
@@ -280,7 +281,8 @@ std::string heatmap_svg(const ExperimentReport& e)
             const std::string base = d >= 0 ? "#2e7d32" : "#c62828";
             w.rect(x, y, cw - 2, ch - 2, "#ffffff", 1, "");
             w.rect(x, y, cw - 2, ch - 2, base, 0.15 + 0.7 * t, "");
-            w.text(x + cw / 2, y + ch / 2 + 4, fmt::format("{} %", num(d)), 11, "middle", t > 0.6 ? "#ffffff" : "#000000");
+            w.text(
+                x + cw / 2, y + ch / 2 + 4, fmt::format("{} %", num(d)), 11, "middle", t > 0.6 ? "#ffffff" : "#000000");
         }
     }
     w.text(left, H - 12, "delta % of each cell against the baseline cell (positive = better)", 11, "start");
@@ -293,7 +295,7 @@ std::vector<Chart> charts_of(const ExperimentReport& e)
     auto add = [&](const char* stem, const char* title, std::string svg) {
         if (svg.empty())
             return;
-        Chart c{fmt::format("{}-{}", e.id, stem), title, std::move(svg)};
+        Chart c {fmt::format("{}-{}", e.id, stem), title, std::move(svg)};
         std::tie(c.width, c.height) = svg_size(c.svg);
         out.push_back(std::move(c));
     };

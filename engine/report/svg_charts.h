@@ -16,10 +16,10 @@
 namespace kwb::report {
 
 struct Chart {
-    std::string name;      // file stem: "ab-1-distributions"
-    std::string title;     // "A/B distributions"
+    std::string name; // file stem: "ab-1-distributions"
+    std::string title; // "A/B distributions"
     std::string svg;
-    double width = 0;      // in CSS pixels (1/96 inch)
+    double width = 0; // in CSS pixels (1/96 inch)
     double height = 0;
 };
 

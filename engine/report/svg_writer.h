@@ -30,14 +30,15 @@ public:
     SvgWriter(double width, double height);
     void line(double x1, double y1, double x2, double y2, const std::string& colour, double width);
     void dashed_line(double x1, double y1, double x2, double y2, const std::string& colour);
-    void rect(double x, double y, double w, double h, const std::string& fill, double opacity, const std::string& stroke);
+    void rect(
+        double x, double y, double w, double h, const std::string& fill, double opacity, const std::string& stroke);
     void circle(double x, double y, double r, const std::string& fill, double opacity);
     void diamond(double x, double y, double r, const std::string& fill);
     void polygon(const std::vector<std::pair<double, double>>& pts, const std::string& fill, double opacity,
-                 const std::string& stroke);
+        const std::string& stroke);
     void polyline(const std::vector<std::pair<double, double>>& pts, const std::string& colour, double width);
     void text(double x, double y, std::string_view s, double size, const char* anchor = "start",
-              const std::string& colour = "#000000");
+        const std::string& colour = "#000000");
     void text_rotated(double x, double y, std::string_view s, double size);
     // Text on a white, slightly transparent box: readable where it crosses lines.
     void label_box(double x, double y, std::string_view s, double size, const char* anchor);

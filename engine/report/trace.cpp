@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/trace.h"
 
-#include <fmt/format.h>
-
 #include <cstdio>
 #include <ctime>
+#include <fmt/format.h>
 
 namespace kwb::report {
 
@@ -12,14 +11,15 @@ using nlohmann::json;
 
 std::optional<double> iso8601_to_us(const std::string& text)
 {
-    std::tm tm{};
+    std::tm tm {};
     double seconds = 0;
     int consumed = 0;
     if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%lf%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-                    &tm.tm_min, &seconds, &consumed) != 6)
+            &tm.tm_min, &seconds, &consumed)
+        != 6)
         return std::nullopt;
     if (text.substr(static_cast<std::size_t>(consumed)) != "Z")
-        return std::nullopt;   // the study writes UTC only
+        return std::nullopt; // the study writes UTC only
     tm.tm_year -= 1900;
     tm.tm_mon -= 1;
     tm.tm_sec = 0;
@@ -36,12 +36,15 @@ json trace_of(const Study& study)
     for (const auto& e : study.experiments) {
         ++pid;
         events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"tid", 0},
-                          {"args", {{"name", fmt::format("{} {} ({}, {})", study.name, e.id, e.workload, e.backend)}}}});
-        events.push_back({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", pid}, {"tid", 0}, {"args", {{"sort_index", pid}}}});
+            {"args", {{"name", fmt::format("{} {} ({}, {})", study.name, e.id, e.workload, e.backend)}}}});
+        events.push_back(
+            {{"name", "process_sort_index"}, {"ph", "M"}, {"pid", pid}, {"tid", 0}, {"args", {{"sort_index", pid}}}});
         for (std::size_t a = 0; a < e.arms.size(); ++a) {
             const int tid = static_cast<int>(a) + 1;
-            events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", tid}, {"args", {{"name", e.arms[a].name}}}});
-            events.push_back({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", pid}, {"tid", tid}, {"args", {{"sort_index", tid}}}});
+            events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", tid},
+                {"args", {{"name", e.arms[a].name}}}});
+            events.push_back({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", pid}, {"tid", tid},
+                {"args", {{"sort_index", tid}}}});
         }
         std::optional<double> t0;
         for (const auto& s : e.samples) {
@@ -55,7 +58,7 @@ json trace_of(const Study& study)
                 if (e.arms[a].name == s.arm)
                     tid = static_cast<int>(a) + 1;
             json args = {{"arm", s.arm}, {"rep", s.rep}, {"position", s.position}, {"warmup", s.warmup},
-                         {"discarded", s.discarded}, {"throttled", s.throttled}};
+                {"discarded", s.discarded}, {"throttled", s.throttled}};
             for (const auto& [m, v] : s.metrics)
                 args[m] = v;
             if (s.clock_mhz)
@@ -64,14 +67,14 @@ json trace_of(const Study& study)
                 args["launches"] = *s.launches;
             if (!s.note.empty())
                 args["note"] = s.note;
-            events.push_back({{"name", s.warmup ? fmt::format("warm-up {} {}", s.arm, s.rep) : fmt::format("{} rep {}", s.arm, s.rep)},
-                              {"cat", s.warmup ? "warmup" : s.discarded ? "discarded" : "repetition"},
-                              {"ph", "X"},
-                              {"ts", *ts},
-                              {"dur", s.duration_s * 1e6},
-                              {"pid", pid},
-                              {"tid", tid},
-                              {"args", args}});
+            events.push_back(
+                {{"name",
+                     s.warmup ? fmt::format("warm-up {} {}", s.arm, s.rep) : fmt::format("{} rep {}", s.arm, s.rep)},
+                    {"cat",
+                        s.warmup          ? "warmup"
+                            : s.discarded ? "discarded"
+                                          : "repetition"},
+                    {"ph", "X"}, {"ts", *ts}, {"dur", s.duration_s * 1e6}, {"pid", pid}, {"tid", tid}, {"args", args}});
         }
         // Lanes count seconds from the experiment's start, just before its first repetition.
         if (!t0)
@@ -79,14 +82,10 @@ json trace_of(const Study& study)
         for (const auto& l : e.lanes)
             for (std::size_t k = 0; k < l.values.size() && k < l.t_s.size(); ++k)
                 events.push_back({{"name", l.unit.empty() ? l.name : fmt::format("{} ({})", l.name, l.unit)},
-                                  {"ph", "C"},
-                                  {"ts", *t0 + l.t_s[k] * 1e6},
-                                  {"pid", pid},
-                                  {"args", {{l.name, l.values[k]}}}});
+                    {"ph", "C"}, {"ts", *t0 + l.t_s[k] * 1e6}, {"pid", pid}, {"args", {{l.name, l.values[k]}}}});
     }
-    return {{"traceEvents", events},
-            {"displayTimeUnit", "ms"},
-            {"otherData", {{"generator", "kwb " KWB_VERSION}, {"study", study.name}}}};
+    return {{"traceEvents", events}, {"displayTimeUnit", "ms"},
+        {"otherData", {{"generator", "kwb " KWB_VERSION}, {"study", study.name}}}};
 }
 
 } // namespace kwb::report

@@ -10,7 +10,6 @@
 #include "study/study.h"
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 

@@ -38,7 +38,7 @@ std::optional<stats::Interval> interval(const nlohmann::json& j, const char* key
     const auto& a = j.at(key);
     if (!a.is_array() || a.size() != 2 || !a[0].is_number() || !a[1].is_number())
         return std::nullopt;
-    return stats::Interval{a[0].get<double>(), a[1].get<double>()};
+    return stats::Interval {a[0].get<double>(), a[1].get<double>()};
 }
 
 StoredVerdict common(const nlohmann::json& j)

@@ -10,7 +10,6 @@
 #include "study/study.h"
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,16 +28,16 @@ struct StoredGuard {
 };
 
 struct StoredVerdict {
-    bool present = false;                 // false: the experiment was not judged
-    std::string word;                     // LICENSE, KILL, NOISE, INCONCLUSIVE
+    bool present = false; // false: the experiment was not judged
+    std::string word; // LICENSE, KILL, NOISE, INCONCLUSIVE
     std::vector<std::string> reasons;
-    std::optional<int> rule;              // sample verdict: the rule that decided (1-7)
-    nlohmann::json profile;               // the profile object it was judged under
+    std::optional<int> rule; // sample verdict: the rule that decided (1-7)
+    nlohmann::json profile; // the profile object it was judged under
     std::optional<double> runs_needed_per_arm;
     std::optional<double> runs_needed_threshold_pct;
     // Final verdict only:
     std::string sample_word;
-    std::vector<std::string> flags;       // prediction check: "sign mismatch", "magnitude off"
+    std::vector<std::string> flags; // prediction check: "sign mismatch", "magnitude off"
     std::optional<double> predicted_delta_pct;
     std::optional<double> measured_delta_pct;
     std::optional<bool> tradeoff_named;

@@ -4,14 +4,12 @@
 // a valid trace-event document, and the PDF rendered to PNG pages by poppler where it is installed.
 #include "kwb_process.h"
 
-#include <nlohmann/json.hpp>
-
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-
+#include <nlohmann/json.hpp>
 #include <set>
 
 using kwbtest::kwb;
@@ -33,7 +31,7 @@ private slots:
     void every_format_writes()
     {
         const auto md = kwb({QStringLiteral("report"), kDemo, QStringLiteral("--format"), QStringLiteral("md"),
-                             QStringLiteral("--out"), out(QStringLiteral("demo.md"))});
+            QStringLiteral("--out"), out(QStringLiteral("demo.md"))});
         QCOMPARE(md.exit_code, 0);
         const QByteArray text = read_all(out(QStringLiteral("demo.md")));
         QVERIFY(text.contains("**Verdict: LICENSE**"));
@@ -49,7 +47,7 @@ private slots:
         QVERIFY(html.out.contains(">KILL<"));
 
         const auto json = kwb({QStringLiteral("report"), kBimodal, QStringLiteral("--format"), QStringLiteral("json"),
-                               QStringLiteral("--out"), out(QStringLiteral("b.json"))});
+            QStringLiteral("--out"), out(QStringLiteral("b.json"))});
         QCOMPARE(json.exit_code, 0);
         const auto j = nlohmann::json::parse(read_all(out(QStringLiteral("b.json"))).toStdString());
         QCOMPARE(j.at("verdict").get<std::string>(), std::string("INCONCLUSIVE"));
@@ -59,7 +57,7 @@ private slots:
     void pdf_pages_render()
     {
         const auto pdf = kwb({QStringLiteral("report"), kDemo, QStringLiteral("--format"), QStringLiteral("pdf"),
-                              QStringLiteral("--out"), out(QStringLiteral("demo.pdf"))});
+            QStringLiteral("--out"), out(QStringLiteral("demo.pdf"))});
         if (pdf.exit_code == 1 && pdf.err.contains("librsvg"))
             QSKIP("this kwb was built without librsvg/cairo");
         QCOMPARE(pdf.exit_code, 0);
@@ -68,8 +66,9 @@ private slots:
         if (pdftoppm.isEmpty())
             QSKIP("pdftoppm (poppler-utils) is not installed");
         QProcess p;
-        p.start(pdftoppm, {QStringLiteral("-r"), QStringLiteral("50"), QStringLiteral("-png"), out(QStringLiteral("demo.pdf")),
-                           out(QStringLiteral("page"))});
+        p.start(pdftoppm,
+            {QStringLiteral("-r"), QStringLiteral("50"), QStringLiteral("-png"), out(QStringLiteral("demo.pdf")),
+                out(QStringLiteral("page"))});
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitCode(), 0);
         const auto pages = QDir(dir_.path()).entryList({QStringLiteral("page-*.png")});
@@ -85,29 +84,31 @@ private slots:
             QString fail_on;
             int code;
         };
-        const Case cases[] = {{kDemo, QStringLiteral("kill,noise,inconclusive"), 0},
-                              {kKill, QStringLiteral("kill"), 3},
-                              {kKill, QStringLiteral("noise,inconclusive"), 0},
-                              {kBimodal, QStringLiteral("kill,inconclusive"), 3},
-                              {kBimodal, QStringLiteral("NOISE"), 0}};
+        const Case cases[] = {{kDemo, QStringLiteral("kill,noise,inconclusive"), 0}, {kKill, QStringLiteral("kill"), 3},
+            {kKill, QStringLiteral("noise,inconclusive"), 0}, {kBimodal, QStringLiteral("kill,inconclusive"), 3},
+            {kBimodal, QStringLiteral("NOISE"), 0}};
         int i = 0;
         for (const auto& c : cases) {
             const QString file = out(QStringLiteral("gate%1.json").arg(i++));
             const auto r = kwb({QStringLiteral("report"), c.study, QStringLiteral("--format"), QStringLiteral("json"),
-                                QStringLiteral("--out"), file, QStringLiteral("--fail-on"), c.fail_on});
-            QVERIFY2(r.exit_code == c.code, qPrintable(c.study + QLatin1Char(' ') + c.fail_on + QStringLiteral(": ") + QString::number(r.exit_code)));
+                QStringLiteral("--out"), file, QStringLiteral("--fail-on"), c.fail_on});
+            QVERIFY2(r.exit_code == c.code,
+                qPrintable(
+                    c.study + QLatin1Char(' ') + c.fail_on + QStringLiteral(": ") + QString::number(r.exit_code)));
             QVERIFY2(QFileInfo::exists(file), "the report is written before the gate");
         }
     }
 
     void bad_input_is_exit_2()
     {
-        const QStringList bad[] = {
-            {QStringLiteral("report"), kDemo, QStringLiteral("--format"), QStringLiteral("docx")},
-            {QStringLiteral("report"), kDemo, QStringLiteral("--format"), QStringLiteral("md"), QStringLiteral("--fail-on"),
-             QStringLiteral("kil")},
-            {QStringLiteral("report"), out(QStringLiteral("missing.json")), QStringLiteral("--format"), QStringLiteral("md")},
-            {QStringLiteral("trace"), out(QStringLiteral("missing.json")), QStringLiteral("--out"), out(QStringLiteral("t.json"))}};
+        const QStringList bad[]
+            = {{QStringLiteral("report"), kDemo, QStringLiteral("--format"), QStringLiteral("docx")},
+                {QStringLiteral("report"), kDemo, QStringLiteral("--format"), QStringLiteral("md"),
+                    QStringLiteral("--fail-on"), QStringLiteral("kil")},
+                {QStringLiteral("report"), out(QStringLiteral("missing.json")), QStringLiteral("--format"),
+                    QStringLiteral("md")},
+                {QStringLiteral("trace"), out(QStringLiteral("missing.json")), QStringLiteral("--out"),
+                    out(QStringLiteral("t.json"))}};
         for (const auto& args : bad) {
             const auto r = kwb(args);
             QVERIFY2(r.exit_code == 2, qPrintable(args.join(QLatin1Char(' '))));
@@ -117,7 +118,8 @@ private slots:
 
     void trace_is_valid_trace_event_json()
     {
-        const auto r = kwb({QStringLiteral("trace"), kDemo, QStringLiteral("--out"), out(QStringLiteral("trace.json"))});
+        const auto r
+            = kwb({QStringLiteral("trace"), kDemo, QStringLiteral("--out"), out(QStringLiteral("trace.json"))});
         QCOMPARE(r.exit_code, 0);
         const auto t = nlohmann::json::parse(read_all(out(QStringLiteral("trace.json"))).toStdString());
         QVERIFY(t.at("traceEvents").is_array());
@@ -136,8 +138,8 @@ private slots:
             if (ph == "C")
                 counters.insert(e.at("name").get<std::string>());
         }
-        QCOMPARE(tracks, (std::set<std::string>{"baseline", "treatment"}));
-        QCOMPARE(counters, (std::set<std::string>{"cpu_util (%)", "rss (MiB)"}));
+        QCOMPARE(tracks, (std::set<std::string> {"baseline", "treatment"}));
+        QCOMPARE(counters, (std::set<std::string> {"cpu_util (%)", "rss (MiB)"}));
     }
 };
 

@@ -4,7 +4,6 @@
 // Checks a JSON value against the subset of JSON Schema docs/report-schema.json uses (type,
 // required, properties, items, enum). Returns the problems found, one line each ("$.a.b: ...").
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
@@ -25,8 +24,8 @@ inline std::string json_type(const nlohmann::json& v)
     return v.is_array() ? "array" : "object";
 }
 
-inline void check_schema(const nlohmann::json& s, const nlohmann::json& v, const std::string& path,
-                         std::vector<std::string>& problems)
+inline void check_schema(
+    const nlohmann::json& s, const nlohmann::json& v, const std::string& path, std::vector<std::string>& problems)
 {
     if (s.contains("type")) {
         const auto types = s.at("type").is_array() ? s.at("type") : nlohmann::json::array({s.at("type")});

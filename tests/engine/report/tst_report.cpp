@@ -6,17 +6,15 @@
 #include "report/report_document.h"
 #include "report/sha256.h"
 #include "report/svg_charts.h"
-#include "stats/effect.h"
 #include "report/trace.h"
+#include "stats/effect.h"
 #include "study/study_file.h"
 #include "verdict/wording.h"
-
-#include <fmt/format.h>
 
 #include <QFile>
 #include <QTest>
 #include <QXmlStreamReader>
-
+#include <fmt/format.h>
 #include <fstream>
 #include <set>
 
@@ -50,9 +48,9 @@ private slots:
         QCOMPARE(sha256_hex(""), std::string("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
         QCOMPARE(sha256_hex("abc"), std::string("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
         QCOMPARE(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
-                 std::string("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"));
+            std::string("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"));
         QCOMPARE(sha256_hex(std::string(1000000, 'a')),
-                 std::string("cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"));
+            std::string("cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"));
     }
 
     void model_agrees_with_the_stored_verdict()
@@ -103,15 +101,16 @@ private slots:
         std::vector<Attachment> charts;
         const std::string md = render_markdown(r, "demo", charts);
         const auto& e = r.experiments.front();
-        for (const std::string& fact :
-             {std::string("**Verdict: LICENSE**"), std::string("time_ms from 30 to 20 ms (lower is better)"),
-              std::string("K (kernel)"), std::string("memory-bandwidth"), std::string("block_new"),
-              std::string("Predicted delta: 45.73 %"), std::string("Differs in block: 32 -> 128"),
-              std::string("plan complete: 15 runs per arm"), num(e.arms[0].summary->mean), num(e.arms[1].summary->p99),
-              "[" + num((*e.evidence->ci95_delta_pct)[0]) + ", " + num((*e.evidence->ci95_delta_pct)[1]) + "] %",
-              std::string("paired delta % (15 pairs)"), std::string("0 of 5 splits"), std::string("Sample verdict: LICENSE (rule 5)"),
-              std::string("| predicted | 45.73 |"), std::string("memory-budget"), std::string("the wins entry"),
-              r.provenance.study_sha256, std::string("kwb report demo.json --format md"), std::string("license_pct")})
+        for (const std::string& fact : {std::string("**Verdict: LICENSE**"),
+                 std::string("time_ms from 30 to 20 ms (lower is better)"), std::string("K (kernel)"),
+                 std::string("memory-bandwidth"), std::string("block_new"), std::string("Predicted delta: 45.73 %"),
+                 std::string("Differs in block: 32 -> 128"), std::string("plan complete: 15 runs per arm"),
+                 num(e.arms[0].summary->mean), num(e.arms[1].summary->p99),
+                 "[" + num((*e.evidence->ci95_delta_pct)[0]) + ", " + num((*e.evidence->ci95_delta_pct)[1]) + "] %",
+                 std::string("paired delta % (15 pairs)"), std::string("0 of 5 splits"),
+                 std::string("Sample verdict: LICENSE (rule 5)"), std::string("| predicted | 45.73 |"),
+                 std::string("memory-budget"), std::string("the wins entry"), r.provenance.study_sha256,
+                 std::string("kwb report demo.json --format md"), std::string("license_pct")})
             QVERIFY2(has(md, fact), fact.c_str());
         // Charts: distributions, delta, lanes (the demo recorded cpu_util and rss), each referenced.
         QCOMPARE(charts.size(), std::size_t(3));
@@ -166,15 +165,16 @@ private slots:
                     for (const auto& a : xml.attributes()) {
                         // Nothing may be fetched: no src or href at all, no url() but fragment ones.
                         QVERIFY2(a.name() != QStringLiteral("src") && a.name() != QStringLiteral("href"),
-                                 qPrintable(a.value().toString()));
+                            qPrintable(a.value().toString()));
                         QVERIFY(!a.value().contains(QStringLiteral("url(")));
                     }
                 }
             }
-            QVERIFY2(!xml.hasError(), qPrintable(xml.errorString() + QStringLiteral(" at line %1").arg(xml.lineNumber())));
+            QVERIFY2(
+                !xml.hasError(), qPrintable(xml.errorString() + QStringLiteral(" at line %1").arg(xml.lineNumber())));
             QVERIFY(svgs >= 2);
-            QVERIFY(!tags.count(QStringLiteral("script")) && !tags.count(QStringLiteral("link")) &&
-                    !tags.count(QStringLiteral("img")) && !tags.count(QStringLiteral("iframe")));
+            QVERIFY(!tags.count(QStringLiteral("script")) && !tags.count(QStringLiteral("link"))
+                && !tags.count(QStringLiteral("img")) && !tags.count(QStringLiteral("iframe")));
             QVERIFY(!has(html, "@import") && !has(html, "url("));
         }
     }
@@ -223,7 +223,7 @@ private slots:
             QSKIP(raster_unavailable_reason().c_str());
         const std::string pdf = render_pdf(report_from_file(kDemo, ""));
         QVERIFY(pdf.rfind("%PDF-", 0) == 0);
-        QVERIFY(pdf.size() > 20000);   // text of several pages and three charts
+        QVERIFY(pdf.size() > 20000); // text of several pages and three charts
     }
 
     void grid_experiment_gets_a_heat_map()
@@ -284,7 +284,7 @@ private slots:
             if (ph == "C")
                 counters.insert(e.at("name").get<std::string>());
         }
-        QCOMPARE(threads, (std::set<std::string>{"baseline", "treatment"}));
+        QCOMPARE(threads, (std::set<std::string> {"baseline", "treatment"}));
         QCOMPARE(slices, static_cast<int>(s.experiments.front().samples.size()));
         QCOMPARE(warmups, 2);
         QCOMPARE(counters.size(), s.experiments.front().lanes.size());
