@@ -26,6 +26,8 @@ int main(int argc, char** argv)
     add_run_command(app, action);
     add_predict_command(app, action);
     add_calibrate_command(app, action);
+    add_report_command(app, action, argc, argv);
+    add_trace_command(app, action);
 
     try {
         app.parse(argc, argv);
