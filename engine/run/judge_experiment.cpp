@@ -3,6 +3,7 @@
 
 #include "run/aa_calibration.h"
 #include "study/study_file.h"
+#include "workloads/command/command_controls.h"
 
 #include <fmt/format.h>
 
@@ -104,6 +105,8 @@ std::vector<std::string> missing_gates(const Study& study, const Experiment& e)
                                       [](const Tradeoff& t) { return t.sacrificed && !t.note.empty(); });
     if (!tradeoff)
         gates.push_back("tradeoff: none named (phase 7: a license needs a named sacrifice)");
+    for (auto& g : command::command_missing_gates(e))
+        gates.push_back(std::move(g));
     return gates;
 }
 
@@ -132,7 +135,9 @@ void judge_experiment(Study& study, Experiment& e, const std::vector<MetricSpec>
     input.tradeoffs = study.tradeoffs;
     input.predicted_delta_pct = study.prediction.predicted_delta_pct;
     input.aa = e.aa;
-    const FinalVerdict final = apply_study_rules(sample, input, profile);
+    FinalVerdict final = apply_study_rules(sample, input, profile);
+    if (const auto finding = command::command_control_finding(e))   // command arms: fingerprints, failed requests
+        command::apply_control_finding(final, *finding);
     e.verdict = sample.json;
     e.final_verdict = final.json;
 

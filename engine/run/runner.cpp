@@ -4,6 +4,7 @@
 #include "run/judge_experiment.h"
 #include "run/stopping.h"
 #include "study/study_file.h"
+#include "workloads/command/command_controls.h"
 
 #include <fmt/format.h>
 
@@ -87,6 +88,33 @@ private:
     std::vector<Sampler*> running_;
 };
 
+// The fields only external commands fill (workloads/command); a failed one keeps no metrics.
+void copy_command_fields(Sample& sample, const RepetitionResult& r)
+{
+    sample.failed = r.failed;
+    sample.exit_status = r.exit_status;
+    sample.stdout_tail = r.stdout_tail;
+    sample.stderr_tail = r.stderr_tail;
+    sample.adapter = r.adapter;
+    sample.fingerprint = r.fingerprint;
+    sample.peak_gpu_mem_mib = r.peak_gpu_mem_mib;
+    if (r.failed) {
+        sample.discarded = true;
+        sample.note = fmt::format("failed: {}", r.error);
+    }
+}
+
+RepetitionResult fail_missing_metric(RepetitionResult r, const std::string& metric)
+{
+    std::string read;
+    for (const auto& [k, v] : r.metrics)
+        read += (read.empty() ? "" : ", ") + k;
+    r.failed = true;
+    r.error = fmt::format("adapter {} read no '{}' (it read: {})", r.adapter, metric, read.empty() ? "nothing" : read);
+    r.metrics.clear();
+    return r;
+}
+
 SamplerLane& lane_for(Experiment& e, const MetricReading& r)
 {
     for (auto& l : e.lanes)
@@ -145,10 +173,17 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     const double start = options_.clock();
     RepetitionResult r = s.prepared[static_cast<size_t>(run.arm)]->run_once();   // outside the lock: samplers keep reading
     sample.duration_s = options_.clock() - start;
+    copy_command_fields(sample, r);
     const auto value = r.metrics.find(e.metric);
-    if (value == r.metrics.end())
-        throw WorkloadError(fmt::format("{}: a repetition returned no value for metric '{}'", workload_.name(), e.metric));
-    if (!std::isfinite(value->second) || value->second <= 0) {
+    if (r.failed) {
+        // A failed external command: kept with its reason (copy_command_fields), never judged.
+    } else if (value == r.metrics.end()) {
+        if (!r.adapter.empty()) {   // an external command whose output lacks the metric: that repetition failed
+            r = fail_missing_metric(std::move(r), e.metric);
+            copy_command_fields(sample, r);
+        } else
+            throw WorkloadError(fmt::format("{}: a repetition returned no value for metric '{}'", workload_.name(), e.metric));
+    } else if (!std::isfinite(value->second) || value->second <= 0) {
         // The verdict takes positive finite values only; keep the run visible but out of the judgement.
         sample.discarded = true;
         sample.note = fmt::format("discarded: {} = {} is not a positive finite value", e.metric, value->second);
@@ -170,6 +205,9 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     if (options_.observer)
         options_.observer->on_sample(e, e.samples.back(), options_.clock() - options_.run_started_s);
     report_progress(s);
+    if (e.samples.back().failed)
+        if (const auto limit = command::too_many_failures(e))
+            throw WorkloadError(*limit);
 }
 
 RunOutcome Runner::run(Study& study, Experiment& e)
@@ -208,7 +246,7 @@ RunOutcome Runner::run(Study& study, Experiment& e)
     std::string reason;
     try {
         for (const auto& arm : e.arms)
-            s.prepared.push_back(workload_.prepare(resolve_params(workload_, arm.params), options_.backend));
+            s.prepared.push_back(workload_.prepare_arm(arm, options_.backend));
 
         SamplersGuard samplers;   // before the first start(): one that throws still stops the others
         for (auto* sampler : options_.samplers) {
