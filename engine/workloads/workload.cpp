@@ -178,7 +178,7 @@ std::vector<const Workload*> WorkloadRegistry::all() const
 
 std::unique_ptr<PreparedWorkload> Workload::prepare_arm(const Arm& arm, Backend backend) const
 {
-    return prepare(resolve_params(*this, arm.params), backend);
+    return prepare(resolve_params(*this, arm.params, backend), backend);
 }
 
 } // namespace kwb
