@@ -36,7 +36,8 @@ private slots:
         QStringList names;
         for (const auto& a : doc[L("adapters")].toArray())
             names << a.toObject()[L("name")].toString();
-        for (const char* n : {"nvbench", "gbench", "ncu", "vllm", "sglang", "genai-perf", "llama-bench", "keymap", "regex"})
+        for (const char* n :
+            {"nvbench", "gbench", "ncu", "vllm", "sglang", "genai-perf", "llama-bench", "keymap", "regex"})
             QVERIFY2(names.contains(QString::fromLatin1(n)), n);
         QVERIFY(!doc[L("canonical_metrics")].toArray().isEmpty());
         QCOMPARE(kwb({L("adapters")}).exit_code, 0);
@@ -45,9 +46,10 @@ private slots:
     {
         QTemporaryDir dir;
         const QString study = dir.filePath(L("s.json"));
-        auto r = kwb({L("new"), L("--baseline-cmd"), kStandin + L(" --format vllm --mean 80 --out {out}"), L("--treatment-cmd"),
-                      kStandin + L(" --format vllm --mean 60 --out {out}"), L("--metric"), L("mean_ttft_ms"), L("--runs"), L("5"),
-                      L("--timeout"), L("60"), L("--env"), L("KWB_TEST=1"), L("--check-cmd"), L("true"), L("--out"), study});
+        auto r = kwb({L("new"), L("--baseline-cmd"), kStandin + L(" --format vllm --mean 80 --out {out}"),
+            L("--treatment-cmd"), kStandin + L(" --format vllm --mean 60 --out {out}"), L("--metric"),
+            L("mean_ttft_ms"), L("--runs"), L("5"), L("--timeout"), L("60"), L("--env"), L("KWB_TEST=1"),
+            L("--check-cmd"), L("true"), L("--out"), study});
         QVERIFY2(r.exit_code == 0, r.err.constData());
         auto s = load(study);
         const auto e = s[L("experiments")].toArray()[0].toObject();
@@ -58,7 +60,7 @@ private slots:
         s = load(study);
         const auto done = s[L("experiments")].toArray()[0].toObject();
         QCOMPARE(done[L("status")].toString(), L("done"));
-        QCOMPARE(done[L("verdict")].toObject()[L("verdict")].toString(), L("LICENSE"));   // 25% lower TTFT
+        QCOMPARE(done[L("verdict")].toObject()[L("verdict")].toString(), L("LICENSE")); // 25% lower TTFT
         QCOMPARE(done[L("samples")].toArray()[0].toObject()[L("adapter")].toString(), L("vllm"));
     }
     void failing_treatment_exits_1_and_keeps_samples()
@@ -66,10 +68,10 @@ private slots:
         QTemporaryDir dir;
         const QString study = dir.filePath(L("s.json"));
         QCOMPARE(kwb({L("new"), L("--baseline-cmd"), kStandin + L(" --format gbench"), L("--treatment-cmd"),
-                      kStandin + L(" --format gbench --exit 3"), L("--adapter"), L("gbench"), L("--runs"), L("5"), L("--warmup"), L("0"),
-                      L("--out"), study})
+                         kStandin + L(" --format gbench --exit 3"), L("--adapter"), L("gbench"), L("--runs"), L("5"),
+                         L("--warmup"), L("0"), L("--out"), study})
                      .exit_code,
-                 0);
+            0);
         const auto r = kwb({L("run"), study});
         QCOMPARE(r.exit_code, 1);
         const auto e = load(study)[L("experiments")].toArray()[0].toObject();
@@ -86,7 +88,7 @@ private slots:
                 ++ok;
             }
         }
-        QCOMPARE(failed, 3);   // max(2, 20% of 5) + 1
+        QCOMPARE(failed, 3); // max(2, 20% of 5) + 1
         QVERIFY(ok >= 2);
     }
     void option_errors()
@@ -94,10 +96,20 @@ private slots:
         QTemporaryDir dir;
         const QString study = dir.filePath(L("s.json"));
         QCOMPARE(kwb({L("new"), L("--baseline-cmd"), L("x"), L("--out"), study}).exit_code, 2);
-        QCOMPARE(kwb({L("new"), L("--baseline-cmd"), L("x"), L("--treatment-cmd"), L("y"), L("--adapter"), L("nope"), L("--out"), study}).exit_code, 2);
-        QCOMPARE(kwb({L("new"), L("--baseline-cmd"), L("x"), L("--treatment-cmd"), L("y"), L("--timeout"), L("-1"), L("--out"), study}).exit_code, 2);
-        QCOMPARE(kwb({L("new"), L("--workload"), L("gemm"), L("--vary"), L("block=32,128"), L("--timeout"), L("5"), L("--out"), study}).exit_code, 2);
-        QCOMPARE(kwb({L("new"), L("--baseline-cmd"), L("x"), L("--treatment-cmd"), L("x"), L("--out"), study}).exit_code, 2);
+        QCOMPARE(kwb({L("new"), L("--baseline-cmd"), L("x"), L("--treatment-cmd"), L("y"), L("--adapter"), L("nope"),
+                         L("--out"), study})
+                     .exit_code,
+            2);
+        QCOMPARE(kwb({L("new"), L("--baseline-cmd"), L("x"), L("--treatment-cmd"), L("y"), L("--timeout"), L("-1"),
+                         L("--out"), study})
+                     .exit_code,
+            2);
+        QCOMPARE(kwb({L("new"), L("--workload"), L("gemm"), L("--vary"), L("block=32,128"), L("--timeout"), L("5"),
+                         L("--out"), study})
+                     .exit_code,
+            2);
+        QCOMPARE(
+            kwb({L("new"), L("--baseline-cmd"), L("x"), L("--treatment-cmd"), L("x"), L("--out"), study}).exit_code, 2);
     }
     void real_google_benchmark_binary()
     {
@@ -106,8 +118,9 @@ private slots:
         QTemporaryDir dir;
         const QString study = dir.filePath(L("s.json"));
         const QString flags = L(" --benchmark_format=json --benchmark_min_time=0.05");
-        auto r = kwb({L("new"), L("--baseline-cmd"), L("env SUM_VARIANT=plain ") + kGbench + flags, L("--treatment-cmd"),
-                      L("env SUM_VARIANT=split ") + kGbench + flags, L("--runs"), L("4"), L("--warmup"), L("1"), L("--out"), study});
+        auto r = kwb({L("new"), L("--baseline-cmd"), L("env SUM_VARIANT=plain ") + kGbench + flags,
+            L("--treatment-cmd"), L("env SUM_VARIANT=split ") + kGbench + flags, L("--runs"), L("4"), L("--warmup"),
+            L("1"), L("--out"), study});
         QVERIFY2(r.exit_code == 0, r.err.constData());
         r = kwb({L("run"), study});
         QVERIFY2(r.exit_code == 0, r.err.constData());

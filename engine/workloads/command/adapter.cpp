@@ -13,15 +13,16 @@ const std::vector<KeySpec>& canonical_metrics()
         {"time_ms", "time_ms", "ms", Direction::Lower, "time of one kernel launch or benchmark iteration"},
         {"ttft_ms", "ttft_ms", "ms", Direction::Lower, "time to first token: request sent to first streamed token"},
         {"tpot_ms", "tpot_ms", "ms", Direction::Lower,
-         "time per output token: per request (latency - ttft) / (output tokens - 1), then the mean over requests"},
+            "time per output token: per request (latency - ttft) / (output tokens - 1), then the mean over requests"},
         {"itl_ms", "itl_ms", "ms", Direction::Lower, "inter-token latency: every gap between streamed chunks, pooled"},
         {"e2el_ms", "e2el_ms", "ms", Direction::Lower, "end-to-end latency: request sent to last token"},
         {"output_tok_s", "output_tok_s", "tok/s", Direction::Higher, "output tokens per second of benchmark wall time"},
         {"total_tok_s", "total_tok_s", "tok/s", Direction::Higher, "input + output tokens per second of wall time"},
         {"request_per_s", "request_per_s", "req/s", Direction::Higher, "completed requests per second of wall time"},
         {"failed_requests", "failed_requests", "requests", Direction::Lower,
-         "requests that failed in the repetition (> 0 makes the verdict inconclusive)"},
-        {"peak_gpu_mem_mib", "peak_gpu_mem_mib", "MiB", Direction::Lower, "peak GPU memory used while the command ran (NVML)"},
+            "requests that failed in the repetition (> 0 makes the verdict inconclusive)"},
+        {"peak_gpu_mem_mib", "peak_gpu_mem_mib", "MiB", Direction::Lower,
+            "peak GPU memory used while the command ran (NVML)"},
     };
     return c;
 }
@@ -29,7 +30,7 @@ const std::vector<KeySpec>& canonical_metrics()
 std::vector<std::string> adapter_names()
 {
     return {"nvbench", "gbench", "ncu", "vllm", "sglang", "genai-perf", "genai-perf-csv", "llama-bench", "keymap",
-            "regex", "console"};
+        "regex", "console"};
 }
 
 std::unique_ptr<Adapter> make_adapter(const std::string& name, const nlohmann::json& options)
@@ -92,8 +93,8 @@ KeySpec metric_spec(const std::string& metric)
     };
     if (ends("_ms") || metric.find("_ms[") != std::string::npos)
         return {metric, metric, "ms", Direction::Lower, ""};
-    if (ends("_tok_s") || metric.find("throughput") != std::string::npos || metric.find("_ts[") != std::string::npos ||
-        ends("_per_second"))
+    if (ends("_tok_s") || metric.find("throughput") != std::string::npos || metric.find("_ts[") != std::string::npos
+        || ends("_per_second"))
         return {metric, metric, metric.find("request") != std::string::npos ? "req/s" : "tok/s", Direction::Higher, ""};
     return {metric, metric, "", Direction::Lower, ""};
 }
@@ -107,15 +108,16 @@ nlohmann::json describe_adapters()
         if (n == "keymap")
             a = make_adapter(n, {{"map", {{"/path/to/value", {{"metric", "METRIC"}, {"unit", "UNIT"}}}}}});
         else if (n == "regex")
-            a = make_adapter(n, {{"patterns", {{{"regex", "time: ([0-9.]+) ms"}, {"metric", "time_ms"}, {"unit", "ms"}}}}});
+            a = make_adapter(
+                n, {{"patterns", {{{"regex", "time: ([0-9.]+) ms"}, {"metric", "time_ms"}, {"unit", "ms"}}}}});
         else
             a = make_adapter(n);
         nlohmann::json keys = nlohmann::json::array();
         for (const auto& k : a->keys())
             keys.push_back({{"key", k.key}, {"metric", k.metric}, {"unit", k.unit},
-                            {"direction", std::string(to_string(k.direction))}, {"description", k.description}});
+                {"direction", std::string(to_string(k.direction))}, {"description", k.description}});
         out.push_back({{"name", n}, {"description", a->description()}, {"detects", n != "keymap" && n != "regex"},
-                       {"keys", keys}});
+            {"keys", keys}});
     }
     return out;
 }

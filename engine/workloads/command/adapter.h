@@ -3,10 +3,9 @@
 
 #include "util/direction.h"
 
-#include <nlohmann/json.hpp>
-
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,17 +24,17 @@ public:
 };
 
 struct KeySpec {
-    std::string key;          // the tool's own key, e.g. "mean_ttft_ms" or "real_time"
-    std::string metric;       // the metric it is stored as, e.g. "ttft_ms" (canonical) or the key itself
+    std::string key; // the tool's own key, e.g. "mean_ttft_ms" or "real_time"
+    std::string metric; // the metric it is stored as, e.g. "ttft_ms" (canonical) or the key itself
     std::string unit;
     Direction direction = Direction::Lower;
     std::string description;
 };
 
 struct Reading {
-    std::map<std::string, double> metrics;            // canonical names and the tool's own keys
-    std::map<std::string, std::string> fingerprint;   // what must match across arms (model, dataset...)
-    std::vector<std::string> notes;                   // what was chosen among several (first state...)
+    std::map<std::string, double> metrics; // canonical names and the tool's own keys
+    std::map<std::string, std::string> fingerprint; // what must match across arms (model, dataset...)
+    std::vector<std::string> notes; // what was chosen among several (first state...)
 };
 
 class Adapter {

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workloads/command/command_controls.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <set>
 
 namespace kwb::command {
 namespace {
 
-bool judged(const Sample& s) { return !s.warmup && !s.discarded && !s.failed; }
+bool judged(const Sample& s)
+{
+    return !s.warmup && !s.discarded && !s.failed;
+}
 
 } // namespace
 
@@ -19,7 +21,7 @@ std::optional<ControlFinding> command_control_finding(const Experiment& e)
     if (e.arms.size() != 2)
         return std::nullopt;
     // Fingerprint fields: the set of values each arm saw.
-    std::map<std::string, std::map<std::string, std::set<std::string>>> seen;   // field -> arm -> values
+    std::map<std::string, std::map<std::string, std::set<std::string>>> seen; // field -> arm -> values
     for (const auto& s : e.samples)
         if (judged(s))
             for (const auto& [field, value] : s.fingerprint)
@@ -34,14 +36,14 @@ std::optional<ControlFinding> command_control_finding(const Experiment& e)
         };
         if (b == arms.end() || t == arms.end()) {
             const auto& has = b == arms.end() ? t : b;
-            return ControlFinding{"INCONCLUSIVE",
-                                  fmt::format("matched controls: fingerprint field '{}' is reported by arm {} only ({})",
-                                              field, has->first, list(has->second))};
+            return ControlFinding {"INCONCLUSIVE",
+                fmt::format("matched controls: fingerprint field '{}' is reported by arm {} only ({})", field,
+                    has->first, list(has->second))};
         }
         if (b->second != t->second)
-            return ControlFinding{"INCONCLUSIVE",
-                                  fmt::format("matched controls: fingerprint field '{}' differs: {} ran {}, {} ran {}",
-                                              field, b->first, list(b->second), t->first, list(t->second))};
+            return ControlFinding {"INCONCLUSIVE",
+                fmt::format("matched controls: fingerprint field '{}' differs: {} ran {}, {} ran {}", field, b->first,
+                    list(b->second), t->first, list(t->second))};
     }
     // Failed requests.
     std::map<std::string, double> failed;
@@ -56,8 +58,8 @@ std::optional<ControlFinding> command_control_finding(const Experiment& e)
         for (const auto& [arm, n] : failed)
             who += fmt::format("{}arm {} had {} failed requests", who.empty() ? "" : "; ", arm, n);
         if (fb == 0)
-            return ControlFinding{"KILL", fmt::format("failed requests: only the treatment fails ({})", who)};
-        return ControlFinding{"INCONCLUSIVE", fmt::format("failed requests: {}", who)};
+            return ControlFinding {"KILL", fmt::format("failed requests: only the treatment fails ({})", who)};
+        return ControlFinding {"INCONCLUSIVE", fmt::format("failed requests: {}", who)};
     }
     return std::nullopt;
 }
@@ -69,7 +71,7 @@ void apply_control_finding(FinalVerdict& final, const ControlFinding& f)
     if (final.json.is_object()) {
         final.json["verdict"] = f.word;
         auto reasons = final.json.contains("reasons") && final.json["reasons"].is_array() ? final.json["reasons"]
-                                                                                         : nlohmann::json::array();
+                                                                                          : nlohmann::json::array();
         reasons.insert(reasons.begin(), f.reason);
         final.json["reasons"] = reasons;
         final.json["command_controls"] = {{"verdict", f.word}, {"reason", f.reason}};
@@ -86,15 +88,15 @@ std::optional<std::string> too_many_failures(const Experiment& e)
 {
     const int limit = max_failed_repetitions(e.plan);
     for (const auto& arm : e.arms) {
-        const auto n = std::count_if(e.samples.begin(), e.samples.end(),
-                                     [&](const Sample& s) { return s.arm == arm.name && s.failed; });
+        const auto n = std::count_if(
+            e.samples.begin(), e.samples.end(), [&](const Sample& s) { return s.arm == arm.name && s.failed; });
         if (n > limit)
             return fmt::format("arm {} had {} failed repetitions, more than the limit of {} (max(2, 20% of {} runs per "
                                "arm)); the last: {}",
-                               arm.name, n, limit, e.plan.runs_per_arm,
-                               std::find_if(e.samples.rbegin(), e.samples.rend(),
-                                            [&](const Sample& s) { return s.arm == arm.name && s.failed; })
-                                   ->note);
+                arm.name, n, limit, e.plan.runs_per_arm,
+                std::find_if(e.samples.rbegin(), e.samples.rend(), [&](const Sample& s) {
+                    return s.arm == arm.name && s.failed;
+                })->note);
     }
     return std::nullopt;
 }
@@ -106,7 +108,7 @@ std::vector<std::string> command_missing_gates(const Experiment& e)
         if (a.command && a.command->check.empty())
             gates.push_back(fmt::format("correctness: arm {} is an external command without a check command "
                                         "(unverified; give --check-cmd)",
-                                        a.name));
+                a.name));
     return gates;
 }
 

@@ -22,7 +22,7 @@
 namespace kwb::command {
 
 struct ControlFinding {
-    std::string word;     // INCONCLUSIVE or KILL
+    std::string word; // INCONCLUSIVE or KILL
     std::string reason;
 };
 

@@ -4,12 +4,11 @@
 #include "hardware/nvml.h"
 #include "workloads/command/process.h"
 
-#include <fmt/format.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <mutex>
 #include <random>
@@ -59,7 +58,7 @@ public:
     }
 
 private:
-    std::atomic<bool> stop_{false};
+    std::atomic<bool> stop_ {false};
     std::thread thread_;
     std::mutex mutex_;
     std::optional<double> peak_;
@@ -75,7 +74,7 @@ std::string replace_all(std::string text, const std::string& from, const std::st
 // A fresh, not yet existing path for one repetition's result file.
 fs::path fresh_result_path()
 {
-    static std::mt19937_64 rng(std::random_device{}());
+    static std::mt19937_64 rng(std::random_device {}());
     static std::mutex m;
     std::lock_guard lock(m);
     return fs::temp_directory_path() / fmt::format("kwb-out-{:016x}", rng());
@@ -107,7 +106,9 @@ std::string run_helper(const CommandSpec& s, const std::string& what, const std:
 
 class PreparedCommand : public PreparedWorkload {
 public:
-    PreparedCommand(CommandSpec spec, std::string arm) : spec_(std::move(spec)), arm_(std::move(arm))
+    PreparedCommand(CommandSpec spec, std::string arm)
+        : spec_(std::move(spec))
+        , arm_(std::move(arm))
     {
         validate(spec_, arm_);
         if (const auto e = run_helper(spec_, "setup", spec_.setup); !e.empty())
@@ -119,7 +120,7 @@ public:
             if (!r.ok())
                 throw WorkloadError(fmt::format("arm {}: the check command failed ({}), so its output is not known "
                                                 "correct; stderr: {}",
-                                                arm_, r.describe(), tail(r.err, 1024)));
+                    arm_, r.describe(), tail(r.err, 1024)));
             check_.detail = fmt::format("check command `{}` exited 0", spec_.check);
         } else {
             // Not a failure: nothing was compared. The missing gate "correctness: ... unverified"
@@ -166,7 +167,7 @@ public:
     {
         return "an external benchmark command per arm, its output read through a metric adapter (docs/adapters.md)";
     }
-    std::vector<Backend> backends() const override { return {Backend::Cpu}; }   // a command picks its own devices
+    std::vector<Backend> backends() const override { return {Backend::Cpu}; } // a command picks its own devices
     std::vector<ParamSpec> params() const override { return {}; }
     std::vector<MetricSpec> metrics() const override
     {
@@ -260,11 +261,11 @@ Attempt run_attempt(const CommandSpec& s)
     if (!to_file)
         text = r.out;
     try {
-        std::unique_ptr<Adapter> adapter =
-            s.adapter == "auto" ? detect_adapter(text, s.adapter_options) : make_adapter(s.adapter, s.adapter_options);
+        std::unique_ptr<Adapter> adapter = s.adapter == "auto" ? detect_adapter(text, s.adapter_options)
+                                                               : make_adapter(s.adapter, s.adapter_options);
         if (!adapter) {
             a.error = fmt::format("no adapter recognises the {} (first bytes: '{}'); name one with --adapter",
-                                  to_file ? "result file" : "output", text.substr(0, 80));
+                to_file ? "result file" : "output", text.substr(0, 80));
             return a;
         }
         a.adapter = adapter->name();
@@ -276,6 +277,9 @@ Attempt run_attempt(const CommandSpec& s)
     return a;
 }
 
-std::unique_ptr<Workload> make_command_workload() { return std::make_unique<CommandWorkload>(); }
+std::unique_ptr<Workload> make_command_workload()
+{
+    return std::make_unique<CommandWorkload>();
+}
 
 } // namespace kwb::command

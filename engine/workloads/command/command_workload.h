@@ -16,15 +16,15 @@
 namespace kwb::command {
 
 inline constexpr const char* kCommandWorkload = "command";
-inline constexpr std::size_t kTailBytes = 4096;   // of stdout and stderr kept per repetition
+inline constexpr std::size_t kTailBytes = 4096; // of stdout and stderr kept per repetition
 
 // One repetition, what `test once` shows: the process, the adapter that read it, what it read.
 struct Attempt {
     bool ok = false;
-    std::string error;                   // why nothing was read (exit status, timeout, adapter error)
+    std::string error; // why nothing was read (exit status, timeout, adapter error)
     std::optional<int> exit_status;
     std::string stdout_tail, stderr_tail;
-    std::string adapter;                 // the adapter used (auto: the one detected)
+    std::string adapter; // the adapter used (auto: the one detected)
     Reading reading;
     double seconds = 0;
     std::optional<double> peak_gpu_mem_mib;

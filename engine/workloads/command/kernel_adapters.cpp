@@ -3,9 +3,8 @@
 #include "workloads/command/adapter_text.h"
 #include "workloads/command/builtin_adapters.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <fmt/format.h>
 #include <numeric>
 
 namespace kwb::command {
@@ -22,7 +21,10 @@ bool contains(const std::string& text, const std::string& part)
 // "value":"1.2e-05"}]}]}]}]}. Times are seconds (as strings).
 class NvbenchAdapter : public Adapter {
 public:
-    explicit NvbenchAdapter(std::string select) : select_(std::move(select)) {}
+    explicit NvbenchAdapter(std::string select)
+        : select_(std::move(select))
+    {
+    }
     std::string name() const override { return "nvbench"; }
     std::string description() const override
     {
@@ -30,18 +32,21 @@ public:
     }
     std::vector<KeySpec> keys() const override
     {
-        return {{"nv/cold/time/gpu/mean", "time_ms", "ms", Direction::Lower, "mean cold GPU time per launch (s in the file)"},
-                {"nv/cold/time/cpu/mean", "cpu_time_ms", "ms", Direction::Lower, "mean cold CPU (host) time per launch"},
-                {"nv/batch/time/gpu/mean", "batch_time_ms", "ms", Direction::Lower, "mean GPU time per launch in batched runs"},
-                {"nv/cold/time/gpu/stdev/relative", "gpu_noise_pct", "%", Direction::Lower, "relative stdev of cold GPU time"},
-                {"nv/cold/sample_size", "sample_size", "", Direction::Higher, "cold samples nvbench took"}};
+        return {{"nv/cold/time/gpu/mean", "time_ms", "ms", Direction::Lower,
+                    "mean cold GPU time per launch (s in the file)"},
+            {"nv/cold/time/cpu/mean", "cpu_time_ms", "ms", Direction::Lower, "mean cold CPU (host) time per launch"},
+            {"nv/batch/time/gpu/mean", "batch_time_ms", "ms", Direction::Lower,
+                "mean GPU time per launch in batched runs"},
+            {"nv/cold/time/gpu/stdev/relative", "gpu_noise_pct", "%", Direction::Lower,
+                "relative stdev of cold GPU time"},
+            {"nv/cold/sample_size", "sample_size", "", Direction::Higher, "cold samples nvbench took"}};
     }
     bool detects(const std::string& text) const override
     {
         const auto j = parse_lenient_json(text);
-        return j && j->is_object() && j->contains("benchmarks") && (*j)["benchmarks"].is_array() &&
-               !(*j)["benchmarks"].empty() && (*j)["benchmarks"][0].is_object() &&
-               (*j)["benchmarks"][0].contains("states");
+        return j && j->is_object() && j->contains("benchmarks") && (*j)["benchmarks"].is_array()
+            && !(*j)["benchmarks"].empty() && (*j)["benchmarks"][0].is_object()
+            && (*j)["benchmarks"][0].contains("states");
     }
     Reading read(const std::string& text) const override
     {
@@ -73,8 +78,8 @@ public:
                             r.metrics[k.metric] = k.unit == "ms" ? *v * 1e3 : k.unit == "%" ? *v * 100 : *v;
                 }
                 if (!r.metrics.count("time_ms"))
-                    throw AdapterError(fmt::format("nvbench: state '{}' of '{}' has no nv/cold/time/gpu/mean summary",
-                                                   state, bench));
+                    throw AdapterError(
+                        fmt::format("nvbench: state '{}' of '{}' has no nv/cold/time/gpu/mean summary", state, bench));
                 r.fingerprint = {{"benchmark", bench}, {"state", state}};
                 return r;
             }
@@ -91,7 +96,10 @@ private:
 // "aggregate_name", "real_time", "cpu_time", "time_unit", counters...}]}.
 class GbenchAdapter : public Adapter {
 public:
-    explicit GbenchAdapter(std::string select) : select_(std::move(select)) {}
+    explicit GbenchAdapter(std::string select)
+        : select_(std::move(select))
+    {
+    }
     std::string name() const override { return "gbench"; }
     std::string description() const override
     {
@@ -101,17 +109,18 @@ public:
     std::vector<KeySpec> keys() const override
     {
         return {{"real_time", "time_ms", "ms", Direction::Lower, "wall time per iteration, converted from time_unit"},
-                {"cpu_time", "cpu_time_ms", "ms", Direction::Lower, "CPU time per iteration, converted from time_unit"},
-                {"items_per_second", "items_per_second", "1/s", Direction::Higher, "counter, when the benchmark sets it"},
-                {"bytes_per_second", "bytes_per_second", "B/s", Direction::Higher, "counter, when the benchmark sets it"},
-                {"aggregate_name=median", "median_time_ms", "ms", Direction::Lower, "median aggregate of real_time"},
-                {"aggregate_name=cv", "time_cv_pct", "%", Direction::Lower, "coefficient of variation of real_time"}};
+            {"cpu_time", "cpu_time_ms", "ms", Direction::Lower, "CPU time per iteration, converted from time_unit"},
+            {"items_per_second", "items_per_second", "1/s", Direction::Higher, "counter, when the benchmark sets it"},
+            {"bytes_per_second", "bytes_per_second", "B/s", Direction::Higher, "counter, when the benchmark sets it"},
+            {"aggregate_name=median", "median_time_ms", "ms", Direction::Lower, "median aggregate of real_time"},
+            {"aggregate_name=cv", "time_cv_pct", "%", Direction::Lower, "coefficient of variation of real_time"}};
     }
     bool detects(const std::string& text) const override
     {
         const auto j = parse_lenient_json(text);
-        return j && j->is_object() && j->contains("context") && j->contains("benchmarks") &&
-               (*j)["benchmarks"].is_array() && !(*j)["benchmarks"].empty() && (*j)["benchmarks"][0].contains("real_time");
+        return j && j->is_object() && j->contains("context") && j->contains("benchmarks")
+            && (*j)["benchmarks"].is_array() && !(*j)["benchmarks"].empty()
+            && (*j)["benchmarks"][0].contains("real_time");
     }
     Reading read(const std::string& text) const override
     {
@@ -122,8 +131,8 @@ public:
         for (const auto& b : (*j)["benchmarks"]) {
             const std::string rn = b.value("run_name", b.value("name", ""));
             if (contains(rn, select_) && b.value("error_occurred", false))
-                throw AdapterError(fmt::format("gbench: benchmark '{}' reported an error: {}", rn,
-                                               b.value("error_message", "")));
+                throw AdapterError(
+                    fmt::format("gbench: benchmark '{}' reported an error: {}", rn, b.value("error_message", "")));
             if (run.empty() && contains(rn, select_))
                 run = rn;
         }
@@ -145,12 +154,12 @@ public:
                 else if (agg == "median" && f && rt)
                     r.metrics["median_time_ms"] = *rt * *f;
                 else if (agg == "cv" && rt)
-                    r.metrics["time_cv_pct"] = *rt * 100;   // cv aggregates are a ratio, time_unit aside
+                    r.metrics["time_cv_pct"] = *rt * 100; // cv aggregates are a ratio, time_unit aside
             } else {
                 iterations.push_back(&b);
             }
         }
-        std::vector<const json*> rows = mean ? std::vector<const json*>{mean} : iterations;
+        std::vector<const json*> rows = mean ? std::vector<const json*> {mean} : iterations;
         if (rows.empty())
             throw AdapterError(fmt::format("gbench: benchmark '{}' has no iteration or mean row", run));
         const auto average = [&](const char* key, bool time) -> std::optional<double> {
@@ -166,7 +175,8 @@ public:
         };
         const auto rt = average("real_time", true);
         if (!rt)
-            throw AdapterError(fmt::format("gbench: benchmark '{}' has no numeric real_time with a known time_unit", run));
+            throw AdapterError(
+                fmt::format("gbench: benchmark '{}' has no numeric real_time with a known time_unit", run));
         r.metrics["time_ms"] = *rt;
         if (const auto ct = average("cpu_time", true))
             r.metrics["cpu_time_ms"] = *ct;
@@ -187,7 +197,10 @@ private:
 // --page raw: one column per metric with a units row under the header.
 class NcuAdapter : public Adapter {
 public:
-    explicit NcuAdapter(std::string select) : select_(std::move(select)) {}
+    explicit NcuAdapter(std::string select)
+        : select_(std::move(select))
+    {
+    }
     std::string name() const override { return "ncu"; }
     std::string description() const override
     {
@@ -197,9 +210,10 @@ public:
     std::vector<KeySpec> keys() const override
     {
         return {{"gpu__time_duration.sum", "time_ms", "ms", Direction::Lower,
-                 "kernel duration (unit from the Metric Unit column); of the kernel --adapter-select names, else the first"},
-                {"METRIC", "METRIC[KERNEL]", "as ncu reports", Direction::Lower,
-                 "every numeric metric, per kernel name; also METRIC alone for the selected kernel"}};
+                    "kernel duration (unit from the Metric Unit column); of the kernel --adapter-select names, else "
+                    "the first"},
+            {"METRIC", "METRIC[KERNEL]", "as ncu reports", Direction::Lower,
+                "every numeric metric, per kernel name; also METRIC alone for the selected kernel"}};
     }
     bool detects(const std::string& text) const override
     {
@@ -224,7 +238,8 @@ public:
         std::vector<std::string> order;
         std::map<std::string, std::map<std::string, std::pair<double, int>>> values;
         std::map<std::string, std::string> units;
-        const auto add = [&](const std::string& k, const std::string& metric, const std::string& unit, const std::string& text_value) {
+        const auto add = [&](const std::string& k, const std::string& metric, const std::string& unit,
+                             const std::string& text_value) {
             const auto v = parse_number(text_value);
             if (!v)
                 return;
@@ -241,11 +256,12 @@ public:
                 const auto& row = rows[i];
                 if (static_cast<int>(row.size()) <= std::max({kernel, mname, mvalue}))
                     continue;
-                add(row[kernel], row[mname], munit >= 0 && munit < static_cast<int>(row.size()) ? row[munit] : "", row[mvalue]);
+                add(row[kernel], row[mname], munit >= 0 && munit < static_cast<int>(row.size()) ? row[munit] : "",
+                    row[mvalue]);
             }
         } else {
             // raw page: row 1 holds the units
-            const auto& unit_row = rows.size() > 1 ? rows[1] : std::vector<std::string>{};
+            const auto& unit_row = rows.size() > 1 ? rows[1] : std::vector<std::string> {};
             for (size_t i = 2; i < rows.size(); ++i)
                 for (size_t c = 0; c < rows[i].size() && c < header.size(); ++c)
                     if (static_cast<int>(c) != kernel && header[c].find("__") != std::string::npos)
@@ -269,7 +285,8 @@ public:
         const auto t = values[chosen].find("gpu__time_duration.sum");
         if (t == values[chosen].end())
             throw AdapterError(fmt::format("ncu: kernel '{}' has no gpu__time_duration.sum (add --metrics "
-                                           "gpu__time_duration.sum)", chosen));
+                                           "gpu__time_duration.sum)",
+                chosen));
         const std::string& unit = units[chosen + "\n" + "gpu__time_duration.sum"];
         const auto f = to_ms_factor(unit);
         if (!f)
@@ -295,12 +312,21 @@ private:
 std::string select_option(const nlohmann::json& options)
 {
     return options.is_object() && options.contains("select") && options["select"].is_string()
-               ? options["select"].get<std::string>()
-               : std::string();
+        ? options["select"].get<std::string>()
+        : std::string();
 }
 
-std::unique_ptr<Adapter> make_nvbench_adapter(const nlohmann::json& o) { return std::make_unique<NvbenchAdapter>(select_option(o)); }
-std::unique_ptr<Adapter> make_gbench_adapter(const nlohmann::json& o) { return std::make_unique<GbenchAdapter>(select_option(o)); }
-std::unique_ptr<Adapter> make_ncu_adapter(const nlohmann::json& o) { return std::make_unique<NcuAdapter>(select_option(o)); }
+std::unique_ptr<Adapter> make_nvbench_adapter(const nlohmann::json& o)
+{
+    return std::make_unique<NvbenchAdapter>(select_option(o));
+}
+std::unique_ptr<Adapter> make_gbench_adapter(const nlohmann::json& o)
+{
+    return std::make_unique<GbenchAdapter>(select_option(o));
+}
+std::unique_ptr<Adapter> make_ncu_adapter(const nlohmann::json& o)
+{
+    return std::make_unique<NcuAdapter>(select_option(o));
+}
 
 } // namespace kwb::command

@@ -27,10 +27,10 @@ public:
     std::vector<KeySpec> keys() const override
     {
         return {{"avg_ts (tg row)", "tg_tok_s", "tok/s", Direction::Higher, "generation tokens/s, mean of repetitions"},
-                {"avg_ts (pp row)", "pp_tok_s", "tok/s", Direction::Higher, "prompt-processing tokens/s"},
-                {"avg_ts[TEST]", "avg_ts[TEST]", "tok/s", Direction::Higher, "every row, e.g. avg_ts[pp512]"},
-                {"stddev_ts[TEST]", "stddev_ts[TEST]", "tok/s", Direction::Lower, "sample stddev over repetitions"},
-                {"avg_ns[TEST]", "avg_ms[TEST]", "ms", Direction::Lower, "time per test run (ns in the file)"}};
+            {"avg_ts (pp row)", "pp_tok_s", "tok/s", Direction::Higher, "prompt-processing tokens/s"},
+            {"avg_ts[TEST]", "avg_ts[TEST]", "tok/s", Direction::Higher, "every row, e.g. avg_ts[pp512]"},
+            {"stddev_ts[TEST]", "stddev_ts[TEST]", "tok/s", Direction::Lower, "sample stddev over repetitions"},
+            {"avg_ns[TEST]", "avg_ms[TEST]", "ms", Direction::Lower, "time per test run (ns in the file)"}};
     }
     static std::optional<std::vector<json>> rows(const std::string& text)
     {
@@ -38,7 +38,7 @@ public:
             if (j->is_array())
                 return j->get<std::vector<json>>();
             if (j->is_object())
-                return std::vector<json>{*j};
+                return std::vector<json> {*j};
         }
         if (auto lines = json_lines(text))
             return lines;
@@ -64,8 +64,8 @@ public:
     bool detects(const std::string& text) const override
     {
         const auto r = rows(text);
-        return r && !r->empty() && r->front().is_object() && r->front().contains("avg_ts") &&
-               r->front().contains("n_gen");
+        return r && !r->empty() && r->front().is_object() && r->front().contains("avg_ts")
+            && r->front().contains("n_gen");
     }
     Reading read(const std::string& text) const override
     {
@@ -90,8 +90,8 @@ public:
             if (*np == 0 && !r.metrics.count("tg_tok_s"))
                 r.metrics["tg_tok_s"] = *ts;
             r.fingerprint["tests"] += (r.fingerprint["tests"].empty() ? "" : ",") + test;
-            for (const char* k : {"model_type", "model_filename", "n_batch", "n_ubatch", "n_gpu_layers", "type_k", "type_v",
-                                  "n_depth"})
+            for (const char* k :
+                {"model_type", "model_filename", "n_batch", "n_ubatch", "n_gpu_layers", "type_k", "type_v", "n_depth"})
                 if (row.contains(k) && !row[k].is_null() && !r.fingerprint.count(k))
                     r.fingerprint[k] = scalar_text(row[k]);
         }
@@ -101,6 +101,9 @@ public:
 
 } // namespace
 
-std::unique_ptr<Adapter> make_llama_bench_adapter(const nlohmann::json&) { return std::make_unique<LlamaBenchAdapter>(); }
+std::unique_ptr<Adapter> make_llama_bench_adapter(const nlohmann::json&)
+{
+    return std::make_unique<LlamaBenchAdapter>();
+}
 
 } // namespace kwb::command

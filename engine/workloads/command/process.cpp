@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workloads/command/process.h"
 
-#include <fmt/format.h>
-
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <fmt/format.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,8 +44,8 @@ std::string tail(const std::string& text, std::size_t max_bytes)
 {
     if (text.size() <= max_bytes)
         return text;
-    return fmt::format("[... {} earlier bytes cut; the last {} kept]\n", text.size() - max_bytes, max_bytes) +
-           text.substr(text.size() - max_bytes);
+    return fmt::format("[... {} earlier bytes cut; the last {} kept]\n", text.size() - max_bytes, max_bytes)
+        + text.substr(text.size() - max_bytes);
 }
 
 ProcessResult run_process(const ProcessSpec& spec)
@@ -86,7 +85,7 @@ ProcessResult run_process(const ProcessSpec& spec)
         ::execle("/bin/sh", "sh", "-c", spec.command.c_str(), static_cast<char*>(nullptr), environ);
         ::_exit(127);
     }
-    ::setpgid(pid, pid);   // also from the parent: no race with a kill before the child ran setpgid
+    ::setpgid(pid, pid); // also from the parent: no race with a kill before the child ran setpgid
     ::close(out_pipe[1]);
     ::close(err_pipe[1]);
 

@@ -10,21 +10,21 @@
 namespace kwb::command {
 
 struct ProcessSpec {
-    std::string command;                        // run as /bin/sh -c COMMAND
-    std::string cwd;                            // empty: the current directory
-    std::map<std::string, std::string> env;     // overrides on top of the inherited environment
-    double timeout_s = 0;                       // 0: no timeout
+    std::string command; // run as /bin/sh -c COMMAND
+    std::string cwd; // empty: the current directory
+    std::map<std::string, std::string> env; // overrides on top of the inherited environment
+    double timeout_s = 0; // 0: no timeout
 };
 
 struct ProcessResult {
-    int exit_status = -1;       // the exit code when it exited; -1 otherwise
-    int signal = 0;             // the signal that ended it, 0 when it exited
-    bool timed_out = false;     // killed (with its process group) at the timeout
-    bool spawn_failed = false;  // could not be started at all (see error)
+    int exit_status = -1; // the exit code when it exited; -1 otherwise
+    int signal = 0; // the signal that ended it, 0 when it exited
+    bool timed_out = false; // killed (with its process group) at the timeout
+    bool spawn_failed = false; // could not be started at all (see error)
     std::string error;
-    std::string out;            // everything written to stdout
-    std::string err;            // everything written to stderr
-    double seconds = 0;         // wall time from spawn to reap
+    std::string out; // everything written to stdout
+    std::string err; // everything written to stderr
+    double seconds = 0; // wall time from spawn to reap
     bool ok() const { return !spawn_failed && !timed_out && signal == 0 && exit_status == 0; }
     // "exit 3", "killed by signal 9", "timed out after 2 s", "could not start: ..."
     std::string describe() const;

@@ -3,7 +3,6 @@
 // the variant SUM_VARIANT names (plain: one accumulator, split: four), so the two arms of a study
 // run the same benchmark name with different code.
 #include <benchmark/benchmark.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <numeric>

@@ -4,7 +4,6 @@
 #include "workloads/command/adapter.h"
 
 #include <QTest>
-
 #include <fstream>
 #include <sstream>
 
@@ -50,7 +49,7 @@ private slots:
     void gbench_aggregates_and_repetitions()
     {
         const auto r = read("gbench", "gbench_repetitions.json");
-        QCOMPARE(r.metrics.at("time_ms"), 3.0);       // the mean aggregate, us -> ms
+        QCOMPARE(r.metrics.at("time_ms"), 3.0); // the mean aggregate, us -> ms
         QCOMPARE(r.metrics.at("cpu_time_ms"), 2.9);
         QCOMPARE(r.metrics.at("median_time_ms"), 3.0);
         QCOMPARE(r.metrics.at("time_cv_pct"), 27.0);
@@ -61,13 +60,14 @@ private slots:
         // Without the aggregates: the mean of the repetition rows.
         auto j = nlohmann::json::parse(fixture("gbench_repetitions.json"));
         auto& b = j["benchmarks"];
-        b.erase(std::remove_if(b.begin(), b.end(), [](const auto& x) { return x["run_type"] == "aggregate"; }), b.end());
+        b.erase(
+            std::remove_if(b.begin(), b.end(), [](const auto& x) { return x["run_type"] == "aggregate"; }), b.end());
         QCOMPARE(make_adapter("gbench")->read(j.dump()).metrics.at("time_ms"), 3.0);
     }
     void ncu_per_kernel()
     {
         const auto r = read("ncu", "ncu_details.csv");
-        QCOMPARE(r.metrics.at("time_ms"), 0.011);   // mean of the two saxpy launches, us -> ms
+        QCOMPARE(r.metrics.at("time_ms"), 0.011); // mean of the two saxpy launches, us -> ms
         QCOMPARE(r.metrics.at("dram__bytes_read.sum"), 8.39);
         QCOMPARE(r.metrics.at("gpu__time_duration.sum[reduce_sum]"), 1500.0);
         QCOMPARE(r.fingerprint.at("kernel"), std::string("saxpy"));
@@ -86,8 +86,8 @@ private slots:
         QCOMPARE(r.metrics.at("total_tok_s"), 5592.6);
         QCOMPARE(r.metrics.at("request_per_s"), 4.85);
         QCOMPARE(r.metrics.at("failed_requests"), 0.0);
-        QVERIFY(!r.metrics.count("e2el_ms"));          // not selected in --percentile-metrics: absent, not zero
-        QVERIFY(!r.metrics.count("request_goodput"));  // null
+        QVERIFY(!r.metrics.count("e2el_ms")); // not selected in --percentile-metrics: absent, not zero
+        QVERIFY(!r.metrics.count("request_goodput")); // null
         QCOMPARE(r.fingerprint.at("model_id"), std::string("example/model-7b"));
         QCOMPARE(r.fingerprint.at("max_concurrency"), std::string("16"));
         QCOMPARE(r.fingerprint.at("request_rate"), std::string("inf"));
@@ -97,13 +97,13 @@ private slots:
     }
     void sglang_both_generations()
     {
-        const auto old = read("sglang", "sglang_old.jsonl");   // the last line; NaN and Infinity tolerated
+        const auto old = read("sglang", "sglang_old.jsonl"); // the last line; NaN and Infinity tolerated
         QCOMPARE(old.metrics.at("ttft_ms"), 80.0);
-        QCOMPARE(old.metrics.at("e2el_ms"), 3200.0);           // mean is NaN: the median stands in
+        QCOMPARE(old.metrics.at("e2el_ms"), 3200.0); // mean is NaN: the median stands in
         QCOMPARE(old.fingerprint.at("total_input"), std::string("204800"));
         QCOMPARE(old.fingerprint.at("request_rate"), std::string("null"));
         const auto neu = read("sglang", "sglang_new.jsonl");
-        QCOMPARE(neu.metrics.at("ttft_ms"), 79.9);             // median: the newer file has no mean
+        QCOMPARE(neu.metrics.at("ttft_ms"), 79.9); // median: the newer file has no mean
         QCOMPARE(neu.metrics.at("total_tok_s"), 5745.6);
         QCOMPARE(neu.metrics.at("max_itl_ms"), 95.1);
         QCOMPARE(neu.fingerprint.at("total_input"), std::string("204800"));
@@ -113,9 +113,9 @@ private slots:
         for (const char* f : {"genai_perf.json", "genai_perf.csv"}) {
             const auto r = read(f == std::string("genai_perf.json") ? "genai-perf" : "genai-perf-csv", f);
             QCOMPARE(r.metrics.at("ttft_ms"), 85.0);
-            QCOMPARE(r.metrics.at("tpot_ms"), 24.8);            // per-request mean gap: TPOT, not ITL
+            QCOMPARE(r.metrics.at("tpot_ms"), 24.8); // per-request mean gap: TPOT, not ITL
             QVERIFY(!r.metrics.count("itl_ms"));
-            QCOMPARE(r.metrics.at("e2el_ms"), 3250.0);           // "3,250.00" in the CSV
+            QCOMPARE(r.metrics.at("e2el_ms"), 3250.0); // "3,250.00" in the CSV
             QCOMPARE(r.metrics.at("request_per_s"), 4.9);
             QCOMPARE(r.metrics.at("time_to_first_token.p99"), 130.0);
         }
@@ -140,16 +140,22 @@ private slots:
         QCOMPARE(c.metrics.at("output_tok_s"), 621.4);
         QCOMPARE(c.metrics.at("failed_requests"), 0.0);
         const auto k = read("keymap", "keymap.json",
-                            {{"map", {{"/run/results/latency/mean_us", {{"metric", "latency_us"}, {"unit", "us"}}},
-                                      {"/run/results/throughput_gbs", {{"metric", "gbs"}, {"direction", "higher"}}}}}});
+            {{"map",
+                {{"/run/results/latency/mean_us", {{"metric", "latency_us"}, {"unit", "us"}}},
+                    {"/run/results/throughput_gbs", {{"metric", "gbs"}, {"direction", "higher"}}}}}});
         QCOMPARE(k.metrics.at("latency_us"), 12.5);
         QCOMPARE(k.metrics.at("gbs"), 1800.0);
-        QVERIFY_THROWS_EXCEPTION(AdapterError, read("keymap", "keymap.json", {{"map", {{"/run/missing", {{"metric", "x"}}}}}}));
-        QVERIFY_THROWS_EXCEPTION(AdapterError, read("keymap", "keymap.json", {{"map", {{"/run/config/kernel", {{"metric", "x"}}}}}}));
-        const auto re = read("regex", "regex.txt", {{"patterns", {{{"regex", "took ([0-9.]+) ms"}, {"metric", "time_ms"}}}}});
-        QCOMPARE(re.metrics.at("time_ms"), 12.0);   // the last match
-        QVERIFY_THROWS_EXCEPTION(AdapterError, read("regex", "regex.txt", {{"patterns", {{{"regex", "nope ([0-9]+)"}, {"metric", "x"}}}}}));
-        QVERIFY_THROWS_EXCEPTION(AdapterError, make_adapter("regex", {{"patterns", {{{"regex", "(unclosed"}, {"metric", "x"}}}}}));
+        QVERIFY_THROWS_EXCEPTION(
+            AdapterError, read("keymap", "keymap.json", {{"map", {{"/run/missing", {{"metric", "x"}}}}}}));
+        QVERIFY_THROWS_EXCEPTION(
+            AdapterError, read("keymap", "keymap.json", {{"map", {{"/run/config/kernel", {{"metric", "x"}}}}}}));
+        const auto re
+            = read("regex", "regex.txt", {{"patterns", {{{"regex", "took ([0-9.]+) ms"}, {"metric", "time_ms"}}}}});
+        QCOMPARE(re.metrics.at("time_ms"), 12.0); // the last match
+        QVERIFY_THROWS_EXCEPTION(
+            AdapterError, read("regex", "regex.txt", {{"patterns", {{{"regex", "nope ([0-9]+)"}, {"metric", "x"}}}}}));
+        QVERIFY_THROWS_EXCEPTION(
+            AdapterError, make_adapter("regex", {{"patterns", {{{"regex", "(unclosed"}, {"metric", "x"}}}}}));
     }
     void auto_detection()
     {
@@ -171,11 +177,13 @@ private slots:
     }
     void garbage_empty_nan_give_errors()
     {
-        for (const char* a : {"nvbench", "gbench", "ncu", "vllm", "sglang", "genai-perf", "genai-perf-csv", "llama-bench", "console"}) {
+        for (const char* a :
+            {"nvbench", "gbench", "ncu", "vllm", "sglang", "genai-perf", "genai-perf-csv", "llama-bench", "console"}) {
             QVERIFY_THROWS_EXCEPTION(AdapterError, read(a, "garbage.txt"));
             QVERIFY_THROWS_EXCEPTION(AdapterError, read(a, "empty.json"));
         }
-        const std::string nan = R"({"context":{},"benchmarks":[{"name":"B","run_name":"B","run_type":"iteration","real_time":NaN,"time_unit":"ns"}]})";
+        const std::string nan
+            = R"({"context":{},"benchmarks":[{"name":"B","run_name":"B","run_type":"iteration","real_time":NaN,"time_unit":"ns"}]})";
         QVERIFY_THROWS_EXCEPTION(AdapterError, make_adapter("gbench")->read(nan));
         QVERIFY_THROWS_EXCEPTION(AdapterError, make_adapter("no-such-adapter"));
     }

@@ -10,10 +10,8 @@
 
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <fmt/format.h>
-
 #include <csignal>
+#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 
@@ -29,7 +27,8 @@ std::string standin(const std::string& args)
     return fmt::format("'{}' {}", kStandin, args);
 }
 
-CommandSpec spec(const std::string& cmd, const std::string& adapter = "auto", nlohmann::json options = nlohmann::json::object())
+CommandSpec spec(
+    const std::string& cmd, const std::string& adapter = "auto", nlohmann::json options = nlohmann::json::object())
 {
     CommandSpec c;
     c.cmd = cmd;
@@ -51,7 +50,7 @@ Study command_study(CommandSpec base, CommandSpec treat, const std::string& metr
     e.plan.runs_per_arm = runs;
     e.plan.warmup_runs = 0;
     e.plan.min_rep_ms = 0;
-    Arm a{"baseline", nlohmann::json::object()}, b{"treatment", nlohmann::json::object()};
+    Arm a {"baseline", nlohmann::json::object()}, b {"treatment", nlohmann::json::object()};
     a.command = std::move(base);
     b.command = std::move(treat);
     e.arms = {a, b};
@@ -62,13 +61,14 @@ Study command_study(CommandSpec base, CommandSpec treat, const std::string& metr
 RunOutcome run(Study& s)
 {
     const auto w = make_command_workload();
-    Runner r(*w, RunnerOptions{});
+    Runner r(*w, RunnerOptions {});
     return r.run(s, s.experiments.front());
 }
 
 int failed_count(const Experiment& e)
 {
-    return static_cast<int>(std::count_if(e.samples.begin(), e.samples.end(), [](const Sample& x) { return x.failed; }));
+    return static_cast<int>(
+        std::count_if(e.samples.begin(), e.samples.end(), [](const Sample& x) { return x.failed; }));
 }
 
 bool process_alive(int pid)
@@ -164,21 +164,35 @@ private slots:
         QTest::addColumn<QByteArray>("metric");
         QTest::addColumn<QByteArray>("options");
         QTest::addColumn<bool>("to_file");
-        QTest::newRow("nvbench") << QByteArray("nvbench") << QByteArray("auto") << QByteArray("time_ms") << QByteArray("{}") << true;
-        QTest::newRow("gbench") << QByteArray("gbench") << QByteArray("auto") << QByteArray("time_ms") << QByteArray("{}") << false;
-        QTest::newRow("ncu") << QByteArray("ncu") << QByteArray("auto") << QByteArray("gpu__time_duration.sum") << QByteArray("{}") << false;
-        QTest::newRow("vllm") << QByteArray("vllm") << QByteArray("vllm") << QByteArray("mean_ttft_ms") << QByteArray("{}") << true;
-        QTest::newRow("sglang") << QByteArray("sglang") << QByteArray("auto") << QByteArray("ttft_ms") << QByteArray("{}") << true;
-        QTest::newRow("genai-perf") << QByteArray("genai-perf") << QByteArray("auto") << QByteArray("ttft_ms") << QByteArray("{}") << true;
-        QTest::newRow("genai-perf-csv") << QByteArray("genai-perf-csv") << QByteArray("auto") << QByteArray("ttft_ms") << QByteArray("{}") << true;
-        QTest::newRow("llama-bench") << QByteArray("llama-bench") << QByteArray("auto") << QByteArray("tg_tok_s") << QByteArray("{}") << false;
-        QTest::newRow("llama-bench-jsonl") << QByteArray("llama-bench-jsonl") << QByteArray("llama-bench") << QByteArray("tg_tok_s") << QByteArray("{}") << false;
-        QTest::newRow("llama-bench-csv") << QByteArray("llama-bench-csv") << QByteArray("auto") << QByteArray("tg_tok_s") << QByteArray("{}") << false;
-        QTest::newRow("console") << QByteArray("console") << QByteArray("auto") << QByteArray("ttft_ms") << QByteArray("{}") << false;
+        QTest::newRow("nvbench") << QByteArray("nvbench") << QByteArray("auto") << QByteArray("time_ms")
+                                 << QByteArray("{}") << true;
+        QTest::newRow("gbench") << QByteArray("gbench") << QByteArray("auto") << QByteArray("time_ms")
+                                << QByteArray("{}") << false;
+        QTest::newRow("ncu") << QByteArray("ncu") << QByteArray("auto") << QByteArray("gpu__time_duration.sum")
+                             << QByteArray("{}") << false;
+        QTest::newRow("vllm") << QByteArray("vllm") << QByteArray("vllm") << QByteArray("mean_ttft_ms")
+                              << QByteArray("{}") << true;
+        QTest::newRow("sglang") << QByteArray("sglang") << QByteArray("auto") << QByteArray("ttft_ms")
+                                << QByteArray("{}") << true;
+        QTest::newRow("genai-perf") << QByteArray("genai-perf") << QByteArray("auto") << QByteArray("ttft_ms")
+                                    << QByteArray("{}") << true;
+        QTest::newRow("genai-perf-csv") << QByteArray("genai-perf-csv") << QByteArray("auto") << QByteArray("ttft_ms")
+                                        << QByteArray("{}") << true;
+        QTest::newRow("llama-bench") << QByteArray("llama-bench") << QByteArray("auto") << QByteArray("tg_tok_s")
+                                     << QByteArray("{}") << false;
+        QTest::newRow("llama-bench-jsonl") << QByteArray("llama-bench-jsonl") << QByteArray("llama-bench")
+                                           << QByteArray("tg_tok_s") << QByteArray("{}") << false;
+        QTest::newRow("llama-bench-csv") << QByteArray("llama-bench-csv") << QByteArray("auto")
+                                         << QByteArray("tg_tok_s") << QByteArray("{}") << false;
+        QTest::newRow("console") << QByteArray("console") << QByteArray("auto") << QByteArray("ttft_ms")
+                                 << QByteArray("{}") << false;
         QTest::newRow("keymap") << QByteArray("keymap") << QByteArray("keymap") << QByteArray("latency_ms")
-                                << QByteArray(R"({"map":{"/results/latency/mean_ms":{"metric":"latency_ms","unit":"ms"}}})") << true;
+                                << QByteArray(
+                                       R"({"map":{"/results/latency/mean_ms":{"metric":"latency_ms","unit":"ms"}}})")
+                                << true;
         QTest::newRow("regex") << QByteArray("regex") << QByteArray("regex") << QByteArray("time_ms")
-                               << QByteArray(R"({"patterns":[{"regex":"result: ([0-9.]+) ms","metric":"time_ms"}]})") << false;
+                               << QByteArray(R"({"patterns":[{"regex":"result: ([0-9.]+) ms","metric":"time_ms"}]})")
+                               << false;
     }
     void ab_through_each_adapter()
     {
@@ -191,8 +205,10 @@ private slots:
         const std::string out = to_file ? " --out {out}" : "";
         // The treatment's primary value is 30% away with 1% noise: every verdict must see it.
         Study s = command_study(
-            spec(standin(fmt::format("--format {} --mean 10 --noise 0.01{}", format.toStdString(), out)), adapter.toStdString(), opts),
-            spec(standin(fmt::format("--format {} --mean 13 --noise 0.01{}", format.toStdString(), out)), adapter.toStdString(), opts),
+            spec(standin(fmt::format("--format {} --mean 10 --noise 0.01{}", format.toStdString(), out)),
+                adapter.toStdString(), opts),
+            spec(standin(fmt::format("--format {} --mean 13 --noise 0.01{}", format.toStdString(), out)),
+                adapter.toStdString(), opts),
             metric.toStdString());
         QCOMPARE(run(s), RunOutcome::Done);
         const auto& e = s.experiments.front();
@@ -207,11 +223,12 @@ private slots:
         QCOMPARE(e.samples.front().exit_status.value_or(-1), 0);
         // Unverified: no check command.
         QVERIFY(std::any_of(e.missing_gates.begin(), e.missing_gates.end(),
-                            [](const std::string& g) { return g.rfind("correctness:", 0) == 0; }));
+            [](const std::string& g) { return g.rfind("correctness:", 0) == 0; }));
     }
     void failing_repetitions_are_kept_and_stop_the_run()
     {
-        Study s = command_study(spec(standin("--format gbench")), spec(standin("--format gbench --exit 2")), "time_ms", 10);
+        Study s
+            = command_study(spec(standin("--format gbench")), spec(standin("--format gbench --exit 2")), "time_ms", 10);
         QCOMPARE(run(s), RunOutcome::Failed);
         const auto& e = s.experiments.front();
         QCOMPARE(e.status, ExperimentStatus::Failed);
@@ -244,7 +261,7 @@ private slots:
         Study ok = command_study(base, treat, "time_ms", 3);
         QCOMPARE(run(ok), RunOutcome::Done);
         QVERIFY(std::none_of(ok.experiments[0].missing_gates.begin(), ok.experiments[0].missing_gates.end(),
-                             [](const std::string& g) { return g.rfind("correctness:", 0) == 0; }));
+            [](const std::string& g) { return g.rfind("correctness:", 0) == 0; }));
         treat.check = "echo wrong >&2; false";
         Study bad = command_study(base, treat, "time_ms", 3);
         QCOMPARE(run(bad), RunOutcome::Failed);
@@ -254,7 +271,7 @@ private slots:
     void fingerprint_mismatch_is_inconclusive()
     {
         Study s = command_study(spec(standin("--format vllm --mean 80 --model a")),
-                                spec(standin("--format vllm --mean 60 --model b")), "ttft_ms");
+            spec(standin("--format vllm --mean 60 --model b")), "ttft_ms");
         QCOMPARE(run(s), RunOutcome::Done);
         const auto& v = s.experiments.front().final_verdict;
         QCOMPARE(v["verdict"].get<std::string>(), std::string("INCONCLUSIVE"));
@@ -262,17 +279,18 @@ private slots:
     }
     void failed_requests_rules()
     {
-        Study t = command_study(spec(standin("--format vllm --mean 80")), spec(standin("--format vllm --mean 60 --failed 3")),
-                                "ttft_ms");
+        Study t = command_study(
+            spec(standin("--format vllm --mean 80")), spec(standin("--format vllm --mean 60 --failed 3")), "ttft_ms");
         QCOMPARE(run(t), RunOutcome::Done);
         QCOMPARE(t.experiments[0].final_verdict["verdict"].get<std::string>(), std::string("KILL"));
-        QVERIFY(t.experiments[0].final_verdict["reasons"][0].get<std::string>().find("arm treatment had 18 failed") !=
-                std::string::npos);
-        Study b = command_study(spec(standin("--format vllm --mean 80 --failed 1")), spec(standin("--format vllm --mean 60")),
-                                "ttft_ms");
+        QVERIFY(t.experiments[0].final_verdict["reasons"][0].get<std::string>().find("arm treatment had 18 failed")
+            != std::string::npos);
+        Study b = command_study(
+            spec(standin("--format vllm --mean 80 --failed 1")), spec(standin("--format vllm --mean 60")), "ttft_ms");
         QCOMPARE(run(b), RunOutcome::Done);
         QCOMPARE(b.experiments[0].final_verdict["verdict"].get<std::string>(), std::string("INCONCLUSIVE"));
-        QVERIFY(b.experiments[0].final_verdict["reasons"][0].get<std::string>().find("arm baseline") != std::string::npos);
+        QVERIFY(
+            b.experiments[0].final_verdict["reasons"][0].get<std::string>().find("arm baseline") != std::string::npos);
     }
 };
 
