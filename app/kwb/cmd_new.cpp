@@ -12,6 +12,7 @@
 #include "study/grid.h"
 #include "study/study_file.h"
 #include "verdict/verdict.h"
+#include "workloads/command/command_workload.h"
 
 #include <fmt/format.h>
 
@@ -47,9 +48,11 @@ struct NewOptions {
     std::string profile = "generic";
     std::string backend = "auto";
     std::vector<std::string> guards;
-    // Reserved for external commands (a later issue).
+    // External commands (docs/adapters.md): the command form of kwb new.
     std::string baseline_cmd, treatment_cmd, adapter;
     double timeout = 0;
+    std::string cwd, check_cmd, adapter_options;
+    std::vector<std::string> env;
 };
 
 ParamSpec find_param(const Workload& w, const std::string& name, const std::string& option)
@@ -315,15 +318,168 @@ Study build_study(const NewOptions& o)
     return s;
 }
 
+// ---- The external-command form (docs/adapters.md) ----
+
+// The default metric of an adapter: its first documented key's metric.
+std::string default_metric(const command::Adapter& a)
+{
+    for (const auto& k : a.keys())
+        if (k.metric.find_first_of("([ ") == std::string::npos)
+            return k.metric;
+    return "time_ms";
+}
+
+CommandSpec command_arm(const NewOptions& o, const std::string& cmd, const std::string& option,
+                        const nlohmann::json& adapter_options)
+{
+    if (cmd.empty())
+        throw BadInput(fmt::format("{}: both --baseline-cmd and --treatment-cmd are needed", option));
+    CommandSpec c;
+    c.cmd = cmd;
+    c.cwd = o.cwd;
+    for (const auto& kv : o.env) {
+        const auto [k, v] = split_assignment(kv, "--env");
+        c.env[k] = v;
+    }
+    c.timeout_s = o.timeout == 0 ? c.timeout_s : o.timeout;
+    if (!(c.timeout_s > 0) || !std::isfinite(c.timeout_s))
+        throw BadInput("--timeout: must be a number of seconds above 0");
+    c.check = o.check_cmd;
+    c.adapter = o.adapter.empty() ? "auto" : o.adapter;
+    c.adapter_options = adapter_options;
+    try {
+        command::validate(c, option);
+    } catch (const WorkloadError& e) {
+        throw BadInput(fmt::format("{}: {}", option, e.what()));
+    }
+    return c;
+}
+
+Study build_command_study(const NewOptions& o)
+{
+    if (!o.workload.empty() || !o.vary.empty() || !o.params.empty())
+        throw BadInput("--baseline-cmd: the command form takes no --workload, --vary or --param");
+    nlohmann::json options = nlohmann::json::object();
+    if (!o.adapter_options.empty()) {
+        options = nlohmann::json::parse(o.adapter_options, nullptr, false);
+        if (!options.is_object())
+            throw BadInput(fmt::format("--adapter-options: expected a JSON object, got '{}'", o.adapter_options));
+    }
+    std::string metric = o.metric;
+    if (metric.empty()) {
+        if (o.adapter.empty() || o.adapter == "auto") {
+            metric = "time_ms";
+            fmt::print(stderr, "kwb: note: --metric not given; judging time_ms (serving benchmarks: give e.g. --metric "
+                               "ttft_ms)\n");
+        } else {
+            try {
+                metric = default_metric(*command::make_adapter(o.adapter, options));
+            } catch (const command::AdapterError& e) {
+                throw BadInput(fmt::format("--adapter: {}", e.what()));
+            }
+        }
+    }
+    Experiment e;
+    e.id = "ab-1";
+    e.workload = command::kCommandWorkload;
+    e.backend = "cpu";
+    e.metric = metric;
+    e.guards = o.guards;
+    Arm base{"baseline", nlohmann::json::object()}, treat{"treatment", nlohmann::json::object()};
+    base.command = command_arm(o, o.baseline_cmd, "--baseline-cmd", options);
+    treat.command = command_arm(o, o.treatment_cmd, "--treatment-cmd", options);
+    if (base.command->cmd == treat.command->cmd)
+        throw BadInput("--treatment-cmd: the same command as --baseline-cmd; an A/B needs two different commands");
+    e.arms = {std::move(base), std::move(treat)};
+    if (o.runs < 1)
+        throw BadInput("--runs: must be at least 1");
+    if (o.warmup < 0)
+        throw BadInput("--warmup: must not be negative");
+    if (!(o.max_seconds > 0) || !std::isfinite(o.max_seconds))
+        throw BadInput("--max-seconds: must be a number of seconds above 0");
+    if (o.stop == "duration" && !(o.duration_s > 0))
+        throw BadInput("--duration: --stop duration needs a duration in seconds above 0");
+    e.plan.runs_per_arm = o.runs;
+    e.plan.warmup_runs = o.warmup;
+    e.plan.order = o.order == "abba" ? RunOrder::Abba : RunOrder::RandomisedBlocks;
+    e.plan.seed = o.seed;
+    e.plan.stop = o.stop == "duration" ? StopRule::Duration : o.stop == "decision" ? StopRule::Decision : StopRule::Count;
+    e.plan.duration_s = o.duration_s;
+    e.plan.max_seconds = o.max_seconds;
+    e.plan.aa_splits = o.aa;
+    e.plan.min_rep_ms = 0;   // a command's repetition is what it is: no launch calibration
+    e.profile = o.profile;
+    const auto spec = command::metric_spec(metric);
+    try {
+        (void)make_profile(o.profile, spec.direction);
+    } catch (const std::invalid_argument& ex) {
+        throw BadInput(fmt::format("--profile: {}", ex.what()));
+    }
+
+    Study s;
+    s.name = o.name.empty() ? fmt::format("command A/B: {}", metric) : o.name;
+    s.description = fmt::format("A/B of two external commands read through the {} adapter, judged on {}. Baseline: `{}`; "
+                                "treatment: `{}`. Written by kwb new.",
+                                e.arms[0].command->adapter, metric, o.baseline_cmd, o.treatment_cmd);
+    s.target.metric = metric;
+    s.target.direction = spec.direction;
+    s.target.unit = spec.unit;
+    s.target.kernel = fmt::format("external command: `{}` against `{}`", o.baseline_cmd, o.treatment_cmd);
+    s.target.reference = o.check_cmd.empty() ? std::string()
+                                             : fmt::format("check command `{}` (exit 0 = correct), once per arm",
+                                                           o.check_cmd);
+    s.target.workload = fmt::format("what the commands run{}", o.cwd.empty() ? "" : " in " + o.cwd);
+    const DeviceSheet sheet = collect_devices();
+    s.hardware.captured_at = utc_now_iso8601();
+    s.hardware.devices = sheet.devices;
+    s.experiments.push_back(std::move(e));
+    return s;
+}
+
+int run_command_form(const NewOptions& o)
+{
+    const std::filesystem::path out = o.out;
+    std::error_code ec;
+    if (!o.force && std::filesystem::exists(out, ec))
+        throw BadInput(fmt::format("{}: the file exists; use --force to overwrite it", o.out));
+    Study study = build_command_study(o);
+    try {
+        save_study(study, out);
+    } catch (const std::exception& e) {
+        throw BadInput(e.what());
+    }
+    const auto& e = study.experiments.front();
+    fmt::print(stderr, "kwb: wrote {}: {} ({} runs per arm, {} order, adapter {}{})\n", o.out, study.name,
+               e.plan.runs_per_arm, to_string(e.plan.order), e.arms[0].command->adapter,
+               o.check_cmd.empty() ? "; no --check-cmd: the arms are unverified" : "");
+    return kOk;
+}
+
+void add_command_form_options(CLI::App* cmd, NewOptions& o)
+{
+    cmd->add_option("--baseline-cmd", o.baseline_cmd, "External baseline command (run by /bin/sh; {out} = result file)");
+    cmd->add_option("--treatment-cmd", o.treatment_cmd, "External treatment command");
+    cmd->add_option("--adapter", o.adapter, "Metric adapter of the commands: auto or a name (see kwb adapters)");
+    cmd->add_option("--adapter-options", o.adapter_options,
+                    "Adapter options as JSON: {\"select\":...}, {\"map\":...}, {\"patterns\":[...]}");
+    cmd->add_option("--timeout", o.timeout, "Seconds one repetition of a command may run (default 600)");
+    cmd->add_option("--cwd", o.cwd, "Working directory of the commands");
+    cmd->add_option("--env", o.env, "Environment override of the commands, K=V (repeatable)");
+    cmd->add_option("--check-cmd", o.check_cmd, "Correctness check run once per arm before timing (exit 0 = correct)");
+}
+
 int run(const NewOptions& o)
 {
-    // The options of the external-command form are refused together rather than ignored.
-    for (const auto& [option, given] : {std::pair{"--baseline-cmd", !o.baseline_cmd.empty()},
-                                        {"--treatment-cmd", !o.treatment_cmd.empty()},
-                                        {"--adapter", !o.adapter.empty()},
-                                        {"--timeout", o.timeout != 0}})
+    if (!o.baseline_cmd.empty() || !o.treatment_cmd.empty())
+        return run_command_form(o);
+    for (const auto& [option, given] : {std::pair{"--adapter", !o.adapter.empty()},
+                                        {"--timeout", o.timeout != 0},
+                                        {"--cwd", !o.cwd.empty()},
+                                        {"--env", !o.env.empty()},
+                                        {"--check-cmd", !o.check_cmd.empty()},
+                                        {"--adapter-options", !o.adapter_options.empty()}})
         if (given)
-            throw BadInput(fmt::format("{}: external commands are not supported yet", option));
+            throw BadInput(fmt::format("{}: applies to external commands only (--baseline-cmd, --treatment-cmd)", option));
     if (o.workload.empty())
         throw BadInput("--workload: a workload is required (see kwb workloads)");
     if (!o.grids.empty() && !o.vary.empty())
@@ -385,11 +541,7 @@ void add_new_command(CLI::App& app, Action& action)
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
         ->capture_default_str();
     cmd->add_option("--guard", o->guards, "A metric that must not regress (repeatable)");
-    // Reserved: the external-command form of spec/cli.md (a later issue).
-    cmd->add_option("--baseline-cmd", o->baseline_cmd, "External baseline command (not supported yet)");
-    cmd->add_option("--treatment-cmd", o->treatment_cmd, "External treatment command (not supported yet)");
-    cmd->add_option("--adapter", o->adapter, "Metric adapter of external commands (not supported yet)");
-    cmd->add_option("--timeout", o->timeout, "Timeout of one external command run (not supported yet)");
+    add_command_form_options(cmd, *o);
     cmd->callback([&action, o] { action = [o] { return run(*o); }; });
 }
 

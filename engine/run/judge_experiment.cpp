@@ -3,6 +3,7 @@
 
 #include "run/aa_calibration.h"
 #include "study/study_file.h"
+#include "workloads/command/command_controls.h"
 
 #include <fmt/format.h>
 
@@ -120,7 +121,9 @@ void judge_experiment(Study& study, Experiment& e, const std::vector<MetricSpec>
     input.tradeoffs = study.tradeoffs;
     input.predicted_delta_pct = study.prediction.predicted_delta_pct;
     input.aa = e.aa;
-    const FinalVerdict final = apply_study_rules(sample, input, profile);
+    FinalVerdict final = apply_study_rules(sample, input, profile);
+    if (const auto finding = command::command_control_finding(e))   // command arms: fingerprints, failed requests
+        command::apply_control_finding(final, *finding);
     e.verdict = sample;
     e.final_verdict = final;
 

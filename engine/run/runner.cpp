@@ -5,6 +5,7 @@
 #include "run/launch_calibration.h"
 #include "run/stopping.h"
 #include "study/study_file.h"
+#include "workloads/command/command_controls.h"
 
 #include <fmt/format.h>
 
@@ -118,6 +119,33 @@ private:
     std::vector<Sampler*> running_;
 };
 
+// The fields only external commands fill (workloads/command); a failed one keeps no metrics.
+void copy_command_fields(Sample& sample, const RepetitionResult& r)
+{
+    sample.failed = r.failed;
+    sample.exit_status = r.exit_status;
+    sample.stdout_tail = r.stdout_tail;
+    sample.stderr_tail = r.stderr_tail;
+    sample.adapter = r.adapter;
+    sample.fingerprint = r.fingerprint;
+    sample.peak_gpu_mem_mib = r.peak_gpu_mem_mib;
+    if (r.failed) {
+        sample.discarded = true;
+        sample.note = fmt::format("failed: {}", r.error);
+    }
+}
+
+RepetitionResult fail_missing_metric(RepetitionResult r, const std::string& metric)
+{
+    std::string read;
+    for (const auto& [k, v] : r.metrics)
+        read += (read.empty() ? "" : ", ") + k;
+    r.failed = true;
+    r.error = fmt::format("adapter {} read no '{}' (it read: {})", r.adapter, metric, read.empty() ? "nothing" : read);
+    r.metrics.clear();
+    return r;
+}
+
 SamplerLane& lane_for(Experiment& e, const MetricReading& r)
 {
     for (auto& l : e.lanes)
@@ -184,10 +212,17 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     sample.duration_s = options_.clock() - start;
     if (options_.monitor)
         options_.monitor->end(sample);
+    copy_command_fields(sample, r);
     const auto value = r.metrics.find(e.metric);
-    if (value == r.metrics.end())
-        throw WorkloadError(fmt::format("{}: a repetition returned no value for metric '{}'", workload_.name(), e.metric));
-    if (!std::isfinite(value->second) || value->second <= 0) {
+    if (r.failed) {
+        // A failed external command: kept with its reason (copy_command_fields), never judged.
+    } else if (value == r.metrics.end()) {
+        if (!r.adapter.empty()) {   // an external command whose output lacks the metric: that repetition failed
+            r = fail_missing_metric(std::move(r), e.metric);
+            copy_command_fields(sample, r);
+        } else
+            throw WorkloadError(fmt::format("{}: a repetition returned no value for metric '{}'", workload_.name(), e.metric));
+    } else if (!std::isfinite(value->second) || value->second <= 0) {
         // The verdict takes positive finite values only; keep the run visible but out of the judgement.
         sample.discarded = true;
         sample.note = fmt::format("discarded: {} = {} is not a positive finite value", e.metric, value->second);
@@ -213,6 +248,9 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     if (options_.observer)
         options_.observer->on_sample(e, e.samples.back(), options_.clock() - options_.run_started_s);
     report_progress(s);
+    if (e.samples.back().failed)
+        if (const auto limit = command::too_many_failures(e))
+            throw WorkloadError(*limit);
 }
 
 void Runner::calibrate(Session& s)
@@ -287,6 +325,8 @@ RunOutcome Runner::run(Study& study, Experiment& e)
         e.stop_reason.clear();
         e.backend = std::string(to_string(options_.backend));
         e.missing_gates = missing_gates(study, e);
+        for (auto& g : command::command_missing_gates(e))   // a command arm without a check is unverified
+            e.missing_gates.push_back(std::move(g));
         if (options_.observer) {
             const int planned_blocks = e.plan.stop == StopRule::Duration
                                            ? std::min(e.plan.runs_per_arm, s.planned_per_arm)
@@ -306,8 +346,7 @@ RunOutcome Runner::run(Study& study, Experiment& e)
     try {
         const Range experiment_range(options_.tracer, fmt::format("experiment {}", e.id));
         for (const auto& arm : e.arms)
-            s.prepared.push_back(
-                workload_.prepare(resolve_params(workload_, arm.params, options_.backend), options_.backend));
+            s.prepared.push_back(workload_.prepare_arm(arm, options_.backend));
         calibrate(s);
 
         SamplersGuard samplers;   // before the first start(): one that throws still stops the others

@@ -72,11 +72,25 @@ struct CorrectnessCheck {
     std::string checked_at;             // ISO 8601 UTC
 };
 
+// Schema 3: an arm that is an external benchmark command (workload "command", docs/adapters.md).
+struct CommandSpec {
+    std::string cmd;                             // run by /bin/sh -c; {out} becomes a fresh result-file path
+    std::string cwd;                             // working directory; empty: where kwb runs
+    std::map<std::string, std::string> env;      // overrides on top of kwb's environment
+    double timeout_s = 600;                      // per repetition; the process group is killed then
+    std::string setup, teardown;                 // once per arm, before the first and after the last repetition
+    std::string setup_each, teardown_each;       // around every repetition
+    std::string check;                           // correctness check, exit 0 = correct; empty: unverified
+    std::string adapter = "auto";                // adapter name, or auto (detected from the output)
+    nlohmann::json adapter_options = nlohmann::json::object();   // select, map, patterns
+};
+
 // One arm of an A/B: a complete parameter set for the workload.
 struct Arm {
     std::string name;                            // "baseline" or "treatment" (grids: "r0c1"...)
     nlohmann::json params = nlohmann::json::object();
     std::optional<CorrectnessCheck> check{};     // schema 3: null until the run checked it
+    std::optional<CommandSpec> command{};        // schema 3: set for the command workload
 };
 
 // Which device an experiment ran on. The model is what "same device" means: a study measured on
@@ -136,6 +150,14 @@ struct Sample {
     std::optional<double> power_w;
     std::vector<std::string> throttle_reasons;   // NVML clock-event reasons seen during the repetition
     std::optional<int> launches;                 // launches (iterations) in this repetition
+    // Schema 3, command arms: a failed repetition (non-zero exit, timeout, nothing the adapter could
+    // read) is kept with failed = true, discarded = true, no metrics and the reason in note.
+    bool failed = false;
+    std::optional<int> exit_status;
+    std::string stdout_tail, stderr_tail;        // the last 4 KiB, with a note when cut
+    std::string adapter;                         // the adapter that read it
+    std::map<std::string, std::string> fingerprint;   // adapter fields that must match across arms
+    std::optional<double> peak_gpu_mem_mib;      // NVML, all GPUs, while the command ran
 };
 
 // A stream recorded by a sampler during the experiment (CPU utilisation, RSS, SM occupancy...).

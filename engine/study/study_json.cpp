@@ -176,6 +176,21 @@ json to_json(const CorrectnessCheck& c)
             {"checked_at", c.checked_at}};
 }
 
+json to_json(const CommandSpec& c)
+{
+    return {{"cmd", c.cmd},
+            {"cwd", c.cwd},
+            {"env", c.env},
+            {"timeout_s", c.timeout_s},
+            {"setup", c.setup},
+            {"teardown", c.teardown},
+            {"setup_each", c.setup_each},
+            {"teardown_each", c.teardown_each},
+            {"check", c.check},
+            {"adapter", c.adapter},
+            {"adapter_options", c.adapter_options}};
+}
+
 json to_json(const DeviceIdentity& d)
 {
     if (d.empty())
@@ -189,6 +204,9 @@ json to_json(const Experiment& e)
     json arms = json::array();
     for (const auto& a : e.arms)
         arms.push_back({{"name", a.name}, {"params", a.params}, {"check", a.check ? to_json(*a.check) : json(nullptr)}});
+    for (size_t i = 0; i < e.arms.size(); ++i)
+        if (e.arms[i].command)
+            arms[i]["command"] = to_json(*e.arms[i].command);
     json samples = json::array();
     for (const auto& s : e.samples)
         samples.push_back(sample_to_json(s));
@@ -316,6 +334,35 @@ CorrectnessCheck check_from(const JsonReader& r)
     return c;
 }
 
+CommandSpec command_from(const JsonReader& r)
+{
+    CommandSpec c;
+    c.cmd = r.string("cmd");
+    c.cwd = r.string_or("cwd", "");
+    if (r.json().contains("env") && !r.json()["env"].is_null()) {
+        if (!r.json()["env"].is_object())
+            r.fail("env", "expected an object of NAME: VALUE strings");
+        for (const auto& [k, v] : r.json()["env"].items()) {
+            if (!v.is_string())
+                r.fail("env", "expected an object of NAME: VALUE strings");
+            c.env[k] = v.get<std::string>();
+        }
+    }
+    c.timeout_s = r.number_or("timeout_s", c.timeout_s);
+    if (!(c.timeout_s > 0))
+        r.fail("timeout_s", "must be above 0 seconds");
+    c.setup = r.string_or("setup", "");
+    c.teardown = r.string_or("teardown", "");
+    c.setup_each = r.string_or("setup_each", "");
+    c.teardown_each = r.string_or("teardown_each", "");
+    c.check = r.string_or("check", "");
+    c.adapter = r.string_or("adapter", "auto");
+    c.adapter_options = r.json().contains("adapter_options") && r.json()["adapter_options"].is_object()
+                            ? r.json()["adapter_options"]
+                            : json::object();
+    return c;
+}
+
 DeviceIdentity device_from(const JsonReader& r)
 {
     DeviceIdentity d;
@@ -345,6 +392,8 @@ Experiment experiment_from(const JsonReader& r)
             a.fail("params", "expected an object of parameter values");
         if (auto c = a.optional_object("check"))
             arm.check = check_from(*c);
+        if (auto c = a.optional_object("command"))
+            arm.command = command_from(*c);
         e.arms.push_back(std::move(arm));
     }
     if (auto p = r.optional_object("plan"))
@@ -456,6 +505,20 @@ json sample_to_json(const Sample& s)
         j["throttle_reasons"] = s.throttle_reasons;
     if (s.launches)
         j["launches"] = *s.launches;
+    if (s.failed)
+        j["failed"] = true;
+    if (s.exit_status)
+        j["exit_status"] = *s.exit_status;
+    if (!s.stdout_tail.empty())
+        j["stdout_tail"] = s.stdout_tail;
+    if (!s.stderr_tail.empty())
+        j["stderr_tail"] = s.stderr_tail;
+    if (!s.adapter.empty())
+        j["adapter"] = s.adapter;
+    if (!s.fingerprint.empty())
+        j["fingerprint"] = s.fingerprint;
+    if (s.peak_gpu_mem_mib)
+        j["peak_gpu_mem_mib"] = *s.peak_gpu_mem_mib;
     return j;
 }
 
@@ -480,6 +543,16 @@ Sample sample_from_json(const JsonReader& r)
     s.throttle_reasons = strings(r, "throttle_reasons");
     if (r.json().contains("launches") && !r.json()["launches"].is_null())
         s.launches = int_field(r, "launches");
+    s.failed = r.boolean_or("failed", false);
+    if (r.json().contains("exit_status") && !r.json()["exit_status"].is_null())
+        s.exit_status = int_field(r, "exit_status");
+    s.stdout_tail = r.string_or("stdout_tail", "");
+    s.stderr_tail = r.string_or("stderr_tail", "");
+    s.adapter = r.string_or("adapter", "");
+    if (r.json().contains("fingerprint") && r.json()["fingerprint"].is_object())
+        for (const auto& [k, v] : r.json()["fingerprint"].items())
+            s.fingerprint[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    s.peak_gpu_mem_mib = r.optional_number("peak_gpu_mem_mib");
     return s;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workloads/workload.h"
 
+#include "study/study.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -173,6 +175,11 @@ std::vector<const Workload*> WorkloadRegistry::all() const
     for (const auto& w : workloads_)
         out.push_back(w.get());
     return out;
+}
+
+std::unique_ptr<PreparedWorkload> Workload::prepare_arm(const Arm& arm, Backend backend) const
+{
+    return prepare(resolve_params(*this, arm.params, backend), backend);
 }
 
 } // namespace kwb

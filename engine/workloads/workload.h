@@ -14,6 +14,8 @@
 
 namespace kwb {
 
+struct Arm;
+
 enum class Backend { Cpu, Cuda };
 std::string_view to_string(Backend b);
 
@@ -50,6 +52,15 @@ struct RepetitionResult {
     std::optional<double> clock_mhz;
     std::optional<double> temperature_c;
     bool throttled = false;
+    // External commands (workloads/command): a failed repetition carries no metrics, the reason in
+    // `error`; the runner records it as a failed sample and never reads it as a number.
+    bool failed = false;
+    std::string error;
+    std::optional<int> exit_status;
+    std::string stdout_tail, stderr_tail;
+    std::string adapter;
+    std::map<std::string, std::string> fingerprint;
+    std::optional<double> peak_gpu_mem_mib;
 };
 
 struct VerifyResult {
@@ -97,6 +108,9 @@ public:
     // a study is refused when it is written (kwb new exit 2 naming the value and the rule) rather
     // than failing at run time. Throws WorkloadError; prepare() applies the same checks.
     virtual void validate(const nlohmann::json& /*resolved_params*/, Backend /*backend*/) const {}
+    // Prepares one arm of an experiment. The default resolves the arm's parameters and calls
+    // prepare(); a workload whose arms are more than parameters (an external command) overrides it.
+    virtual std::unique_ptr<PreparedWorkload> prepare_arm(const Arm& arm, Backend backend) const;
 };
 
 // The value of an integer parameter given in JSON: an integer, or a float with no fraction
