@@ -10,7 +10,10 @@
 #include "progress_stream.h"
 #include "run/judge_experiment.h"
 #include "run/runner.h"
+#include "workloads/cuda_workload.h"
 #include "sampling/procfs_sampler.h"
+#include "sampling/queued_sampler.h"
+#include "sampling/sampler_set.h"
 #include "stop_signal.h"
 #include "study/arm_diff.h"
 #include "study/study_file.h"
@@ -33,6 +36,7 @@ struct RunOptions {
     std::string study;
     std::string backend;   // empty: each experiment's own setting
     bool json_progress = false;
+    bool no_cupti = false;   // CUPTI PM sampling off (NVML and procfs stay)
 };
 
 // Notices and results are never worth a run: a closed stderr or stdout (EPIPE, SIGPIPE being
@@ -213,12 +217,26 @@ int run(const RunOptions& o)
     }
 
     const std::atomic<bool>& stop = install_stop_signals();
-    ProcfsSampler cpu_sampler;
-    if (const auto why = cpu_sampler.unavailable_reason(); !why.empty())
-        say(stderr, "kwb: no CPU sampler: {}\n", why);
+    // Samplers are chosen once per process: CUPTI's configuration costs 70-380 ms, and what cannot
+    // run (no CUPTI, counters restricted to admins, no NVML) is said here, before any repetition.
+    bool any_gpu = false;
+    for (const auto& job : jobs)
+        any_gpu = any_gpu || job.backend == Backend::Cuda;
+    SamplerChoice choice;
+    choice.gpu = any_gpu;
+    if (any_gpu) {
+        const auto& backend = GpuBackend::instance();
+        choice.api = backend.api();
+        choice.api_reason = backend.unavailable_reason();
+        choice.device = selected_cuda_device();
+        choice.cupti = !o.no_cupti;
+    }
+    SamplerSet samplers = choose_samplers(choice);
+    for (const auto& why : samplers.limitations)
+        say(stderr, "kwb: {}\n", why);
     RunnerOptions options;
     options.cancel = &stop;
-    options.samplers = {&cpu_sampler};
+    options.samplers = samplers.pointers();
     options.observer = &observer;
     options.checkpoint = [&] { save_study(study, o.study); };
     const auto t0 = std::chrono::steady_clock::now();
@@ -236,8 +254,21 @@ int run(const RunOptions& o)
             Experiment& e = *job.experiment;
             options.backend = job.backend;
             study.hardware.device_in_use = device_name(study, job.backend);
+            if (job.backend == Backend::Cuda || !any_gpu)
+                for (const auto& why : samplers.limitations)
+                    if (std::find(e.limitations.begin(), e.limitations.end(), why) == e.limitations.end())
+                        e.limitations.push_back(why);
             Runner runner(*job.workload, options);
             const RunOutcome outcome = runner.run(study, e);
+            for (auto* queued : {samplers.cupti, samplers.nvml}) {
+                if (!queued)
+                    continue;
+                if (queued->overflow() > 0)
+                    e.limitations.push_back(fmt::format("{} sampler: {} of {} readings lost to a full queue", queued->name(),
+                                                        queued->overflow(), queued->decoded()));
+                if (!queued->error().empty())
+                    e.limitations.push_back(fmt::format("{} sampler stopped: {}", queued->name(), queued->error()));
+            }
             if (!e.missing_gates.empty()) {
                 std::string gates;
                 for (const auto& g : e.missing_gates)
@@ -281,6 +312,7 @@ void add_run_command(CLI::App& app, Action& action)
     cmd->add_option("--backend", o->backend, "auto, cpu or cuda (default: each experiment's own setting)")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     cmd->add_flag("--json-progress", o->json_progress, "Write the progress stream (JSON lines) on stdout");
+    cmd->add_flag("--no-cupti", o->no_cupti, "GPU runs: no CUPTI PM sampling (NVML and CPU lanes stay)");
     cmd->callback([&action, o] { action = [o] { return run(*o); }; });
 }
 
