@@ -35,6 +35,24 @@ void print_gpu(const nlohmann::json& d)
     if (cat.is_object())
         fmt::print("      peaks ({}): {} TFLOP/s bf16, {} GB/s HBM\n", cat.value("source", "catalogue"),
                    cat.value("peak_bf16_tflops", 0.0), cat.value("peak_hbm_gbs", 0.0));
+    const auto& measured = d.value("measured", nlohmann::json());
+    if (!measured.is_object()) {
+        fmt::print("      measured ceilings: none yet (kwb calibrate --device {})\n", d.value("index", 0));
+        return;
+    }
+    const auto line = [&](const char* key, const char* what, const char* peak_key) {
+        const auto& m = measured.value(key, nlohmann::json());
+        if (!m.is_object())
+            return;
+        const double median = m.value("median", 0.0);
+        const double peak = cat.is_object() ? cat.value(peak_key, 0.0) : 0.0;
+        fmt::print("      measured {}: {:.4g} {} (median of {}, cv {:.2g}%){}\n", what, median, m.value("unit", ""),
+                   m.value("n", 0), m.value("cv_pct", 0.0),
+                   peak > 0 ? fmt::format(", {:.0f}% of the datasheet peak", 100 * median / peak) : "");
+    };
+    line("copy_gbs", "copy bandwidth", "peak_hbm_gbs");
+    line("bf16_gemm_tflops", "bf16 GEMM (cuBLASLt)", "peak_bf16_tflops");
+    fmt::print("      (calibrated {})\n", measured.value("measured_at", ""));
 }
 
 int run(bool json)

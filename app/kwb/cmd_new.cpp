@@ -5,6 +5,7 @@
 #include "commands.h"
 
 #include "builtin_workloads.h"
+#include "workloads/cuda_workload.h"
 #include "hardware/device_sheet.h"
 #include "run/aa_calibration.h"
 #include "study/study_file.h"
@@ -87,13 +88,28 @@ std::pair<std::string, std::string> split_assignment(const std::string& text, co
     return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
-nlohmann::json resolved(const Workload& w, const nlohmann::json& given, const std::string& what)
+nlohmann::json resolved(const Workload& w, const nlohmann::json& given, Backend backend, const std::string& what)
 {
     try {
-        return resolve_params(w, given);
+        return resolve_params(w, given, backend);
     } catch (const WorkloadError& e) {
         throw BadInput(fmt::format("{}: {}", what, e.what()));
     }
+}
+
+// The backend the arms are written for: the one asked for, or for `auto` the cuda backend when
+// the given parameters need it (block_n exists on cuda only) or a GPU is usable here and they
+// fit it; else the cpu. A study written on a laptop for a GPU server names cuda explicitly.
+Backend study_backend(const Workload& w, const std::string& option, const nlohmann::json& given)
+{
+    if (option == "cuda")
+        return Backend::Cuda;
+    if (option == "cpu" || !has_backend(w, Backend::Cuda))
+        return Backend::Cpu;
+    if (!params_fit_backend(w, given, Backend::Cpu))
+        return Backend::Cuda;
+    return params_fit_backend(w, given, Backend::Cuda) && cuda_unavailable_reason(w.name()).empty() ? Backend::Cuda
+                                                                                                  : Backend::Cpu;
 }
 
 Study build_study(const NewOptions& o)
@@ -145,7 +161,15 @@ Study build_study(const NewOptions& o)
     nlohmann::json base = fixed, treat = fixed;
     base[vary] = a;
     treat[vary] = b;
-    e.arms = {{"baseline", resolved(*w, base, "--vary")}, {"treatment", resolved(*w, treat, "--vary")}};
+    if (o.backend == "cuda" && !has_backend(*w, Backend::Cuda))
+        throw BadInput(fmt::format("--backend: {} has no cuda backend", w->name()));
+    const Backend backend = study_backend(*w, o.backend, treat);
+    e.arms = {{"baseline", resolved(*w, base, backend, "--vary")}, {"treatment", resolved(*w, treat, backend, "--vary")}};
+    // Where the GPU is here, a configuration it cannot hold is refused now, with the numbers.
+    if (backend == Backend::Cuda && cuda_unavailable_reason(w->name()).empty())
+        for (const auto& arm : e.arms)
+            if (const auto why = check_cuda_config(w->name(), arm.params, selected_cuda_device()); !why.empty())
+                throw BadInput(fmt::format("--vary: {} arm: {}", arm.name, why));
 
     if (o.runs < 1)
         throw BadInput("--runs: must be at least 1");
@@ -179,12 +203,7 @@ Study build_study(const NewOptions& o)
         fmt::print(stderr, "kwb: note: A/A calibration splits the baseline in halves of at least min_n = {} runs; "
                            "with --runs {} it will not be assessed (use --runs {} or more)\n",
                    profile.min_n, o.runs, 2 * profile.min_n);
-    if (o.backend == "cuda") {
-        const auto backends = w->backends();
-        if (std::find(backends.begin(), backends.end(), Backend::Cuda) == backends.end())
-            throw BadInput(fmt::format("--backend: {} has no cuda backend", w->name()));
-    }
-    e.backend = o.backend;
+    e.backend = o.backend == "auto" && backend == Backend::Cuda ? "cuda" : o.backend;
 
     Study s;
     s.name = o.name.empty() ? fmt::format("{}: {} {} vs {}", w->name(), vary, a.dump(), b.dump()) : o.name;

@@ -19,6 +19,10 @@
 #include "study/study_file.h"
 #include "util/atomic_file.h"
 #include "verdict/verdict.h"
+#include "workloads/cuda_workload.h"
+#include "hardware/device_sheet.h"
+#include "hardware/nvml_monitor.h"
+#include "study/device_identity.h"
 
 #include <fmt/format.h>
 
@@ -37,6 +41,8 @@ struct RunOptions {
     std::string backend;   // empty: each experiment's own setting
     bool json_progress = false;
     bool no_cupti = false;   // CUPTI PM sampling off (NVML and procfs stay)
+    int device = 0;        // the CUDA device index
+    bool new_device = false;
 };
 
 // Notices and results are never worth a run: a closed stderr or stdout (EPIPE, SIGPIPE being
@@ -130,15 +136,32 @@ Job check(const std::string& path, Experiment& e, const std::string& backend_opt
     if (wanted != "auto" && wanted != "cpu" && wanted != "cuda")
         throw fail(fmt::format("unknown backend '{}' (expected auto, cpu or cuda)", wanted));
     Backend backend = Backend::Cpu;
+    const auto fits = [&](Backend b) {
+        return params_fit_backend(*w, e.arms[0].params, b) && params_fit_backend(*w, e.arms[1].params, b);
+    };
     if (wanted == "cuda") {
         if (!has_backend(*w, Backend::Cuda))
             throw fail(fmt::format("{} has no cuda backend", w->name()));
-        if (!GpuBackend::instance().api())
-            throw std::runtime_error(fmt::format("{}: experiment {}: the GPU backend is not available: {}", path, e.id,
-                                                 GpuBackend::instance().unavailable_reason()));
+        if (const auto why = cuda_unavailable_reason(w->name()); !why.empty())
+            throw std::runtime_error(
+                fmt::format("{}: experiment {}: the cuda backend is not available here: {}", path, e.id, why));
         backend = Backend::Cuda;
-    } else if (wanted == "auto" && has_backend(*w, Backend::Cuda) && GpuBackend::instance().api()) {
+    } else if (wanted == "auto" && has_backend(*w, Backend::Cuda) && fits(Backend::Cuda) &&
+               cuda_unavailable_reason(w->name()).empty()) {
         backend = Backend::Cuda;
+    }
+    // Parameters the chosen backend lacks, and configurations the GPU cannot hold, are bad input
+    // found before anything runs ("block 256x256x64, 4 stages needs 256 KiB of shared memory").
+    for (size_t i = 0; i < 2; ++i) {
+        nlohmann::json params;
+        try {
+            params = resolve_params(*w, e.arms[i].params, backend);
+        } catch (const WorkloadError& ex) {
+            throw fail(fmt::format("arm {}: {}", e.arms[i].name, ex.what()));
+        }
+        if (backend == Backend::Cuda)
+            if (const auto why = check_cuda_config(w->name(), params, selected_cuda_device()); !why.empty())
+                throw fail(fmt::format("arm {}: {}", e.arms[i].name, why));
     }
     // Samples of one experiment must come from one backend: resuming on another would mix them.
     const bool has_samples = std::any_of(e.samples.begin(), e.samples.end(), [](const Sample& s) { return !s.warmup; });
@@ -147,13 +170,92 @@ Job check(const std::string& path, Experiment& e, const std::string& backend_opt
     return {&e, w, backend};
 }
 
-std::string device_name(const Study& study, Backend backend)
+// The identity of the device a backend runs on here: the CPU, or CUDA device `index`.
+DeviceIdentity device_here(Backend backend, int index)
 {
-    for (const auto& d : study.hardware.devices)
-        if (d.is_object() && d.value("kind", "") == (backend == Backend::Cuda ? "cuda" : "cpu"))
-            return d.value("name", "");
-    return "";
+    if (backend == Backend::Cpu) {
+        for (const auto& d : collect_devices().devices)
+            if (d.value("kind", "") == "cpu")
+                return identity_from_sheet(d);
+        return {"cpu", "unknown CPU", "", std::nullopt, ""};
+    }
+    const auto* api = GpuBackend::instance().api();
+    const auto devices = nlohmann::json::parse(api ? api->devices_json() : "[]", nullptr, false);
+    if (devices.is_array())
+        for (const auto& d : devices)
+            if (d.value("index", -1) == index)
+                return identity_from_sheet(d);
+    throw BadInput(fmt::format("--device: there is no CUDA device {} here", index));
 }
+
+// An experiment holds the samples of one device model: continuing it on another would judge two
+// populations as one. Refused, or with --new-device continued as a new experiment that says so.
+Experiment* match_device(Study& study, Experiment& e, const DeviceIdentity& here, const RunOptions& o)
+{
+    const bool has_samples = std::any_of(e.samples.begin(), e.samples.end(), [](const Sample& s) { return !s.warmup; });
+    if (!has_samples || same_device(e.device, here)) {
+        e.device = here;
+        return &e;
+    }
+    if (!o.new_device)
+        throw BadInput(fmt::format("{}: experiment {} was measured on {} and this is {}; its samples cannot be "
+                                   "continued on another device (use --new-device to start a new experiment here)",
+                                   o.study, e.id, describe(e.device), describe(here)));
+    Experiment next = e;
+    next.id = fmt::format("{}-{}", e.id, study.experiments.size() + 1);
+    next.samples.clear();
+    next.lanes.clear();
+    next.aa.reset();
+    next.verdict = nullptr;
+    next.final_verdict = nullptr;
+    next.launches_per_rep.reset();
+    next.limitations.clear();
+    for (auto& arm : next.arms)
+        arm.check.reset();
+    next.status = ExperimentStatus::Pending;
+    next.error.clear();
+    next.stop_reason.clear();
+    next.device = here;
+    next.controls.notes += fmt::format("{}continues experiment {} (measured on {}) on {}: a new experiment, since "
+                                       "samples of two device models are never judged together.",
+                                       next.controls.notes.empty() ? "" : " ", e.id, describe(e.device), describe(here));
+    if (e.status == ExperimentStatus::Stopped || e.status == ExperimentStatus::Running)
+        e.status = ExperimentStatus::Done;   // it is not resumed any more: judged as it stands
+    study.experiments.push_back(std::move(next));
+    return &study.experiments.back();
+}
+
+// What a GPU run records beside the workload's numbers: NVML clocks and throttle reasons per
+// repetition, NVTX ranges for nsys. Where NVML is missing the run goes on, says so once, and
+// stamps the limitation on the experiment.
+class GpuRunSupport {
+public:
+    GpuRunSupport(Experiment& e, Backend backend)
+    {
+        if (backend != Backend::Cuda)
+            return;
+        if (const auto* api = GpuBackend::instance().api(); api && api->range_push && api->range_pop)
+            tracer_ = {[api](const std::string& name) { api->range_push(name.c_str()); }, [api] { api->range_pop(); }};
+        const auto& nvml = nvml::Library::instance();
+        std::optional<nvml::Device> device = nvml.device_by_uuid(e.device.uuid);
+        if (device) {
+            monitor_ = std::make_unique<NvmlRepetitionMonitor>(*device);
+            return;
+        }
+        const std::string why = nvml.available() ? fmt::format("NVML has no device {}", e.device.uuid)
+                                                 : nvml.unavailable_reason();
+        const std::string limitation = fmt::format("no NVML ({}): clocks, power and throttle reasons not recorded", why);
+        say(stderr, "kwb: {}: {}\n", e.id, limitation);
+        if (std::find(e.limitations.begin(), e.limitations.end(), limitation) == e.limitations.end())
+            e.limitations.push_back(limitation);
+    }
+    RepetitionMonitor* monitor() const { return monitor_.get(); }
+    const RangeTracer& tracer() const { return tracer_; }
+
+private:
+    std::unique_ptr<NvmlRepetitionMonitor> monitor_;
+    RangeTracer tracer_;
+};
 
 void print_result(const Experiment& e)
 {
@@ -184,10 +286,24 @@ int run(const RunOptions& o)
     for (const auto& e : study.experiments)
         if (!ids.insert(e.id).second)
             throw BadInput(fmt::format("{}: two experiments have the id '{}'; ids must be unique in a study", o.study, e.id));
+    if (o.device < 0)
+        throw BadInput("--device: a CUDA device index is 0 or more");
+    select_cuda_device(o.device);
+    // Checked by index: --new-device appends experiments, which moves the others in memory.
+    std::vector<std::pair<size_t, Job>> checked;
+    const size_t existing = study.experiments.size();
+    for (size_t i = 0; i < existing; ++i)
+        if (runnable(study.experiments[i])) {
+            Job job = check(o.study, study.experiments[i], o.backend);
+            const DeviceIdentity here = device_here(job.backend, o.device);
+            const Experiment* target = match_device(study, study.experiments[i], here, o);
+            checked.emplace_back(static_cast<size_t>(target - study.experiments.data()), job);
+        }
     std::vector<Job> jobs;
-    for (auto& e : study.experiments)
-        if (runnable(e))
-            jobs.push_back(check(o.study, e, o.backend));
+    for (auto& [index, job] : checked) {
+        job.experiment = &study.experiments[index];
+        jobs.push_back(job);
+    }
 
     // A study that could not be saved is found before anything runs, like any other bad input.
     if (!jobs.empty()) {
@@ -220,8 +336,12 @@ int run(const RunOptions& o)
     // Samplers are chosen once per process: CUPTI's configuration costs 70-380 ms, and what cannot
     // run (no CUPTI, counters restricted to admins, no NVML) is said here, before any repetition.
     bool any_gpu = false;
+    std::string gpu_uuid;
     for (const auto& job : jobs)
-        any_gpu = any_gpu || job.backend == Backend::Cuda;
+        if (job.backend == Backend::Cuda && !any_gpu) {
+            any_gpu = true;
+            gpu_uuid = job.experiment->device.uuid;
+        }
     SamplerChoice choice;
     choice.gpu = any_gpu;
     if (any_gpu) {
@@ -230,6 +350,7 @@ int run(const RunOptions& o)
         choice.api_reason = backend.unavailable_reason();
         choice.device = selected_cuda_device();
         choice.cupti = !o.no_cupti;
+        choice.gpu_uuid = gpu_uuid;
     }
     SamplerSet samplers = choose_samplers(choice);
     for (const auto& why : samplers.limitations)
@@ -253,7 +374,10 @@ int run(const RunOptions& o)
             }
             Experiment& e = *job.experiment;
             options.backend = job.backend;
-            study.hardware.device_in_use = device_name(study, job.backend);
+            study.hardware.device_in_use = e.device.model;
+            GpuRunSupport gpu(e, job.backend);
+            options.monitor = gpu.monitor();
+            options.tracer = gpu.tracer();
             if (job.backend == Backend::Cuda || !any_gpu)
                 for (const auto& why : samplers.limitations)
                     if (std::find(e.limitations.begin(), e.limitations.end(), why) == e.limitations.end())
@@ -313,6 +437,9 @@ void add_run_command(CLI::App& app, Action& action)
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     cmd->add_flag("--json-progress", o->json_progress, "Write the progress stream (JSON lines) on stdout");
     cmd->add_flag("--no-cupti", o->no_cupti, "GPU runs: no CUPTI PM sampling (NVML and CPU lanes stay)");
+    cmd->add_option("--device", o->device, "The CUDA device to run on (default 0)");
+    cmd->add_flag("--new-device", o->new_device,
+                  "Continue an experiment measured on another device model as a new experiment on this one");
     cmd->callback([&action, o] { action = [o] { return run(*o); }; });
 }
 

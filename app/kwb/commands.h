@@ -26,5 +26,6 @@ void add_workloads_command(CLI::App& app, Action& action);
 void add_verdict_command(CLI::App& app, Action& action);
 void add_new_command(CLI::App& app, Action& action);
 void add_run_command(CLI::App& app, Action& action);
+void add_calibrate_command(CLI::App& app, Action& action);
 
 } // namespace kwb::cli

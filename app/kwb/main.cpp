@@ -22,6 +22,7 @@ int main(int argc, char** argv)
     add_verdict_command(app, action);
     add_new_command(app, action);
     add_run_command(app, action);
+    add_calibrate_command(app, action);
 
     try {
         app.parse(argc, argv);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "hardware/device_sheet.h"
 
+#include "hardware/ceilings.h"
 #include "hardware/cpu_info.h"
 #include "hardware/gpu_backend.h"
 
@@ -51,6 +52,7 @@ DeviceSheet collect_devices()
     }
     for (auto& gpu : gpus) {
         gpu["catalogue"] = catalogue_entry_for(gpu.value("name", std::string()));
+        gpu["measured"] = load_ceilings(gpu.value("uuid", std::string()));
         sheet.devices.push_back(std::move(gpu));
     }
     return sheet;

@@ -2,6 +2,7 @@
 #include "run/runner.h"
 
 #include "run/judge_experiment.h"
+#include "run/launch_calibration.h"
 #include "run/stopping.h"
 #include "sampling/lane_downsample.h"
 #include "study/study_file.h"
@@ -30,6 +31,36 @@ struct Runner::Session {
     int reps = 0;
     std::string sampler_error;      // set (under the runner's lock) when delivering a reading threw
 };
+
+namespace {
+
+// A wrong output: the experiment fails and whatever verdict it had is withdrawn.
+class CorrectnessFailure : public WorkloadError {
+public:
+    using WorkloadError::WorkloadError;
+};
+
+// Pushes a named range for the lifetime of the scope (NVTX in a GPU run).
+class Range {
+public:
+    Range(const RangeTracer& tracer, const std::string& name) : tracer_(tracer)
+    {
+        if (tracer_.push)
+            tracer_.push(name);
+    }
+    ~Range()
+    {
+        if (tracer_.push && tracer_.pop)
+            tracer_.pop();
+    }
+    Range(const Range&) = delete;
+    Range& operator=(const Range&) = delete;
+
+private:
+    const RangeTracer& tracer_;
+};
+
+} // namespace
 
 namespace {
 
@@ -143,9 +174,14 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     sample.position = run.position;
     sample.warmup = run.warmup;
     sample.started_at = utc_now_iso8601();
+    const Range range(options_.tracer, fmt::format("{} {} #{}", run.warmup ? "warmup" : "rep", sample.arm, run.rep));
+    if (options_.monitor)
+        options_.monitor->begin();
     const double start = options_.clock();
     RepetitionResult r = s.prepared[static_cast<size_t>(run.arm)]->run_once();   // outside the lock: samplers keep reading
     sample.duration_s = options_.clock() - start;
+    if (options_.monitor)
+        options_.monitor->end(sample);
     const auto value = r.metrics.find(e.metric);
     if (value == r.metrics.end())
         throw WorkloadError(fmt::format("{}: a repetition returned no value for metric '{}'", workload_.name(), e.metric));
@@ -155,10 +191,14 @@ void Runner::execute(Session& s, const ScheduledRun& run)
         sample.note = fmt::format("discarded: {} = {} is not a positive finite value", e.metric, value->second);
     }
     sample.metrics = std::move(r.metrics);
-    sample.iterations = std::move(r.iterations);
-    sample.clock_mhz = r.clock_mhz;
-    sample.temperature_c = r.temperature_c;
-    sample.throttled = r.throttled;
+    if (r.iterations.size() <= kMaxStoredIterations)
+        sample.iterations = std::move(r.iterations);
+    sample.launches = r.launches ? r.launches : e.launches_per_rep;
+    if (r.clock_mhz)
+        sample.clock_mhz = r.clock_mhz;
+    if (r.temperature_c)
+        sample.temperature_c = r.temperature_c;
+    sample.throttled = sample.throttled || r.throttled;
     s.rep_seconds += sample.duration_s;
     ++s.reps;
 
@@ -171,6 +211,59 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     if (options_.observer)
         options_.observer->on_sample(e, e.samples.back(), options_.clock() - options_.run_started_s);
     report_progress(s);
+}
+
+void Runner::calibrate(Session& s)
+{
+    Experiment& e = s.experiment;
+    if (e.launches_per_rep) {   // a resumed experiment keeps the count its samples were taken with
+        for (auto& p : s.prepared)
+            p->set_launches(*e.launches_per_rep);
+        return;
+    }
+    if (e.plan.min_rep_ms <= 0)
+        return;
+    std::vector<PreparedWorkload*> arms;
+    for (auto& p : s.prepared)
+        arms.push_back(p.get());
+    const Range range(options_.tracer, "calibrate launches");
+    const auto result = calibrate_launches(arms, e.plan.min_rep_ms, options_.clock);
+    if (!result)
+        return;
+    std::lock_guard lock(mutex_);
+    e.launches_per_rep = result->launches;
+    if (options_.checkpoint)
+        options_.checkpoint();
+}
+
+void Runner::check_correctness(Session& s)
+{
+    Experiment& e = s.experiment;
+    std::string failures;
+    for (size_t i = 0; i < e.arms.size(); ++i) {
+        VerifyResult v;
+        {
+            const Range range(options_.tracer, fmt::format("verify {}", e.arms[i].name));
+            v = s.prepared[i]->verify();
+        }
+        CorrectnessCheck c;
+        c.ok = v.ok;
+        c.max_abs_error = v.max_abs_error;
+        c.max_rel_error = v.max_rel_error;
+        c.tolerance = v.tolerance;
+        c.compared = v.detail;
+        c.checked_at = utc_now_iso8601();
+        {
+            std::lock_guard lock(mutex_);
+            e.arms[i].check = c;
+        }
+        if (!v.ok)
+            failures += fmt::format("{}arm {}: output does not match the reference ({}: max error {:.3g} > tolerance {:.3g})",
+                                    failures.empty() ? "" : "; ", e.arms[i].name, v.detail, v.max_abs_error,
+                                    v.tolerance);
+    }
+    if (!failures.empty())
+        throw CorrectnessFailure(fmt::format("correctness check failed, no verdict: {}", failures));
 }
 
 RunOutcome Runner::run(Study& study, Experiment& e)
@@ -208,8 +301,11 @@ RunOutcome Runner::run(Study& study, Experiment& e)
     RunOutcome outcome = RunOutcome::Done;
     std::string reason;
     try {
+        const Range experiment_range(options_.tracer, fmt::format("experiment {}", e.id));
         for (const auto& arm : e.arms)
-            s.prepared.push_back(workload_.prepare(resolve_params(workload_, arm.params), options_.backend));
+            s.prepared.push_back(
+                workload_.prepare(resolve_params(workload_, arm.params, options_.backend), options_.backend));
+        calibrate(s);
 
         SamplersGuard samplers;   // before the first start(): one that throws still stops the others
         for (auto* sampler : options_.samplers) {
@@ -255,6 +351,8 @@ RunOutcome Runner::run(Study& study, Experiment& e)
             execute(s, w);
             rethrow_sampler_error();
         }
+        if (!cancelled())
+            check_correctness(s);
         // The stopping rule comes before the cancel flag at a boundary: a signal that arrives
         // during the last repetition of a complete plan leaves a done experiment, not a stopped one.
         for (int pos = next_position(e);; ++pos) {
@@ -285,6 +383,10 @@ RunOutcome Runner::run(Study& study, Experiment& e)
         reason = fmt::format("failed: {}", ex.what());
         std::lock_guard lock(mutex_);
         e.error = ex.what();
+        if (dynamic_cast<const CorrectnessFailure*>(&ex)) {
+            e.verdict = nullptr;
+            e.final_verdict = nullptr;
+        }
         if (options_.observer)
             options_.observer->on_error(fmt::format("experiment {}: {}", e.id, ex.what()), false);
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "run/repetition_monitor.h"
 #include "run/run_observer.h"
 #include "run/schedule.h"
 #include "sampling/sampler.h"
@@ -13,9 +14,11 @@
 #include <vector>
 
 // The Runner executes one experiment of a study: it prepares each arm once (the workload's
-// buffers, inputs, plans), runs the warm-ups and then the interleaved order of run/schedule.h
-// until the plan's stopping rule (run/stopping.h) says enough, and judges the result
-// (run/judge_experiment.h).
+// buffers, inputs, plans), calibrates the launches per repetition to the plan's min_rep_ms
+// (run/launch_calibration.h), runs the warm-ups, checks every arm's output against its
+// reference (a failed check ends the experiment without a verdict: a faster wrong kernel must
+// never be licensed), then runs the interleaved order of run/schedule.h until the plan's
+// stopping rule (run/stopping.h) says enough, and judges the result (run/judge_experiment.h).
 //
 // Crash safety: after every finished repetition the sample is appended to the experiment and the
 // `checkpoint` callback runs (the CLI saves the study atomically there), so a crash, a kill or a
@@ -43,7 +46,16 @@ struct RunnerOptions {
     // The clock's value when the whole run (all experiments) started: the stream's t_s origin.
     // Negative: the moment the Runner is constructed.
     double run_started_s = -1;
+    // Clocks, power and throttle reasons per repetition (NVML for a GPU run); null: not recorded.
+    RepetitionMonitor* monitor = nullptr;
+    // NVTX ranges around the experiment, its warm-ups and repetitions; empty functions: none.
+    RangeTracer tracer;
 };
+
+// A repetition keeps its per-iteration values only up to this many: a calibrated CPU
+// repetition can be thousands of iterations, which would swell every save for nothing (the
+// sample's value is their mean, and `launches` says how many there were).
+inline constexpr size_t kMaxStoredIterations = 64;
 
 class Runner {
 public:
@@ -59,6 +71,8 @@ public:
 private:
     struct Session;
     void execute(Session& session, const ScheduledRun& run);
+    void calibrate(Session& session);
+    void check_correctness(Session& session);
     void report_progress(Session& session);
 
     const Workload& workload_;

@@ -56,8 +56,8 @@ struct VerifyResult {
     bool ok = false;
     double max_abs_error = 0;
     double tolerance = 0;
-    std::optional<double> max_rel_error{};
     std::string detail;
+    std::optional<double> max_rel_error{};
 };
 
 // A workload prepared for one parameter set on one backend: buffers allocated, inputs seeded.

@@ -1,27 +1,198 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The entry point kwb_engine dlopens (see engine/hardware/gpu_backend_abi.h).
+// The entry point kwb_engine dlopens (see engine/hardware/gpu_backend_abi.h): JSON in and out,
+// exceptions caught here so none crosses the C boundary.
+#include "calibrate.h"
+#include "config_check.h"
 #include "cupti_abi.h"
 #include "device_query.h"
+#include "gpu_workload.h"
 #include "hardware/gpu_backend_abi.h"
+#include "timing_harness.h"
 
 #include <cuda_runtime.h>
-
+#include <memory>
+#include <nvtx3/nvToolsExt.h>
 #include <string>
+
+struct KwbGpuWorkload {
+    int device = 0;
+    std::unique_ptr<kwb::cuda::TimingHarness> harness;
+    std::unique_ptr<kwb::cuda::GpuWorkload> workload;
+};
 
 namespace {
 
+using nlohmann::json;
+
+// Each function's answer lives until its next call on the same thread (the ABI's promise).
+const char* answer(std::string& slot, const json& value)
+{
+    slot = value.dump();
+    return slot.c_str();
+}
+
+json error_json(const std::string& what)
+{
+    return {{"error", what}};
+}
+
+// Runs `body`, turning every failure into {"error": "one line"}.
+template<typename F> json guarded(F&& body)
+{
+    try {
+        return body();
+    } catch (const std::exception& e) {
+        return error_json(e.what());
+    } catch (...) {
+        return error_json("unknown failure in the GPU backend plugin");
+    }
+}
+
+json parse_params(const char* params_json)
+{
+    if (!params_json || !*params_json)
+        return json::object();
+    auto params = json::parse(params_json, nullptr, false);
+    if (params.is_discarded() || !params.is_object())
+        throw kwb::cuda::ConfigError("the workload parameters are not a JSON object");
+    return params;
+}
+
+const kwb::cuda::WorkloadKind& kind_of(const char* workload)
+{
+    const auto* kind = kwb::cuda::find_workload(workload ? workload : "");
+    if (!kind)
+        throw kwb::cuda::ConfigError(
+            std::string("the GPU backend has no workload \"") + (workload ? workload : "") + "\"");
+    return *kind;
+}
+
+void use_device(int device)
+{
+    int count = 0;
+    KWB_CUDA(cudaGetDeviceCount(&count));
+    if (device < 0 || device >= count)
+        throw kwb::cuda::ConfigError(
+            "no CUDA device " + std::to_string(device) + " (" + std::to_string(count) + " visible)");
+    KWB_CUDA(cudaSetDevice(device));
+}
+
 const char* devices_json()
 {
-    static std::string text;
-    text = kwb::cuda::query_devices().dump();
-    return text.c_str();
+    thread_local std::string text;
+    return answer(text, kwb::cuda::query_devices());
+}
+
+const char* workloads_json()
+{
+    thread_local std::string text;
+    json names = json::array();
+    for (const auto& kind : kwb::cuda::workload_kinds())
+        names.push_back(kind.name);
+    return answer(text, names);
+}
+
+const char* check_config(const char* workload, const char* params_json, int device)
+{
+    thread_local std::string text;
+    return answer(text, guarded([&]() -> json {
+        try {
+            const auto& kind = kind_of(workload);
+            use_device(device);
+            return kwb::cuda::check_needs(kind.needs(parse_params(params_json)), device);
+        } catch (const kwb::cuda::ConfigError& e) {
+            return {{"ok", false}, {"error", e.what()}};
+        }
+    }));
+}
+
+KwbGpuWorkload* prepare(const char* workload, const char* params_json, int device, const char** error)
+{
+    thread_local std::string text;
+    try {
+        const auto& kind = kind_of(workload);
+        use_device(device);
+        const auto params = parse_params(params_json);
+        kwb::cuda::check_needs(kind.needs(params), device);
+        auto prepared = std::make_unique<KwbGpuWorkload>();
+        prepared->device = device;
+        prepared->harness = std::make_unique<kwb::cuda::TimingHarness>(device);
+        prepared->workload = kind.prepare(params, prepared->harness->stream());
+        return prepared.release();
+    } catch (const std::exception& e) {
+        text = e.what();
+    } catch (...) {
+        text = "unknown failure in the GPU backend plugin";
+    }
+    if (error)
+        *error = text.c_str();
+    return nullptr;
+}
+
+const char* run(KwbGpuWorkload* w, int launches, int cold)
+{
+    thread_local std::string text;
+    return answer(text, guarded([&]() -> json {
+        if (!w)
+            return error_json("run: no prepared workload");
+        KWB_CUDA(cudaSetDevice(w->device));
+        const auto t = w->harness->time(*w->workload, launches, cold != 0);
+        return {{"total_ms", t.total_ms}, {"launches", t.launches}, {"ms_per_launch", t.total_ms / t.launches},
+            {"flops_per_launch", w->workload->flops_per_launch()},
+            {"bytes_per_launch", w->workload->bytes_per_launch()}, {"metrics", w->workload->metrics()}};
+    }));
+}
+
+const char* verify(KwbGpuWorkload* w)
+{
+    thread_local std::string text;
+    return answer(text, guarded([&]() -> json {
+        if (!w)
+            return error_json("verify: no prepared workload");
+        KWB_CUDA(cudaSetDevice(w->device));
+        return w->workload->verify(w->harness->stream());
+    }));
+}
+
+void release(KwbGpuWorkload* w)
+{
+    if (!w)
+        return;
+    cudaSetDevice(w->device);
+    delete w;
+}
+
+const char* calibrate(int device)
+{
+    thread_local std::string text;
+    return answer(text, guarded([&]() -> json {
+        use_device(device);
+        return kwb::cuda::calibrate_device(device);
+    }));
+}
+
+void range_push(const char* name)
+{
+    nvtxRangePushA(name ? name : "");
+}
+void range_pop()
+{
+    nvtxRangePop();
 }
 
 const KwbGpuBackendApi kApi = {
     KWB_GPU_BACKEND_ABI_VERSION,
     CUDART_VERSION,
     &devices_json,
-    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, // v2 (workloads; filled on merge)
+    &workloads_json,
+    &check_config,
+    &prepare,
+    &run,
+    &verify,
+    &release,
+    &calibrate,
+    &range_push,
+    &range_pop,
     &kwb::cuda::cupti::cupti_status,
     &kwb::cuda::cupti::pm_open,
     &kwb::cuda::cupti::pm_metrics_json,

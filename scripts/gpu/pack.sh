@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Packs what the GPU machine needs into .gpu-run/ (ignored by git, carried by the device tool):
-# the Qt-free programs and tests of a build folder, the GPU plugin, and the few shared libraries
+# Packs what the GPU machine needs (the "build" stage of the GPU work: it happens here) into a
+# folder ignored by git and carried by the device tool: the Qt-free programs and tests of a build
+# folder, the GPU plugin, the plugin benchmark and torch reference, and the few shared libraries
 # from Debian they link that the GPU machine lacks. A Debian 12 build runs there unchanged
-# (glibc 2.36 < 2.39). Usage: scripts/gpu/pack.sh [BUILD_DIR]
+# (glibc 2.36 < 2.39). Usage: scripts/gpu/pack.sh [BUILD_DIR] [DEST (default .gpu-run)]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
-dest=$root/.gpu-run
+dest=${2:-$root/.gpu-run}
 rm -rf "$dest" && mkdir -p "$dest/bin" "$dest/lib" "$dest/deps"
-for prog in kwb "$build"/bin/gpu_* "$build"/bin/kwb_bench; do
+for prog in kwb "$build"/bin/gpu_* "$build"/bin/kwb_bench "$build"/bin/kwb_gpu_bench; do
   prog=$(basename "$prog")
   [ -x "$build/bin/$prog" ] && cp "$build/bin/$prog" "$dest/bin/"
 done
@@ -20,5 +21,7 @@ for f in "$dest"/bin/*; do
 done | sort -u | { grep -E 'libmuparser|libfmt' || true; } | xargs -r -I{} cp -L {} "$dest/deps/"
 # Debug info would push the carried folder past the device tool's 64 MiB.
 strip --strip-debug "$dest"/bin/* "$dest"/lib/*.so
-cp "$root/scripts/gpu/run-all.sh" "$dest/"
+cp "$root/scripts/gpu/run-all.sh" "$root/scripts/gpu/torch_reference.py" "$root/scripts/gpu/kwb_studies.sh" \
+  "$root/scripts/gpu/summarise_studies.py" "$dest/"
+git -C "$root" rev-parse HEAD > "$dest/COMMIT" 2>/dev/null || true
 du -sh "$dest" >&2

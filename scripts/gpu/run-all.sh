@@ -1,29 +1,67 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Runs on the GPU machine from the repository root: every GPU test and benchmark of .gpu-run,
-# results as files under $OUT (or ./gpu-out). One invocation does all the GPU work.
+# Runs on the GPU machine from the repository root: the GPU tests and benchmarks of a packed
+# folder (scripts/gpu/pack.sh, which is the build stage), results as files under $OUT (or
+# ./gpu-out). Stages, in the order given (default: all, which fits one 10-minute call on an H200):
+#   env        device, driver, clocks, kwb devices
+#   tests      every gpu_* test program (exit codes in gpu-tests.txt)
+#   calibrate  kwb_gpu_bench calibrate  -> bench-calibrate.json
+#   copy       kwb_gpu_bench copy       -> bench-copy.json (2 GiB arrays, every vector width)
+#   gemm       kwb_gpu_bench gemm       -> bench-gemm.json (every tiled config vs cuBLASLt, 4096^3, 8192^3)
+#   rmsnorm    kwb_gpu_bench rmsnorm    -> bench-rmsnorm.json
+#   torch      torch_reference.py       -> torch.json (copy_ and torch.mm, same GPU, same call)
+#   studies    kwb_studies.sh: kwb calibrate, a GEMM A/B to its verdict, the correctness gate,
+#              A/A false alarms for the copy and the GEMM (studies-summary.json)
+#   kwb-bench  the host-side engine benchmarks
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$PWD/gpu-out}
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$here/deps:${LD_LIBRARY_PATH:-}"
 export KWB_GPU_BACKEND="$here/lib/libkwb_gpu_backend.so"
-{
-  echo "date: $(date -u +%FT%TZ)"
-  echo "commit: ${KWB_COMMIT:-unknown}"
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv 2>&1
-} > "$out/env.txt"
-"$here/bin/kwb" --version >> "$out/env.txt" 2>&1
-"$here/bin/kwb" devices --json > "$out/devices.json" 2> "$out/devices.stderr"
-"$here/bin/kwb" devices > "$out/devices.txt" 2>&1
+# cuBLASLt 13: the system's, else the one PyTorch's wheels carry.
+if [ -z "${KWB_CUBLASLT:-}" ]; then
+  for d in /usr/local/cuda/lib64 /usr/lib/x86_64-linux-gnu \
+           $(python3 -c 'import site; print(" ".join(site.getsitepackages()))' 2>/dev/null); do
+    f=$(find "$d" -maxdepth 5 -name 'libcublasLt.so.13*' 2>/dev/null | head -1)
+    [ -n "$f" ] && { export KWB_CUBLASLT="$f"; break; }
+  done
+fi
+# A hung or runaway stage must not take the whole call: each gets its own limit.
+limit=${KWB_STAGE_TIMEOUT:-300}
+stages=("$@")
+[ ${#stages[@]} -eq 0 ] && stages=(env tests calibrate copy gemm rmsnorm torch studies)
 status=0
-for t in "$here"/bin/gpu_*; do
-  name=$(basename "$t")
-  "$t" > "$out/$name.log" 2>&1
-  rc=$?
-  echo "$name: exit $rc" | tee -a "$out/gpu-tests.txt"
-  [ $rc -eq 0 ] || status=1
+for stage in "${stages[@]}"; do
+  start=$(date +%s)
+  case $stage in
+    env)
+      {
+        echo "date: $(date -u +%FT%TZ)"
+        echo "commit: $(cat "$here/COMMIT" 2>/dev/null || echo unknown)"
+        echo "cublaslt: ${KWB_CUBLASLT:-not found}"
+        nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,temperature.gpu,power.draw,power.limit --format=csv 2>&1
+      } > "$out/env.txt"
+      "$here/bin/kwb" --version >> "$out/env.txt" 2>&1
+      "$here/bin/kwb" devices --json > "$out/devices.json" 2> "$out/devices.stderr" ;;
+    tests)
+      for t in "$here"/bin/gpu_*; do
+        name=$(basename "$t")
+        timeout "$limit" "$t" > "$out/$name.log" 2>&1
+        rc=$?
+        echo "$name: exit $rc" | tee -a "$out/gpu-tests.txt"
+        [ $rc -eq 0 ] || status=1
+      done ;;
+    calibrate|copy|gemm|rmsnorm)
+      timeout "$limit" "$here/bin/kwb_gpu_bench" "$stage" > "$out/bench-$stage.json" 2> "$out/bench-$stage.log" || status=1 ;;
+    torch)
+      timeout "$limit" python3 "$here/torch_reference.py" > "$out/torch.json" 2> "$out/torch.log" || status=1 ;;
+    studies)
+      timeout "$limit" bash "$here/kwb_studies.sh" "$out" || status=1 ;;
+    kwb-bench)
+      [ -x "$here/bin/kwb_bench" ] && "$here/bin/kwb_bench" --json > "$out/kwb_bench.json" 2>&1 ;;
+    *) echo "run-all.sh: unknown stage $stage" >&2; status=2 ;;
+  esac
+  echo "stage $stage: $(( $(date +%s) - start )) s" | tee -a "$out/stages.txt"
 done
-# Host-side engine benchmarks, for comparison with the development machine's.
-[ -x "$here/bin/kwb_bench" ] && "$here/bin/kwb_bench" --json > "$out/kwb_bench.json" 2>&1
 exit $status

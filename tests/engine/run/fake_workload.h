@@ -8,7 +8,9 @@
 //   guard_ms = 5 / guard_speed (a second metric the guards read).
 // Every repetition advances a shared fake clock by `seconds` (the runner is given that clock),
 // `prepare_seconds` advances it when an arm is prepared, and `fail_at` makes the fail_at-th
-// repetition (from 0) of that arm throw a WorkloadError.
+// repetition (from 0) of that arm throw a WorkloadError. `wrong` = 1 makes the arm's correctness
+// check fail; `launchable` = 1 gives it a launch count (time_ms per launch, total_ms = launches x
+// time_ms) for the calibration of repetitions.
 
 #include "workloads/workload.h"
 
@@ -32,7 +34,8 @@ public:
     std::vector<ParamSpec> params() const override
     {
         return {{"speed", 1.0, {}, ""},       {"jitter", 0.01, {}, ""}, {"guard_speed", 1.0, {}, ""},
-                {"fail_at", -1, {}, ""},      {"seconds", 1.0, {}, ""}, {"prepare_seconds", 0.0, {}, ""}};
+                {"fail_at", -1, {}, ""},      {"seconds", 1.0, {}, ""}, {"prepare_seconds", 0.0, {}, ""},
+                {"wrong", 0, {}, ""},         {"launchable", 0, {}, ""}};
     }
     std::vector<MetricSpec> metrics() const override
     {
@@ -42,9 +45,12 @@ public:
     {
         if (clock_)
             clock_->now += p.at("prepare_seconds").get<double>();
-        return std::make_unique<Prepared>(clock_, p.at("speed").get<double>(), p.at("jitter").get<double>(),
-                                          p.at("guard_speed").get<double>(), p.at("fail_at").get<int>(),
-                                          p.at("seconds").get<double>());
+        auto prepared = std::make_unique<Prepared>(clock_, p.at("speed").get<double>(), p.at("jitter").get<double>(),
+                                                   p.at("guard_speed").get<double>(), p.at("fail_at").get<int>(),
+                                                   p.at("seconds").get<double>());
+        prepared->wrong_ = p.at("wrong").get<int>() != 0;
+        prepared->launchable_ = p.at("launchable").get<int>() != 0;
+        return prepared;
     }
 
 private:
@@ -63,10 +69,25 @@ private:
             RepetitionResult r;
             r.metrics["time_ms"] = 10.0 / speed_ * (1.0 + jitter_ * noise(k_));
             r.metrics["guard_ms"] = 5.0 / guard_speed_;
+            if (launchable_) {
+                r.launches = launches_;
+                r.total_ms = launches_ * r.metrics["time_ms"];
+            }
             ++k_;
             return r;
         }
-        VerifyResult verify() override { return {true, 0, 0, ""}; }
+        VerifyResult verify() override
+        {
+            return wrong_ ? VerifyResult{false, 0.5, 1e-3, "fake vs its reference"} : VerifyResult{true, 0, 0, ""};
+        }
+        bool set_launches(int launches) override
+        {
+            launches_ = launches;
+            return launchable_;
+        }
+        bool wrong_ = false;
+        bool launchable_ = false;
+        int launches_ = 1;
 
         static double noise(int k)
         {

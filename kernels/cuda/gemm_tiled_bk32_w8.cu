@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// One slice of the tiled-GEMM instantiation set per file, so the build runs them in parallel.
+#include "gemm_tiled.h"
+#include "gemm_tiled_kernel.cuh"
+
+namespace kwb::cuda::gemm {
+
+void add_tiled_bk32_w8(std::vector<TiledEntry>& out)
+{
+    out.push_back({64, 64, 32, 8, tiled_gemm<64, 64, 32, 8>});
+    out.push_back({64, 128, 32, 8, tiled_gemm<64, 128, 32, 8>});
+    out.push_back({128, 64, 32, 8, tiled_gemm<128, 64, 32, 8>});
+    out.push_back({128, 128, 32, 8, tiled_gemm<128, 128, 32, 8>});
+    out.push_back({64, 256, 32, 8, tiled_gemm<64, 256, 32, 8>});
+    out.push_back({256, 64, 32, 8, tiled_gemm<256, 64, 32, 8>});
+    out.push_back({128, 256, 32, 8, tiled_gemm<128, 256, 32, 8>});
+    out.push_back({256, 128, 32, 8, tiled_gemm<256, 128, 32, 8>});
+}
+
+} // namespace kwb::cuda::gemm

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Benchmarks of the plugin's kernels through its C ABI, as kwb runs them: copy GB/s per vector
+// width (2 GiB fp32 arrays), every compiled tiled-GEMM configuration against cuBLASLt at 4096^3
+// and 8192^3, RMSNorm GB/s, and the calibration ceilings. Each configuration is verified first;
+// a repetition is a batch of launches lasting at least 10 ms (hot cache), n repetitions each.
+// Usage: kwb_gpu_bench [copy] [gemm] [rmsnorm] [calibrate] [--reps N]   (JSON on stdout)
+#include "gpu_plugin.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+using nlohmann::json;
+using namespace kwb::gputest;
+
+namespace {
+
+int g_reps = 15;
+
+json summary(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    const double median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    double mean = 0, ss = 0;
+    for (double x : v)
+        mean += x / n;
+    for (double x : v)
+        ss += (x - mean) * (x - mean);
+    return {{"median", median}, {"n", n}, {"min", v.front()}, {"max", v.back()},
+        {"cv_pct", n > 1 ? 100 * std::sqrt(ss / (n - 1)) / mean : 0.0}};
+}
+
+// ms per launch of each repetition, or {"error"/"refused": ...}.
+json measure(const Plugin& plugin, const std::string& workload, const json& params)
+{
+    Prepared w(plugin, workload, params);
+    if (!w)
+        return {{"params", params}, {"refused", w.error}};
+    const auto check = w.verify();
+    json out = {{"params", params}, {"verify", check}};
+    if (!check.value("ok", false))
+        return out;
+    auto probe = w.run(1, false);
+    if (probe.contains("error")) {
+        out["error"] = probe.at("error");
+        return out;
+    }
+    probe = w.run(2, false);
+    const double per = std::max(probe.at("ms_per_launch").get<double>(), 1e-4);
+    const int launches = std::max(1, static_cast<int>(std::ceil(10.0 / per)));
+    w.run(launches, false); // warm-up repetition
+    std::vector<double> ms;
+    for (int r = 0; r < g_reps; ++r) {
+        const auto t = w.run(launches, false);
+        if (t.contains("error")) {
+            out["error"] = t.at("error");
+            return out;
+        }
+        ms.push_back(t.at("ms_per_launch").get<double>());
+    }
+    out["launches_per_rep"] = launches;
+    out["ms_per_launch"] = summary(ms);
+    out["flops_per_launch"] = probe.at("flops_per_launch");
+    out["bytes_per_launch"] = probe.at("bytes_per_launch");
+    return out;
+}
+
+// The same summary in a rate: value / ms (median of rates = rate of the median time).
+json rate(const json& m, double per_launch, double scale, const char* unit)
+{
+    if (!m.contains("ms_per_launch"))
+        return nullptr;
+    const auto& t = m.at("ms_per_launch");
+    const auto r = [&](double ms) { return per_launch / (ms * 1e-3) / scale; };
+    return {{"median", r(t.at("median"))}, {"n", t.at("n")}, {"min", r(t.at("max"))}, {"max", r(t.at("min"))},
+        {"cv_pct", t.at("cv_pct")}, {"unit", unit}};
+}
+
+json bench_copy(const Plugin& plugin)
+{
+    json rows = json::array();
+    for (const char* op : {"copy", "triad"})
+        for (int width : {1, 2, 4, 8}) {
+            auto m = measure(plugin, "bandwidth",
+                {{"op", op}, {"bytes_mib", 2048}, {"vector_width", width}, {"block_threads", 256}});
+            if (m.contains("bytes_per_launch")) {
+                m["gbs"] = rate(m, m.at("bytes_per_launch").get<double>(), 1e9, "GB/s");
+                m["pct_of_4800_gbs_datasheet"] = 100.0 * m.at("gbs").at("median").get<double>() / 4800.0;
+            }
+            std::fprintf(stderr, "%s w%d: %s\n", op, width, m.value("gbs", json()).dump().c_str());
+            rows.push_back(m);
+        }
+    return rows;
+}
+
+json bench_gemm(const Plugin& plugin)
+{
+    json shapes = json::array();
+    for (int n : {4096, 8192}) {
+        const json base = {{"m", n}, {"n", n}, {"k", n}};
+        json lt_params = base;
+        lt_params["impl"] = "cublaslt";
+        auto lt = measure(plugin, "gemm", lt_params);
+        if (lt.contains("flops_per_launch"))
+            lt["tflops"] = rate(lt, lt.at("flops_per_launch").get<double>(), 1e12, "TFLOP/s");
+        std::fprintf(stderr, "cublaslt %d: %s\n", n, lt.value("tflops", json()).dump().c_str());
+        json configs = json::array();
+        double best = 0, worst = 1e30;
+        json best_cfg, worst_cfg;
+        for (int warps : {4, 8})
+            for (int bk : {32, 64})
+                for (int bm : {64, 128, 256})
+                    for (int bn : {64, 128, 256})
+                        for (int stages : {2, 3, 4}) {
+                            json p = base;
+                            p.update({{"impl", "tiled"}, {"block_m", bm}, {"block_n", bn}, {"block_k", bk},
+                                {"stages", stages}, {"warps", warps}});
+                            if (!plugin.check("gemm", p).value("ok", false))
+                                continue;
+                            auto m = measure(plugin, "gemm", p);
+                            if (m.contains("flops_per_launch")) {
+                                m["tflops"] = rate(m, m.at("flops_per_launch").get<double>(), 1e12, "TFLOP/s");
+                                const double t = m.at("tflops").at("median").get<double>();
+                                if (lt.contains("tflops"))
+                                    m["pct_of_cublaslt"] = 100.0 * t / lt.at("tflops").at("median").get<double>();
+                                if (t > best)
+                                    best = t, best_cfg = m;
+                                if (t < worst)
+                                    worst = t, worst_cfg = m;
+                            }
+                            std::fprintf(stderr, "tiled %d %dx%dx%d s%d w%d: %s\n", n, bm, bn, bk, stages, warps,
+                                m.value("tflops", json()).dump().c_str());
+                            configs.push_back(m);
+                        }
+        shapes.push_back({{"shape", std::to_string(n) + "^3"}, {"cublaslt", lt}, {"best", best_cfg},
+            {"worst", worst_cfg}, {"configs", configs}});
+    }
+    return shapes;
+}
+
+json bench_rmsnorm(const Plugin& plugin)
+{
+    json rows = json::array();
+    for (int width : {1, 2, 4, 8})
+        for (int rpb : {1, 2, 4, 8}) {
+            auto m = measure(plugin, "rmsnorm",
+                {{"rows", 8192}, {"hidden", 4096}, {"vector_width", width}, {"rows_per_block", rpb}});
+            if (m.contains("bytes_per_launch"))
+                m["gbs"] = rate(m, m.at("bytes_per_launch").get<double>(), 1e9, "GB/s");
+            rows.push_back(m);
+        }
+    return rows;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::vector<std::string> stages;
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--reps") && i + 1 < argc)
+            g_reps = std::max(2, std::atoi(argv[++i]));
+        else
+            stages.emplace_back(argv[i]);
+    }
+    if (stages.empty())
+        stages = {"calibrate", "copy", "gemm", "rmsnorm"};
+    const auto plugin = require_plugin();
+    json out = {{"device", plugin.device}, {"reps", g_reps}};
+    for (const auto& s : stages) {
+        if (s == "copy")
+            out["copy"] = bench_copy(plugin);
+        else if (s == "gemm")
+            out["gemm"] = bench_gemm(plugin);
+        else if (s == "rmsnorm")
+            out["rmsnorm"] = bench_rmsnorm(plugin);
+        else if (s == "calibrate")
+            out["calibrate"] = json::parse(plugin.api->calibrate(0));
+        else {
+            std::fprintf(stderr, "kwb_gpu_bench: unknown stage \"%s\" (copy, gemm, rmsnorm, calibrate)\n", s.c_str());
+            return 2;
+        }
+    }
+    std::printf("%s\n", out.dump(1).c_str());
+    return 0;
+}
