@@ -11,7 +11,10 @@
 #include "progress_stream.h"
 #include "run/judge_experiment.h"
 #include "run/runner.h"
+#include "workloads/cuda_workload.h"
 #include "sampling/procfs_sampler.h"
+#include "sampling/queued_sampler.h"
+#include "sampling/sampler_set.h"
 #include "stop_signal.h"
 #include "study/arm_diff.h"
 #include "study/grid.h"
@@ -44,6 +47,7 @@ struct RunOptions {
     std::string backend;   // empty: each experiment's own setting
     bool json_progress = false;
     bool new_attempt = false;
+    bool no_cupti = false;   // CUPTI PM sampling off (NVML and procfs stay)
     int device = 0;        // the CUDA device index
     bool new_device = false;
 };
@@ -376,12 +380,31 @@ int run(const RunOptions& o)
         return kOk;
     }
 
-    ProcfsSampler cpu_sampler;
-    if (const auto why = cpu_sampler.unavailable_reason(); !why.empty())
-        say(stderr, "kwb: no CPU sampler: {}\n", why);
+    // Samplers are chosen once per process: CUPTI's configuration costs 70-380 ms, and what cannot
+    // run (no CUPTI, counters restricted to admins, no NVML) is said here, before any repetition.
+    bool any_gpu = false;
+    std::string gpu_uuid;
+    for (const auto& job : jobs)
+        if (job.backend == Backend::Cuda && !any_gpu) {
+            any_gpu = true;
+            gpu_uuid = job.experiment->device.uuid;
+        }
+    SamplerChoice choice;
+    choice.gpu = any_gpu;
+    if (any_gpu) {
+        const auto& backend = GpuBackend::instance();
+        choice.api = backend.api();
+        choice.api_reason = backend.unavailable_reason();
+        choice.device = selected_cuda_device();
+        choice.cupti = !o.no_cupti;
+        choice.gpu_uuid = gpu_uuid;
+    }
+    SamplerSet samplers = choose_samplers(choice);
+    for (const auto& why : samplers.limitations)
+        say(stderr, "kwb: {}\n", why);
     RunnerOptions options;
     options.cancel = &stop;
-    options.samplers = {&cpu_sampler};
+    options.samplers = samplers.pointers();
     options.observer = &observer;
     // A repetition and the save that keeps it are protected: a signal then waits for them (the
     // run stops at the next boundary); anywhere else it exits 130 at once (see stop_signal.h).
@@ -413,8 +436,21 @@ int run(const RunOptions& o)
             GpuRunSupport gpu(e, job.backend);
             options.monitor = gpu.monitor();
             options.tracer = gpu.tracer();
+            if (job.backend == Backend::Cuda || !any_gpu)
+                for (const auto& why : samplers.limitations)
+                    if (std::find(e.limitations.begin(), e.limitations.end(), why) == e.limitations.end())
+                        e.limitations.push_back(why);
             Runner runner(*job.workload, options);
             const RunOutcome outcome = runner.run(study, e);
+            for (auto* queued : {samplers.cupti, samplers.nvml}) {
+                if (!queued)
+                    continue;
+                if (queued->overflow() > 0)
+                    e.limitations.push_back(fmt::format("{} sampler: {} of {} readings lost to a full queue", queued->name(),
+                                                        queued->overflow(), queued->decoded()));
+                if (!queued->error().empty())
+                    e.limitations.push_back(fmt::format("{} sampler stopped: {}", queued->name(), queued->error()));
+            }
             if (!e.missing_gates.empty()) {
                 std::string gates;
                 for (const auto& g : e.missing_gates)
@@ -469,6 +505,7 @@ void add_run_command(CLI::App& app, Action& action)
     cmd->add_flag("--json-progress", o->json_progress, "Write the progress stream (JSON lines) on stdout");
     cmd->add_flag("--new-attempt", o->new_attempt,
                   "A finished study: run a new attempt of its last experiment (kept beside the earlier ones)");
+    cmd->add_flag("--no-cupti", o->no_cupti, "GPU runs: no CUPTI PM sampling (NVML and CPU lanes stay)");
     cmd->add_option("--device", o->device, "The CUDA device to run on (default 0)");
     cmd->add_flag("--new-device", o->new_device,
                   "Continue an experiment measured on another device model as a new experiment on this one");

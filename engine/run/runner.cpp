@@ -4,6 +4,7 @@
 #include "run/judge_experiment.h"
 #include "run/launch_calibration.h"
 #include "run/stopping.h"
+#include "sampling/lane_downsample.h"
 #include "study/study_file.h"
 #include "workloads/command/command_controls.h"
 
@@ -368,8 +369,8 @@ RunOutcome Runner::run(Study& study, Experiment& e)
                     // the process with the study left "running"); the run loop rethrows it.
                     try {
                         SamplerLane& lane = lane_for(e, r);
-                        lane.t_s.push_back(r.t_s + lane_offset);
-                        lane.values.push_back(r.value);
+                        // Bounded (min/max downsampled) so saves stay small on long runs.
+                        append_bounded(lane, r.t_s + lane_offset, r.value);
                         if (options_.observer)
                             options_.observer->on_metric({r.t_s + stream_offset, r.name, r.value, r.unit});
                     } catch (const std::exception& ex) {
