@@ -121,8 +121,9 @@ std::string add_grid(Study& study, const Experiment& prototype, std::vector<Grid
     base.cell.clear();
     base.samples.clear();
     base.lanes.clear();
-    base.verdict = nullptr;
-    base.final_verdict = nullptr;
+    base.verdict.reset();
+    base.final_verdict.reset();
+    base.stopping.reset();
     base.status = ExperimentStatus::Pending;
     base.error.clear();
     base.stop_reason.clear();

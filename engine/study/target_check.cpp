@@ -7,12 +7,11 @@
 namespace kwb {
 namespace {
 
-std::optional<double> arm_mean(const nlohmann::json& verdict, const std::string& arm)
+std::optional<double> arm_mean(const std::optional<SampleVerdict>& verdict, const std::string& arm)
 {
-    if (!verdict.is_object() || !verdict.contains("arms") || !verdict["arms"].contains(arm))
+    if (!verdict)
         return std::nullopt;
-    const auto& mean = verdict["arms"][arm].value("mean", nlohmann::json());
-    return mean.is_number() ? std::optional<double>(mean.get<double>()) : std::nullopt;
+    return arm == "baseline" ? verdict->baseline.mean : verdict->treatment.mean;
 }
 
 bool better_or_equal(Direction d, double value, double goal)

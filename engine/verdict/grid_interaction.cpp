@@ -30,9 +30,8 @@ const Experiment* cell_at(const Study& study, const GridGroup& grid, int row, in
 Direction grid_direction(const Study& study, const GridGroup& grid)
 {
     for (const auto* e : grid_cells(study, grid))
-        if (e->verdict.is_object() && e->verdict.contains("profile"))
-            if (const auto d = parse_direction(e->verdict["profile"].value("direction", "")))
-                return *d;
+        if (e->verdict)
+            return e->verdict->profile.direction;
     return study.target.direction;
 }
 
