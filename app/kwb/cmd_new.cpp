@@ -8,8 +8,11 @@
 #include "workloads/cuda_workload.h"
 #include "hardware/device_sheet.h"
 #include "run/aa_calibration.h"
+#include "study/plan_limits.h"
+#include "study/grid.h"
 #include "study/study_file.h"
 #include "verdict/verdict.h"
+#include "workloads/command/command_workload.h"
 
 #include <fmt/format.h>
 
@@ -17,6 +20,7 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -28,6 +32,7 @@ struct NewOptions {
     std::string workload;
     std::vector<std::string> params;
     std::string vary;
+    std::vector<std::string> grids;   // NAME=a,b[,c[,d]], exactly two: a grid instead of --vary
     std::string metric;
     int runs = 5;
     std::string out = "study.json";
@@ -43,9 +48,11 @@ struct NewOptions {
     std::string profile = "generic";
     std::string backend = "auto";
     std::vector<std::string> guards;
-    // Reserved for external commands (a later issue).
+    // External commands (docs/adapters.md): the command form of kwb new.
     std::string baseline_cmd, treatment_cmd, adapter;
     double timeout = 0;
+    std::string cwd, check_cmd, adapter_options;
+    std::vector<std::string> env;
 };
 
 ParamSpec find_param(const Workload& w, const std::string& name, const std::string& option)
@@ -97,6 +104,29 @@ nlohmann::json resolved(const Workload& w, const nlohmann::json& given, Backend 
     }
 }
 
+// One --grid NAME=a,b[,c[,d]]: a parameter of the workload and its 2 to 4 levels, the first the
+// baseline level.
+GridVariable parse_grid_variable(const Workload& w, const std::string& text, const nlohmann::json& fixed)
+{
+    const auto [name, values_text] = split_assignment(text, "--grid");
+    const ParamSpec spec = find_param(w, name, "--grid");
+    if (fixed.contains(name))
+        throw BadInput(fmt::format("--grid: '{}' is also fixed with --param; it can be one or the other", name));
+    GridVariable v{name, {}};
+    size_t start = 0;
+    while (true) {
+        const auto comma = values_text.find(',', start);
+        v.levels.push_back(typed_value(spec, values_text.substr(start, comma - start), "--grid"));
+        if (comma == std::string::npos)
+            break;
+        start = comma + 1;
+    }
+    if (v.levels.size() < kGridMinLevels || v.levels.size() > kGridMaxLevels)
+        throw BadInput(fmt::format("--grid: expected {}=a,b[,c[,d]] ({} to {} levels, the first the baseline), got '{}'",
+                                   name, kGridMinLevels, kGridMaxLevels, text));
+    return v;
+}
+
 // The backend the arms are written for: the one asked for, or for `auto` the cuda backend when
 // the given parameters need it (block_n exists on cuda only) or a GPU is usable here and they
 // fit it; else the cpu. A study written on a laptop for a GPU server names cuda explicitly.
@@ -124,17 +154,29 @@ Study build_study(const NewOptions& o)
         const auto [name, text] = split_assignment(p, "--param");
         fixed[name] = typed_value(find_param(*w, name, "--param"), text, "--param");
     }
-    const auto [vary, values_text] = split_assignment(o.vary, "--vary");
-    const ParamSpec spec = find_param(*w, vary, "--vary");
-    if (fixed.contains(vary))
-        throw BadInput(fmt::format("--vary: '{}' is also fixed with --param; it can be one or the other", vary));
-    const auto comma = values_text.find(',');
-    if (comma == std::string::npos || values_text.find(',', comma + 1) != std::string::npos)
-        throw BadInput(fmt::format("--vary: expected {}=BASELINE,TREATMENT (two values), got '{}'", vary, o.vary));
-    const auto a = typed_value(spec, values_text.substr(0, comma), "--vary");
-    const auto b = typed_value(spec, values_text.substr(comma + 1), "--vary");
-    if (a == b)
-        throw BadInput(fmt::format("--vary: the baseline and treatment values of '{}' are the same ({})", vary, a.dump()));
+    GridGroup grid;
+    std::string vary;
+    nlohmann::json a, b;
+    if (!o.grids.empty()) {
+        grid.id = "grid-1";
+        for (const auto& g : o.grids)
+            grid.variables.push_back(parse_grid_variable(*w, g, fixed));
+        if (const auto problem = grid_shape_problem(grid); !problem.empty())
+            throw BadInput(fmt::format("--grid: {}", problem));
+    } else {
+        const auto [name, values_text] = split_assignment(o.vary, "--vary");
+        vary = name;
+        const ParamSpec spec = find_param(*w, vary, "--vary");
+        if (fixed.contains(vary))
+            throw BadInput(fmt::format("--vary: '{}' is also fixed with --param; it can be one or the other", vary));
+        const auto comma = values_text.find(',');
+        if (comma == std::string::npos || values_text.find(',', comma + 1) != std::string::npos)
+            throw BadInput(fmt::format("--vary: expected {}=BASELINE,TREATMENT (two values), got '{}'", vary, o.vary));
+        a = typed_value(spec, values_text.substr(0, comma), "--vary");
+        b = typed_value(spec, values_text.substr(comma + 1), "--vary");
+        if (a == b)
+            throw BadInput(fmt::format("--vary: the baseline and treatment values of '{}' are the same ({})", vary, a.dump()));
+    }
 
     const auto metrics = w->metrics();
     if (metrics.empty())
@@ -158,18 +200,23 @@ Study build_study(const NewOptions& o)
     e.workload = w->name();
     e.metric = metric->name;
     e.guards = o.guards;
-    nlohmann::json base = fixed, treat = fixed;
-    base[vary] = a;
-    treat[vary] = b;
     if (o.backend == "cuda" && !has_backend(*w, Backend::Cuda))
         throw BadInput(fmt::format("--backend: {} has no cuda backend", w->name()));
-    const Backend backend = study_backend(*w, o.backend, treat);
-    e.arms = {{"baseline", resolved(*w, base, backend, "--vary")}, {"treatment", resolved(*w, treat, backend, "--vary")}};
-    // Where the GPU is here, a configuration it cannot hold is refused now, with the numbers.
-    if (backend == Backend::Cuda && cuda_unavailable_reason(w->name()).empty())
-        for (const auto& arm : e.arms)
-            if (const auto why = check_cuda_config(w->name(), arm.params, selected_cuda_device()); !why.empty())
-                throw BadInput(fmt::format("--vary: {} arm: {}", arm.name, why));
+    nlohmann::json probe = grid.variables.empty() ? fixed : grid_cell_params(grid, fixed, {0, 0});
+    if (grid.variables.empty())
+        probe[vary] = b;
+    const Backend backend = study_backend(*w, o.backend, probe);
+    if (grid.variables.empty()) {
+        nlohmann::json base = fixed, treat = fixed;
+        base[vary] = a;
+        treat[vary] = b;
+        e.arms = {{"baseline", resolved(*w, base, backend, "--vary")}, {"treatment", resolved(*w, treat, backend, "--vary")}};
+        // Where the GPU is here, a configuration it cannot hold is refused now, with the numbers.
+        if (backend == Backend::Cuda && cuda_unavailable_reason(w->name()).empty())
+            for (const auto& arm : e.arms)
+                if (const auto why = check_cuda_config(w->name(), arm.params, selected_cuda_device()); !why.empty())
+                    throw BadInput(fmt::format("--vary: {} arm: {}", arm.name, why));
+    }
 
     if (o.runs < 1)
         throw BadInput("--runs: must be at least 1");
@@ -185,6 +232,14 @@ Study build_study(const NewOptions& o)
     e.plan.duration_s = o.duration_s;
     e.plan.max_seconds = o.max_seconds;
     e.plan.aa_splits = o.aa;
+    // Every plan number in its documented range (study/plan_limits.h), as the loader checks it.
+    for (const auto& p : plan_problems(e.plan)) {
+        static const std::map<std::string, std::string> option = {
+            {"runs_per_arm", "--runs"}, {"warmup_runs", "--warmup"}, {"aa_splits", "--aa"},
+            {"duration_s", "--duration"}, {"max_seconds", "--max-seconds"}};
+        const auto it = option.find(p.field);
+        throw BadInput(fmt::format("{}: {}", it == option.end() ? p.field : it->second, p.problem));
+    }
     // The study must load again: kwb new never writes a plan that kwb run would refuse.
     if (!(o.max_seconds > 0) || !std::isfinite(o.max_seconds))
         throw BadInput("--max-seconds: must be a number of seconds above 0");
@@ -204,20 +259,176 @@ Study build_study(const NewOptions& o)
                            "with --runs {} it will not be assessed (use --runs {} or more)\n",
                    profile.min_n, o.runs, 2 * profile.min_n);
     e.backend = o.backend == "auto" && backend == Backend::Cuda ? "cuda" : o.backend;
+    // Parameter values are the workload's to check, now rather than as a failed run later.
+    for (const auto& arm : e.arms) {
+        try {
+            w->validate(arm.params, backend);
+        } catch (const WorkloadError& ex) {
+            throw BadInput(fmt::format("arm {}: {}", arm.name, ex.what()));
+        }
+    }
 
     Study s;
-    s.name = o.name.empty() ? fmt::format("{}: {} {} vs {}", w->name(), vary, a.dump(), b.dump()) : o.name;
-    s.description = fmt::format("Single-variable A/B of {}: {} = {} (baseline) against {} (treatment), every other "
-                                "parameter the same. Written by kwb new.",
-                                w->name(), vary, a.dump(), b.dump());
+    if (!grid.variables.empty()) {
+        const auto& v0 = grid.variables[0];
+        const auto& v1 = grid.variables[1];
+        const auto levels = [](const GridVariable& v) {
+            std::string text;
+            for (const auto& l : v.levels)
+                text += fmt::format("{}{}", text.empty() ? "" : ", ", l.dump());
+            return text;
+        };
+        s.name = o.name.empty() ? fmt::format("{}: {}x{} grid of {} x {}", w->name(), v0.levels.size(),
+                                              v1.levels.size(), v0.name, v1.name)
+                                : o.name;
+        s.description = fmt::format("Grid of {}: {} in {{{}}} x {} in {{{}}}; each cell runs as its own A/B, "
+                                    "interleaved against the baseline cell ({} = {}, {} = {}), every other parameter "
+                                    "the same. Written by kwb new.",
+                                    w->name(), v0.name, levels(v0), v1.name, levels(v1), v0.name,
+                                    v0.levels[0].dump(), v1.name, v1.levels[0].dump());
+        // Every parameter stored (defaults filled in) in every cell's arms, checked per cell so a
+        // level outside a parameter's domain is named with its cell.
+        const nlohmann::json shared = resolved(*w, grid_cell_params(grid, fixed, {0, 0}), backend, "--grid");
+        for (auto& cell : grid_cell_experiments(grid, e, shared)) {
+            for (auto& arm : cell.arms)
+                arm.params = resolved(*w, arm.params, backend, fmt::format("--grid: cell {}", arm.name));
+            s.experiments.push_back(std::move(cell));
+        }
+        s.grids.push_back(grid);
+    } else {
+        s.name = o.name.empty() ? fmt::format("{}: {} {} vs {}", w->name(), vary, a.dump(), b.dump()) : o.name;
+        s.description = fmt::format("Single-variable A/B of {}: {} = {} (baseline) against {} (treatment), every "
+                                    "other parameter the same. Written by kwb new.",
+                                    w->name(), vary, a.dump(), b.dump());
+        s.experiments.push_back(e);
+    }
     s.target.metric = metric->name;
     s.target.direction = metric->direction;
     s.target.unit = metric->unit;
     s.target.kernel = w->description();
     s.target.reference = fmt::format("the built-in reference implementation of {} (verify)", w->name());
-    nlohmann::json shape = e.arms.front().params;
+    nlohmann::json shape = s.experiments.front().arms.front().params;
     shape.erase(vary);
+    for (const auto& v : grid.variables)
+        shape.erase(v.name);
     s.target.workload = fmt::format("{} with {}", w->name(), shape.dump());
+    const DeviceSheet sheet = collect_devices();
+    s.hardware.captured_at = utc_now_iso8601();
+    s.hardware.devices = sheet.devices;
+    return s;
+}
+
+// ---- The external-command form (docs/adapters.md) ----
+
+// The default metric of an adapter: its first documented key's metric.
+std::string default_metric(const command::Adapter& a)
+{
+    for (const auto& k : a.keys())
+        if (k.metric.find_first_of("([ ") == std::string::npos)
+            return k.metric;
+    return "time_ms";
+}
+
+CommandSpec command_arm(const NewOptions& o, const std::string& cmd, const std::string& option,
+                        const nlohmann::json& adapter_options)
+{
+    if (cmd.empty())
+        throw BadInput(fmt::format("{}: both --baseline-cmd and --treatment-cmd are needed", option));
+    CommandSpec c;
+    c.cmd = cmd;
+    c.cwd = o.cwd;
+    for (const auto& kv : o.env) {
+        const auto [k, v] = split_assignment(kv, "--env");
+        c.env[k] = v;
+    }
+    c.timeout_s = o.timeout == 0 ? c.timeout_s : o.timeout;
+    if (!(c.timeout_s > 0) || !std::isfinite(c.timeout_s))
+        throw BadInput("--timeout: must be a number of seconds above 0");
+    c.check = o.check_cmd;
+    c.adapter = o.adapter.empty() ? "auto" : o.adapter;
+    c.adapter_options = adapter_options;
+    try {
+        command::validate(c, option);
+    } catch (const WorkloadError& e) {
+        throw BadInput(fmt::format("{}: {}", option, e.what()));
+    }
+    return c;
+}
+
+Study build_command_study(const NewOptions& o)
+{
+    if (!o.workload.empty() || !o.vary.empty() || !o.params.empty())
+        throw BadInput("--baseline-cmd: the command form takes no --workload, --vary or --param");
+    nlohmann::json options = nlohmann::json::object();
+    if (!o.adapter_options.empty()) {
+        options = nlohmann::json::parse(o.adapter_options, nullptr, false);
+        if (!options.is_object())
+            throw BadInput(fmt::format("--adapter-options: expected a JSON object, got '{}'", o.adapter_options));
+    }
+    std::string metric = o.metric;
+    if (metric.empty()) {
+        if (o.adapter.empty() || o.adapter == "auto") {
+            metric = "time_ms";
+            fmt::print(stderr, "kwb: note: --metric not given; judging time_ms (serving benchmarks: give e.g. --metric "
+                               "ttft_ms)\n");
+        } else {
+            try {
+                metric = default_metric(*command::make_adapter(o.adapter, options));
+            } catch (const command::AdapterError& e) {
+                throw BadInput(fmt::format("--adapter: {}", e.what()));
+            }
+        }
+    }
+    Experiment e;
+    e.id = "ab-1";
+    e.workload = command::kCommandWorkload;
+    e.backend = "cpu";
+    e.metric = metric;
+    e.guards = o.guards;
+    Arm base{"baseline", nlohmann::json::object()}, treat{"treatment", nlohmann::json::object()};
+    base.command = command_arm(o, o.baseline_cmd, "--baseline-cmd", options);
+    treat.command = command_arm(o, o.treatment_cmd, "--treatment-cmd", options);
+    if (base.command->cmd == treat.command->cmd)
+        throw BadInput("--treatment-cmd: the same command as --baseline-cmd; an A/B needs two different commands");
+    e.arms = {std::move(base), std::move(treat)};
+    if (o.runs < 1)
+        throw BadInput("--runs: must be at least 1");
+    if (o.warmup < 0)
+        throw BadInput("--warmup: must not be negative");
+    if (!(o.max_seconds > 0) || !std::isfinite(o.max_seconds))
+        throw BadInput("--max-seconds: must be a number of seconds above 0");
+    if (o.stop == "duration" && !(o.duration_s > 0))
+        throw BadInput("--duration: --stop duration needs a duration in seconds above 0");
+    e.plan.runs_per_arm = o.runs;
+    e.plan.warmup_runs = o.warmup;
+    e.plan.order = o.order == "abba" ? RunOrder::Abba : RunOrder::RandomisedBlocks;
+    e.plan.seed = o.seed;
+    e.plan.stop = o.stop == "duration" ? StopRule::Duration : o.stop == "decision" ? StopRule::Decision : StopRule::Count;
+    e.plan.duration_s = o.duration_s;
+    e.plan.max_seconds = o.max_seconds;
+    e.plan.aa_splits = o.aa;
+    e.plan.min_rep_ms = 0;   // a command's repetition is what it is: no launch calibration
+    e.profile = o.profile;
+    const auto spec = command::metric_spec(metric);
+    try {
+        (void)make_profile(o.profile, spec.direction);
+    } catch (const std::invalid_argument& ex) {
+        throw BadInput(fmt::format("--profile: {}", ex.what()));
+    }
+
+    Study s;
+    s.name = o.name.empty() ? fmt::format("command A/B: {}", metric) : o.name;
+    s.description = fmt::format("A/B of two external commands read through the {} adapter, judged on {}. Baseline: `{}`; "
+                                "treatment: `{}`. Written by kwb new.",
+                                e.arms[0].command->adapter, metric, o.baseline_cmd, o.treatment_cmd);
+    s.target.metric = metric;
+    s.target.direction = spec.direction;
+    s.target.unit = spec.unit;
+    s.target.kernel = fmt::format("external command: `{}` against `{}`", o.baseline_cmd, o.treatment_cmd);
+    s.target.reference = o.check_cmd.empty() ? std::string()
+                                             : fmt::format("check command `{}` (exit 0 = correct), once per arm",
+                                                           o.check_cmd);
+    s.target.workload = fmt::format("what the commands run{}", o.cwd.empty() ? "" : " in " + o.cwd);
     const DeviceSheet sheet = collect_devices();
     s.hardware.captured_at = utc_now_iso8601();
     s.hardware.devices = sheet.devices;
@@ -225,19 +436,60 @@ Study build_study(const NewOptions& o)
     return s;
 }
 
+int run_command_form(const NewOptions& o)
+{
+    const std::filesystem::path out = o.out;
+    std::error_code ec;
+    if (!o.force && std::filesystem::exists(out, ec))
+        throw BadInput(fmt::format("{}: the file exists; use --force to overwrite it", o.out));
+    Study study = build_command_study(o);
+    try {
+        save_study(study, out);
+    } catch (const std::exception& e) {
+        throw BadInput(e.what());
+    }
+    const auto& e = study.experiments.front();
+    fmt::print(stderr, "kwb: wrote {}: {} ({} runs per arm, {} order, adapter {}{})\n", o.out, study.name,
+               e.plan.runs_per_arm, to_string(e.plan.order), e.arms[0].command->adapter,
+               o.check_cmd.empty() ? "; no --check-cmd: the arms are unverified" : "");
+    return kOk;
+}
+
+void add_command_form_options(CLI::App* cmd, NewOptions& o)
+{
+    cmd->add_option("--baseline-cmd", o.baseline_cmd, "External baseline command (run by /bin/sh; {out} = result file)");
+    cmd->add_option("--treatment-cmd", o.treatment_cmd, "External treatment command");
+    cmd->add_option("--adapter", o.adapter, "Metric adapter of the commands: auto or a name (see kwb adapters)");
+    cmd->add_option("--adapter-options", o.adapter_options,
+                    "Adapter options as JSON: {\"select\":...}, {\"map\":...}, {\"patterns\":[...]}");
+    cmd->add_option("--timeout", o.timeout, "Seconds one repetition of a command may run (default 600)");
+    cmd->add_option("--cwd", o.cwd, "Working directory of the commands");
+    cmd->add_option("--env", o.env, "Environment override of the commands, K=V (repeatable)");
+    cmd->add_option("--check-cmd", o.check_cmd, "Correctness check run once per arm before timing (exit 0 = correct)");
+}
+
 int run(const NewOptions& o)
 {
-    // The options of the external-command form are refused together rather than ignored.
-    for (const auto& [option, given] : {std::pair{"--baseline-cmd", !o.baseline_cmd.empty()},
-                                        {"--treatment-cmd", !o.treatment_cmd.empty()},
-                                        {"--adapter", !o.adapter.empty()},
-                                        {"--timeout", o.timeout != 0}})
+    if (!o.baseline_cmd.empty() || !o.treatment_cmd.empty())
+        return run_command_form(o);
+    for (const auto& [option, given] : {std::pair{"--adapter", !o.adapter.empty()},
+                                        {"--timeout", o.timeout != 0},
+                                        {"--cwd", !o.cwd.empty()},
+                                        {"--env", !o.env.empty()},
+                                        {"--check-cmd", !o.check_cmd.empty()},
+                                        {"--adapter-options", !o.adapter_options.empty()}})
         if (given)
-            throw BadInput(fmt::format("{}: external commands are not supported yet", option));
+            throw BadInput(fmt::format("{}: applies to external commands only (--baseline-cmd, --treatment-cmd)", option));
     if (o.workload.empty())
         throw BadInput("--workload: a workload is required (see kwb workloads)");
-    if (o.vary.empty())
-        throw BadInput("--vary: name the one parameter that differs and its two values, e.g. --vary block=32,128");
+    if (!o.grids.empty() && !o.vary.empty())
+        throw BadInput("--grid: a study is either an A/B (--vary) or a grid (--grid twice), not both");
+    if (!o.grids.empty() && o.grids.size() != 2)
+        throw BadInput(fmt::format("--grid: a grid has two variables; give --grid twice (given {} time{})",
+                                   o.grids.size(), o.grids.size() == 1 ? "" : "s"));
+    if (o.vary.empty() && o.grids.empty())
+        throw BadInput("--vary: name the one parameter that differs and its two values, e.g. --vary block=32,128 "
+                       "(or a grid: --grid NAME=a,b --grid NAME=x,y)");
     const std::filesystem::path out = o.out;
     std::error_code ec;
     if (!o.force && std::filesystem::exists(out, ec))
@@ -249,7 +501,9 @@ int run(const NewOptions& o)
         throw BadInput(e.what());
     }
     const auto& e = study.experiments.front();
-    fmt::print(stderr, "kwb: wrote {}: {} ({} runs per arm, {} order, stop by {})\n", o.out, study.name,
+    fmt::print(stderr, "kwb: wrote {}: {} ({}{} runs per arm, {} order, stop by {})\n", o.out, study.name,
+               study.grids.empty() ? "" : fmt::format("{} cell experiments against the baseline cell, ",
+                                                      study.experiments.size()),
                e.plan.runs_per_arm, to_string(e.plan.order), to_string(e.plan.stop));
     return kOk;
 }
@@ -263,6 +517,8 @@ void add_new_command(CLI::App& app, Action& action)
     cmd->add_option("--workload", o->workload, "The built-in workload (see kwb workloads)");
     cmd->add_option("--param", o->params, "A parameter both arms share, NAME=VALUE (repeatable)");
     cmd->add_option("--vary", o->vary, "The one parameter that differs: NAME=BASELINE,TREATMENT");
+    cmd->add_option("--grid", o->grids,
+                    "A grid variable instead of --vary: NAME=a,b[,c[,d]], the first level the baseline (give it twice)");
     cmd->add_option("--metric", o->metric, "The target metric (default: the workload's first)");
     cmd->add_option("--runs", o->runs, "Runs per arm (count: exactly; decision: at most)")->capture_default_str();
     cmd->add_option("--out", o->out, "The study file to write")->capture_default_str();
@@ -285,11 +541,7 @@ void add_new_command(CLI::App& app, Action& action)
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
         ->capture_default_str();
     cmd->add_option("--guard", o->guards, "A metric that must not regress (repeatable)");
-    // Reserved: the external-command form of spec/cli.md (a later issue).
-    cmd->add_option("--baseline-cmd", o->baseline_cmd, "External baseline command (not supported yet)");
-    cmd->add_option("--treatment-cmd", o->treatment_cmd, "External treatment command (not supported yet)");
-    cmd->add_option("--adapter", o->adapter, "Metric adapter of external commands (not supported yet)");
-    cmd->add_option("--timeout", o->timeout, "Timeout of one external command run (not supported yet)");
+    add_command_form_options(cmd, *o);
     cmd->callback([&action, o] { action = [o] { return run(*o); }; });
 }
 

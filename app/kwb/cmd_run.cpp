@@ -5,16 +5,24 @@
 #include "commands.h"
 
 #include "builtin_workloads.h"
+#include "workloads/command/command_workload.h"
 #include "hardware/gpu_backend.h"
 #include "progress_bar.h"
 #include "progress_stream.h"
 #include "run/judge_experiment.h"
 #include "run/runner.h"
+#include "workloads/cuda_workload.h"
 #include "sampling/procfs_sampler.h"
+#include "sampling/queued_sampler.h"
+#include "sampling/sampler_set.h"
 #include "stop_signal.h"
 #include "study/arm_diff.h"
+#include "study/grid.h"
+#include "study/new_attempt.h"
 #include "study/study_file.h"
+#include "study/study_lock.h"
 #include "util/atomic_file.h"
+#include "verdict/grid_interaction.h"
 #include "verdict/verdict.h"
 #include "workloads/cuda_workload.h"
 #include "hardware/device_sheet.h"
@@ -28,6 +36,7 @@
 #include <algorithm>
 #include <csignal>
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace kwb::cli {
@@ -37,6 +46,8 @@ struct RunOptions {
     std::string study;
     std::string backend;   // empty: each experiment's own setting
     bool json_progress = false;
+    bool new_attempt = false;
+    bool no_cupti = false;   // CUPTI PM sampling off (NVML and procfs stay)
     int device = 0;        // the CUDA device index
     bool new_device = false;
 };
@@ -56,12 +67,6 @@ void say(std::FILE* to, fmt::format_string<Args...> format, Args&&... args)
 
 // The furthest judged position a study may hold: the order resumes one past it, in an int.
 constexpr int kMaxPosition = 1 << 30;
-
-bool runnable(const Experiment& e)
-{
-    return e.status == ExperimentStatus::Pending || e.status == ExperimentStatus::Stopped ||
-           e.status == ExperimentStatus::Running;   // "running" in a file: a run that crashed; resume it
-}
 
 struct Job {
     Experiment* experiment;
@@ -90,7 +95,9 @@ void check_samples(const Experiment& e, const Fail& fail)
 }
 
 // Checks one experiment and picks its backend; throws BadInput naming the study and experiment.
-Job check(const std::string& path, Experiment& e, const std::string& backend_option)
+// Two kinds run: "ab" (a single-variable A/B) and "grid-cell" (one cell of a grid group against
+// the baseline cell; its arms may differ in the grid's two variables, nothing else).
+Job check(const std::string& path, const Study& study, Experiment& e, const std::string& backend_option)
 {
     const auto fail = [&](const std::string& problem) {
         return BadInput(fmt::format("{}: experiment {}: {}", path, e.id, problem));
@@ -98,14 +105,19 @@ Job check(const std::string& path, Experiment& e, const std::string& backend_opt
     const Workload* w = builtin_workloads().find(e.workload);
     if (!w)
         throw fail(fmt::format("unknown workload '{}' (see kwb workloads)", e.workload));
-    if (e.kind != "ab" || e.arms.size() != 2)
-        throw fail(fmt::format("a single-variable A/B needs kind \"ab\" and two arms (has kind \"{}\", {} arms)", e.kind,
-                               e.arms.size()));
+    const bool grid_cell = e.kind == kGridCellKind;
+    if ((e.kind != "ab" && !grid_cell) || e.arms.size() != 2)
+        throw fail(fmt::format("kwb runs two-arm experiments of kind \"ab\" (a single-variable A/B) or \"{}\" (has "
+                               "kind \"{}\", {} arms)",
+                               kGridCellKind, e.kind, e.arms.size()));
     if (e.arms[0].name == e.arms[1].name)
         throw fail(fmt::format("both arms are named '{}'; their samples could not be told apart", e.arms[0].name));
     check_samples(e, fail);
     const auto metrics = w->metrics();
-    if (std::none_of(metrics.begin(), metrics.end(), [&](const MetricSpec& m) { return m.name == e.metric; }))
+    // A command's metrics are what its adapter reads (the tool's own keys too): a missing one fails
+    // each repetition with a note naming what was read instead (docs/adapters.md).
+    if (w->name() != command::kCommandWorkload &&
+        std::none_of(metrics.begin(), metrics.end(), [&](const MetricSpec& m) { return m.name == e.metric; }))
         throw fail(fmt::format("{} has no metric '{}'", w->name(), e.metric));
     nlohmann::json resolved[2];
     for (size_t i = 0; i < 2; ++i) {
@@ -116,7 +128,10 @@ Job check(const std::string& path, Experiment& e, const std::string& backend_opt
         }
     }
     const ArmDiff diff = diff_arms(resolved[0], resolved[1]);
-    if (!diff.single_variable() && !e.acknowledged_multi_variable)
+    if (grid_cell) {
+        if (const auto problem = grid_cell_problem(study, e, resolved[0], resolved[1]); !problem.empty())
+            throw fail(problem);
+    } else if (!diff.single_variable() && !e.acknowledged_multi_variable)
         throw fail(fmt::format("the arms differ in {} parameters ({}); a single-variable A/B changes one, so the result "
                                "could not be attributed. Set acknowledged_multi_variable to run it anyway",
                                diff.differences.size(), diff.names()));
@@ -202,8 +217,8 @@ Experiment* match_device(Study& study, Experiment& e, const DeviceIdentity& here
     next.samples.clear();
     next.lanes.clear();
     next.aa.reset();
-    next.verdict = nullptr;
-    next.final_verdict = nullptr;
+    next.verdict.reset();
+    next.final_verdict.reset();
     next.launches_per_rep.reset();
     next.limitations.clear();
     for (auto& arm : next.arms)
@@ -255,23 +270,46 @@ private:
 
 void print_result(const Experiment& e)
 {
-    if (!e.final_verdict.is_object()) {
+    if (!e.final_verdict || !e.verdict) {
         say(stdout, "{}: {} ({}), no verdict\n", e.id, to_string(e.status), e.stop_reason);
         return;
     }
-    const auto& v = e.verdict;
-    const auto num = [&](const char* key) {
-        return v.contains(key) && v[key].is_number() ? fmt::format("{:.4g}", v[key].get<double>()) : std::string("-");
-    };
-    say(stdout, "{}: n = {}/{}, delta {}%, sigma {}%; sample verdict {}; final verdict {}\n", e.id,
-               v.value("n_baseline", 0), v.value("n_treatment", 0), num("delta_pct"), num("sigma_pct"),
-               v.value("verdict", ""), e.final_verdict.value("verdict", ""));
-    for (const auto& r : e.final_verdict.value("reasons", nlohmann::json::array()))
-        say(stdout, "  - {}\n", r.get<std::string>());
+    const SampleVerdict& v = *e.verdict;
+    const auto num = [](const std::optional<double>& x) { return x ? fmt::format("{:.4g}", *x) : std::string("-"); };
+    say(stdout, "{}: n = {}/{}, delta {}%, sigma {}%; sample verdict {}; final verdict {}\n", e.id, v.n_baseline(),
+        v.n_treatment(), num(v.delta_pct), num(v.sigma_pct), to_string(v.word), to_string(e.final_verdict->word));
+    for (const auto& r : e.final_verdict->reasons)
+        say(stdout, "  - {}\n", r);
 }
 
 int run(const RunOptions& o)
 {
+    // A signal from here until the first repetition exits 130 at once: loading a big study or
+    // checking it can take seconds, and nothing measured is in flight yet.
+    const std::atomic<bool>& stop = install_stop_signals();
+    set_exit_at_once(true);
+    // One writer per study: taken before the study is read, so a second run can neither load a
+    // copy that goes stale nor save over this one's samples.
+    LockHolder holder;
+    std::optional<StudyLock> lock;
+    try {
+        lock = StudyLock::try_acquire(o.study, &holder);
+    } catch (const std::exception& e) {
+        throw BadInput(fmt::format("{} (kwb run locks the study while it runs)", e.what()));
+    }
+    if (!lock)
+        throw BadInput(fmt::format("{}: is being run by {} (one kwb run per study; wait for it or stop it)", o.study,
+                                   holder.describe()));
+    set_exit_cleanup_path(study_lock_path(o.study).string());
+    struct ReleaseAtExit {
+        ~ReleaseAtExit() { set_exit_cleanup_path(""); }
+    } release_at_exit;
+    // Holding the lock, no other kwb saves this study: temporary files beside it whose process is
+    // gone are what a killed save left behind.
+    for (const auto& leftover : remove_stale_temporaries(o.study))
+        say(stderr, "kwb: removed {}, left by a save that was cut short\n", leftover.string());
+    if (stop.load())
+        return kStopped;
     Study study;
     try {
         study = load_study(o.study);
@@ -282,6 +320,20 @@ int run(const RunOptions& o)
     for (const auto& e : study.experiments)
         if (!ids.insert(e.id).second)
             throw BadInput(fmt::format("{}: two experiments have the id '{}'; ids must be unique in a study", o.study, e.id));
+    if (o.new_attempt) {
+        // What Run does in the window on a finished study (study/new_attempt.h).
+        if (study.experiments.empty())
+            throw BadInput(fmt::format("{}: --new-attempt: the study has no experiment to attempt again", o.study));
+        if (has_runnable_experiment(study))
+            throw BadInput(fmt::format("{}: --new-attempt: the study is not finished (an experiment is pending or "
+                                       "stopped); kwb run without --new-attempt resumes it",
+                                       o.study));
+        const std::string source = study.experiments[static_cast<size_t>(new_attempt_source(study))].id;
+        std::string list;
+        for (const auto& id : new_attempt_if_finished(study))
+            list += fmt::format("{}{}", list.empty() ? "" : ", ", id);
+        say(stderr, "kwb: {}: new attempt of {}: {}\n", o.study, source, list);
+    }
     if (o.device < 0)
         throw BadInput("--device: a CUDA device index is 0 or more");
     select_cuda_device(o.device);
@@ -289,8 +341,8 @@ int run(const RunOptions& o)
     std::vector<std::pair<size_t, Job>> checked;
     const size_t existing = study.experiments.size();
     for (size_t i = 0; i < existing; ++i)
-        if (runnable(study.experiments[i])) {
-            Job job = check(o.study, study.experiments[i], o.backend);
+        if (is_runnable(study.experiments[i])) {
+            Job job = check(o.study, study, study.experiments[i], o.backend);
             const DeviceIdentity here = device_here(job.backend, o.device);
             const Experiment* target = match_device(study, study.experiments[i], here, o);
             checked.emplace_back(static_cast<size_t>(target - study.experiments.data()), job);
@@ -316,7 +368,7 @@ int run(const RunOptions& o)
     std::unique_ptr<ProgressBar> bar;
     FanOutObserver observer;
     if (o.json_progress) {
-        stream = std::make_unique<ProgressStreamWriter>(stdout, o.study, [] { request_stop(); });
+        stream = std::make_unique<ProgressStreamWriter>(stdout, o.study, [] { request_stop(); }, &stop);
         observer.add(stream.get());
     } else if (isatty(STDERR_FILENO)) {
         bar = std::make_unique<ProgressBar>(stderr);
@@ -328,18 +380,47 @@ int run(const RunOptions& o)
         return kOk;
     }
 
-    const std::atomic<bool>& stop = install_stop_signals();
-    ProcfsSampler cpu_sampler;
-    if (const auto why = cpu_sampler.unavailable_reason(); !why.empty())
-        say(stderr, "kwb: no CPU sampler: {}\n", why);
+    // Samplers are chosen once per process: CUPTI's configuration costs 70-380 ms, and what cannot
+    // run (no CUPTI, counters restricted to admins, no NVML) is said here, before any repetition.
+    bool any_gpu = false;
+    std::string gpu_uuid;
+    for (const auto& job : jobs)
+        if (job.backend == Backend::Cuda && !any_gpu) {
+            any_gpu = true;
+            gpu_uuid = job.experiment->device.uuid;
+        }
+    SamplerChoice choice;
+    choice.gpu = any_gpu;
+    if (any_gpu) {
+        const auto& backend = GpuBackend::instance();
+        choice.api = backend.api();
+        choice.api_reason = backend.unavailable_reason();
+        choice.device = selected_cuda_device();
+        choice.cupti = !o.no_cupti;
+        choice.gpu_uuid = gpu_uuid;
+    }
+    SamplerSet samplers = choose_samplers(choice);
+    for (const auto& why : samplers.limitations)
+        say(stderr, "kwb: {}\n", why);
     RunnerOptions options;
     options.cancel = &stop;
-    options.samplers = {&cpu_sampler};
+    options.samplers = samplers.pointers();
     options.observer = &observer;
-    options.checkpoint = [&] { save_study(study, o.study); };
+    // A repetition and the save that keeps it are protected: a signal then waits for them (the
+    // run stops at the next boundary); anywhere else it exits 130 at once (see stop_signal.h).
+    options.before_repetition = [] { set_protected(true); };
+    options.checkpoint = [&] {
+        set_protected(true);
+        save_study(study, o.study);
+        set_protected(false);
+    };
     const auto t0 = std::chrono::steady_clock::now();
     options.run_started_s = std::chrono::duration<double>(t0.time_since_epoch()).count();
 
+    // From here a signal only sets the flag: the run stops at the next boundary, saves, ends the
+    // stream with `stopped` and exits 130 (docs/cli.md). The computations inside a run are
+    // bounded (plan limits; the large-n bootstrap interval), so the boundary comes soon.
+    set_exit_at_once(false);
     int code = kOk;
     std::string status = "done";
     try {
@@ -355,8 +436,21 @@ int run(const RunOptions& o)
             GpuRunSupport gpu(e, job.backend);
             options.monitor = gpu.monitor();
             options.tracer = gpu.tracer();
+            if (job.backend == Backend::Cuda || !any_gpu)
+                for (const auto& why : samplers.limitations)
+                    if (std::find(e.limitations.begin(), e.limitations.end(), why) == e.limitations.end())
+                        e.limitations.push_back(why);
             Runner runner(*job.workload, options);
             const RunOutcome outcome = runner.run(study, e);
+            for (auto* queued : {samplers.cupti, samplers.nvml}) {
+                if (!queued)
+                    continue;
+                if (queued->overflow() > 0)
+                    e.limitations.push_back(fmt::format("{} sampler: {} of {} readings lost to a full queue", queued->name(),
+                                                        queued->overflow(), queued->decoded()));
+                if (!queued->error().empty())
+                    e.limitations.push_back(fmt::format("{} sampler stopped: {}", queued->name(), queued->error()));
+            }
             if (!e.missing_gates.empty()) {
                 std::string gates;
                 for (const auto& g : e.missing_gates)
@@ -365,6 +459,15 @@ int run(const RunOptions& o)
             }
             if (!o.json_progress)
                 print_result(e);
+            if (!e.group.empty()) {
+                // A cell judged: its grid's interaction is estimated again (null while a cell is pending).
+                if (GridGroup* grid = find_grid(study, e.group)) {
+                    judge_grid(study, *grid);
+                    save_study(study, o.study);
+                    if (!o.json_progress && grid->interaction.is_object())
+                        say(stdout, "{}: interaction: {}\n", grid->id, grid->interaction.value("summary", ""));
+                }
+            }
             if (outcome == RunOutcome::Failed) {
                 say(stderr, "kwb: {}: experiment {} failed: {}\n", o.study, e.id, e.error);
                 status = "failed";
@@ -400,6 +503,9 @@ void add_run_command(CLI::App& app, Action& action)
     cmd->add_option("--backend", o->backend, "auto, cpu or cuda (default: each experiment's own setting)")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     cmd->add_flag("--json-progress", o->json_progress, "Write the progress stream (JSON lines) on stdout");
+    cmd->add_flag("--new-attempt", o->new_attempt,
+                  "A finished study: run a new attempt of its last experiment (kept beside the earlier ones)");
+    cmd->add_flag("--no-cupti", o->no_cupti, "GPU runs: no CUPTI PM sampling (NVML and CPU lanes stay)");
     cmd->add_option("--device", o->device, "The CUDA device to run on (default 0)");
     cmd->add_flag("--new-device", o->new_device,
                   "Continue an experiment measured on another device model as a new experiment on this one");

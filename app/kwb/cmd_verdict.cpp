@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <memory>
 #include <optional>
@@ -22,6 +23,7 @@ struct VerdictOptions {
     std::string baseline;
     std::string treatment;
     std::string direction = "lower";
+    bool direction_given = false;
     std::string profile = "generic";
     std::optional<std::string> column;
     bool paired = false;
@@ -29,45 +31,43 @@ struct VerdictOptions {
     std::map<std::string, std::optional<double>> overrides;   // profile key -> value given
 };
 
-std::string num_or_dash(const nlohmann::json& v)
+std::string num_or_dash(const std::optional<double>& v)
 {
-    return v.is_number() ? wording::num(v.get<double>()) : std::string("-");
+    return v ? wording::num(*v) : std::string("-");
 }
 
-void print_summary(const nlohmann::json& j)
+std::string interval_or_dash(const std::optional<DeltaInterval>& ci)
 {
-    for (const char* arm : {"baseline", "treatment"}) {
-        const auto& a = j.at("arms").at(arm);
-        fmt::print("{:<10} n={:<4} mean {}  median {}  stddev {}  cv {}%  p90 {}  outliers {}/{}\n", arm,
-                   a.at("n").get<int>(), num_or_dash(a.at("mean")), num_or_dash(a.at("median")),
-                   num_or_dash(a.at("stddev")), num_or_dash(a.at("cv_pct")), num_or_dash(a.at("p90")),
-                   a.at("outliers_mild").get<int>(), a.at("outliers_extreme").get<int>());
-    }
-    const auto& ci = j.at("ci95_delta_pct");
-    fmt::print("delta {}% (95% CI {}), speedup {}x, sigma {}%\n", num_or_dash(j.at("delta_pct")),
-               ci.is_array() ? fmt::format("{}% .. {}%", num_or_dash(ci[0]), num_or_dash(ci[1])) : std::string("-"),
-               num_or_dash(j.at("speedup")), num_or_dash(j.at("sigma_pct")));
-    fmt::print("Welch p {}, Mann-Whitney p {} ({})\n",
-               j.at("p_welch").is_number() ? wording::p_value(j.at("p_welch").get<double>()) : std::string("-"),
-               j.at("p_mannwhitney").is_number() ? wording::p_value(j.at("p_mannwhitney").get<double>()) : std::string("-"),
-               j.at("mannwhitney_method").get<std::string>());
-    if (j.at("paired").is_object()) {
-        const auto& p = j.at("paired");
-        const auto& pci = p.at("ci95_delta_pct");
-        fmt::print("paired: {} pairs, mean delta {}% (95% CI {})\n", p.at("n_pairs").get<int>(),
-                   num_or_dash(p.at("mean_delta_pct")),
-                   pci.is_array() ? fmt::format("{}% .. {}%", num_or_dash(pci[0]), num_or_dash(pci[1])) : std::string("-"));
-    }
-    if (j.at("runs_needed_per_arm").is_number())
-        fmt::print("runs per arm for the CI to clear {}%: about {}\n", num_or_dash(j.at("runs_needed_threshold_pct")),
-                   j.at("runs_needed_per_arm").get<int>());
-    const auto& prof = j.at("profile");
-    fmt::print("profile {}{} ({} is better)\n", prof.at("name").get<std::string>(),
-               prof.contains("base") ? " based on " + prof.at("base").get<std::string>() : std::string(),
-               prof.at("direction").get<std::string>());
-    for (const auto& r : j.at("reasons"))
-        fmt::print("- {}\n", r.get<std::string>());
-    fmt::print("{}\n", j.at("verdict").get<std::string>());
+    return ci ? fmt::format("{}% .. {}%", wording::num((*ci)[0]), wording::num((*ci)[1])) : std::string("-");
+}
+
+std::string p_or_dash(const std::optional<double>& p)
+{
+    return p ? wording::p_value(*p) : std::string("-");
+}
+
+void print_summary(const SampleVerdict& v)
+{
+    for (const auto& [arm, a] : {std::pair<const char*, const ArmStats&>{"baseline", v.baseline}, {"treatment", v.treatment}})
+        fmt::print("{:<10} n={:<4} mean {}  median {}  stddev {}  cv {}%  p90 {}  outliers {}/{}\n", arm, a.n,
+                   num_or_dash(a.mean), num_or_dash(a.median), num_or_dash(a.stddev), num_or_dash(a.cv_pct),
+                   num_or_dash(a.p90), a.outliers_mild, a.outliers_extreme);
+    fmt::print("delta {}% (95% CI {}), speedup {}x, sigma {}%\n", num_or_dash(v.delta_pct),
+               interval_or_dash(v.ci95_delta_pct), num_or_dash(v.speedup), num_or_dash(v.sigma_pct));
+    fmt::print("Welch p {}, Mann-Whitney p {} ({})\n", p_or_dash(v.p_welch), p_or_dash(v.p_mannwhitney),
+               v.mannwhitney_method);
+    if (v.paired)
+        fmt::print("paired: {} pairs, mean delta {}% (95% CI {})\n", v.paired->n_pairs,
+                   num_or_dash(v.paired->mean_delta_pct), interval_or_dash(v.paired->ci95_delta_pct));
+    if (v.runs_needed_per_arm)
+        fmt::print("runs per arm for the CI to clear {}%: about {}\n", num_or_dash(v.runs_needed_threshold_pct),
+                   *v.runs_needed_per_arm);
+    fmt::print("profile {}{} ({} is better)\n", v.profile.name,
+               v.profile.name == "custom" ? " based on " + v.profile.base : std::string(),
+               to_string(v.profile.direction));
+    for (const auto& r : v.reasons)
+        fmt::print("- {}\n", r);
+    fmt::print("{}\n", to_string(v.word));
 }
 
 int run(const VerdictOptions& o)
@@ -103,11 +103,23 @@ int run(const VerdictOptions& o)
         throw BadInput(e.what());
     }
 
+    // spec/verdict.md, CLI form: a column whose name says higher-is-better, judged as lower.
+    if (o.column && !o.direction_given) {
+        std::string name = *o.column;
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+        for (const char* hint : {"gflops", "tflops", "gbs", "tok_s", "per_s", "throughput"})
+            if (name.find(hint) != std::string::npos) {
+                fmt::print(stderr, "kwb verdict: warning: column '{}' looks higher-is-better (its name contains '{}') "
+                                   "but is judged lower-is-better; pass --direction higher if it is\n",
+                           *o.column, hint);
+                break;
+            }
+    }
     const SampleVerdict v = judge_samples(base.values, treat.values, profile, o.paired);
     if (o.json)
-        fmt::print("{}\n", v.json.dump(2));
+        fmt::print("{}\n", to_json(v).dump(2));
     else
-        print_summary(v.json);
+        print_summary(v);
     return kOk;
 }
 
@@ -120,7 +132,8 @@ void add_verdict_command(CLI::App& app, Action& action)
     auto o = std::make_shared<VerdictOptions>();
     cmd->add_option("--baseline", o->baseline, "Baseline samples: one number per line, or a CSV file")->required();
     cmd->add_option("--treatment", o->treatment, "Treatment samples, same format")->required();
-    cmd->add_option("--direction", o->direction, "lower (default) or higher is better");
+    cmd->add_option("--direction", o->direction, "lower (default) or higher is better")
+        ->each([o](const std::string&) { o->direction_given = true; });
     cmd->add_option("--profile", o->profile, "Threshold profile: generic (default), strict or speedup");
     const std::pair<const char*, const char*> numbers[] = {
         {"--min-n", "min_n"},

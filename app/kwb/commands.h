@@ -9,7 +9,7 @@
 namespace kwb::cli {
 
 // Exit statuses of spec/cli.md.
-enum ExitCode : int { kOk = 0, kRunFailed = 1, kBadInput = 2, kStopped = 130 };
+enum ExitCode : int { kOk = 0, kRunFailed = 1, kBadInput = 2, kFailOn = 3, kStopped = 130 };
 
 // Bad input (a file, an option, a study): main prints "kwb: <what>" on one line and exits 2.
 class BadInput : public std::runtime_error {
@@ -26,6 +26,11 @@ void add_workloads_command(CLI::App& app, Action& action);
 void add_verdict_command(CLI::App& app, Action& action);
 void add_new_command(CLI::App& app, Action& action);
 void add_run_command(CLI::App& app, Action& action);
+void add_predict_command(CLI::App& app, Action& action);
 void add_calibrate_command(CLI::App& app, Action& action);
+// The report records its own command line in the provenance.
+void add_report_command(CLI::App& app, Action& action, int argc, char** argv);
+void add_trace_command(CLI::App& app, Action& action);
+void add_adapters_command(CLI::App& app, Action& action);
 
 } // namespace kwb::cli

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // kwb: the Kernel Workbench engine without a window (spec/cli.md).
 #include "commands.h"
+#include "stdout_check.h"
 
 #include <fmt/format.h>
 
@@ -16,13 +17,18 @@ int main(int argc, char** argv)
     app.require_subcommand(0, 1);
     app.fallthrough(false);
 
+    ignore_broken_pipe_signal();
     Action action;
     add_devices_command(app, action);
     add_workloads_command(app, action);
     add_verdict_command(app, action);
     add_new_command(app, action);
     add_run_command(app, action);
+    add_predict_command(app, action);
     add_calibrate_command(app, action);
+    add_report_command(app, action, argc, argv);
+    add_trace_command(app, action);
+    add_adapters_command(app, action);
 
     try {
         app.parse(argc, argv);
@@ -45,7 +51,8 @@ int main(int argc, char** argv)
         return kBadInput;
     }
     try {
-        return action();
+        const int code = action();
+        return app.got_subcommand("run") ? code : checked_stdout(code);
     } catch (const BadInput& e) {
         fmt::print(stderr, "kwb: {}\n", e.what());
         return kBadInput;

@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "progress_stream.h"
 
+#include "verdict/verdict_json.h"
+
 #include "builtin_workloads.h"
 #include "study/study_file.h"
+
+#include <cerrno>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace kwb::cli {
 namespace {
@@ -21,9 +29,49 @@ json unit_and_direction(const Experiment& e)
 
 } // namespace
 
-ProgressStreamWriter::ProgressStreamWriter(std::FILE* out, std::string study_path, std::function<void()> on_broken)
-    : out_(out), study_path_(std::move(study_path)), on_broken_(std::move(on_broken))
+ProgressStreamWriter::ProgressStreamWriter(std::FILE* out, std::string study_path, std::function<void()> on_broken,
+                                           const std::atomic<bool>* stop)
+    : out_(out), study_path_(std::move(study_path)), on_broken_(std::move(on_broken)), stop_(stop)
 {
+    // Only a pipe or FIFO gets O_NONBLOCK: a terminal's file description is shared with the shell,
+    // which must not find its terminal non-blocking after kwb exits; a file never blocks for long.
+    struct stat st = {};
+    const int fd = ::fileno(out_);
+    if (stop_ && fd >= 0 && ::fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
+        std::fflush(out_);
+        saved_flags_ = ::fcntl(fd, F_GETFL);
+        if (saved_flags_ >= 0 && ::fcntl(fd, F_SETFL, saved_flags_ | O_NONBLOCK) == 0)
+            fd_ = fd;
+    }
+}
+
+ProgressStreamWriter::~ProgressStreamWriter()
+{
+    if (fd_ >= 0)
+        ::fcntl(fd_, F_SETFL, saved_flags_);
+}
+
+bool ProgressStreamWriter::write_all(const std::string& text)
+{
+    if (fd_ < 0)
+        return std::fputs(text.c_str(), out_) >= 0 && std::fflush(out_) == 0;
+    const char* data = text.data();
+    size_t left = text.size();
+    while (left > 0) {
+        const ssize_t n = ::write(fd_, data, left);
+        if (n > 0) {
+            data += n;
+            left -= static_cast<size_t>(n);
+            continue;
+        }
+        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+            return false;   // EPIPE: the reader went away
+        if (stop_->load())
+            return false;   // a stop was asked for and the reader does not read: give the stream up
+        pollfd p = {fd_, POLLOUT, 0};
+        ::poll(&p, 1, 100);   // wakes on room in the pipe, on a signal (EINTR) or after 0.1 s
+    }
+    return true;
 }
 
 void ProgressStreamWriter::write(json line)
@@ -37,7 +85,7 @@ void ProgressStreamWriter::write(json line)
     text += "}\n";
     if (broken_)
         return;
-    if (std::fputs(text.c_str(), out_) < 0 || std::fflush(out_) != 0) {
+    if (!write_all(text)) {
         broken_ = true;
         if (on_broken_)
             on_broken_();
@@ -121,8 +169,8 @@ void ProgressStreamWriter::on_verdict(const Experiment& e)
               {"false_alarm_rate", e.aa->false_alarm_rate()}, {"verdicts", e.aa->verdicts}};
     write({{"type", "verdict"},
            {"experiment", e.id},
-           {"verdict", e.verdict},
-           {"final_verdict", e.final_verdict},
+           {"verdict", e.verdict ? to_json(*e.verdict) : json(nullptr)},
+           {"final_verdict", e.final_verdict ? to_json(*e.final_verdict) : json(nullptr)},
            {"status", to_string(e.status)},
            {"stop_reason", e.stop_reason},
            {"aa_calibration", aa},

@@ -3,6 +3,7 @@
 
 #include "run/run_observer.h"
 
+#include <atomic>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -18,7 +19,14 @@ class ProgressStreamWriter : public RunObserver {
 public:
     // `on_broken` runs once, when a line cannot be written (the reader closed the pipe: EPIPE,
     // with SIGPIPE ignored); later lines are dropped. kwb run stops the run there, cleanly.
-    ProgressStreamWriter(std::FILE* out, std::string study_path, std::function<void()> on_broken = {});
+    //
+    // A reader that stops reading (a stalled GUI) must not keep kwb from stopping: when `stop` is
+    // given and the output is a pipe, lines are written without blocking; while the pipe is full
+    // the writer waits, but gives the stream up as soon as `stop` is set, so SIGINT / SIGTERM still
+    // end the run after the repetition in flight.
+    ProgressStreamWriter(std::FILE* out, std::string study_path, std::function<void()> on_broken = {},
+                         const std::atomic<bool>* stop = nullptr);
+    ~ProgressStreamWriter() override;
 
     void on_start(const Experiment& experiment, const RunStart& start) override;
     void on_sample(const Experiment& experiment, const Sample& sample, double t_s) override;
@@ -30,11 +38,15 @@ public:
 
 private:
     void write(nlohmann::json line);
+    bool write_all(const std::string& text);
 
     std::FILE* out_;
     std::string study_path_;
     std::function<void()> on_broken_;
     bool broken_ = false;
+    const std::atomic<bool>* stop_ = nullptr;
+    int fd_ = -1;            // the descriptor written without blocking; -1: plain stdio
+    int saved_flags_ = -1;   // its flags before, restored on destruction
 };
 
 } // namespace kwb::cli

@@ -6,6 +6,7 @@
 #include "models/device_probe.h"
 
 #include <QApplication>
+#include <QPalette>
 #include <QCommandLineParser>
 #include <QRegularExpression>
 #include <QTimer>
@@ -59,6 +60,27 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(u"kernel-workbench"_s);
     QApplication::setOrganizationName(u"kernel-workbench"_s);
     QApplication::setApplicationVersion(QStringLiteral(KWB_VERSION));
+    // KWB_PALETTE=dark: the Fusion style with a dark palette, to check every page reads in both.
+    if (qEnvironmentVariable("KWB_PALETTE") == "dark"_L1) {
+        QApplication::setStyle(u"Fusion"_s);
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(45, 45, 48));
+        dark.setColor(QPalette::WindowText, QColor(220, 220, 220));
+        dark.setColor(QPalette::Base, QColor(30, 30, 32));
+        dark.setColor(QPalette::AlternateBase, QColor(52, 52, 56));
+        dark.setColor(QPalette::Text, QColor(220, 220, 220));
+        dark.setColor(QPalette::Button, QColor(55, 55, 60));
+        dark.setColor(QPalette::ButtonText, QColor(220, 220, 220));
+        dark.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
+        dark.setColor(QPalette::Highlight, QColor(42, 130, 218));
+        dark.setColor(QPalette::HighlightedText, Qt::white);
+        dark.setColor(QPalette::ToolTipBase, QColor(60, 60, 64));
+        dark.setColor(QPalette::ToolTipText, QColor(220, 220, 220));
+        dark.setColor(QPalette::Disabled, QPalette::Text, QColor(120, 120, 120));
+        dark.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(120, 120, 120));
+        dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(120, 120, 120));
+        QApplication::setPalette(dark);
+    }
 
     QCommandLineParser parser;
     parser.setApplicationDescription(u"Kernel Workbench: one GPU kernel optimisation from target to a license-or-kill verdict."_s);
@@ -87,6 +109,8 @@ int main(int argc, char** argv)
     const bool shoot = parser.isSet(screenshot);
 
     kwb::gui::MainWindow window;
+    // A screenshot never asks (nor touches an autosaved side file).
+    window.setOfferAutosave(!shoot);
     if (!parser.positionalArguments().isEmpty()) {
         if (!window.openStudy(parser.positionalArguments().first()))
             return fail(2, window.document()->lastError());

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "main_window.h"
+#include "report_export.h"
 
 #include "models/device_probe.h"
 #include "models/json_convert.h"
@@ -19,17 +20,19 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
-#include <QHBoxLayout>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTimer>
 #include <QToolBar>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 namespace kwb::gui {
@@ -68,6 +71,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_run, &RunController::progressChanged, this, &MainWindow::updateRunState);
     connect(m_run, &RunController::errorReported, this, &MainWindow::showError);
     connect(m_run, &RunController::finished, this, &MainWindow::onRunFinished);
+    connect(&m_document, &StudyDocument::changed, this, &MainWindow::updateRunState);
     connect(m_probe, &DeviceProbe::finished, this, &MainWindow::updateDevice);
     m_probe->start(RunController::defaultProgram());
     updateDevice();
@@ -96,12 +100,16 @@ void MainWindow::buildPages()
     m_livePage = new LivePage(&m_document, &m_live, m_run, this);
     m_resultsPage = new ResultsPage(&m_document, this);
     m_verdictPage = new VerdictPage(&m_document, this);
+    m_abPage = new AbPage(&m_document, m_run, m_probe, this);
+    connect(m_abPage, &AbPage::runRequested, this, &MainWindow::run);
+    connect(m_abPage, &AbPage::stopRequested, this, &MainWindow::stop);
+    connect(m_verdictPage, &VerdictPage::newAttemptRequested, this, &MainWindow::run);
     const QList<QPair<QString, PhasePage*>> pages = {
         {tr("1  Target"), new TargetPage(&m_document, this)},
         {tr("2  Hardware"), new HardwarePage(&m_document, m_probe, this)},
         {tr("3  Binding constraint"), new BindingPage(&m_document, this)},
         {tr("4  Formula"), new FormulaPage(&m_document, this)},
-        {tr("5  A/B"), new AbPage(&m_document, this)},
+        {tr("5  A/B"), m_abPage},
         {tr("6  Grid"), new GridPage(&m_document, this)},
         {tr("7  Tradeoffs"), new TradeoffPage(&m_document, this)},
         {tr("8  Verdict"), m_verdictPage},
@@ -110,7 +118,17 @@ void MainWindow::buildPages()
     };
     for (const auto& [label, page] : pages) {
         m_navigator->addItem(label);
-        m_stack->addWidget(page);
+        // The phase pages scroll when the window is small (1024x640) rather than squeezing their
+        // fields over each other; Live and Results fill the window with their plots.
+        if (page == m_livePage || page == m_resultsPage) {
+            m_stack->addWidget(page);
+        } else {
+            auto* scroll = new QScrollArea(this);
+            scroll->setWidgetResizable(true);
+            scroll->setFrameShape(QFrame::NoFrame);
+            scroll->setWidget(page);
+            m_stack->addWidget(scroll);
+        }
         page->refresh();
     }
     connect(m_navigator, &QListWidget::currentRowChanged, m_stack, &QStackedWidget::setCurrentIndex);
@@ -139,13 +157,36 @@ void MainWindow::buildActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     m_newAction = file->addAction(tr("&New"), QKeySequence::New, this, &MainWindow::newStudy);
+    m_newAction->setObjectName(u"newAction"_s);
     m_openAction = file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
     file->addSeparator();
+    addReportActions(file, this, &m_document);
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     rebuildRecentMenu();
+
+    // Every edit of every page goes through the document's undo stack.
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_document.undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setObjectName(u"undoAction"_s);
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_document.undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setObjectName(u"redoAction"_s);
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    // Ctrl+1..8: the eight phases, in the order of the navigator.
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    for (int phase = 1; phase <= 8; ++phase) {
+        QAction* a = go->addAction(m_navigator->item(phase - 1)->text().simplified(), this,
+            [this, phase] { showView(QString::number(phase)); });
+        a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + phase)));
+        a->setObjectName(u"goPhase%1"_s.arg(phase));
+    }
 
     QToolBar* bar = addToolBar(tr("Run"));
     bar->setObjectName(u"runToolBar"_s);
@@ -156,7 +197,8 @@ void MainWindow::buildActions()
     m_runAction->setToolTip(tr("Save the study and run its pending experiments with kwb (Ctrl+R)"));
     m_stopAction = bar->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"), this, &MainWindow::stop);
     m_stopAction->setObjectName(u"stopAction"_s);
-    m_stopAction->setToolTip(tr("Stop after the current repetition; finished repetitions are kept"));
+    m_stopAction->setShortcut(Qt::Key_Escape);
+    m_stopAction->setToolTip(tr("Stop after the current repetition; finished repetitions are kept (Esc)"));
 }
 
 bool MainWindow::showView(const QString& key)
@@ -181,7 +223,36 @@ bool MainWindow::openStudy(const QString& path)
     }
     m_banner->hide();
     addRecent(m_document.filePath());
+    offerAutosave();
     return true;
+}
+
+void MainWindow::offerAutosave()
+{
+    if (!m_offerAutosave || !m_document.hasAutosave())
+        return;
+    const QString side = m_document.autosavePath();
+    const bool restore = m_askRestore ? m_askRestore(side)
+                                      : QMessageBox::question(this, tr("Restore unsaved edits?"),
+                                            tr("Edits of this study were autosaved to %1 but never "
+                                               "saved (the workbench closed without saving). "
+                                               "Restore them?")
+                                                .arg(side),
+                                            QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes)
+            == QMessageBox::Yes;
+    if (!restore) {
+        m_document.discardAutosave();
+        return;
+    }
+    if (!m_document.restoreAutosave())
+        showError(m_document.lastError());
+    else
+        statusBar()->showMessage(tr("Restored the autosaved edits from %1; save to keep them").arg(side), 15000);
+}
+
+QString MainWindow::runBlockedReason() const
+{
+    return m_abPage->runBlockedReason();
 }
 
 bool MainWindow::openDemo(bool writableCopy)
@@ -218,9 +289,12 @@ void MainWindow::run()
         return;
     // A finished study has nothing left for kwb to run: Run then means "another attempt of the
     // same A/B", kept beside the earlier ones, rather than a click that silently does nothing.
-    if (!m_document.hasRunnableExperiment() && m_document.currentExperimentIndex() >= 0) {
-        const QString id = m_document.appendRerun(m_document.currentExperimentIndex());
+    if (const QString id = m_document.appendNewAttemptIfFinished(); !id.isEmpty()) {
         statusBar()->showMessage(tr("Every experiment had finished: running a new attempt, %1").arg(id), 10000);
+    }
+    if (const QString blocked = runBlockedReason(); !blocked.isEmpty()) {
+        showError(tr("Run is locked: %1").arg(blocked));
+        return;
     }
     m_banner->hide();
     if (!m_run->start()) {
@@ -255,8 +329,11 @@ void MainWindow::onRunFinished(const QString& status)
 
 void MainWindow::newStudy()
 {
-    if (maySwitchStudy())
-        m_document.newStudy();
+    if (!maySwitchStudy())
+        return;
+    m_document.newStudy();
+    offerAutosave();
+    showView(u"1"_s);
 }
 
 void MainWindow::open()
@@ -307,6 +384,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
     const LeaveStep step = question == LeaveQuestion::None ? LeaveStep::Leave : leaveStep(question, askLeave(question));
     switch (step) {
     case LeaveStep::Leave:
+        // Leaving on purpose (saved, or edits discarded): the side file would only haunt the next open.
+        m_document.discardAutosave();
         event->accept();
         return;
     case LeaveStep::SaveThenLeave:
@@ -392,7 +471,10 @@ void MainWindow::updateTitle()
 void MainWindow::updateRunState()
 {
     const bool running = m_run->isRunning();
-    m_runAction->setEnabled(!running);
+    const QString blocked = running ? QString() : runBlockedReason();
+    m_runAction->setEnabled(!running && blocked.isEmpty());
+    m_runAction->setToolTip(blocked.isEmpty() ? tr("Save the study and run its pending experiments with kwb (Ctrl+R)")
+                                              : tr("Locked: %1").arg(blocked));
     // The child owns the study file while it runs; another study can be opened once it stops.
     m_newAction->setEnabled(!running);
     m_openAction->setEnabled(!running);

@@ -16,6 +16,7 @@ class QStackedWidget;
 
 namespace kwb::gui {
 
+class AbPage;
 class DeviceProbe;
 class LivePage;
 class ResultsPage;
@@ -47,12 +48,21 @@ public:
     LivePage* livePage() const { return m_livePage; }
     ResultsPage* resultsPage() const { return m_resultsPage; }
     VerdictPage* verdictPage() const { return m_verdictPage; }
+    AbPage* abPage() const { return m_abPage; }
+    // Why Run is locked (the engine's run gate), empty when it may run; also Run's tooltip.
+    QString runBlockedReason() const;
     QString shownError() const;
 
     // Asks before leaving the study (close, New, Open). The default shows a QMessageBox; tests
     // answer offscreen by replacing it.
     using LeaveAsker = std::function<LeaveAnswer(LeaveQuestion)>;
     void setLeaveAsker(LeaveAsker asker) { m_askLeave = std::move(asker); }
+    // Asks whether to restore an autosaved side file found on open (true: restore). The default
+    // shows a QMessageBox; tests answer offscreen.
+    using RestoreAsker = std::function<bool(const QString& sidePath)>;
+    void setRestoreAsker(RestoreAsker asker) { m_askRestore = std::move(asker); }
+    void offerAutosave();
+    void setOfferAutosave(bool offer) { m_offerAutosave = offer; }
     // True when the study may be replaced now: nothing to ask, saved, or discarded on request.
     bool maySwitchStudy();
 
@@ -94,6 +104,9 @@ private:
     LivePage* m_livePage = nullptr;
     ResultsPage* m_resultsPage = nullptr;
     VerdictPage* m_verdictPage = nullptr;
+    AbPage* m_abPage = nullptr;
+    RestoreAsker m_askRestore;
+    bool m_offerAutosave = true;
     QTimer* m_progressTimer = nullptr;
     QAction* m_newAction = nullptr;
     QAction* m_openAction = nullptr;

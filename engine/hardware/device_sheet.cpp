@@ -4,30 +4,21 @@
 #include "hardware/ceilings.h"
 #include "hardware/cpu_info.h"
 #include "hardware/gpu_backend.h"
+#include "hardware/gpu_catalogue.h"
 
 #include <fmt/format.h>
 
 namespace kwb {
-namespace {
-
-const char* const kCatalogueText =
-#include "gpus_json.inc"
-    ;
-
-} // namespace
 
 const nlohmann::json& gpu_catalogue()
 {
-    static const nlohmann::json catalogue = nlohmann::json::parse(kCatalogueText);
-    return catalogue;
+    return gpu_catalogue_document();
 }
 
 nlohmann::json catalogue_entry_for(const std::string& device_name)
 {
-    for (const auto& entry : gpu_catalogue().at("gpus"))
-        if (device_name.find(entry.at("match").get<std::string>()) != std::string::npos)
-            return entry;
-    return nullptr;
+    const GpuPart* part = find_gpu_part(device_name);
+    return part ? part->to_json() : nlohmann::json(nullptr);
 }
 
 DeviceSheet collect_devices()

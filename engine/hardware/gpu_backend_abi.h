@@ -10,15 +10,29 @@
 // No function throws; failures come back as {"error": "one line"} (or a null handle with *error).
 //
 // Version 2: workloads (prepare / run / verify / release), configuration checks, ceilings
-// calibration and NVTX ranges. Later additions (CUPTI sampling) append members and bump again.
+// calibration and NVTX ranges.
+// Version 3: CUPTI (loaded by the plugin with dlopen): PM sampling and kernel activity records.
 
-#define KWB_GPU_BACKEND_ABI_VERSION 2
+#define KWB_GPU_BACKEND_ABI_VERSION 3
 #define KWB_GPU_BACKEND_ENTRY "kwb_gpu_backend_api"
 
 extern "C" {
 
 // A workload prepared for one parameter set on one device: buffers allocated, inputs seeded.
 typedef struct KwbGpuWorkload KwbGpuWorkload;
+
+// A CUPTI PM-sampling session on one device (version 3).
+typedef struct KwbPmSampler KwbPmSampler;
+
+#define KWB_PM_MAX_METRICS 32
+
+// One decoded PM sample: its window in the CUPTI timestamp clock (ns, the clock of
+// gpu_timestamp_ns) and one value per metric of the session, in pm_metrics_json order.
+typedef struct KwbPmSample {
+    unsigned long long start_ns;
+    unsigned long long end_ns;
+    double values[KWB_PM_MAX_METRICS];
+} KwbPmSample;
 
 struct KwbGpuBackendApi {
     int abi_version;
@@ -66,6 +80,34 @@ struct KwbGpuBackendApi {
     // as the run order: "experiment ab-1", "warmup baseline #0", "rep treatment #3"...
     void (*range_push)(const char* name);
     void (*range_pop)(void);
+
+    // ---- CUPTI (version 3) -------------------------------------------------------------------
+    // The plugin loads libcupti.so.13 with dlopen on first use; without it every entry below
+    // answers with the reason and GPU timing keeps working.
+    // "" when PM sampling can run on `device`; otherwise one line: what is wrong and the fix
+    // (e.g. counters restricted to admin users: ERR_NVGPUCTRPERM).
+    const char* (*cupti_status)(int device);
+    // Configures PM sampling on `device` (70-380 ms: do it once, before the run). `metrics_json`
+    // is a JSON array of CUPTI PM metric names (at most KWB_PM_MAX_METRICS) that must fit one pass
+    // (the engine's set: engine/sampling/cupti_metrics.h). Null on failure, *error holds one line.
+    KwbPmSampler* (*pm_open)(int device, const char* metrics_json, unsigned long long interval_ns,
+                             const char** error);
+    // The session's metric names, a JSON array, in the order of KwbPmSample::values.
+    const char* (*pm_metrics_json)(KwbPmSampler* sampler);
+    // Start and stop collection (1-2 ms each; repeatable). 0 on success, else *error is set.
+    int (*pm_start)(KwbPmSampler* sampler, const char** error);
+    int (*pm_stop)(KwbPmSampler* sampler, const char** error);
+    // Decodes what the hardware has collected into `out` (at most `capacity` samples) and returns
+    // how many were written, or -1 with *error. Samples come back in time order. Call from one
+    // thread at a time (the engine's decode thread); after pm_stop, call until it returns 0.
+    int (*pm_decode)(KwbPmSampler* sampler, KwbPmSample* out, int capacity, const char** error);
+    void (*pm_close)(KwbPmSampler* sampler);
+    // cuptiGetTimestamp: the clock of PM samples and activity records (ns).
+    unsigned long long (*gpu_timestamp_ns)(void);
+    // Kernel activity records (CUPTI Activity, concurrent-kernel kind): begin, run launches,
+    // end returns {"kernels": [{"name": s, "start_ns": t, "end_ns": t}, ...]} or {"error": "..."}. 0 from begin on success, else *error is set.
+    int (*activity_begin)(const char** error);
+    const char* (*activity_end)(void);
 };
 
 typedef const KwbGpuBackendApi* (*KwbGpuBackendEntry)(void);

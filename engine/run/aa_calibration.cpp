@@ -42,8 +42,8 @@ std::optional<AaCalibration> calibrate_aa(const std::vector<double>& baseline, i
     for (int k = 0; k < splits; ++k) {
         const auto [a, b] = aa_split(baseline, k, seed);
         const SampleVerdict v = judge_samples(a, b, profile, false);
-        aa.verdicts.push_back(v.word);
-        if (v.word != "NOISE")
+        aa.verdicts.emplace_back(to_string(v.word));
+        if (v.word != VerdictWord::Noise)
             ++aa.false_alarms;
     }
     return aa;

@@ -3,6 +3,7 @@
 
 #include "run/aa_calibration.h"
 #include "study/study_file.h"
+#include "workloads/command/command_controls.h"
 
 #include <fmt/format.h>
 
@@ -85,26 +86,14 @@ SampleVerdict judge_target(const Experiment& e, const Profile& profile)
     return judge_samples(b, t, profile, paired);
 }
 
-std::vector<std::string> missing_gates(const Study& study, const Experiment& e)
+ArmValues target_values(const Experiment& e)
 {
-    std::vector<std::string> gates;
-    if (!study.target.current || !study.target.goal)
-        gates.push_back("target: no current and goal values (phase 1: \"from X to Y\")");
-    if (study.target.kernel.empty() || study.target.reference.empty() || study.target.workload.empty())
-        gates.push_back("kernel/reference/workload: K, R and W are not all pinned (phase 1)");
-    if (study.binding.constraint.empty())
-        gates.push_back("binding constraint: not measured (phase 3)");
-    if (!study.prediction.predicted_delta_pct)
-        gates.push_back("prediction: no predicted delta% (phase 4: no formula, no run)");
-    if (e.controls.checklist.empty())
-        gates.push_back("matched controls: the checklist is empty (phase 5)");
-    else if (std::any_of(e.controls.checklist.begin(), e.controls.checklist.end(), [](const auto& c) { return !c.second; }))
-        gates.push_back("matched controls: some controls are not checked (phase 5)");
-    const bool tradeoff = std::any_of(study.tradeoffs.begin(), study.tradeoffs.end(),
-                                      [](const Tradeoff& t) { return t.sacrificed && !t.note.empty(); });
-    if (!tradeoff)
-        gates.push_back("tradeoff: none named (phase 7: a license needs a named sacrifice)");
-    return gates;
+    if (e.arms.size() < 2)
+        return {};
+    ArmValues v{usable(judged_values(e, baseline_name(e), e.metric)), usable(judged_values(e, treatment_name(e), e.metric)),
+                false};
+    v.paired = pairing_applies(e) && v.baseline.size() == v.treatment.size();
+    return v;
 }
 
 void judge_experiment(Study& study, Experiment& e, const std::vector<MetricSpec>& metrics)
@@ -132,23 +121,22 @@ void judge_experiment(Study& study, Experiment& e, const std::vector<MetricSpec>
     input.tradeoffs = study.tradeoffs;
     input.predicted_delta_pct = study.prediction.predicted_delta_pct;
     input.aa = e.aa;
-    const FinalVerdict final = apply_study_rules(sample, input, profile);
-    e.verdict = sample.json;
-    e.final_verdict = final.json;
+    FinalVerdict final = apply_study_rules(sample, input, profile);
+    if (const auto finding = command::command_control_finding(e))   // command arms: fingerprints, failed requests
+        command::apply_control_finding(final, *finding);
+    e.verdict = sample;
+    e.final_verdict = final;
 
     LedgerEntry entry;
     entry.experiment_id = e.id;
     entry.at = utc_now_iso8601();
-    entry.verdict = final.word;
-    const auto& j = sample.json;
-    const auto num = [&](const char* key) {
-        return j.contains(key) && j[key].is_number() ? number(j[key].get<double>()) : std::string("n/a");
-    };
+    entry.verdict = std::string(to_string(final.word));
+    const auto num = [](const std::optional<double>& x) { return x ? number(*x) : std::string("n/a"); };
     const std::string unit = study.target.metric == e.metric && !study.target.unit.empty() ? " " + study.target.unit : "";
     entry.summary = fmt::format("{}: {}{} -> {}{} (delta {}%, sigma {}%, n = {}/{}); sample verdict {}, final {}",
-                                e.metric, num("mean_baseline"), unit, num("mean_treatment"), unit, num("delta_pct"),
-                                num("sigma_pct"), j.value("n_baseline", 0), j.value("n_treatment", 0), sample.word,
-                                final.word);
+                                e.metric, num(sample.baseline.mean), unit, num(sample.treatment.mean), unit,
+                                num(sample.delta_pct), num(sample.sigma_pct), sample.n_baseline(), sample.n_treatment(),
+                                to_string(sample.word), to_string(final.word));
     auto old = std::find_if(study.ledger.begin(), study.ledger.end(),
                             [&](const LedgerEntry& l) { return l.experiment_id == e.id; });
     if (old != study.ledger.end()) {

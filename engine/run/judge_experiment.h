@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "study/gates.h" // missing_gates moved there; kept reachable from here
 #include "study/study.h"
+#include "run/stopping.h"
 #include "verdict/verdict.h"
 #include "workloads/workload.h"
 
@@ -28,12 +30,12 @@ bool pairing_applies(const Experiment& experiment);
 // The sample verdict of the target metric. Needs at least one judged run in each of two arms.
 SampleVerdict judge_target(const Experiment& experiment, const Profile& profile);
 
+// The judged, usable values of the target metric in the baseline and treatment, and whether they
+// pair (what the decision stopping rule looks at; no verdict is computed).
+ArmValues target_values(const Experiment& experiment);
+
 // Whether both arms have at least one judged run of the target metric.
 bool judgeable(const Experiment& experiment);
-
-// The wizard gates a study did not meet when it ran (kwb run does not enforce them, it records
-// them): one plain sentence each, starting with the gate's name.
-std::vector<std::string> missing_gates(const Study& study, const Experiment& experiment);
 
 // Sets experiment.verdict, final_verdict and aa (when plan.aa_splits > 0), and writes the
 // experiment's ledger entry (replacing an earlier one of the same experiment, keeping its

@@ -4,7 +4,9 @@
 #include "run/judge_experiment.h"
 #include "run/launch_calibration.h"
 #include "run/stopping.h"
+#include "sampling/lane_downsample.h"
 #include "study/study_file.h"
+#include "workloads/command/command_controls.h"
 
 #include <fmt/format.h>
 
@@ -118,6 +120,33 @@ private:
     std::vector<Sampler*> running_;
 };
 
+// The fields only external commands fill (workloads/command); a failed one keeps no metrics.
+void copy_command_fields(Sample& sample, const RepetitionResult& r)
+{
+    sample.failed = r.failed;
+    sample.exit_status = r.exit_status;
+    sample.stdout_tail = r.stdout_tail;
+    sample.stderr_tail = r.stderr_tail;
+    sample.adapter = r.adapter;
+    sample.fingerprint = r.fingerprint;
+    sample.peak_gpu_mem_mib = r.peak_gpu_mem_mib;
+    if (r.failed) {
+        sample.discarded = true;
+        sample.note = fmt::format("failed: {}", r.error);
+    }
+}
+
+RepetitionResult fail_missing_metric(RepetitionResult r, const std::string& metric)
+{
+    std::string read;
+    for (const auto& [k, v] : r.metrics)
+        read += (read.empty() ? "" : ", ") + k;
+    r.failed = true;
+    r.error = fmt::format("adapter {} read no '{}' (it read: {})", r.adapter, metric, read.empty() ? "nothing" : read);
+    r.metrics.clear();
+    return r;
+}
+
 SamplerLane& lane_for(Experiment& e, const MetricReading& r)
 {
     for (auto& l : e.lanes)
@@ -167,12 +196,15 @@ void Runner::report_progress(Session& s)
 void Runner::execute(Session& s, const ScheduledRun& run)
 {
     Experiment& e = s.experiment;
+    if (options_.before_repetition)
+        options_.before_repetition();
     Sample sample;
     sample.arm = e.arms[static_cast<size_t>(run.arm)].name;
     sample.rep = run.rep;
     sample.position = run.position;
     sample.warmup = run.warmup;
     sample.started_at = utc_now_iso8601();
+    s.prepared[static_cast<size_t>(run.arm)]->set_run(sample.arm, run.position);
     const Range range(options_.tracer, fmt::format("{} {} #{}", run.warmup ? "warmup" : "rep", sample.arm, run.rep));
     if (options_.monitor)
         options_.monitor->begin();
@@ -181,10 +213,17 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     sample.duration_s = options_.clock() - start;
     if (options_.monitor)
         options_.monitor->end(sample);
+    copy_command_fields(sample, r);
     const auto value = r.metrics.find(e.metric);
-    if (value == r.metrics.end())
-        throw WorkloadError(fmt::format("{}: a repetition returned no value for metric '{}'", workload_.name(), e.metric));
-    if (!std::isfinite(value->second) || value->second <= 0) {
+    if (r.failed) {
+        // A failed external command: kept with its reason (copy_command_fields), never judged.
+    } else if (value == r.metrics.end()) {
+        if (!r.adapter.empty()) {   // an external command whose output lacks the metric: that repetition failed
+            r = fail_missing_metric(std::move(r), e.metric);
+            copy_command_fields(sample, r);
+        } else
+            throw WorkloadError(fmt::format("{}: a repetition returned no value for metric '{}'", workload_.name(), e.metric));
+    } else if (!std::isfinite(value->second) || value->second <= 0) {
         // The verdict takes positive finite values only; keep the run visible but out of the judgement.
         sample.discarded = true;
         sample.note = fmt::format("discarded: {} = {} is not a positive finite value", e.metric, value->second);
@@ -210,6 +249,9 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     if (options_.observer)
         options_.observer->on_sample(e, e.samples.back(), options_.clock() - options_.run_started_s);
     report_progress(s);
+    if (e.samples.back().failed)
+        if (const auto limit = command::too_many_failures(e))
+            throw WorkloadError(*limit);
 }
 
 void Runner::calibrate(Session& s)
@@ -284,6 +326,8 @@ RunOutcome Runner::run(Study& study, Experiment& e)
         e.stop_reason.clear();
         e.backend = std::string(to_string(options_.backend));
         e.missing_gates = missing_gates(study, e);
+        for (auto& g : command::command_missing_gates(e))   // a command arm without a check is unverified
+            e.missing_gates.push_back(std::move(g));
         if (options_.observer) {
             const int planned_blocks = e.plan.stop == StopRule::Duration
                                            ? std::min(e.plan.runs_per_arm, s.planned_per_arm)
@@ -299,11 +343,11 @@ RunOutcome Runner::run(Study& study, Experiment& e)
     const auto cancelled = [&] { return options_.cancel && options_.cancel->load(); };
     RunOutcome outcome = RunOutcome::Done;
     std::string reason;
+    std::string stop_code;
     try {
         const Range experiment_range(options_.tracer, fmt::format("experiment {}", e.id));
         for (const auto& arm : e.arms)
-            s.prepared.push_back(
-                workload_.prepare(resolve_params(workload_, arm.params, options_.backend), options_.backend));
+            s.prepared.push_back(workload_.prepare_arm(arm, options_.backend));
         calibrate(s);
 
         SamplersGuard samplers;   // before the first start(): one that throws still stops the others
@@ -325,8 +369,8 @@ RunOutcome Runner::run(Study& study, Experiment& e)
                     // the process with the study left "running"); the run loop rethrows it.
                     try {
                         SamplerLane& lane = lane_for(e, r);
-                        lane.t_s.push_back(r.t_s + lane_offset);
-                        lane.values.push_back(r.value);
+                        // Bounded (min/max downsampled) so saves stay small on long runs.
+                        append_bounded(lane, r.t_s + lane_offset, r.value);
                         if (options_.observer)
                             options_.observer->on_metric({r.t_s + stream_offset, r.name, r.value, r.unit});
                     } catch (const std::exception& ex) {
@@ -356,11 +400,10 @@ RunOutcome Runner::run(Study& study, Experiment& e)
         // during the last repetition of a complete plan leaves a done experiment, not a stopped one.
         for (int pos = next_position(e);; ++pos) {
             if (pos % arms == 0) {
-                auto stop = stopping.check(fewest_runs(e), options_.clock() - s.t0, [&] {
-                    return judgeable(e) ? judgement_of(judge_target(e, profile)) : Judgement{"INCONCLUSIVE", {}};
-                });
+                auto stop = stopping.check(fewest_runs(e), options_.clock() - s.t0, [&] { return target_values(e); });
                 if (stop) {
                     reason = *stop;
+                    stop_code = stopping.stop_code();
                     break;
                 }
             }
@@ -383,8 +426,8 @@ RunOutcome Runner::run(Study& study, Experiment& e)
         std::lock_guard lock(mutex_);
         e.error = ex.what();
         if (dynamic_cast<const CorrectnessFailure*>(&ex)) {
-            e.verdict = nullptr;
-            e.final_verdict = nullptr;
+            e.verdict.reset();
+            e.final_verdict.reset();
         }
         if (options_.observer)
             options_.observer->on_error(fmt::format("experiment {}: {}", e.id, ex.what()), false);
@@ -392,6 +435,11 @@ RunOutcome Runner::run(Study& study, Experiment& e)
 
     std::lock_guard lock(mutex_);
     e.stop_reason = reason;
+    if (outcome == RunOutcome::Stopped)
+        stop_code = "stopped";
+    e.stopping.reset();
+    if (!stop_code.empty())
+        e.stopping = stop_record(stopping, e.plan, fewest_runs(e), stop_code);
     e.status = outcome == RunOutcome::Done ? ExperimentStatus::Done
              : outcome == RunOutcome::Stopped ? ExperimentStatus::Stopped
                                               : ExperimentStatus::Failed;

@@ -50,6 +50,9 @@ struct RunnerOptions {
     RepetitionMonitor* monitor = nullptr;
     // NVTX ranges around the experiment, its warm-ups and repetitions; empty functions: none.
     RangeTracer tracer;
+    // Called as a repetition starts (warm-up or judged); the repetition then ends with the
+    // checkpoint that saves it. kwb run marks that span as one a signal must not cut short.
+    std::function<void()> before_repetition;
 };
 
 // A repetition keeps its per-iteration values only up to this many: a calibrated CPU

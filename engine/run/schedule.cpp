@@ -9,14 +9,21 @@
 namespace kwb {
 namespace {
 
-// The arm permutation of every block up to `last` (inclusive), drawn in sequence from one
-// generator. std::mt19937_64's output is fixed by the standard, and the Fisher-Yates draw below
-// uses no implementation-defined distribution, so a seed gives the same order everywhere.
-std::vector<std::vector<int>> random_blocks(int arm_count, std::uint64_t seed, int last)
-{
-    std::mt19937_64 rng(seed);
-    std::vector<std::vector<int>> blocks;
-    for (int b = 0; b <= last; ++b) {
+// The arm permutations of the randomised order, drawn in sequence from one generator.
+// std::mt19937_64's output is fixed by the standard, and the Fisher-Yates draw below uses no
+// implementation-defined distribution, so a seed gives the same order everywhere.
+//
+// The runner asks for one block at a time, in order: the stream keeps its generator between
+// calls, so a run of n blocks costs O(n) draws instead of rebuilding every earlier block at every
+// repetition (O(n^2): minutes at a million runs). Asking for an earlier block restarts it.
+struct RandomBlockStream {
+    int arm_count = -1;
+    std::uint64_t seed = 0;
+    std::mt19937_64 rng;
+    int next = 0;   // the block the next draw gives
+
+    std::vector<int> draw()
+    {
         std::vector<int> perm(static_cast<size_t>(arm_count));
         std::iota(perm.begin(), perm.end(), 0);
         for (int i = arm_count - 1; i > 0; --i) {
@@ -25,10 +32,23 @@ std::vector<std::vector<int>> random_blocks(int arm_count, std::uint64_t seed, i
             const auto j = static_cast<int>(rng() % static_cast<std::uint64_t>(i + 1));
             std::swap(perm[static_cast<size_t>(i)], perm[static_cast<size_t>(j)]);
         }
-        blocks.push_back(std::move(perm));
+        ++next;
+        return perm;
     }
-    return blocks;
-}
+
+    // Positions the stream at `block` (same arms and seed: forward from where it is).
+    void seek(int arms, std::uint64_t s, int block)
+    {
+        if (arms != arm_count || s != seed || block < next) {
+            arm_count = arms;
+            seed = s;
+            rng.seed(s);
+            next = 0;
+        }
+        while (next < block)
+            draw();
+    }
+};
 
 } // namespace
 
@@ -47,13 +67,13 @@ std::vector<ScheduledRun> schedule_blocks(int arm_count, const RunPlan& plan, in
     std::vector<ScheduledRun> runs;
     if (arm_count <= 0 || count <= 0)
         return runs;
-    std::vector<std::vector<int>> random;
+    thread_local RandomBlockStream random;   // per thread: two runners never share a generator
     if (plan.order == RunOrder::RandomisedBlocks)
-        random = random_blocks(arm_count, plan.seed, first_block + count - 1);
+        random.seek(arm_count, plan.seed, first_block);
     for (int b = first_block; b < first_block + count; ++b) {
         std::vector<int> arms(static_cast<size_t>(arm_count));
         if (plan.order == RunOrder::RandomisedBlocks) {
-            arms = random[static_cast<size_t>(b)];
+            arms = random.draw();
         } else {
             // ABBA: forward in even blocks, reversed in odd ones (A B | B A | A B | B A ...).
             std::iota(arms.begin(), arms.end(), 0);

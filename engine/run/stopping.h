@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "run/sequential_ci.h"
 #include "study/study.h"
 #include "verdict/verdict.h"
 
@@ -17,22 +18,39 @@
 // - duration: once duration_s seconds of this session have passed and every arm has min_n runs;
 //             at most max_runs_per_arm per arm. Runs of a set duration, not only counts, are how
 //             sustained-load behaviour shows (methodology, anti-patterns).
-// - decision: from min_n runs per arm on, the sample verdict is taken after every block; stop once
-//             it has been the same word for the last 3 blocks (pairs) and, under the strict profile,
-//             the 95% CI of delta% also clears the kill threshold (lies wholly on one side of it,
-//             so the license/kill question is settled, not just the word); at most runs_per_arm.
+// - decision: a confidence sequence for delta% (run/sequential_ci.h, docs/stopping.md): from
+//             max(min_n, 3) runs per arm on, one look per block; stop early only when the interval
+//             lies wholly at or beyond the license line, wholly below the kill line, or wholly
+//             inside the noise band (+- noise_k x sigma%); otherwise run to runs_per_arm. The rule
+//             decides only WHEN to stop: the verdict word always comes from the spec's rules at
+//             the n where it stopped. With probability >= 1 - kSequentialAlpha no early stop rests
+//             on an interval that misses the true delta%, so early stopping adds at most
+//             kSequentialAlpha to the rate of any wrong LICENSE compared with running to the cap.
 // - every rule: never past max_seconds of this session.
 namespace kwb {
-
-inline constexpr int kDecisionStableBlocks = 3;
 
 struct Judgement {
     std::string word;                                  // LICENSE, KILL, NOISE, INCONCLUSIVE
     std::optional<std::array<double, 2>> ci95_delta_pct;
 };
 
-// The word and CI of a sample verdict's JSON.
+// The word and CI of a sample verdict.
 Judgement judgement_of(const SampleVerdict& verdict);
+
+// What the decision rule looks at: the judged values of the target metric so far.
+struct ArmValues {
+    std::vector<double> baseline;
+    std::vector<double> treatment;
+    bool paired = false;
+};
+
+// The decision rule's last look, for the study's record (Experiment::stopping).
+struct DecisionLook {
+    int look = 0;                      // 1-based
+    int runs_per_arm = 0;
+    SequentialInterval interval;
+    std::optional<double> sigma_pct;   // max cv% of the arms at that look
+};
 
 class StoppingRule {
 public:
@@ -42,22 +60,32 @@ public:
     int cap_per_arm() const;
     // Runs per arm to announce as planned: the count, the decision cap, or for duration the cap.
     int planned_per_arm() const { return cap_per_arm(); }
+    // Runs per arm from which the decision rule looks: max(min_n, 3).
+    int first_look_per_arm() const;
 
     // At a block boundary: `runs_per_arm` is the fewest runs of the order any arm has finished
-    // (all sessions; a discarded run counts, it is not repeated), `elapsed_s` the seconds of this session. `judge` is called only by the decision
-    // rule, and only from min_n runs per arm on. Returns why to stop, or nullopt to run a block more.
-    std::optional<std::string> check(int runs_per_arm, double elapsed_s, const std::function<Judgement()>& judge);
+    // (all sessions; a discarded run counts, it is not repeated), `elapsed_s` the seconds of this
+    // session. `values` is called only by the decision rule, and only from first_look_per_arm()
+    // on. Returns why to stop, or nullopt to run a block more.
+    std::optional<std::string> check(int runs_per_arm, double elapsed_s, const std::function<ArmValues()>& values);
 
-    // The decision rule's verdict words so far, one per judged block (tests, reports).
-    const std::vector<std::string>& history() const { return history_; }
+    // Why the last check() stopped, as a short code: plan-complete, max-count, max-time,
+    // duration, beyond-license, below-kill, inside-noise-band. Empty when it did not stop.
+    const std::string& stop_code() const { return code_; }
+    // The decision rule's looks so far (tests, reports); the last one is stored in the study.
+    const std::vector<DecisionLook>& looks() const { return looks_; }
 
 private:
-    std::optional<std::string> decide(const std::function<Judgement()>& judge);
+    std::optional<std::string> decide(int runs_per_arm, const std::function<ArmValues()>& values);
 
     RunPlan plan_;
     Profile profile_;
-    bool strict_ = false;
-    std::vector<std::string> history_;
+    std::vector<double> thresholds_;   // kill, license on the delta% axis
+    std::string code_;
+    std::vector<DecisionLook> looks_;
 };
+
+// The record of why and when a run stopped, for Experiment::stopping.
+StopRecord stop_record(const StoppingRule& rule, const RunPlan& plan, int runs_per_arm, const std::string& code);
 
 } // namespace kwb

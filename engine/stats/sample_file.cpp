@@ -4,10 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <fstream>
-#include <sstream>
 
 namespace kwb::stats {
 
@@ -91,7 +91,22 @@ double checked_value(std::string_view token, const std::string& file, int line)
         throw SampleFileError(file, line, fmt::format("\"{}\" is not a finite number", token));
     if (*v <= 0)
         throw SampleFileError(file, line, fmt::format("{} is not positive (every value must be > 0)", token));
+    if (*v > kMaxSampleValue)
+        throw SampleFileError(file, line,
+                              fmt::format("{} is too large: values above 1e100 would overflow the statistics", token));
     return *v;
+}
+
+// A CSV header field names a column: it holds a letter and cannot be mistaken for a mistyped
+// number (it parses as none and does not start like one: 0x10, 10abc and "10" are not names).
+bool header_field(std::string_view f)
+{
+    if (f.empty() || parse_number(f))
+        return false;
+    const char c = f.front();
+    if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.')
+        return false;
+    return std::any_of(f.begin(), f.end(), [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)) != 0; });
 }
 
 std::string join(const std::vector<std::string>& names)
@@ -126,12 +141,19 @@ SampleSet parse_samples(std::string_view text, const std::string& file, const st
 {
     SampleSet set;
     set.file = file;
+    if (text.substr(0, 3) == "\xEF\xBB\xBF")   // a UTF-8 byte-order mark (spreadsheet exports)
+        text.remove_prefix(3);
     const std::vector<Line> lines = content_lines(text, set.line_count);
     const int last_line = std::max(1, set.line_count);
     if (lines.empty())
         throw SampleFileError(file, last_line, "no values (the file is empty or holds only comments)");
 
     if (parse_number(lines.front().text)) {   // one number per line
+        if (column)
+            throw SampleFileError(file, lines.front().number,
+                                  fmt::format("--column \"{}\" given, but the file holds bare numbers, not a CSV "
+                                              "header",
+                                              *column));
         for (const Line& l : lines) {
             set.values.push_back(checked_value(l.text, file, l.number));
             set.lines.push_back(l.number);
@@ -142,6 +164,12 @@ SampleSet parse_samples(std::string_view text, const std::string& file, const st
     // A CSV file: the first line is the header.
     const std::vector<std::string> header = split_csv(lines.front().text);
     const int header_line = lines.front().number;
+    for (const auto& field : header)
+        if (!header_field(field))
+            throw SampleFileError(file, header_line,
+                                  fmt::format("\"{}\" is neither a number nor a CSV header (each header field names "
+                                              "a column: it holds a letter and does not start like a number)",
+                                              lines.front().text));
     std::vector<std::vector<std::string>> rows;
     for (std::size_t i = 1; i < lines.size(); ++i) {
         rows.push_back(split_csv(lines[i].text));
@@ -189,11 +217,18 @@ SampleSet read_sample_file(const std::string& path, const std::optional<std::str
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw SampleFileError(path, 0, "cannot open the file");
-    std::ostringstream buf;
-    buf << in.rdbuf();
+    // Chunked, stopping past the limit: /dev/zero or a FIFO has no size to check up front.
+    std::string text;
+    char chunk[1 << 16];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+        if (text.size() + static_cast<std::size_t>(in.gcount()) > kMaxSampleFileBytes)
+            throw SampleFileError(path, 0, fmt::format("larger than {} MiB, the limit for a sample file",
+                                                       kMaxSampleFileBytes >> 20));
+        text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    }
     if (in.bad())
         throw SampleFileError(path, 0, "cannot read the file");
-    return parse_samples(buf.str(), path, column);
+    return parse_samples(text, path, column);
 }
 
 void check_paired_counts(const SampleSet& baseline, const SampleSet& treatment)

@@ -8,6 +8,7 @@
 // lines starting with '#' are skipped everywhere. Bad input is an error, never a verdict: the
 // error names the file, the 1-based line and the problem, so it can be fixed without guessing.
 
+#include <cstddef>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -29,6 +30,11 @@ private:
     std::string problem_;
 };
 
+// The largest sample file read (256 MiB: some 20 million values); past it reading stops.
+inline constexpr std::size_t kMaxSampleFileBytes = std::size_t{256} << 20;
+// The largest value accepted: sums of squares of a million values stay far inside double range.
+inline constexpr double kMaxSampleValue = 1e100;
+
 struct SampleSet {
     std::string file;            // as named by the user
     std::vector<double> values;
@@ -39,7 +45,8 @@ struct SampleSet {
 // Parses `text` as the content of `file` (the name is only used in errors). With `column`, a CSV
 // file's column of that name is read; a one-number-per-line file ignores it. Throws
 // SampleFileError on bad input: no values, a token that is not a number, a non-finite value, a
-// value <= 0, an unknown column, a ragged row, zero or several numeric columns without `column`.
+// value <= 0 or above kMaxSampleValue, a first line that is neither a number nor a header,
+// `column` on a file of bare numbers, an unknown column, a ragged row, zero or several numeric columns without `column`.
 SampleSet parse_samples(std::string_view text, const std::string& file,
                         const std::optional<std::string>& column = std::nullopt);
 

@@ -52,13 +52,19 @@ std::string_view to_string(ExperimentStatus s)
     return "pending";
 }
 
-std::vector<double> judged_values(const Experiment& e, const std::string& arm, const std::string& metric)
+std::vector<const Sample*> judged_samples(const Experiment& e, const std::string& arm, const std::string& metric)
 {
     std::vector<const Sample*> picked;
     for (const auto& s : e.samples)
         if (s.arm == arm && !s.warmup && !s.discarded && s.metrics.count(metric))
             picked.push_back(&s);
     std::stable_sort(picked.begin(), picked.end(), [](auto* a, auto* b) { return a->position < b->position; });
+    return picked;
+}
+
+std::vector<double> judged_values(const Experiment& e, const std::string& arm, const std::string& metric)
+{
+    const auto picked = judged_samples(e, arm, metric);
     std::vector<double> values;
     values.reserve(picked.size());
     for (const auto* s : picked)

@@ -2,9 +2,11 @@
 #pragma once
 
 #include "util/direction.h"
+#include "verdict/verdict_types.h"
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -52,6 +54,10 @@ struct Prediction {
     std::map<std::string, double> variables;     // named constants the formula uses
     std::optional<double> predicted_delta_pct;   // the formula's value, positive = better
     std::string rationale;
+    // Schema 3: the catalogue part (its `match`, e.g. "H100 80GB HBM3") whose figures give the
+    // formula's hardware constants; empty: the GPU of the study's device sheet. The predicted value
+    // is never typed: formula/prediction.h recomputes it on load, on save and on every edit.
+    std::string gpu;
 };
 
 // The correctness check of one arm: its output against the workload's reference, run once per
@@ -66,11 +72,25 @@ struct CorrectnessCheck {
     std::string checked_at;             // ISO 8601 UTC
 };
 
+// Schema 3: an arm that is an external benchmark command (workload "command", docs/adapters.md).
+struct CommandSpec {
+    std::string cmd;                             // run by /bin/sh -c; {out} becomes a fresh result-file path
+    std::string cwd;                             // working directory; empty: where kwb runs
+    std::map<std::string, std::string> env;      // overrides on top of kwb's environment
+    double timeout_s = 600;                      // per repetition; the process group is killed then
+    std::string setup, teardown;                 // once per arm, before the first and after the last repetition
+    std::string setup_each, teardown_each;       // around every repetition
+    std::string check;                           // correctness check, exit 0 = correct; empty: unverified
+    std::string adapter = "auto";                // adapter name, or auto (detected from the output)
+    nlohmann::json adapter_options = nlohmann::json::object();   // select, map, patterns
+};
+
 // One arm of an A/B: a complete parameter set for the workload.
 struct Arm {
     std::string name;                            // "baseline" or "treatment" (grids: "r0c1"...)
     nlohmann::json params = nlohmann::json::object();
     std::optional<CorrectnessCheck> check{};     // schema 3: null until the run checked it
+    std::optional<CommandSpec> command{};        // schema 3: set for the command workload
 };
 
 // Which device an experiment ran on. The model is what "same device" means: a study measured on
@@ -130,6 +150,14 @@ struct Sample {
     std::optional<double> power_w;
     std::vector<std::string> throttle_reasons;   // NVML clock-event reasons seen during the repetition
     std::optional<int> launches;                 // launches (iterations) in this repetition
+    // Schema 3, command arms: a failed repetition (non-zero exit, timeout, nothing the adapter could
+    // read) is kept with failed = true, discarded = true, no metrics and the reason in note.
+    bool failed = false;
+    std::optional<int> exit_status;
+    std::string stdout_tail, stderr_tail;        // the last 4 KiB, with a note when cut
+    std::string adapter;                         // the adapter that read it
+    std::map<std::string, std::string> fingerprint;   // adapter fields that must match across arms
+    std::optional<double> peak_gpu_mem_mib;      // NVML, all GPUs, while the command ran
 };
 
 // A stream recorded by a sampler during the experiment (CPU utilisation, RSS, SM occupancy...).
@@ -150,11 +178,24 @@ struct AaCalibration {
     double false_alarm_rate() const { return splits > 0 ? static_cast<double>(false_alarms) / splits : 0.0; }
 };
 
+// Schema 3: why and when the stopping rule ended the run (docs/stopping.md). `code` is one of
+// plan-complete, max-count, max-time, duration, beyond-license, below-kill, inside-noise-band,
+// or stopped (a signal / the Stop button).
+struct StopRecord {
+    std::string rule;                       // count, duration, decision
+    std::string code;
+    int runs_per_arm = 0;                   // per arm when it stopped
+    std::optional<double> alpha;            // decision: the confidence sequence's total error
+    int looks = 0;                          // decision: looks taken (the last one's number)
+    std::optional<std::array<double, 2>> interval;   // decision: the last look's interval of delta%
+    std::optional<double> interval_level;   // its level, 1 - alpha_k
+};
+
 enum class ExperimentStatus { Pending, Running, Done, Stopped, Failed };
 
 struct Experiment {
     std::string id;                     // unique in the study, e.g. "ab-1"
-    std::string kind = "ab";            // "ab" (grids later)
+    std::string kind = "ab";            // "ab", or "grid-cell" (one cell of a grid group)
     std::string workload;
     std::string backend = "auto";       // auto, cpu, cuda
     std::string metric;                 // the target metric judged by the verdict
@@ -176,8 +217,29 @@ struct Experiment {
     DeviceIdentity device;              // the device the samples were taken on (empty until run)
     std::optional<int> launches_per_rep;   // the calibrated launch count both arms use
     std::vector<std::string> limitations;  // what this run could not record, e.g. "no NVML: clocks not recorded"
-    nlohmann::json verdict;             // sample verdict (kwb verdict --json shape) or null
-    nlohmann::json final_verdict;       // after study-level rules, or null
+    std::optional<SampleVerdict> verdict;        // sample verdict (JSON: the kwb verdict --json shape) or none
+    std::optional<FinalVerdict> final_verdict;   // after study-level rules, or none
+    std::optional<StopRecord> stopping;          // schema 3: why and when it stopped (null until it did)
+    // Schema 3, grids (kind "grid-cell"): the grid group this cell belongs to and its level index
+    // per grid variable, e.g. {1, 0}. A cell is a complete two-arm experiment (the baseline cell
+    // against this one), so cells can run apart (another GPU, another job) and still be judged.
+    std::string group;
+    std::vector<int> cell;
+};
+
+// Schema 3, phase 6: one variable of a grid and its levels; levels[0] is the baseline level.
+struct GridVariable {
+    std::string name;
+    std::vector<nlohmann::json> levels;
+};
+
+// A grid of two variables (2 to 4 levels each). Every cell but the baseline cell is its own
+// experiment of kind "grid-cell" naming this group; the interaction estimate is stored here once
+// every cell is judged (verdict/grid_interaction.h), null before.
+struct GridGroup {
+    std::string id;                     // "grid-1"
+    std::vector<GridVariable> variables;
+    nlohmann::json interaction;
 };
 
 // Phase 7: one tradeoff axis. A license needs at least one axis with a named sacrifice.
@@ -209,6 +271,7 @@ struct Study {
     std::vector<Experiment> experiments;
     std::vector<Tradeoff> tradeoffs;
     std::vector<LedgerEntry> ledger;
+    std::vector<GridGroup> grids;       // schema 3
 
     Experiment* find_experiment(const std::string& id);
     const Experiment* find_experiment(const std::string& id) const;
@@ -223,5 +286,7 @@ std::string_view to_string(ExperimentStatus s);
 
 // Samples of one arm that count for the verdict (neither warm-up nor discarded), in run order.
 std::vector<double> judged_values(const Experiment& e, const std::string& arm, const std::string& metric);
+// The same samples themselves (throttled flags, clocks), aligned with judged_values.
+std::vector<const Sample*> judged_samples(const Experiment& e, const std::string& arm, const std::string& metric);
 
 } // namespace kwb

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study/study_file.h"
 
+#include "formula/prediction.h"
 #include "study/study_json.h"
 #include "util/atomic_file.h"
 
@@ -71,8 +72,22 @@ void migrate_study_json(nlohmann::json& doc)
 Study parse_study(std::string_view text, const std::string& origin)
 {
     nlohmann::json doc;
+    // The last key the parser passed: a number beyond double range (1e400) is only found by the
+    // lexer, and the error should still name the field it was written for.
+    std::string last_key;
+    const nlohmann::json::parser_callback_t note_key = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& value) {
+        if (event == nlohmann::json::parse_event_t::key && value.is_string())
+            last_key = value.get_ref<const std::string&>();
+        return true;
+    };
     try {
-        doc = nlohmann::json::parse(text);
+        doc = nlohmann::json::parse(text, note_key);
+    } catch (const nlohmann::json::out_of_range& e) {
+        std::string what = e.what();
+        if (const auto pos = what.find("] "); pos != std::string::npos)
+            what = what.substr(pos + 2);
+        throw StudyLoadError(fmt::format("{}: field '{}': {} (beyond the range of a number)", origin,
+                                         last_key.empty() ? "?" : last_key, what));
     } catch (const nlohmann::json::parse_error& e) {
         // nlohmann's message carries the byte offset; keep it, drop its "[json.exception...]" prefix.
         std::string what = e.what();
@@ -82,7 +97,9 @@ Study parse_study(std::string_view text, const std::string& origin)
     }
     try {
         migrate_study_json(doc);
-        return study_from_json(doc);
+        Study study = study_from_json(doc);
+        refresh_prediction(study);   // the stored value is the formula's, never a typed one
+        return study;
     } catch (const FormatError& e) {
         throw StudyLoadError(fmt::format("{}: {}", origin, e.what()));
     }
@@ -105,6 +122,7 @@ void save_study(Study& study, const std::filesystem::path& path)
     if (study.created_at.empty())
         study.created_at = study.modified_at;
     study.schema_version = kStudySchemaVersion;
+    refresh_prediction(study);
     write_file_atomically(path, study_to_json(study).dump(2) + "\n");
 }
 

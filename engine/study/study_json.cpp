@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study/study_json.h"
+#include "verdict/verdict_json.h"
+
+#include "study/plan_limits.h"
 
 #include <fmt/format.h>
 
@@ -137,6 +140,17 @@ json raw_or(const JsonReader& r, std::string_view key, json fallback)
 
 // --- to JSON -------------------------------------------------------------------------------
 
+json stop_record_json(const StopRecord& s)
+{
+    return {{"rule", s.rule},
+            {"code", s.code},
+            {"runs_per_arm", s.runs_per_arm},
+            {"alpha", s.alpha ? json(*s.alpha) : json(nullptr)},
+            {"looks", s.looks},
+            {"interval", s.interval ? json(*s.interval) : json(nullptr)},
+            {"interval_level", s.interval_level ? json(*s.interval_level) : json(nullptr)}};
+}
+
 json to_json(const Target& t)
 {
     return {{"metric", t.metric},   {"direction", to_string(t.direction)}, {"unit", t.unit},
@@ -162,6 +176,21 @@ json to_json(const CorrectnessCheck& c)
             {"checked_at", c.checked_at}};
 }
 
+json to_json(const CommandSpec& c)
+{
+    return {{"cmd", c.cmd},
+            {"cwd", c.cwd},
+            {"env", c.env},
+            {"timeout_s", c.timeout_s},
+            {"setup", c.setup},
+            {"teardown", c.teardown},
+            {"setup_each", c.setup_each},
+            {"teardown_each", c.teardown_each},
+            {"check", c.check},
+            {"adapter", c.adapter},
+            {"adapter_options", c.adapter_options}};
+}
+
 json to_json(const DeviceIdentity& d)
 {
     if (d.empty())
@@ -175,6 +204,9 @@ json to_json(const Experiment& e)
     json arms = json::array();
     for (const auto& a : e.arms)
         arms.push_back({{"name", a.name}, {"params", a.params}, {"check", a.check ? to_json(*a.check) : json(nullptr)}});
+    for (size_t i = 0; i < e.arms.size(); ++i)
+        if (e.arms[i].command)
+            arms[i]["command"] = to_json(*e.arms[i].command);
     json samples = json::array();
     for (const auto& s : e.samples)
         samples.push_back(sample_to_json(s));
@@ -210,11 +242,39 @@ json to_json(const Experiment& e)
             {"device", to_json(e.device)},
             {"launches_per_rep", e.launches_per_rep ? json(*e.launches_per_rep) : json(nullptr)},
             {"limitations", e.limitations},
-            {"verdict", e.verdict},
-            {"final_verdict", e.final_verdict}};
+            {"verdict", e.verdict ? to_json(*e.verdict) : json(nullptr)},
+            {"final_verdict", e.final_verdict ? to_json(*e.final_verdict) : json(nullptr)},
+            {"stopping", e.stopping ? stop_record_json(*e.stopping) : json(nullptr)},
+            {"group", e.group},
+            {"cell", e.cell}};
+}
+
+json to_json(const GridGroup& g)
+{
+    json variables = json::array();
+    for (const auto& v : g.variables)
+        variables.push_back({{"name", v.name}, {"levels", v.levels}});
+    return {{"id", g.id}, {"variables", variables}, {"interaction", g.interaction}};
 }
 
 // --- from JSON -----------------------------------------------------------------------------
+
+StopRecord stop_record_from(const JsonReader& r)
+{
+    StopRecord s;
+    s.rule = r.string_or("rule", "");
+    s.code = r.string_or("code", "");
+    s.runs_per_arm = int_or(r, "runs_per_arm", 0);
+    s.alpha = r.optional_number("alpha");
+    s.looks = int_or(r, "looks", 0);
+    if (const auto* a = r.optional_array("interval")) {
+        if (a->size() != 2 || !(*a)[0].is_number() || !(*a)[1].is_number())
+            r.fail("interval", "expected [lo, hi] of two numbers");
+        s.interval = std::array<double, 2>{(*a)[0].get<double>(), (*a)[1].get<double>()};
+    }
+    s.interval_level = r.optional_number("interval_level");
+    return s;
+}
 
 Target target_from(const JsonReader& r)
 {
@@ -257,6 +317,8 @@ RunPlan plan_from(const JsonReader& r)
     p.min_rep_ms = r.number_or("min_rep_ms", p.min_rep_ms);
     if (!(p.min_rep_ms >= 0 && p.min_rep_ms <= 60000))
         r.fail("min_rep_ms", "must be between 0 (off) and 60000 ms");
+    for (const auto& problem : plan_problems(p))   // the documented ranges (study/plan_limits.h)
+        r.fail(problem.field, problem.problem);
     return p;
 }
 
@@ -269,6 +331,35 @@ CorrectnessCheck check_from(const JsonReader& r)
     c.tolerance = r.optional_number("tolerance");
     c.compared = r.string_or("compared", "");
     c.checked_at = r.string_or("checked_at", "");
+    return c;
+}
+
+CommandSpec command_from(const JsonReader& r)
+{
+    CommandSpec c;
+    c.cmd = r.string("cmd");
+    c.cwd = r.string_or("cwd", "");
+    if (r.json().contains("env") && !r.json()["env"].is_null()) {
+        if (!r.json()["env"].is_object())
+            r.fail("env", "expected an object of NAME: VALUE strings");
+        for (const auto& [k, v] : r.json()["env"].items()) {
+            if (!v.is_string())
+                r.fail("env", "expected an object of NAME: VALUE strings");
+            c.env[k] = v.get<std::string>();
+        }
+    }
+    c.timeout_s = r.number_or("timeout_s", c.timeout_s);
+    if (!(c.timeout_s > 0))
+        r.fail("timeout_s", "must be above 0 seconds");
+    c.setup = r.string_or("setup", "");
+    c.teardown = r.string_or("teardown", "");
+    c.setup_each = r.string_or("setup_each", "");
+    c.teardown_each = r.string_or("teardown_each", "");
+    c.check = r.string_or("check", "");
+    c.adapter = r.string_or("adapter", "auto");
+    c.adapter_options = r.json().contains("adapter_options") && r.json()["adapter_options"].is_object()
+                            ? r.json()["adapter_options"]
+                            : json::object();
     return c;
 }
 
@@ -301,6 +392,8 @@ Experiment experiment_from(const JsonReader& r)
             a.fail("params", "expected an object of parameter values");
         if (auto c = a.optional_object("check"))
             arm.check = check_from(*c);
+        if (auto c = a.optional_object("command"))
+            arm.command = command_from(*c);
         e.arms.push_back(std::move(arm));
     }
     if (auto p = r.optional_object("plan"))
@@ -350,9 +443,37 @@ Experiment experiment_from(const JsonReader& r)
             r.fail("launches_per_rep", "must be at least 1");
     }
     e.limitations = strings(r, "limitations");
-    e.verdict = raw_or(r, "verdict", nullptr);
-    e.final_verdict = raw_or(r, "final_verdict", nullptr);
+    if (r.has("verdict"))
+        e.verdict = sample_verdict_from_json(r.json().at("verdict"), r.field_path("verdict"));
+    if (r.has("final_verdict"))
+        e.final_verdict = final_verdict_from_json(r.json().at("final_verdict"), r.field_path("final_verdict"));
+    if (auto st = r.optional_object("stopping"))
+        e.stopping = stop_record_from(*st);
+    e.group = r.string_or("group", "");
+    if (const auto* cell = r.optional_array("cell"))
+        for (size_t i = 0; i < cell->size(); ++i) {
+            if (!(*cell)[i].is_number_integer() || (*cell)[i].get<long long>() < 0 || (*cell)[i].get<long long>() > 64)
+                throw FormatError(fmt::format("field '{}[{}]': expected a level index (an integer from 0)",
+                                              r.field_path("cell"), i));
+            e.cell.push_back((*cell)[i].get<int>());
+        }
     return e;
+}
+
+GridGroup grid_from(const JsonReader& r)
+{
+    GridGroup g;
+    g.id = r.string("id");
+    const auto& variables = r.array("variables");
+    for (size_t i = 0; i < variables.size(); ++i) {
+        const auto v = r.element(variables, i, "variables");
+        GridVariable var{v.string("name"), {}};
+        const auto& levels = v.array("levels");
+        var.levels.assign(levels.begin(), levels.end());
+        g.variables.push_back(std::move(var));
+    }
+    g.interaction = raw_or(r, "interaction", nullptr);
+    return g;
 }
 
 } // namespace
@@ -384,6 +505,20 @@ json sample_to_json(const Sample& s)
         j["throttle_reasons"] = s.throttle_reasons;
     if (s.launches)
         j["launches"] = *s.launches;
+    if (s.failed)
+        j["failed"] = true;
+    if (s.exit_status)
+        j["exit_status"] = *s.exit_status;
+    if (!s.stdout_tail.empty())
+        j["stdout_tail"] = s.stdout_tail;
+    if (!s.stderr_tail.empty())
+        j["stderr_tail"] = s.stderr_tail;
+    if (!s.adapter.empty())
+        j["adapter"] = s.adapter;
+    if (!s.fingerprint.empty())
+        j["fingerprint"] = s.fingerprint;
+    if (s.peak_gpu_mem_mib)
+        j["peak_gpu_mem_mib"] = *s.peak_gpu_mem_mib;
     return j;
 }
 
@@ -408,6 +543,16 @@ Sample sample_from_json(const JsonReader& r)
     s.throttle_reasons = strings(r, "throttle_reasons");
     if (r.json().contains("launches") && !r.json()["launches"].is_null())
         s.launches = int_field(r, "launches");
+    s.failed = r.boolean_or("failed", false);
+    if (r.json().contains("exit_status") && !r.json()["exit_status"].is_null())
+        s.exit_status = int_field(r, "exit_status");
+    s.stdout_tail = r.string_or("stdout_tail", "");
+    s.stderr_tail = r.string_or("stderr_tail", "");
+    s.adapter = r.string_or("adapter", "");
+    if (r.json().contains("fingerprint") && r.json()["fingerprint"].is_object())
+        for (const auto& [k, v] : r.json()["fingerprint"].items())
+            s.fingerprint[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    s.peak_gpu_mem_mib = r.optional_number("peak_gpu_mem_mib");
     return s;
 }
 
@@ -423,6 +568,9 @@ json study_to_json(const Study& study)
     for (const auto& l : study.ledger)
         ledger.push_back({{"experiment", l.experiment_id}, {"at", l.at}, {"verdict", l.verdict},
                           {"summary", l.summary}, {"hypotheses", l.hypotheses}});
+    json grids = json::array();
+    for (const auto& g : study.grids)
+        grids.push_back(to_json(g));
     const auto& hw = study.hardware;
     const auto& p = study.prediction;
     return {{"schema_version", kStudySchemaVersion},
@@ -437,10 +585,11 @@ json study_to_json(const Study& study)
                          {"metrics", study.binding.metrics}}},
             {"prediction", {{"formula", p.formula}, {"variables", p.variables},
                             {"predicted_delta_pct", optional_number(p.predicted_delta_pct)},
-                            {"rationale", p.rationale}}},
+                            {"rationale", p.rationale}, {"gpu", p.gpu}}},
             {"experiments", experiments},
             {"tradeoffs", tradeoffs},
-            {"ledger", ledger}};
+            {"ledger", ledger},
+            {"grids", grids}};
 }
 
 Study study_from_json(const nlohmann::json& document)
@@ -470,6 +619,7 @@ Study study_from_json(const nlohmann::json& document)
         s.prediction.variables = number_map(*p, "variables");
         s.prediction.predicted_delta_pct = p->optional_number("predicted_delta_pct");
         s.prediction.rationale = p->string_or("rationale", "");
+        s.prediction.gpu = p->string_or("gpu", "");
     }
     if (const auto* experiments = r.optional_array("experiments"))
         for (size_t i = 0; i < experiments->size(); ++i)
@@ -485,6 +635,9 @@ Study study_from_json(const nlohmann::json& document)
             s.ledger.push_back({l.string("experiment"), l.string_or("at", ""), l.string("verdict"),
                                 l.string_or("summary", ""), strings(l, "hypotheses")});
         }
+    if (const auto* grids = r.optional_array("grids"))
+        for (size_t i = 0; i < grids->size(); ++i)
+            s.grids.push_back(grid_from(r.element(*grids, i, "grids")));
     return s;
 }
 

@@ -3,11 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <csignal>
+#include <ctime>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -35,7 +38,55 @@ std::filesystem::path link_target(const std::filesystem::path& path)
     return target;
 }
 
+// ".NAME.PID.XXXXXX" beside the target: the PID says whether the process that made it still lives,
+// so remove_stale_temporaries() can tell a save in flight from one a kill cut short.
+std::string temporary_template(const std::filesystem::path& dir, const std::filesystem::path& target)
+{
+    return (dir / fmt::format(".{}.{}.XXXXXX", target.filename().string(), static_cast<long>(::getpid()))).string();
+}
+
+bool all_digits(std::string_view s)
+{
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool alnum6(std::string_view s)
+{
+    return s.size() == 6 &&
+           std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
+}
+
 } // namespace
+
+std::vector<std::filesystem::path> remove_stale_temporaries(const std::filesystem::path& path)
+{
+    std::vector<std::filesystem::path> removed;
+    const std::filesystem::path target = link_target(path);
+    const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+    const std::string prefix = "." + target.filename().string() + ".";
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0)
+            continue;
+        const std::string_view rest = std::string_view(name).substr(prefix.size());
+        bool stale = false;
+        if (const auto dot = rest.find('.'); dot != std::string_view::npos && all_digits(rest.substr(0, dot)) &&
+                                             alnum6(rest.substr(dot + 1))) {
+            // Ours: stale once its process is gone (ESRCH). EPERM means someone else's live process.
+            const long pid = std::strtol(std::string(rest.substr(0, dot)).c_str(), nullptr, 10);
+            stale = pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+        } else if (alnum6(rest)) {
+            // Made by a version that did not name its PID: stale when untouched for an hour (no save
+            // writes for that long).
+            struct stat st = {};
+            stale = ::lstat(it->path().c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::time(nullptr) - st.st_mtime > 3600;
+        }
+        if (stale && it->is_regular_file(ec) && ::unlink(it->path().c_str()) == 0)
+            removed.push_back(it->path());
+    }
+    return removed;
+}
 
 void check_replaceable(const std::filesystem::path& path)
 {
@@ -43,7 +94,7 @@ void check_replaceable(const std::filesystem::path& path)
     if (::access(target.c_str(), F_OK) == 0 && ::access(target.c_str(), W_OK) != 0)
         fail(path, "cannot be written");
     const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
-    std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+    std::string tmpl = temporary_template(dir, target);
     const int fd = ::mkstemp(tmpl.data());
     if (fd < 0)
         fail(path, "cannot create a temporary file beside it");
@@ -55,7 +106,7 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
 {
     const std::filesystem::path target = link_target(path);   // errors still name `path`, as given
     const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
-    std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+    std::string tmpl = temporary_template(dir, target);
     const int fd = ::mkstemp(tmpl.data());
     if (fd < 0)
         fail(path, "cannot create a temporary file beside it");
@@ -98,16 +149,26 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
     }
 }
 
-std::string read_file(const std::filesystem::path& path)
+std::string read_file(const std::filesystem::path& path, std::size_t max_bytes)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         fail(path, "cannot open");
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
+    // Read in chunks and stop past the limit: /dev/zero or a FIFO has no size to check up front.
+    std::string text;
+    char chunk[1 << 16];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+        if (text.size() + static_cast<std::size_t>(in.gcount()) > max_bytes) {
+            errno = EFBIG;
+            throw std::runtime_error(fmt::format("{}: larger than the {} limit for this file", path.string(),
+                                                 max_bytes % (1u << 20) == 0 ? fmt::format("{} MiB", max_bytes >> 20)
+                                                                             : fmt::format("{} bytes", max_bytes)));
+        }
+        text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    }
     if (in.bad())
         fail(path, "cannot read");
-    return buffer.str();
+    return text;
 }
 
 } // namespace kwb

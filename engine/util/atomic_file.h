@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <string_view>
+#include <vector>
 
 namespace kwb {
 
@@ -16,7 +18,16 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
 // temporary file can be created beside it. Leaves nothing behind.
 void check_replaceable(const std::filesystem::path& path);
 
-// Reads a whole file; throws std::runtime_error naming the path when it cannot.
-std::string read_file(const std::filesystem::path& path);
+// Removes the temporary files a killed write_file_atomically() left beside `path`
+// (".NAME.PID.XXXXXX" whose PID no longer runs on this host; ".NAME.XXXXXX" from older versions
+// when untouched for an hour). Call it while holding the study's lock. Returns what it removed.
+std::vector<std::filesystem::path> remove_stale_temporaries(const std::filesystem::path& path);
+
+// The largest file read_file() reads by default (a study of a million samples is about 400 MiB).
+inline constexpr std::size_t kMaxReadBytes = std::size_t{1} << 30;   // 1 GiB
+
+// Reads a whole file; throws std::runtime_error naming the path when it cannot, or when it holds
+// more than `max_bytes` (it stops reading there: /dev/zero does not grow without limit).
+std::string read_file(const std::filesystem::path& path, std::size_t max_bytes = kMaxReadBytes);
 
 } // namespace kwb

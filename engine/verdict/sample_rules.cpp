@@ -32,7 +32,7 @@ void decide_on_delta(const SampleEvidence& e, const Profile& p, double sigma, Sa
         const std::string base = fmt::format("delta {}% >= license {}% with sigma {}% < {}%", num(delta),
                                              num(p.license_pct), num(sigma), num(p.max_sigma_pct));
         if (rule_family(p) != "strict") {
-            d.word = "LICENSE";
+            d.word = VerdictWord::License;
             d.reasons.push_back(base);
             return;
         }
@@ -46,10 +46,10 @@ void decide_on_delta(const SampleEvidence& e, const Profile& p, double sigma, Sa
                                                            p_ok ? "<" : ">=")
                                              : std::string("Welch p is undefined (both arms constant)");
         if (ci_ok && p_ok) {
-            d.word = "LICENSE";
+            d.word = VerdictWord::License;
             d.reasons.push_back(fmt::format("{}; {} and {}", base, ci_text, p_text));
         } else {
-            d.word = "INCONCLUSIVE";
+            d.word = VerdictWord::Inconclusive;
             d.strict_gate_failed = true;
             d.reasons.push_back(fmt::format("not significant: {}, but {} and {} (the strict profile needs both)", base,
                                             ci_text, p_text));
@@ -58,13 +58,13 @@ void decide_on_delta(const SampleEvidence& e, const Profile& p, double sigma, Sa
     }
     if (delta < p.kill_pct) {
         d.rule = 6;
-        d.word = "KILL";
+        d.word = VerdictWord::Kill;
         d.reasons.push_back(fmt::format("delta {}% < kill {}%: {}", num(delta), num(p.kill_pct),
                                         delta < 0 ? "a real regression" : "too small to matter"));
         return;
     }
     d.rule = 7;
-    d.word = "INCONCLUSIVE";
+    d.word = VerdictWord::Inconclusive;
     if (delta < p.license_pct)
         d.reasons.push_back(fmt::format("grey zone: delta {}% is between kill {}% and license {}%", num(delta),
                                         num(p.kill_pct), num(p.license_pct)));
@@ -79,17 +79,17 @@ void decide_on_speedup(const SampleEvidence& e, const Profile& p, double sigma, 
     const double s = e.speedup;
     if (s >= p.license_speedup && sigma < p.max_sigma_pct) {
         d.rule = 5;
-        d.word = "LICENSE";
+        d.word = VerdictWord::License;
         d.reasons.push_back(fmt::format("speedup {}x >= license {}x with sigma {}% < {}%", num(s),
                                         num(p.license_speedup), num(sigma), num(p.max_sigma_pct)));
     } else if (s < p.kill_speedup) {
         d.rule = 6;
-        d.word = "KILL";
+        d.word = VerdictWord::Kill;
         d.reasons.push_back(fmt::format("speedup {}x < kill {}x: {}", num(s), num(p.kill_speedup),
                                         s < 1 ? "a real regression" : "too small to matter"));
     } else {
         d.rule = 7;
-        d.word = "INCONCLUSIVE";
+        d.word = VerdictWord::Inconclusive;
         if (s < p.license_speedup)
             d.reasons.push_back(fmt::format("grey zone: speedup {}x is between kill {}x and license {}x", num(s),
                                             num(p.kill_speedup), num(p.license_speedup)));
@@ -109,7 +109,7 @@ SampleDecision decide_sample(const SampleEvidence& e, const Profile& p)
     // Rule 1: enough runs.
     if (nb < p.min_n || nt < p.min_n) {
         d.rule = 1;
-        d.word = "INCONCLUSIVE";
+        d.word = VerdictWord::Inconclusive;
         d.reasons.push_back(fmt::format("not enough runs: the baseline has {}, the treatment {}; the profile needs {} "
                                         "in each arm",
                                         nb, nt, p.min_n));
@@ -119,14 +119,14 @@ SampleDecision decide_sample(const SampleEvidence& e, const Profile& p)
     // stability cannot be assessed, which is no better than unstable.
     if (!e.sigma_pct) {
         d.rule = 2;
-        d.word = "INCONCLUSIVE";
+        d.word = VerdictWord::Inconclusive;
         d.reasons.push_back("stability not assessed: an arm has a single run, so sigma is undefined");
         return d;
     }
     const double sigma = *e.sigma_pct;
     if (sigma > p.unstable_sigma_pct) {
         d.rule = 2;
-        d.word = "INCONCLUSIVE";
+        d.word = VerdictWord::Inconclusive;
         d.reasons.push_back(fmt::format("workload not stable: sigma {}% > {}% (raise duration or warm-up, check "
                                         "throttling)",
                                         num(sigma), num(p.unstable_sigma_pct)));
@@ -137,7 +137,7 @@ SampleDecision decide_sample(const SampleEvidence& e, const Profile& p)
     const bool bim_t = e.bimodal_treatment.bimodal.value_or(false);
     if (bim_b || bim_t) {
         d.rule = 3;
-        d.word = "INCONCLUSIVE";
+        d.word = VerdictWord::Inconclusive;
         if (bim_b)
             d.reasons.push_back(modes_text("baseline", e.bimodal_baseline));
         if (bim_t)
@@ -147,7 +147,7 @@ SampleDecision decide_sample(const SampleEvidence& e, const Profile& p)
     // Rule 4: within the noise band.
     if (std::fabs(e.delta_pct) <= p.noise_k * sigma) {
         d.rule = 4;
-        d.word = "NOISE";
+        d.word = VerdictWord::Noise;
         d.reasons.push_back(fmt::format("delta {}% is within the noise band: |delta| <= {} x sigma {}% = {}%",
                                         num(e.delta_pct), num(p.noise_k), num(sigma), num(p.noise_k * sigma)));
         return d;
@@ -160,45 +160,83 @@ SampleDecision decide_sample(const SampleEvidence& e, const Profile& p)
     return d;
 }
 
+namespace {
+
+std::optional<double> finite(double x)
+{
+    return std::isfinite(x) ? std::optional<double>(x) : std::nullopt;
+}
+
+std::optional<double> finite(const std::optional<double>& x)
+{
+    return x ? finite(*x) : std::nullopt;
+}
+
+std::optional<DeltaInterval> finite(const std::optional<stats::Interval>& ci)
+{
+    if (!ci || !std::isfinite((*ci)[0]) || !std::isfinite((*ci)[1]))
+        return std::nullopt;
+    return DeltaInterval{(*ci)[0], (*ci)[1]};
+}
+
+ArmStats arm_stats(const stats::ArmSummary& arm, const stats::Bimodality& bimodality)
+{
+    ArmStats a;
+    a.n = arm.n;
+    a.mean = finite(arm.mean);
+    a.median = finite(arm.median);
+    a.stddev = finite(arm.stddev);
+    a.cv_pct = finite(arm.cv_pct);
+    a.min = finite(arm.min);
+    a.max = finite(arm.max);
+    a.p50 = finite(arm.p50);
+    a.p90 = finite(arm.p90);
+    a.p99 = finite(arm.p99);
+    a.outliers_mild = static_cast<int>(arm.outliers.mild);
+    a.outliers_extreme = static_cast<int>(arm.outliers.extreme);
+    if (bimodality.bimodal.value_or(false)) {
+        a.modes.emplace();
+        for (const auto& m : bimodality.modes)
+            a.modes->push_back({m.share, finite(m.mean)});
+    }
+    return a;
+}
+
+} // namespace
+
+SampleVerdict make_sample_verdict(const SampleEvidence& e, SampleDecision d, const Profile& p)
+{
+    SampleVerdict v;
+    v.word = d.word;
+    v.reasons = std::move(d.reasons);
+    v.rule = d.rule;
+    v.delta_pct = finite(e.delta_pct);
+    v.sigma_pct = finite(e.sigma_pct);
+    v.speedup = finite(e.speedup);
+    v.ci95_delta_pct = finite(e.ci95_delta_pct);
+    v.p_welch = finite(e.p_welch);
+    v.p_mannwhitney = finite(e.mannwhitney.p);
+    v.u_mannwhitney = finite(e.mannwhitney.u1);
+    v.mannwhitney_method = std::string(stats::to_string(e.mannwhitney.method));
+    v.bimodal_baseline = e.bimodal_baseline.bimodal;
+    v.bimodal_treatment = e.bimodal_treatment.bimodal;
+    if (e.paired)
+        v.paired = PairedStats{e.paired->n_pairs, finite(e.paired->mean_delta_pct), finite(e.paired->ci95_delta_pct)};
+    v.baseline = arm_stats(e.baseline, e.bimodal_baseline);
+    v.treatment = arm_stats(e.treatment, e.bimodal_treatment);
+    v.profile = p;
+    if (e.ci95_delta_pct) {
+        const RunsNeeded more = runs_needed_for_ci(e.delta_pct, *e.ci95_delta_pct,
+                                                   std::min(e.baseline.n, e.treatment.n), delta_thresholds(p));
+        v.runs_needed_per_arm = more.per_arm;
+        v.runs_needed_threshold_pct = finite(more.threshold_pct);
+    }
+    return v;
+}
+
 nlohmann::json sample_verdict_json(const SampleEvidence& e, const SampleDecision& d, const Profile& p)
 {
-    nlohmann::json j;
-    j["verdict"] = d.word;
-    j["reasons"] = d.reasons;
-    j["delta_pct"] = number_or_null(e.delta_pct);
-    j["sigma_pct"] = number_or_null(e.sigma_pct);
-    j["speedup"] = number_or_null(e.speedup);
-    j["n_baseline"] = e.baseline.n;
-    j["n_treatment"] = e.treatment.n;
-    j["mean_baseline"] = number_or_null(e.baseline.mean);
-    j["mean_treatment"] = number_or_null(e.treatment.mean);
-    j["cv_baseline_pct"] = number_or_null(e.baseline.cv_pct);
-    j["cv_treatment_pct"] = number_or_null(e.treatment.cv_pct);
-    j["ci95_delta_pct"] = interval_or_null(e.ci95_delta_pct);
-    j["p_welch"] = number_or_null(e.p_welch);
-    j["p_mannwhitney"] = number_or_null(e.mannwhitney.p);
-    j["mannwhitney_method"] = std::string(stats::to_string(e.mannwhitney.method));
-    j["bimodal_baseline"] = e.bimodal_baseline.bimodal ? nlohmann::json(*e.bimodal_baseline.bimodal) : nullptr;
-    j["bimodal_treatment"] = e.bimodal_treatment.bimodal ? nlohmann::json(*e.bimodal_treatment.bimodal) : nullptr;
-    if (e.paired)
-        j["paired"] = {{"n_pairs", e.paired->n_pairs},
-                       {"mean_delta_pct", number_or_null(e.paired->mean_delta_pct)},
-                       {"ci95_delta_pct", interval_or_null(e.paired->ci95_delta_pct)}};
-    else
-        j["paired"] = nullptr;
-    j["arms"] = {{"baseline", arm_to_json(e.baseline, e.bimodal_baseline)},
-                 {"treatment", arm_to_json(e.treatment, e.bimodal_treatment)}};
-    j["profile"] = profile_to_json(p);
-    // Extra keys (spec: more keys are welcome).
-    j["rule"] = d.rule;
-    j["u_mannwhitney"] = number_or_null(e.mannwhitney.u1);
-    RunsNeeded more;
-    if (e.ci95_delta_pct)
-        more = runs_needed_for_ci(e.delta_pct, *e.ci95_delta_pct, std::min(e.baseline.n, e.treatment.n),
-                                  delta_thresholds(p));
-    j["runs_needed_per_arm"] = more.per_arm ? nlohmann::json(*more.per_arm) : nullptr;
-    j["runs_needed_threshold_pct"] = number_or_null(more.threshold_pct);
-    return j;
+    return to_json(make_sample_verdict(e, d, p));
 }
 
 SampleVerdict judge_samples(const std::vector<double>& baseline, const std::vector<double>& treatment,
@@ -209,12 +247,7 @@ SampleVerdict judge_samples(const std::vector<double>& baseline, const std::vect
     if (paired && baseline.size() != treatment.size())
         throw std::invalid_argument("judge_samples: paired arms need equal counts");
     const SampleEvidence e = collect_evidence(baseline, treatment, profile.direction, paired);
-    SampleDecision d = decide_sample(e, profile);
-    SampleVerdict v;
-    v.json = sample_verdict_json(e, d, profile);
-    v.word = std::move(d.word);
-    v.reasons = std::move(d.reasons);
-    return v;
+    return make_sample_verdict(e, decide_sample(e, profile), profile);
 }
 
 } // namespace kwb

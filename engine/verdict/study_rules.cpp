@@ -6,10 +6,10 @@
 // names no sacrifice has not looked at what it costs (tradeoffs); a measurement far from what the
 // model predicted means the model of the kernel is wrong even when the verdict is right
 // (prediction check: a flag to investigate, never a verdict change).
-#include "verdict/verdict.h"
-
+#include "study/gates.h"
 #include "verdict/evidence.h"
 #include "verdict/profile.h"
+#include "verdict/verdict.h"
 #include "verdict/wording.h"
 
 #include <algorithm>
@@ -21,55 +21,42 @@ namespace {
 
 using wording::num;
 
-struct GuardOutcome {
-    nlohmann::json json;
-    bool regressed = false;
-    std::string reason;   // empty when there is nothing to say
-};
-
-GuardOutcome judge_guard(const GuardArms& g, const Profile& target_profile)
+GuardVerdict judge_guard(const GuardArms& g, const Profile& target_profile, std::string& reason)
 {
-    GuardOutcome out;
     Profile p = target_profile;
     p.direction = g.direction;
-    out.json = {{"metric", g.metric}, {"direction", std::string(to_string(g.direction))},
-                {"tolerance_pct", g.tolerance_pct}, {"n_baseline", g.baseline.size()},
-                {"n_treatment", g.treatment.size()}};
+    GuardVerdict out;
+    out.metric = g.metric;
+    out.direction = g.direction;
+    out.tolerance_pct = g.tolerance_pct;
+    out.n_baseline = g.baseline.size();
+    out.n_treatment = g.treatment.size();
     if (g.baseline.empty() || g.treatment.empty()) {
-        out.json.update({{"assessed", false}, {"regressed", false}, {"verdict", nullptr}, {"delta_pct", nullptr},
-                         {"sigma_pct", nullptr}});
-        out.reason = fmt::format("guard {} not assessed: no samples", g.metric);
+        reason = fmt::format("guard {} not assessed: no samples", g.metric);
         return out;
     }
     const SampleVerdict v = judge_samples(g.baseline, g.treatment, p, false);
-    const int rule = v.json.value("rule", 0);
-    const bool assessed = rule != 1 && rule != 2;   // enough runs and stable
-    const double delta = v.json.at("delta_pct").is_number() ? v.json.at("delta_pct").get<double>() : 0.0;
-    const double sigma = v.json.at("sigma_pct").is_number() ? v.json.at("sigma_pct").get<double>() : 0.0;
-    out.regressed = assessed && delta < 0 && std::fabs(delta) > p.noise_k * sigma && -delta > g.tolerance_pct;
-    out.json.update({{"assessed", assessed},
-                     {"regressed", out.regressed},
-                     {"verdict", v.word},
-                     {"delta_pct", v.json.at("delta_pct")},
-                     {"sigma_pct", v.json.at("sigma_pct")},
-                     {"ci95_delta_pct", v.json.at("ci95_delta_pct")},
-                     {"reasons", v.reasons}});
-    if (!assessed)
-        out.reason = fmt::format("guard {} not assessed: {}", g.metric, v.reasons.empty() ? "" : v.reasons.front());
+    out.judged = true;
+    out.assessed = v.rule != 1 && v.rule != 2;   // enough runs and stable
+    const double delta = v.delta_pct.value_or(0.0);
+    const double sigma = v.sigma_pct.value_or(0.0);
+    out.regressed = out.assessed && delta < 0 && std::fabs(delta) > p.noise_k * sigma && -delta > g.tolerance_pct;
+    out.word = v.word;
+    out.delta_pct = v.delta_pct;
+    out.sigma_pct = v.sigma_pct;
+    out.ci95_delta_pct = v.ci95_delta_pct;
+    out.reasons = v.reasons;
+    if (!out.assessed)
+        reason = fmt::format("guard {} not assessed: {}", g.metric, v.reasons.empty() ? "" : v.reasons.front());
     else if (out.regressed)
-        out.reason = fmt::format("guard {} regressed: delta {}% is beyond its noise band ({} x sigma {}% = {}%) and "
-                                 "its tolerance of {}%",
-                                 g.metric, num(delta), num(p.noise_k), num(sigma), num(p.noise_k * sigma),
-                                 num(g.tolerance_pct));
+        reason = fmt::format("guard {} regressed: delta {}% is beyond its noise band ({} x sigma {}% = {}%) and "
+                             "its tolerance of {}%",
+                             g.metric, num(delta), num(p.noise_k), num(sigma), num(p.noise_k * sigma),
+                             num(g.tolerance_pct));
     else
-        out.reason = fmt::format("guard {} holds: delta {}% (sigma {}%, tolerance {}%)", g.metric, num(delta),
-                                 num(sigma), num(g.tolerance_pct));
+        reason = fmt::format("guard {} holds: delta {}% (sigma {}%, tolerance {}%)", g.metric, num(delta), num(sigma),
+                             num(g.tolerance_pct));
     return out;
-}
-
-bool named_sacrifice(const Tradeoff& t)
-{
-    return t.sacrificed && std::any_of(t.note.begin(), t.note.end(), [](unsigned char c) { return !std::isspace(c); });
 }
 
 } // namespace
@@ -79,40 +66,39 @@ FinalVerdict apply_study_rules(const SampleVerdict& sample, const StudyRulesInpu
     FinalVerdict f;
     f.word = sample.word;
     f.reasons = sample.reasons;
-    nlohmann::json j;
+    f.sample_word = sample.word;
+    f.sample_reasons = sample.reasons;
+    f.profile = profile;
 
     // Guards: any regressed guard kills, whatever the target did.
-    nlohmann::json guards = nlohmann::json::array();
     std::vector<std::string> regressed;
     for (const auto& g : input.guards) {
-        GuardOutcome o = judge_guard(g, profile);
-        guards.push_back(o.json);
-        if (o.regressed)
+        std::string reason;
+        f.guards.push_back(judge_guard(g, profile, reason));
+        if (f.guards.back().regressed)
             regressed.push_back(g.metric);
-        f.reasons.push_back(o.reason);
+        f.reasons.push_back(reason);
     }
     if (!regressed.empty()) {
         std::string names;
         for (const auto& m : regressed)
             names += (names.empty() ? "" : ", ") + m;
-        f.word = "KILL";
+        f.word = VerdictWord::Kill;
         f.reasons.push_back(fmt::format("KILL: guard regressed ({}), whatever the target did", names));
     }
 
     // Tradeoff gate: a license must name what it gave up.
-    const bool any_sacrifice = std::any_of(input.tradeoffs.begin(), input.tradeoffs.end(), named_sacrifice);
-    if (f.word == "LICENSE" && !any_sacrifice) {
-        f.word = "INCONCLUSIVE";
-        f.reasons.push_back("no tradeoff named: a license needs at least one tradeoff axis answered with a named "
-                            "sacrifice (not at the extremes yet)");
+    f.tradeoff_named = tradeoff_named(input.tradeoffs);
+    if (f.word == VerdictWord::License && !f.tradeoff_named) {
+        f.word = VerdictWord::Inconclusive;
+        f.reasons.push_back(tradeoff_gate_reason());
     }
 
     // Prediction check: flags only.
-    const nlohmann::json& measured_j = sample.json.contains("delta_pct") ? sample.json.at("delta_pct") : nlohmann::json();
-    j["predicted_delta_pct"] = number_or_null(input.predicted_delta_pct);
-    j["measured_delta_pct"] = measured_j.is_number() ? measured_j : nlohmann::json(nullptr);
-    if (input.predicted_delta_pct && sample.word != "NOISE" && measured_j.is_number()) {
-        const double m = measured_j.get<double>();
+    f.predicted_delta_pct = input.predicted_delta_pct;
+    f.measured_delta_pct = sample.delta_pct;
+    if (input.predicted_delta_pct && sample.word != VerdictWord::Noise && sample.delta_pct) {
+        const double m = *sample.delta_pct;
         const double pr = *input.predicted_delta_pct;
         if ((m > 0 && pr < 0) || (m < 0 && pr > 0)) {
             f.flags.push_back("sign mismatch");
@@ -128,26 +114,14 @@ FinalVerdict apply_study_rules(const SampleVerdict& sample, const StudyRulesInpu
         }
     }
 
-    // A/A calibration: how often this setup cries wolf.
+    // Split-half stability check: how often the baseline's own halves disagree.
     if (input.aa && input.aa->splits > 0) {
         const auto& aa = *input.aa;
         const double rate = static_cast<double>(aa.false_alarms) / aa.splits;
         f.reasons.push_back(fmt::format("A/A calibration: {} of {} splits gave a false alarm ({}%)", aa.false_alarms,
                                         aa.splits, num(100 * rate)));
-        j["aa"] = {{"splits", aa.splits}, {"false_alarms", aa.false_alarms}, {"false_alarm_rate", rate}};
-    } else {
-        j["aa"] = nullptr;
+        f.aa = SplitHalfSummary{aa.splits, aa.false_alarms, rate};
     }
-
-    j["verdict"] = f.word;
-    j["reasons"] = f.reasons;
-    j["flags"] = f.flags;
-    j["sample_verdict"] = sample.word;
-    j["sample_reasons"] = sample.reasons;
-    j["profile"] = profile_to_json(profile);
-    j["guards"] = guards;
-    j["tradeoff_named"] = any_sacrifice;
-    f.json = std::move(j);
     return f;
 }
 

@@ -6,6 +6,8 @@
 
 #include "study/study.h"
 #include "util/direction.h"
+#include "verdict/verdict_types.h"
+#include "verdict/verdict_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,22 +18,6 @@
 
 namespace kwb {
 
-// A threshold profile. `name` is "generic", "strict", "speedup", or "custom" once any number was
-// overridden, in which case `base` names the profile it started from.
-struct Profile {
-    std::string name = "generic";
-    std::string base;
-    Direction direction = Direction::Lower;
-    int min_n = 3;
-    double license_pct = 10;
-    double kill_pct = 5;
-    double max_sigma_pct = 5;
-    double unstable_sigma_pct = 10;
-    double noise_k = 2;
-    double license_speedup = 5.0;   // speedup profile only
-    double kill_speedup = 2.0;      // speedup profile only
-};
-
 // Throws std::invalid_argument("unknown profile \"x\" (expected generic, strict or speedup)").
 Profile make_profile(std::string_view name, Direction direction);
 // Overrides by key ("min_n", "license_pct", ...); any override turns the name into "custom".
@@ -40,14 +26,8 @@ Profile apply_overrides(Profile profile, const nlohmann::json& overrides);
 // The "profile" object of the verdict JSON.
 nlohmann::json profile_to_json(const Profile& profile);
 
-// The sample verdict of spec/verdict.md: `word` is LICENSE, KILL, NOISE or INCONCLUSIVE;
-// `json` is exactly the object `kwb verdict --json` prints.
-struct SampleVerdict {
-    std::string word;
-    std::vector<std::string> reasons;
-    nlohmann::json json;
-};
-
+// The sample verdict of spec/verdict.md (verdict_types.h); to_json() of it is exactly the object
+// `kwb verdict --json` prints.
 // Inputs must already be valid (non-empty, finite, > 0; equal counts when paired).
 SampleVerdict judge_samples(const std::vector<double>& baseline, const std::vector<double>& treatment,
                             const Profile& profile, bool paired);
@@ -69,14 +49,7 @@ struct StudyRulesInput {
 };
 
 // The study-level rules applied after the sample verdict: guards, tradeoff gate, prediction
-// check. `json` carries {"verdict", "reasons", "flags", "sample_verdict", "guards", ...}.
-struct FinalVerdict {
-    std::string word;
-    std::vector<std::string> reasons;
-    std::vector<std::string> flags;   // prediction-check flags: "sign mismatch", "magnitude off"
-    nlohmann::json json;
-};
-
+// check; the split-half stability check cited when present.
 FinalVerdict apply_study_rules(const SampleVerdict& sample, const StudyRulesInput& input, const Profile& profile);
 
 } // namespace kwb

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workloads/workload.h"
 
+#include "study/study.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -113,7 +115,8 @@ nlohmann::json describe_workload(const Workload& workload)
         metrics.push_back({{"name", m.name}, {"unit", m.unit}, {"direction", to_string(m.direction)},
                            {"description", m.description}});
     return {{"name", workload.name()}, {"description", workload.description()}, {"backends", backends},
-            {"aliases", workload.aliases()}, {"params", params}, {"metrics", metrics}};
+            {"aliases", workload.aliases()}, {"params", params}, {"metrics", metrics},
+            {"synthetic", workload.synthetic()}};
 }
 
 namespace {
@@ -172,6 +175,11 @@ std::vector<const Workload*> WorkloadRegistry::all() const
     for (const auto& w : workloads_)
         out.push_back(w.get());
     return out;
+}
+
+std::unique_ptr<PreparedWorkload> Workload::prepare_arm(const Arm& arm, Backend backend) const
+{
+    return prepare(resolve_params(*this, arm.params, backend), backend);
 }
 
 } // namespace kwb

@@ -14,6 +14,8 @@
 
 namespace kwb {
 
+struct Arm;
+
 enum class Backend { Cpu, Cuda };
 std::string_view to_string(Backend b);
 
@@ -50,6 +52,15 @@ struct RepetitionResult {
     std::optional<double> clock_mhz;
     std::optional<double> temperature_c;
     bool throttled = false;
+    // External commands (workloads/command): a failed repetition carries no metrics, the reason in
+    // `error`; the runner records it as a failed sample and never reads it as a number.
+    bool failed = false;
+    std::string error;
+    std::optional<int> exit_status;
+    std::string stdout_tail, stderr_tail;
+    std::string adapter;
+    std::map<std::string, std::string> fingerprint;
+    std::optional<double> peak_gpu_mem_mib;
 };
 
 struct VerifyResult {
@@ -72,6 +83,10 @@ public:
     // repetitions to the plan's min_rep_ms. False when the workload has no such count (a decode
     // loop, an external command): its repetitions are what they are.
     virtual bool set_launches(int /*launches*/) { return false; }
+    // Called before each run_once() with the arm's name and the run's position in the experiment's
+    // order (negative for warm-ups). A workload that draws random values (synthetic) derives its
+    // stream from them, so draws depend on which arm and which run, never on call order.
+    virtual void set_run(std::string_view /*arm*/, int /*position*/) {}
 };
 
 class Workload {
@@ -84,8 +99,18 @@ public:
     virtual std::vector<MetricSpec> metrics() const = 0;
     // Older names that still load (a workload that absorbed another keeps its name as an alias).
     virtual std::vector<std::string> aliases() const { return {}; }
+    // True for a workload that measures nothing real (synthetic draws for testing the statistics);
+    // every listing marks it.
+    virtual bool synthetic() const { return false; }
     // `params` holds every parameter (defaults filled in by the caller via resolve_params).
     virtual std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const = 0;
+    // Checks parameter values (ranges, divisibility, buffer sizes) without preparing anything, so
+    // a study is refused when it is written (kwb new exit 2 naming the value and the rule) rather
+    // than failing at run time. Throws WorkloadError; prepare() applies the same checks.
+    virtual void validate(const nlohmann::json& /*resolved_params*/, Backend /*backend*/) const {}
+    // Prepares one arm of an experiment. The default resolves the arm's parameters and calls
+    // prepare(); a workload whose arms are more than parameters (an external command) overrides it.
+    virtual std::unique_ptr<PreparedWorkload> prepare_arm(const Arm& arm, Backend backend) const;
 };
 
 // The value of an integer parameter given in JSON: an integer, or a float with no fraction

@@ -91,6 +91,19 @@ public:
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
     {
         require_cpu(kName, backend);
+        return checked(params);
+    }
+
+    void validate(const nlohmann::json& params, Backend backend) const override
+    {
+        if (backend == Backend::Cpu)
+            checked(params, false);
+    }
+
+private:
+    // The ranges of prepare() and validate(); prepares only when `make` is set.
+    static std::unique_ptr<PreparedWorkload> checked(const nlohmann::json& params, bool make = true)
+    {
         AttentionShape shape;
         shape.seq = static_cast<int>(int_param(params, kName, "seq_len", 1, 65536));
         shape.head_dim = static_cast<int>(int_param(params, kName, "head_dim", 1, 1024));
@@ -101,6 +114,8 @@ public:
         check_buffer(kName, static_cast<double>(tile_q) * tile_k, "tile_q x tile_k");
         const auto threads = int_param(params, kName, "threads", 1, 256);
         const auto iterations = int_param(params, kName, "iterations", 1, 100000);
+        if (!make)
+            return nullptr;
         return std::make_unique<PreparedAttention>(shape, static_cast<int>(tile_q), static_cast<int>(tile_k),
                                                    static_cast<int>(threads), static_cast<int>(iterations));
     }

@@ -13,5 +13,6 @@ std::unique_ptr<Workload> make_attention_workload();
 std::unique_ptr<Workload> make_rmsnorm_workload();
 std::unique_ptr<Workload> make_triad_workload();
 std::unique_ptr<Workload> make_decoder_workload();
+std::unique_ptr<Workload> make_synthetic_workload();
 
 } // namespace kwb::cpu

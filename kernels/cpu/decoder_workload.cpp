@@ -153,6 +153,19 @@ public:
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
     {
         require_cpu(kName, backend);
+        return checked(params);
+    }
+
+    void validate(const nlohmann::json& params, Backend backend) const override
+    {
+        if (backend == Backend::Cpu)
+            checked(params, false);
+    }
+
+private:
+    // The ranges of prepare() and validate(); prepares only when `make` is set.
+    static std::unique_ptr<PreparedWorkload> checked(const nlohmann::json& params, bool make = true)
+    {
         DecoderConfig c;
         c.layers = static_cast<int>(int_param(params, kName, "layers", 1, 128));
         c.hidden = static_cast<int>(int_param(params, kName, "hidden", 2, 16384));
@@ -178,6 +191,8 @@ public:
         const double rows = static_cast<double>(g.batch) * (g.prompt_len + g.gen_tokens);
         check_buffer(kName, rows * std::max(c.hidden, c.ffn), "the activations (batch x tokens x width)");
         check_buffer(kName, rows * c.layers * c.kv_dim(), "the KV cache");
+        if (!make)
+            return nullptr;
         return std::make_unique<PreparedDecoder>(c, g);
     }
 };

@@ -122,13 +122,27 @@ public:
                     metrics["gflops"] = t->second * 1e3;
             });
         require_cpu(kName, backend);
-        const auto size = int_param(params, kName, "size", 1, 4096);
-        const auto block = int_param(params, kName, "block", 1, 4096);
-        const auto threads = int_param(params, kName, "threads", 1, 256);
-        const auto iterations = int_param(params, kName, "iterations", 1, 100000);
-        return std::make_unique<PreparedGemm>(static_cast<int>(size), static_cast<int>(block),
-                                              static_cast<int>(threads), static_cast<int>(iterations),
-                                              wants_wrong_result(params));
+        const CpuConfig c = cpu_config(params);
+        return std::make_unique<PreparedGemm>(c.size, c.block, c.threads, c.iterations, wants_wrong_result(params));
+    }
+
+    void validate(const nlohmann::json& params, Backend backend) const override
+    {
+        if (backend == Backend::Cpu)
+            cpu_config(params);
+    }
+
+private:
+    struct CpuConfig {
+        int size, block, threads, iterations;
+    };
+    // The cpu backend's ranges, shared by prepare() and validate().
+    static CpuConfig cpu_config(const nlohmann::json& params)
+    {
+        return {static_cast<int>(int_param(params, kName, "size", 1, 4096)),
+                static_cast<int>(int_param(params, kName, "block", 1, 4096)),
+                static_cast<int>(int_param(params, kName, "threads", 1, 256)),
+                static_cast<int>(int_param(params, kName, "iterations", 1, 100000))};
     }
 };
 

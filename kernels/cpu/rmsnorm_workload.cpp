@@ -100,6 +100,23 @@ public:
         if (backend == Backend::Cuda)
             return prepare_cuda(kName, params, cuda_run_options(params), cuda_time_metrics);
         require_cpu(kName, backend);
+        const CpuConfig c = cpu_config(params);
+        return std::make_unique<PreparedRmsNorm>(c.rows, c.hidden, c.width, c.threads, c.iterations);
+    }
+
+    void validate(const nlohmann::json& params, Backend backend) const override
+    {
+        if (backend == Backend::Cpu)
+            cpu_config(params);
+    }
+
+private:
+    struct CpuConfig {
+        int rows, hidden, width, threads, iterations;
+    };
+    // The cpu backend's ranges, shared by prepare() and validate().
+    static CpuConfig cpu_config(const nlohmann::json& params)
+    {
         const auto rows = int_param(params, kName, "rows", 1, 1 << 24);
         const auto hidden = int_param(params, kName, "hidden", 1, 1 << 24);
         check_buffer(kName, static_cast<double>(rows) * hidden, "rows x hidden");
@@ -108,8 +125,8 @@ public:
             throw WorkloadError(fmt::format("{}: parameter 'vector_width' must be 1, 4, 8 or 16, got {}", kName, width));
         const auto threads = int_param(params, kName, "threads", 1, 256);
         const auto iterations = int_param(params, kName, "iterations", 1, 100000);
-        return std::make_unique<PreparedRmsNorm>(static_cast<int>(rows), static_cast<int>(hidden), static_cast<int>(width),
-                                                 static_cast<int>(threads), static_cast<int>(iterations));
+        return {static_cast<int>(rows), static_cast<int>(hidden), static_cast<int>(width), static_cast<int>(threads),
+                static_cast<int>(iterations)};
     }
 };
 

@@ -106,9 +106,7 @@ public:
     }
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
     {
-        const auto op = params.value("op", std::string("triad"));
-        if (op != "triad" && op != "copy")
-            throw WorkloadError(fmt::format("{}: parameter 'op' must be triad or copy, got \"{}\"", kName, op));
+        const auto op = checked_op(params);
         if (backend == Backend::Cuda) {
             // The plugin names the array size bytes_mib.
             auto plugin_params = params;
@@ -116,11 +114,35 @@ public:
             return prepare_cuda(kName, plugin_params, cuda_run_options(params), cuda_time_metrics);
         }
         require_cpu(kName, backend);
-        const auto size_mb = int_param(params, kName, "size_mb", 1, 1024);
-        const auto threads = int_param(params, kName, "threads", 1, 256);
-        const auto iterations = int_param(params, kName, "iterations", 1, 100000);
-        const auto n = static_cast<std::size_t>(size_mb) * 1024 * 1024 / sizeof(float);
-        return std::make_unique<PreparedTriad>(op == "copy", n, static_cast<int>(threads), static_cast<int>(iterations));
+        const CpuConfig c = cpu_config(params);
+        const auto n = static_cast<std::size_t>(c.size_mb) * 1024 * 1024 / sizeof(float);
+        return std::make_unique<PreparedTriad>(op == "copy", n, c.threads, c.iterations);
+    }
+
+    void validate(const nlohmann::json& params, Backend backend) const override
+    {
+        checked_op(params);
+        if (backend == Backend::Cpu)
+            cpu_config(params);
+    }
+
+private:
+    static std::string checked_op(const nlohmann::json& params)
+    {
+        const auto op = params.value("op", std::string("triad"));
+        if (op != "triad" && op != "copy")
+            throw WorkloadError(fmt::format("{}: parameter 'op' must be triad or copy, got \"{}\"", kName, op));
+        return op;
+    }
+    struct CpuConfig {
+        int size_mb, threads, iterations;
+    };
+    // The cpu backend's ranges, shared by prepare() and validate().
+    static CpuConfig cpu_config(const nlohmann::json& params)
+    {
+        return {static_cast<int>(int_param(params, kName, "size_mb", 1, 1024)),
+                static_cast<int>(int_param(params, kName, "threads", 1, 256)),
+                static_cast<int>(int_param(params, kName, "iterations", 1, 100000))};
     }
 };
 

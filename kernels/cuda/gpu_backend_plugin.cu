@@ -3,6 +3,7 @@
 // exceptions caught here so none crosses the C boundary.
 #include "calibrate.h"
 #include "config_check.h"
+#include "cupti_abi.h"
 #include "device_query.h"
 #include "gpu_workload.h"
 #include "hardware/gpu_backend_abi.h"
@@ -192,6 +193,16 @@ const KwbGpuBackendApi kApi = {
     &calibrate,
     &range_push,
     &range_pop,
+    &kwb::cuda::cupti::cupti_status,
+    &kwb::cuda::cupti::pm_open,
+    &kwb::cuda::cupti::pm_metrics_json,
+    &kwb::cuda::cupti::pm_start,
+    &kwb::cuda::cupti::pm_stop,
+    &kwb::cuda::cupti::pm_decode,
+    &kwb::cuda::cupti::pm_close,
+    &kwb::cuda::cupti::gpu_timestamp_ns,
+    &kwb::cuda::cupti::activity_begin,
+    &kwb::cuda::cupti::activity_end,
 };
 
 } // namespace

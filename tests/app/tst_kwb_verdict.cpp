@@ -232,6 +232,14 @@ private slots:
         j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j.at("mean_baseline").get<double>(), 100.0);
         QCOMPARE(j.at("verdict").get<std::string>(), std::string("LICENSE"));
+        QVERIFY2(!r.err.contains("higher-is-better"), r.err.constData());
+
+        // The same column without --direction: judged lower, with a warning that it looks higher.
+        r = kwb(files("two.csv", "two_t.csv") << QStringLiteral("--column") << QStringLiteral("tok_s") << QStringLiteral("--json"));
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("looks higher-is-better"), r.err.constData());
+        QCOMPARE(nlohmann::json::parse(r.out.toStdString()).at("profile").at("direction").get<std::string>(),
+                 std::string("lower"));
 
         r = kwb(files("base.txt", "one.csv") << QStringLiteral("--json"));   // the one numeric column
         QCOMPARE(r.code, 0);

@@ -83,11 +83,11 @@ void TestMainWindow::demoViewsShowTheStudy()
     const auto nb = static_cast<int>(kwb::judged_values(*e, "baseline", e->metric).size());
     const auto nt = static_cast<int>(kwb::judged_values(*e, "treatment", e->metric).size());
 
-    QCOMPARE(w.verdictPage()->finalVerdict(), QString::fromStdString(e->final_verdict.at("verdict")));
-    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(e->verdict.at("verdict")));
+    QCOMPARE(w.verdictPage()->finalVerdict(), QString::fromStdString(std::string(to_string(e->final_verdict->word))));
+    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(std::string(to_string(e->verdict->word))));
     // The demo's stored verdict is what the engine gives for its samples.
     const auto engine = kwb::test::engineSampleVerdict(study, *e, false);
-    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(engine.word));
+    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(std::string(to_string(engine.word))));
 
     QCOMPARE(w.resultsPage()->distributionPlot()->pointCount(u"baseline"_s), nb);
     QCOMPARE(w.resultsPage()->distributionPlot()->pointCount(u"treatment"_s), nt);

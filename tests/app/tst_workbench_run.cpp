@@ -66,6 +66,13 @@ QString TestWorkbenchRun::newStudy(const QString& name, int runs)
                       QString::number(runs), u"--out"_s, path},
                      &err))
         qWarning("kwb new failed: %s", qPrintable(err));
+    // The window keeps Run locked until phase 1's target and phase 4's prediction exist.
+    kwb::Study s = kwb::load_study(QFile::encodeName(path).toStdString());
+    s.target.metric = s.experiments.at(0).metric;
+    s.target.current = 30;
+    s.target.goal = 20;
+    s.prediction.predicted_delta_pct = 30;
+    kwb::save_study(s, QFile::encodeName(path).toStdString());
     return path;
 }
 
@@ -111,14 +118,14 @@ void TestWorkbenchRun::shortCpuAbThroughTheRealChild()
     QCOMPARE(w.livePage()->plot()->pointCount(u"treatment"_s), nt);
 
     // The verdict shown is the engine's for the same samples and profile.
-    QVERIFY(e->verdict.is_object());
-    const auto engine = kwb::test::engineSampleVerdict(study, *e, e->verdict.value("paired", nlohmann::json()).is_object());
-    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(engine.word));
-    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(e->verdict.at("verdict")));
-    QCOMPARE(w.verdictPage()->finalVerdict(), QString::fromStdString(e->final_verdict.at("verdict")));
+    QVERIFY(e->verdict.has_value());
+    const auto engine = kwb::test::engineSampleVerdict(study, *e, e->verdict->paired.has_value());
+    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(std::string(to_string(engine.word))));
+    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(std::string(to_string(e->verdict->word))));
+    QCOMPARE(w.verdictPage()->finalVerdict(), QString::fromStdString(std::string(to_string(e->final_verdict->word))));
     QCOMPARE(w.resultsPage()->badge()->verdict(), w.verdictPage()->finalVerdict());
     QCOMPARE(w.currentView(), u"results"_s);   // the end of the run lands on the distributions
-    QVERIFY(std::abs(e->verdict.at("delta_pct").get<double>() - engine.json.at("delta_pct").get<double>()) < 1e-9);
+    QVERIFY(std::abs(*e->verdict->delta_pct - to_json(engine).at("delta_pct").get<double>()) < 1e-9);
 }
 
 void TestWorkbenchRun::stopMidRunKeepsFinishedRepetitions()
@@ -172,8 +179,8 @@ void TestWorkbenchRun::runOnTheFinishedDemoAddsAnAttempt()
     QCOMPARE(e->status, kwb::ExperimentStatus::Done);
     QVERIFY(!kwb::judged_values(*e, "baseline", e->metric).empty());
     QVERIFY(!kwb::judged_values(*e, "treatment", e->metric).empty());
-    const auto engine = kwb::test::engineSampleVerdict(study, *e, e->verdict.value("paired", nlohmann::json()).is_object());
-    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(engine.word));
+    const auto engine = kwb::test::engineSampleVerdict(study, *e, e->verdict->paired.has_value());
+    QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(std::string(to_string(engine.word))));
 }
 
 QTEST_MAIN(TestWorkbenchRun)

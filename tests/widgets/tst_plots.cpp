@@ -22,10 +22,24 @@ private slots:
     void livePlotDrainsOnItsTimer();
     void livePlotReplotsOncePerTickNotPerSample();
     void distributionPlotHoldsEveryRepetition();
+    void throttledRepetitionsAreDrawnApartNotDropped();
     void sigmaChartShowsTheVerdictsDelta();
     void badge_data();
     void badge();
 };
+
+void TestPlots::throttledRepetitionsAreDrawnApartNotDropped()
+{
+    DistributionPlot plot;
+    ArmDistribution a = describe(u"baseline"_s, {1.60, 1.61, 1.75, 1.62, 1.74});
+    a.throttled = {false, false, true, false, true};
+    ArmDistribution b = describe(u"treatment"_s, {1.60, 1.62, 1.61});
+    plot.setDistributions({a, b}, u"time_ms"_s, u"ms"_s);
+    QCOMPARE(plot.pointCount(u"baseline"_s), 5);
+    QCOMPARE(plot.throttledCount(u"baseline"_s), 2);
+    QCOMPARE(plot.pointCount(u"treatment"_s), 3);
+    QCOMPARE(plot.throttledCount(u"treatment"_s), 0);
+}
 
 void TestPlots::livePlotDrainsOnItsTimer()
 {

@@ -43,8 +43,8 @@ void TestStudyDocument::demoLoadsAndHasAFinishedExperiment()
     QVERIFY(e);
     QVERIFY(kwb::judged_values(*e, "baseline", e->metric).size() >= 3);
     QVERIFY(kwb::judged_values(*e, "treatment", e->metric).size() >= 3);
-    QVERIFY(e->verdict.is_object());
-    QVERIFY(e->final_verdict.is_object());
+    QVERIFY(e->verdict.has_value());
+    QVERIFY(e->final_verdict.has_value());
     QVERIFY(!e->lanes.empty());
 }
 
@@ -143,7 +143,8 @@ void TestStudyDocument::rerunOfAFinishedExperiment()
     done.arms = {{"baseline", {{"block", 32}}}, {"treatment", {{"block", 128}}}};
     done.samples.resize(4);
     done.lanes.resize(1);
-    done.verdict = {{"verdict", "LICENSE"}};
+    done.verdict = SampleVerdict{};
+    done.verdict->word = VerdictWord::License;
     doc.mutableStudy().experiments.push_back(done);
     QVERIFY(!doc.hasRunnableExperiment());
     QCOMPARE(doc.appendRerun(0), u"ab-2"_s);
@@ -152,7 +153,7 @@ void TestStudyDocument::rerunOfAFinishedExperiment()
     QVERIFY(doc.hasRunnableExperiment());
     const auto& again = doc.study().experiments.at(1);
     QCOMPARE(again.status, kwb::ExperimentStatus::Pending);
-    QVERIFY(again.samples.empty() && again.lanes.empty() && again.verdict.is_null());
+    QVERIFY(again.samples.empty() && again.lanes.empty() && !again.verdict.has_value());
     QCOMPARE(again.arms.at(1).params.at("block").get<int>(), 128);
     QCOMPARE(doc.study().experiments.at(0).samples.size(), size_t{4});   // the earlier attempt is kept
     QCOMPARE(doc.appendRerun(7), QString());

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "models/device_probe.h"
 
+#include "study/device_identity.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -51,6 +53,20 @@ QString DeviceProbe::deviceInUse() const
             cpu = o.value("name"_L1).toString();
     }
     return cpu.isEmpty() ? tr("unknown (kwb devices failed: see the tooltip)") : tr("CPU: %1").arg(cpu);
+}
+
+DeviceIdentity DeviceProbe::runningDevice(const std::string& backend) const
+{
+    const auto pick = [&](const char* kind) -> DeviceIdentity {
+        for (const auto& d : m_devices)
+            if (d.toObject().value("kind"_L1).toString() == QLatin1StringView(kind))
+                return identity_from_sheet(nlohmann::json::parse(QJsonDocument(d.toObject()).toJson().toStdString()));
+        return {};
+    };
+    if (backend == "cpu")
+        return pick("cpu");
+    DeviceIdentity gpu = pick("cuda");
+    return gpu.empty() && backend == "auto" ? pick("cpu") : gpu;
 }
 
 void DeviceProbe::setResult(const QByteArray& stdoutText, const QByteArray& stderrText)

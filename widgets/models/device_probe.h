@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "study/study.h"
+
 #include <QJsonArray>
 #include <QObject>
 #include <QProcess>
@@ -23,6 +25,9 @@ public:
     QJsonArray devices() const { return m_devices; }
     // The first CUDA GPU's name if any, else the CPU's; a short notice while unknown.
     QString deviceInUse() const;
+    // The device an experiment of this backend would run on ("cuda": the first GPU, "cpu": the
+    // CPU, "auto": a GPU if any), as the engine's same_device rule compares it; empty when unknown.
+    DeviceIdentity runningDevice(const std::string& backend) const;
     // Why GPUs are unavailable (kwb's stderr line), or why the probe itself failed.
     QString gpuUnavailableReason() const { return m_reason; }
 

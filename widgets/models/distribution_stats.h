@@ -27,6 +27,7 @@ struct ArmDistribution {
     double whisker_high = 0;   // highest value within 1.5 IQR of q3
     QList<double> outliers;    // beyond the whiskers
     QList<double> values;      // as given (run order)
+    QList<bool> throttled;     // per value, where known: drawn apart, never left out
     QList<double> kde_y;       // density evaluation points (the metric's axis)
     QList<double> kde_density; // density at each point, integrating to 1
 };

@@ -1,15 +1,26 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/ab_page.h"
 
+#include "models/ab_editing.h"
+#include "models/device_probe.h"
 #include "models/json_convert.h"
+#include "models/run_controller.h"
 #include "models/study_document.h"
+#include "models/workload_catalog.h"
+#include "study/arm_diff.h"
+#include "study/gates.h"
 
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QJsonObject>
 #include <QLabel>
-#include <QSet>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -17,107 +28,421 @@ namespace kwb::gui {
 
 using namespace Qt::StringLiterals;
 
-AbPage::AbPage(StudyDocument* document, QWidget* parent)
+namespace {
+QString cellText(const nlohmann::json& v)
+{
+    return v.is_string() ? qs(v.get<std::string>()) : v.is_null() ? QString() : qs(v.dump());
+}
+const QColor kVaried(255, 236, 179);
+} // namespace
+
+AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, QWidget* parent)
     : PhasePage(document, tr("5 · Single-variable A/B"),
-                tr("One variable; matched controls (same data, threads, warm-up, duration, no other load); "
-                   "interleaved repetitions; n ≥ 3 per arm and sigma < 5 %."),
-                parent)
+        tr("One variable; matched controls (same data, dtypes, warm-up, duration, no other load); "
+           "interleaved repetitions; n ≥ 3 per arm and sigma < 5 %."),
+        parent)
+    , m_run(run)
+    , m_probe(probe)
 {
     setObjectName(u"abPage"_s);
-    auto* form = new QFormLayout;
-    form->addRow(tr("Experiment"), m_experiment = valueLabel(this));
-    form->addRow(tr("Plan"), m_plan = valueLabel(this));
-    form->addRow(tr("Repetitions"), m_progress = valueLabel(this));
-    form->addRow(tr("Variable"), m_diff = valueLabel(this));
-    body()->addLayout(form);
+    auto* top = new QHBoxLayout;
+    m_create = new QPushButton(tr("New A/B"), this);
+    m_create->setObjectName(u"createAb"_s);
+    m_create->setToolTip(tr("Add a two-arm A/B of the chosen workload to the study"));
+    m_workload = new QComboBox(this);
+    m_workload->setObjectName(u"abWorkload"_s);
+    m_workload->addItems(workloadNames());
+    m_workload->setToolTip(tr("The built-in workload both arms run; changing it starts the arms over"));
+    m_backend = new QComboBox(this);
+    m_backend->setObjectName(u"abBackend"_s);
+    m_backend->addItems({u"cpu"_s, u"cuda"_s, u"auto"_s});
+    m_variedBox = new QComboBox(this);
+    m_variedBox->setObjectName(u"abVaried"_s);
+    m_variedBox->setToolTip(tr("Playbook phase 5: one variable. Only this parameter may differ between the arms."));
+    top->addWidget(m_create);
+    top->addWidget(new QLabel(tr("Workload"), this));
+    top->addWidget(m_workload, 1);
+    top->addWidget(new QLabel(tr("Backend"), this));
+    top->addWidget(m_backend);
+    top->addWidget(new QLabel(tr("Varied parameter"), this));
+    top->addWidget(m_variedBox, 1);
+    body()->addLayout(top);
+    m_experiment = valueLabel(this);
+    body()->addWidget(m_experiment);
+
     auto* columns = new QHBoxLayout;
     auto* left = new QVBoxLayout;
-    left->addWidget(sectionLabel(tr("Arms"), this));
-    m_arms = keyValueTable(this, {tr("parameter")});
+    left->addWidget(sectionLabel(tr("Arms (double-click a value to edit it)"), this));
+    m_arms = keyValueTable(this, {tr("parameter"), tr("baseline"), tr("treatment")});
+    m_arms->setObjectName(u"armsTable"_s);
+    m_arms->setEditTriggers(
+        QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
     left->addWidget(m_arms, 1);
+    m_diff = valueLabel(this);
+    m_diff->setObjectName(u"armDiff"_s);
+    left->addWidget(m_diff);
     auto* right = new QVBoxLayout;
     right->addWidget(sectionLabel(tr("Matched controls"), this));
-    m_controls = keyValueTable(this, {tr("control"), tr("checked")});
+    m_controls = keyValueTable(this, {tr("control"), tr("how it was checked")});
     m_controls->setObjectName(u"controlsTable"_s);
-    // The control's name is the content; the check mark needs one glyph's width.
-    m_controls->horizontalHeader()->setStretchLastSection(false);
-    m_controls->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_controls->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_controls->setWordWrap(false);
+    // The control's name is what the user reads; how it was checked is in the row's tooltip too.
+    m_controls->horizontalHeader()->setStretchLastSection(true);
+    m_controls->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     right->addWidget(m_controls, 1);
     columns->addLayout(left, 3);
     columns->addLayout(right, 2);
     body()->addLayout(columns, 1);
+
+    auto* settings = new QGridLayout;
+    m_runs = new QSpinBox(this);
+    m_runs->setObjectName(u"abRuns"_s);
+    m_runs->setRange(1, 10000);
+    m_runs->setToolTip(tr("Runs per arm (Count), or the most per arm (Decision). The verdict needs n ≥ 3."));
+    m_warmup = new QSpinBox(this);
+    m_warmup->setObjectName(u"abWarmup"_s);
+    m_warmup->setRange(0, 100);
+    m_order = new QComboBox(this);
+    m_order->addItem(tr("ABBA"), u"abba"_s);
+    m_order->addItem(tr("randomised blocks"), u"random"_s);
+    m_stop = new QComboBox(this);
+    m_stop->setObjectName(u"abStopRule"_s);
+    m_stop->addItem(tr("count"), u"count"_s);
+    m_stop->addItem(tr("duration"), u"duration"_s);
+    m_stop->addItem(tr("decision"), u"decision"_s);
+    m_duration = new QDoubleSpinBox(this);
+    m_duration->setRange(0, 86400);
+    m_duration->setSuffix(tr(" s"));
+    m_profile = new QComboBox(this);
+    m_profile->setObjectName(u"abProfile"_s);
+    m_profile->addItems({u"generic"_s, u"strict"_s, u"speedup"_s});
+    m_guards = new QLineEdit(this);
+    m_guards->setObjectName(u"abGuards"_s);
+    m_guards->setPlaceholderText(tr("metrics that must not regress, comma separated"));
+    settings->addWidget(new QLabel(tr("Runs per arm"), this), 0, 0);
+    settings->addWidget(m_runs, 0, 1);
+    settings->addWidget(new QLabel(tr("Warm-up"), this), 0, 2);
+    settings->addWidget(m_warmup, 0, 3);
+    settings->addWidget(new QLabel(tr("Order"), this), 0, 4);
+    settings->addWidget(m_order, 0, 5);
+    settings->addWidget(new QLabel(tr("Stop rule"), this), 1, 0);
+    settings->addWidget(m_stop, 1, 1);
+    settings->addWidget(new QLabel(tr("Duration"), this), 1, 2);
+    settings->addWidget(m_duration, 1, 3);
+    settings->addWidget(new QLabel(tr("Profile"), this), 1, 4);
+    settings->addWidget(m_profile, 1, 5);
+    settings->addWidget(new QLabel(tr("Guards"), this), 2, 0);
+    settings->addWidget(m_guards, 2, 1, 1, 5);
+    body()->addLayout(settings);
+
+    auto* runRow = new QHBoxLayout;
+    m_start = new QPushButton(tr("Start"), this);
+    m_start->setObjectName(u"abStart"_s);
+    m_stopButton = new QPushButton(tr("Stop"), this);
+    m_stopButton->setObjectName(u"abStop"_s);
+    m_stopButton->setToolTip(tr("Stop after the current repetition; finished repetitions are kept (Esc)"));
+    m_progress = valueLabel(this);
+    m_progress->setObjectName(u"abProgress"_s);
+    runRow->addWidget(m_start);
+    runRow->addWidget(m_stopButton);
+    runRow->addWidget(m_progress, 1);
+    body()->addLayout(runRow);
+
+    connect(m_create, &QPushButton::clicked, this, &AbPage::createExperiment);
+    connect(m_workload, &QComboBox::activated, this, [this] {
+        const int i = experimentIndex();
+        if (i < 0)
+            return;
+        const std::string name = m_workload->currentText().toStdString();
+        m_varied.clear();
+        this->document()->edit(tr("Change the A/B's workload"),
+            [i, name](Study& s) { setWorkload(s.experiments[static_cast<size_t>(i)], name); });
+    });
+    connect(m_backend, &QComboBox::activated, this, [this] { settingsEdited(); });
+    connect(m_variedBox, &QComboBox::activated, this, &AbPage::variedChosen);
+    connect(m_arms, &QTableWidget::cellChanged, this, &AbPage::cellEdited);
+    connect(m_controls, &QTableWidget::cellChanged, this, &AbPage::controlToggled);
+    for (QSpinBox* s : {m_runs, m_warmup})
+        connect(s, &QSpinBox::editingFinished, this, &AbPage::settingsEdited);
+    connect(m_duration, &QDoubleSpinBox::editingFinished, this, &AbPage::settingsEdited);
+    for (QComboBox* c : {m_order, m_stop, m_profile})
+        connect(c, &QComboBox::activated, this, &AbPage::settingsEdited);
+    connect(m_guards, &QLineEdit::editingFinished, this, &AbPage::settingsEdited);
+    connect(m_start, &QPushButton::clicked, this, &AbPage::runRequested);
+    connect(m_stopButton, &QPushButton::clicked, this, &AbPage::stopRequested);
+    if (m_run) {
+        connect(m_run, &RunController::progressChanged, this, &AbPage::updateRunButtons);
+        connect(m_run, &RunController::stateChanged, this, &AbPage::updateRunButtons);
+    }
+    if (m_probe)
+        connect(m_probe, &DeviceProbe::finished, this, [this] { refresh(); });
+}
+
+int AbPage::experimentIndex() const
+{
+    // The A/B being set up: the last one not yet finished, else the one the other views show.
+    const auto& ex = document()->study().experiments;
+    for (int i = static_cast<int>(ex.size()) - 1; i >= 0; --i)
+        if (ex[static_cast<size_t>(i)].kind == "ab" && ex[static_cast<size_t>(i)].samples.empty())
+            return i;
+    return document()->currentExperimentIndex();
+}
+
+void AbPage::createExperiment()
+{
+    const std::string workload = m_workload->currentText().toStdString();
+    const DeviceIdentity device = m_probe ? m_probe->runningDevice("cpu") : DeviceIdentity {};
+    m_varied.clear();
+    document()->edit(tr("New A/B"), [workload, device](Study& s) {
+        Experiment e = makeAbExperiment(s, workload);
+        applyMeasuredControls(e, device.empty() ? nullptr : &device);
+        s.experiments.push_back(std::move(e));
+    });
+}
+
+void AbPage::cellEdited(int row, int column)
+{
+    if (m_filling || column == 0)
+        return;
+    const int i = experimentIndex();
+    if (i < 0)
+        return;
+    const std::string name = m_arms->item(row, 0)->text().toStdString();
+    const nlohmann::json value = parseCellValue(m_arms->item(row, column)->text().trimmed().toStdString());
+    const std::string varied = m_varied.toStdString();
+    const DeviceIdentity device
+        = m_probe ? m_probe->runningDevice(document()->study().experiments[i].backend) : DeviceIdentity {};
+    m_refusal.clear();
+    if (column == 2) {
+        Experiment trial = document()->study().experiments[static_cast<size_t>(i)];
+        if (auto refused = setTreatmentValue(trial, varied, name, value)) {
+            m_refusal = qs(*refused);
+            refresh();
+            return;
+        }
+    }
+    document()->edit(tr("Set %1").arg(qs(name)), [=](Study& s) {
+        Experiment& e = s.experiments[static_cast<size_t>(i)];
+        if (column == 2)
+            setTreatmentValue(e, varied, name, value);
+        else if (name == varied)
+            setArmValue(e, 0, name, value);
+        else
+            setShared(e, name, value);
+        applyMeasuredControls(e, device.empty() ? nullptr : &device);
+    });
+}
+
+void AbPage::variedChosen()
+{
+    const int i = experimentIndex();
+    const QString next = m_variedBox->currentText();
+    if (i < 0 || next == m_varied)
+        return;
+    const std::string oldName = m_varied.toStdString(), newName = next.toStdString();
+    m_varied = next;
+    document()->edit(
+        tr("Vary %1").arg(next), [=](Study& s) { setVaried(s.experiments[static_cast<size_t>(i)], oldName, newName); });
+}
+
+void AbPage::controlToggled(int row, int column)
+{
+    if (m_filling || column != 0)
+        return;
+    const int i = experimentIndex();
+    if (i < 0)
+        return;
+    const std::string name = m_controls->item(row, 0)->text().toStdString();
+    const bool checked = m_controls->item(row, 0)->checkState() == Qt::Checked;
+    document()->edit(tr("Tick %1").arg(qs(name)),
+        [=](Study& s) { s.experiments[static_cast<size_t>(i)].controls.checklist[name] = checked; });
+}
+
+void AbPage::settingsEdited()
+{
+    const int i = experimentIndex();
+    if (m_filling || i < 0)
+        return;
+    const int runs = m_runs->value(), warmup = m_warmup->value();
+    const bool random = m_order->currentData().toString() == "random"_L1;
+    const QString stop = m_stop->currentData().toString();
+    const double duration = m_duration->value();
+    const std::string profile = m_profile->currentText().toStdString();
+    const std::string backend = m_backend->currentText().toStdString();
+    std::vector<std::string> guards;
+    for (const QString& g : m_guards->text().split(u',', Qt::SkipEmptyParts))
+        if (!g.trimmed().isEmpty())
+            guards.push_back(g.trimmed().toStdString());
+    document()->edit(tr("Edit the run settings"), [=](Study& s) {
+        Experiment& e = s.experiments[static_cast<size_t>(i)];
+        e.plan.runs_per_arm = runs;
+        e.plan.warmup_runs = warmup;
+        e.plan.order = random ? RunOrder::RandomisedBlocks : RunOrder::Abba;
+        e.plan.stop = stop == "duration"_L1 ? StopRule::Duration
+            : stop == "decision"_L1         ? StopRule::Decision
+                                            : StopRule::Count;
+        e.plan.duration_s = duration;
+        e.profile = profile;
+        e.backend = backend;
+        e.guards = guards;
+    });
+}
+
+QString AbPage::runBlockedReason() const
+{
+    const int i = experimentIndex();
+    const Experiment* e = i < 0 ? nullptr : &document()->study().experiments[static_cast<size_t>(i)];
+    const auto reason = run_blocked(document()->study(), e, e ? experimentDefaults(*e) : nlohmann::json::object());
+    return reason ? qs(*reason) : QString();
+}
+
+void AbPage::updateRunButtons()
+{
+    const bool running = m_run && m_run->isRunning();
+    const QString blocked = runBlockedReason();
+    m_start->setEnabled(!running && blocked.isEmpty());
+    m_start->setToolTip(
+        blocked.isEmpty() ? tr("Save the study and run the A/B with kwb (Ctrl+R)") : tr("Locked: %1").arg(blocked));
+    m_stopButton->setEnabled(running);
+    QString text = running ? m_run->progressText() : QString();
+    if (text.isEmpty())
+        text = blocked.isEmpty() ? tr("Ready to run.") : tr("Locked: %1").arg(blocked);
+    m_progress->setText(text);
 }
 
 void AbPage::refresh()
 {
-    const Experiment* e = document()->currentExperiment();
+    m_filling = true;
+    const int i = experimentIndex();
+    const Experiment* e = i < 0 ? nullptr : &document()->study().experiments[static_cast<size_t>(i)];
+    m_create->setVisible(!e || !e->samples.empty());
+    for (QWidget* w : std::initializer_list<QWidget*> {m_backend, m_variedBox, m_arms, m_controls, m_runs, m_warmup,
+             m_order, m_stop, m_duration, m_profile, m_guards})
+        w->setEnabled(e && e->samples.empty());
+    m_workload->setEnabled(!e || e->samples.empty());
     m_arms->setRowCount(0);
     m_controls->setRowCount(0);
     if (!e) {
-        setValue(m_experiment, QString());
-        setValue(m_plan, QString());
-        setValue(m_progress, QString());
+        setValue(m_experiment, tr("No A/B yet: choose a workload and press New A/B."));
         setValue(m_diff, QString());
+        m_filling = false;
+        updateRunButtons();
         return;
     }
-    setValue(m_experiment, tr("%1 · workload %2 · backend %3 · metric %4 · status %5")
-                               .arg(qs(e->id), qs(e->workload), qs(e->backend), qs(e->metric),
-                                    qs(std::string(to_string(e->status)))));
-    setValue(m_plan, tr("%1 runs per arm + %2 warm-up, order %3, stop rule %4, profile %5")
-                         .arg(e->plan.runs_per_arm).arg(e->plan.warmup_runs)
-                         .arg(qs(std::string(to_string(e->plan.order))), qs(std::string(to_string(e->plan.stop))),
-                              qs(e->profile)));
-    QStringList counts;
-    for (const auto& arm : e->arms)
-        counts << tr("%1: %2").arg(qs(arm.name)).arg(judged_values(*e, arm.name, e->metric).size());
-    setValue(m_progress, counts.join(u" · "_s) + (e->error.empty() ? QString() : tr(" · error: %1").arg(qs(e->error))));
+    setValue(m_experiment,
+        tr("%1 · metric %2 · status %3%4%5")
+            .arg(qs(e->id), qs(e->metric), qs(std::string(to_string(e->status))),
+                e->samples.empty() ? QString() : tr(" · it has samples: edit a New A/B instead"),
+                e->error.empty() ? QString() : tr(" · error: %1").arg(qs(e->error))));
+    m_workload->setCurrentText(qs(e->workload));
+    m_backend->setCurrentText(qs(e->backend));
 
-    // Arms as columns, parameters as rows; a row whose values differ is the variable under test.
-    QStringList headers{tr("parameter")};
-    QStringList keys;
-    for (const auto& arm : e->arms) {
-        headers << qs(arm.name);
+    const nlohmann::json defaults = experimentDefaults(*e);
+    ArmDiff diff;
+    if (e->arms.size() >= 2)
+        diff = diff_arms(e->arms[0].params, e->arms[1].params, defaults);
+    if (diff.differences.size() == 1)
+        m_varied = qs(diff.differences.front().name);
+
+    // Rows: every parameter of the workload, then any the arms carry beyond it.
+    QStringList names;
+    if (const Workload* w = findWorkload(e->workload))
+        for (const auto& p : workloadParams(*w, e->backend))
+            names << qs(p.name);
+    for (const auto& arm : e->arms)
         for (const auto& [k, v] : arm.params.items())
-            if (!keys.contains(qs(k)))
-                keys << qs(k);
-    }
-    m_arms->setColumnCount(static_cast<int>(headers.size()));
-    m_arms->setHorizontalHeaderLabels(headers);
-    m_arms->setRowCount(static_cast<int>(keys.size()));
-    QStringList differing;
-    for (int row = 0; row < keys.size(); ++row) {
-        m_arms->setItem(row, 0, new QTableWidgetItem(keys[row]));
-        QSet<QString> values;
-        for (size_t c = 0; c < e->arms.size(); ++c) {
-            const QJsonObject params = toQJsonObject(e->arms[c].params);
-            const QString text = jsonScalarText(params.value(keys[row]));
-            values.insert(text);
-            m_arms->setItem(row, static_cast<int>(c) + 1, new QTableWidgetItem(text));
+            if (!names.contains(qs(k)))
+                names << qs(k);
+    if (m_varied.isEmpty() && !names.isEmpty())
+        m_varied = names.first();
+    m_variedBox->clear();
+    m_variedBox->addItems(names);
+    m_variedBox->setCurrentText(m_varied);
+
+    m_arms->setRowCount(static_cast<int>(names.size()));
+    for (int row = 0; row < names.size(); ++row) {
+        const std::string name = names[row].toStdString();
+        auto* key = new QTableWidgetItem(names[row]);
+        key->setFlags(key->flags() & ~Qt::ItemIsEditable);
+        m_arms->setItem(row, 0, key);
+        for (size_t c = 0; c < 2 && c < e->arms.size(); ++c) {
+            const auto& params = e->arms[c].params;
+            const nlohmann::json v = params.contains(name) ? params[name] : defaults.value(name, nlohmann::json());
+            auto* item = new QTableWidgetItem(cellText(v));
+            if (names[row] != m_varied && c == 1) {
+                item->setToolTip(tr("Shared with the baseline: edit it there, or make it the varied parameter"));
+                item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+            }
+            m_arms->setItem(row, static_cast<int>(c) + 1, item);
         }
-        if (values.size() > 1) {
-            differing << keys[row];
+        if (names[row] == m_varied)
             for (int c = 0; c < m_arms->columnCount(); ++c)
-                m_arms->item(row, c)->setBackground(QColor(255, 236, 179));
-        }
+                if (m_arms->item(row, c)) {
+                    m_arms->item(row, c)->setBackground(kVaried);
+                    m_arms->item(row, c)->setForeground(Qt::black);
+                }
     }
-    setValue(m_diff, differing.isEmpty() ? tr("the arms do not differ")
-                     : differing.size() == 1 ? tr("%1 (the only parameter that differs)").arg(differing.first())
-                                             : tr("%1 — more than one variable differs: the delta cannot be attributed")
-                                                   .arg(differing.join(u", "_s)));
+
+    QStringList diffText;
+    if (diff.differences.empty())
+        diffText << tr("Arm diff (engine): the arms do not differ yet — set the treatment's %1.").arg(m_varied);
+    else if (diff.single_variable())
+        diffText << tr("Arm diff (engine): only %1 differs (%2 → %3).")
+                        .arg(qs(diff.names()), cellText(diff.differences[0].baseline),
+                            cellText(diff.differences[0].treatment));
+    else
+        diffText << tr("Arm diff (engine): %1 differ — more than one variable, the delta cannot be attributed.")
+                        .arg(qs(diff.names()));
+    if (!diff.one_sided.empty()) {
+        QStringList names1;
+        for (const auto& n : diff.one_sided)
+            names1 << qs(n);
+        diffText << tr("Set on one arm only (a forced setting): %1").arg(names1.join(u", "_s));
+    }
+    if (!m_refusal.isEmpty())
+        diffText << m_refusal;
+    m_diff->setText(diffText.join(u'\n'));
+    m_diff->setStyleSheet(diff.single_variable() && m_refusal.isEmpty() ? QString() : u"color: #c62828;"_s);
+
+    // Controls: the engine's measurement wins where it has one; the user ticks the rest.
+    const DeviceIdentity device = m_probe ? m_probe->runningDevice(e->backend) : DeviceIdentity {};
+    const auto measured = measure_controls(*e, defaults, device.empty() ? nullptr : &device);
     m_controls->setRowCount(static_cast<int>(e->controls.checklist.size()));
+    const Gate gate = controls_gate(e->controls);
     int row = 0;
     for (const auto& [name, checked] : e->controls.checklist) {
-        auto* control = new QTableWidgetItem(qs(name));
-        control->setToolTip(qs(name));
-        m_controls->setItem(row, 0, control);
-        auto* mark = new QTableWidgetItem(checked ? u"✔"_s : u"✘"_s);
-        mark->setTextAlignment(Qt::AlignCenter);
-        mark->setForeground(checked ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28));
-        m_controls->setItem(row, 1, mark);
+        auto* item = new QTableWidgetItem(qs(name));
+        item->setFlags((item->flags() | Qt::ItemIsUserCheckable) & ~Qt::ItemIsEditable);
+        item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+        QString how = tr("not measurable here: tick it once you have checked it");
+        for (const auto& m : measured)
+            if (m.name == name && m.measured) {
+                how = tr("measured: %1").arg(qs(m.how));
+                item->setFlags(item->flags() & ~Qt::ItemIsUserCheckable); // the engine decides it
+            }
+        item->setToolTip(qs(gate.rule));
+        m_controls->setItem(row, 0, item);
+        auto* note = new QTableWidgetItem(how);
+        note->setToolTip(how);
+        note->setFlags(note->flags() & ~Qt::ItemIsEditable);
+        m_controls->setItem(row, 1, note);
         ++row;
     }
+
+    m_runs->setValue(e->plan.runs_per_arm);
+    m_warmup->setValue(e->plan.warmup_runs);
+    m_order->setCurrentIndex(e->plan.order == RunOrder::Abba ? 0 : 1);
+    m_stop->setCurrentIndex(static_cast<int>(e->plan.stop));
+    m_duration->setValue(e->plan.duration_s);
+    m_duration->setEnabled(e->samples.empty() && e->plan.stop == StopRule::Duration);
+    m_profile->setCurrentText(qs(e->profile));
+    QStringList guards;
+    for (const auto& g : e->guards)
+        guards << qs(g);
+    if (!m_guards->hasFocus())
+        m_guards->setText(guards.join(u", "_s));
+    m_filling = false;
+    updateRunButtons();
 }
 
 } // namespace kwb::gui

@@ -3,24 +3,70 @@
 
 #include "pages/phase_page.h"
 
+class QComboBox;
+class QDoubleSpinBox;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
 namespace kwb::gui {
 
-// Phase 5: the single-variable A/B: arms side by side with the differing parameter highlighted,
-// the plan, the matched-controls checklist and how far the run got.
+class DeviceProbe;
+class RunController;
+
+// Phase 5: the single-variable A/B, edited here: the workload, its shared parameters and the one
+// varied parameter (a second changed variable is refused), the engine's arm diff, the matched-
+// controls checklist (ticked by the engine where it can measure), the run settings, and Start /
+// Stop with progress. Start stays locked until the engine's gates allow a run (study/gates.h).
 class AbPage : public PhasePage
 {
     Q_OBJECT
 public:
-    explicit AbPage(StudyDocument* document, QWidget* parent = nullptr);
+    AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, QWidget* parent = nullptr);
     void refresh() override;
 
+    QString variedParameter() const { return m_varied; }
+    // The reason Start is locked, empty when it may run (the same text as its tooltip).
+    QString runBlockedReason() const;
+    QString lastRefusal() const { return m_refusal; }
+
+signals:
+    void runRequested();
+    void stopRequested();
+
 private:
+    void createExperiment();
+    void cellEdited(int row, int column);
+    void variedChosen();
+    void controlToggled(int row, int column);
+    void settingsEdited();
+    void updateRunButtons();
+    int experimentIndex() const;
+
+    RunController* m_run;
+    DeviceProbe* m_probe;
+    QString m_varied;
+    QString m_refusal;
+    bool m_filling = false;
+
+    QPushButton* m_create;
+    QComboBox* m_workload;
+    QComboBox* m_backend;
+    QComboBox* m_variedBox;
     QLabel* m_experiment;
-    QLabel* m_plan;
-    QLabel* m_progress;
     QLabel* m_diff;
     QTableWidget* m_arms;
     QTableWidget* m_controls;
+    QSpinBox* m_runs;
+    QSpinBox* m_warmup;
+    QComboBox* m_order;
+    QComboBox* m_stop;
+    QDoubleSpinBox* m_duration;
+    QComboBox* m_profile;
+    QLineEdit* m_guards;
+    QPushButton* m_start;
+    QPushButton* m_stopButton;
+    QLabel* m_progress;
 };
 
 } // namespace kwb::gui

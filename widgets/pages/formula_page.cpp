@@ -1,13 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/formula_page.h"
 
+#include "formula/formula_templates.h"
+#include "formula/prediction.h"
+#include "hardware/gpu_catalogue.h"
 #include "models/json_convert.h"
 #include "models/study_document.h"
 
+#include <QComboBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace kwb::gui {
 
@@ -21,30 +31,207 @@ FormulaPage::FormulaPage(StudyDocument* document, QWidget* parent)
 {
     setObjectName(u"formulaPage"_s);
     auto* form = new QFormLayout;
-    form->addRow(tr("Formula (delta %)"), m_formula = valueLabel(this));
-    form->addRow(tr("Predicted delta"), m_predicted = valueLabel(this));
-    form->addRow(tr("Rationale"), m_rationale = valueLabel(this));
+    auto* templateRow = new QHBoxLayout;
+    m_templates = new QComboBox(this);
+    m_templates->setObjectName(u"formulaTemplate"_s);
+    for (const auto& t : formula_templates())
+        m_templates->addItem(qs(t.title), qs(t.id));
+    auto* use = new QPushButton(tr("Use template"), this);
+    use->setObjectName(u"useTemplate"_s);
+    use->setToolTip(tr("Replaces the formula; adds its inputs with example values (kept where already typed)"));
+    templateRow->addWidget(m_templates, 1);
+    templateRow->addWidget(use);
+    form->addRow(tr("Template"), templateRow);
+    m_gpu = new QComboBox(this);
+    m_gpu->setObjectName(u"formulaGpu"_s);
+    m_gpu->addItem(tr("the study's recorded GPU"), QString());
+    for (const auto& p : gpu_parts())
+        m_gpu->addItem(tr("%1 (%2)").arg(qs(p.name), qs(p.arch)), qs(p.match));
+    m_gpu->setToolTip(tr("Whose catalogue figures give the hardware constants (resources/gpus.json)"));
+    form->addRow(tr("Hardware constants of"), m_gpu);
+    m_formula = new QLineEdit(this);
+    m_formula->setObjectName(u"formulaEdit"_s);
     m_formula->setFont(QFont(u"monospace"_s));
+    m_formula->setPlaceholderText(tr("e.g. 100 * (1 - baseline_block / treatment_block)"));
+    form->addRow(tr("Formula (delta %)"), m_formula);
+    m_error = new QLabel(this);
+    m_error->setObjectName(u"formulaError"_s);
+    m_error->setFont(QFont(u"monospace"_s));
+    m_error->setStyleSheet(u"color: #c62828;"_s);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(QString(), m_error);
+    m_predicted = valueLabel(this);
+    m_predicted->setObjectName(u"predicted"_s);
+    form->addRow(tr("Predicted"), m_predicted);
+    m_rationale = new QLineEdit(this);
+    m_rationale->setObjectName(u"rationale"_s);
+    m_rationale->setPlaceholderText(tr("why this model applies: the binding constraint it addresses"));
+    form->addRow(tr("Rationale"), m_rationale);
     body()->addLayout(form);
-    body()->addWidget(sectionLabel(tr("Constants"), this));
-    m_variables = keyValueTable(this, {tr("name"), tr("value")});
+
+    body()->addWidget(sectionLabel(tr("Variables (hardware and arms are read from the study; yours are editable)"), this));
+    m_variables = keyValueTable(this, {tr("name"), tr("value"), tr("source"), tr("unit / origin")});
+    m_variables->setObjectName(u"formulaVariables"_s);
+    m_variables->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                                 QAbstractItemView::AnyKeyPressed);
+    m_variables->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_variables->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_variables->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     body()->addWidget(m_variables, 1);
+    auto* addRow = new QHBoxLayout;
+    m_newName = new QLineEdit(this);
+    m_newName->setObjectName(u"newVariableName"_s);
+    m_newName->setPlaceholderText(tr("name (letters, digits, _)"));
+    m_newValue = new QLineEdit(this);
+    m_newValue->setObjectName(u"newVariableValue"_s);
+    m_newValue->setPlaceholderText(tr("value"));
+    m_add = new QPushButton(tr("Add variable"), this);
+    m_add->setObjectName(u"addVariable"_s);
+    m_remove = new QPushButton(tr("Remove selected"), this);
+    m_remove->setObjectName(u"removeVariable"_s);
+    addRow->addWidget(m_newName, 2);
+    addRow->addWidget(m_newValue, 1);
+    addRow->addWidget(m_add);
+    addRow->addWidget(m_remove);
+    body()->addLayout(addRow);
+
+    connect(m_formula, &QLineEdit::textEdited, this, &FormulaPage::formulaEdited);
+    connect(use, &QPushButton::clicked, this, &FormulaPage::applyTemplate);
+    connect(m_gpu, &QComboBox::activated, this, &FormulaPage::gpuChosen);
+    connect(m_variables, &QTableWidget::itemChanged, this, &FormulaPage::variableEdited);
+    connect(m_add, &QPushButton::clicked, this, &FormulaPage::addVariable);
+    connect(m_remove, &QPushButton::clicked, this, &FormulaPage::removeVariable);
+    connect(m_rationale, &QLineEdit::textEdited, this, [this](const QString& text) {
+        this->document()->mutableStudy().prediction.rationale = text.toStdString();
+        this->document()->markModified();
+    });
+}
+
+void FormulaPage::changed()
+{
+    refresh_prediction(document()->mutableStudy());
+    document()->markModified();
+}
+
+void FormulaPage::formulaEdited(const QString& text)
+{
+    document()->mutableStudy().prediction.formula = text.toStdString();
+    changed();
+}
+
+void FormulaPage::applyTemplate()
+{
+    if (const auto* t = find_formula_template(m_templates->currentData().toString().toStdString())) {
+        apply_formula_template(document()->mutableStudy(), *t);
+        if (document()->study().prediction.rationale.empty())
+            document()->mutableStudy().prediction.rationale = t->assumption;
+        changed();
+    }
+}
+
+void FormulaPage::gpuChosen(int index)
+{
+    document()->mutableStudy().prediction.gpu = m_gpu->itemData(index).toString().toStdString();
+    changed();
+}
+
+void FormulaPage::variableEdited(QTableWidgetItem* item)
+{
+    if (m_filling || item->column() != 1)
+        return;
+    const QString name = m_variables->item(item->row(), 0)->text();
+    bool ok = false;
+    const double value = item->text().toDouble(&ok);
+    if (!ok) {
+        m_error->setText(tr("%1: '%2' is not a number").arg(name, item->text()));
+        refresh();
+        return;
+    }
+    // Editing a hardware or arm value makes it the engineer's own (it then overrides the source).
+    document()->mutableStudy().prediction.variables[name.toStdString()] = value;
+    changed();
+}
+
+void FormulaPage::addVariable()
+{
+    const std::string name = m_newName->text().trimmed().toStdString();
+    bool ok = false;
+    const double value = m_newValue->text().toDouble(&ok);
+    if (!is_formula_name(name) || !ok) {
+        m_error->setText(!is_formula_name(name)
+                             ? tr("'%1' is not a name a formula can use: letters, digits and _, not starting with a digit, "
+                                  "not a function name (e.g. %2)")
+                                   .arg(qs(name), qs(to_formula_name(name)))
+                             : tr("'%1' is not a number").arg(m_newValue->text()));
+        return;
+    }
+    document()->mutableStudy().prediction.variables[name] = value;
+    m_newName->clear();
+    m_newValue->clear();
+    changed();
+}
+
+void FormulaPage::removeVariable()
+{
+    const int row = m_variables->currentRow();
+    if (row < 0 || m_variables->item(row, 2)->text() != u"study"_s)
+        return;
+    document()->mutableStudy().prediction.variables.erase(m_variables->item(row, 0)->text().toStdString());
+    changed();
 }
 
 void FormulaPage::refresh()
 {
-    const auto& p = document()->study().prediction;
-    setValue(m_formula, qs(p.formula));
-    setValue(m_predicted, p.predicted_delta_pct ? tr("%1 % (positive = better)").arg(*p.predicted_delta_pct, 0, 'f', 1)
-                                                : QString());
-    setValue(m_rationale, qs(p.rationale));
-    m_variables->setRowCount(static_cast<int>(p.variables.size()));
+    const Study& study = document()->study();
+    const auto& p = study.prediction;
+    if (m_formula->text() != qs(p.formula))
+        m_formula->setText(qs(p.formula));
+    if (m_rationale->text() != qs(p.rationale))
+        m_rationale->setText(qs(p.rationale));
+    m_gpu->setCurrentIndex(std::max(0, m_gpu->findData(qs(p.gpu))));
+
+    const PredictionResult r = evaluate_prediction(study);
+    if (r.evaluation.error) {
+        const auto& e = *r.evaluation.error;
+        QString text = qs(e.text());
+        if (e.offset >= 0)   // the formula again with a caret under the bad token
+            text = qs(p.formula) + u'\n' + QString(e.offset, u' ') + u'^' + u'\n' + text;
+        m_error->setText(text);
+        m_error->setVisible(true);
+        setValue(m_predicted, QString());
+    } else {
+        m_error->clear();
+        m_error->setVisible(false);
+        const QString direction = r.direction == Direction::Lower ? tr("lower is better") : tr("higher is better");
+        QString text = tr("delta %1%2 %").arg(*r.delta_pct > 0 ? u"+"_s : QString()).arg(*r.delta_pct, 0, 'f', 2);
+        text += r.speedup ? tr(", speedup %1×").arg(*r.speedup, 0, 'f', 3) : tr(", no speedup ratio");
+        text += tr("  (%1, %2; positive = better)").arg(qs(study.target.metric), direction);
+        setValue(m_predicted, text);
+    }
+
+    m_filling = true;
+    m_variables->setRowCount(static_cast<int>(r.variables.size()));
     int row = 0;
-    for (const auto& [name, value] : p.variables) {
-        m_variables->setItem(row, 0, new QTableWidgetItem(qs(name)));
-        m_variables->setItem(row, 1, new QTableWidgetItem(QString::number(value, 'g', 6)));
+    for (const auto& v : r.variables) {
+        const bool used = std::find(r.evaluation.used.begin(), r.evaluation.used.end(), v.name) != r.evaluation.used.end();
+        auto* name = new QTableWidgetItem(qs(v.name));
+        name->setFlags(name->flags() & ~Qt::ItemIsEditable);
+        QFont f = name->font();
+        f.setBold(used);   // the formula's own variables stand out
+        name->setFont(f);
+        auto* value = new QTableWidgetItem(QString::number(v.value, 'g', 10));
+        auto* source = new QTableWidgetItem(qs(v.source));
+        source->setFlags(source->flags() & ~Qt::ItemIsEditable);
+        auto* note = new QTableWidgetItem(qs(v.note));
+        note->setFlags(note->flags() & ~Qt::ItemIsEditable);
+        note->setToolTip(qs(v.note));
+        m_variables->setItem(row, 0, name);
+        m_variables->setItem(row, 1, value);
+        m_variables->setItem(row, 2, source);
+        m_variables->setItem(row, 3, note);
         ++row;
     }
+    m_filling = false;
 }
 
 } // namespace kwb::gui

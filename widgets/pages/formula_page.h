@@ -3,9 +3,17 @@
 
 #include "pages/phase_page.h"
 
+class QComboBox;
+class QLineEdit;
+class QPushButton;
+class QTableWidgetItem;
+
 namespace kwb::gui {
 
-// Phase 4: the formula that predicts the change, its constants and its magnitude.
+// Phase 4: the formula that predicts the change, with its magnitude. An editor evaluated live by
+// the engine (formula/prediction.h): the hardware constants of the chosen GPU and the arms'
+// parameters are variables beside the engineer's own; a template starts a formula; an error
+// names the position and token; the predicted delta% and speedup are the formula's, never typed.
 class FormulaPage : public PhasePage
 {
     Q_OBJECT
@@ -14,10 +22,26 @@ public:
     void refresh() override;
 
 private:
-    QLabel* m_formula;
+    void formulaEdited(const QString& text);
+    void applyTemplate();
+    void gpuChosen(int index);
+    void variableEdited(QTableWidgetItem* item);
+    void addVariable();
+    void removeVariable();
+    void changed();   // recompute the prediction through the engine, then tell every view
+
+    QComboBox* m_templates;
+    QComboBox* m_gpu;
+    QLineEdit* m_formula;
+    QLabel* m_error;
     QLabel* m_predicted;
-    QLabel* m_rationale;
+    QLineEdit* m_rationale;
     QTableWidget* m_variables;
+    QLineEdit* m_newName;
+    QLineEdit* m_newValue;
+    QPushButton* m_add;
+    QPushButton* m_remove;
+    bool m_filling = false;
 };
 
 } // namespace kwb::gui

@@ -1,15 +1,36 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/grid_page.h"
 
+#include "models/grid_view.h"
 #include "models/json_convert.h"
 #include "models/study_document.h"
+#include "plots/heat_map.h"
+#include "study/grid.h"
 
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 namespace kwb::gui {
 
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// The experiment a grid is made from: the last A/B.
+const Experiment* abPrototype(const Study& study)
+{
+    for (auto it = study.experiments.rbegin(); it != study.experiments.rend(); ++it)
+        if (it->kind == "ab")
+            return &*it;
+    return nullptr;
+}
+
+} // namespace
 
 GridPage::GridPage(StudyDocument* document, QWidget* parent)
     : PhasePage(document, tr("6 · Combinational A/B"),
@@ -18,20 +39,146 @@ GridPage::GridPage(StudyDocument* document, QWidget* parent)
                 parent)
 {
     setObjectName(u"gridPage"_s);
-    m_summary = valueLabel(this);
-    body()->addWidget(m_summary);
-    body()->addStretch(1);
+    auto* make = new QGridLayout;
+    make->addWidget(sectionLabel(tr("Make a grid from the A/B"), this), 0, 0, 1, 4);
+    m_rowVariable = new QComboBox(this);
+    m_rowVariable->setObjectName(u"rowVariable"_s);
+    m_colVariable = new QComboBox(this);
+    m_colVariable->setObjectName(u"colVariable"_s);
+    m_rowLevels = new QLineEdit(this);
+    m_rowLevels->setObjectName(u"rowLevels"_s);
+    m_rowLevels->setPlaceholderText(tr("levels, baseline first: 32, 64, 128"));
+    m_colLevels = new QLineEdit(this);
+    m_colLevels->setObjectName(u"colLevels"_s);
+    m_colLevels->setPlaceholderText(tr("levels, baseline first: 1, 2"));
+    m_make = new QPushButton(tr("Make grid"), this);
+    m_make->setObjectName(u"makeGrid"_s);
+    m_make->setToolTip(tr("Playbook phase 6: each cell runs as its own A/B against the baseline cell, interleaved; "
+                          "2 to 4 levels per variable"));
+    make->addWidget(new QLabel(tr("Rows"), this), 1, 0);
+    make->addWidget(m_rowVariable, 1, 1);
+    make->addWidget(m_rowLevels, 1, 2);
+    make->addWidget(new QLabel(tr("Columns"), this), 2, 0);
+    make->addWidget(m_colVariable, 2, 1);
+    make->addWidget(m_colLevels, 2, 2);
+    make->addWidget(m_make, 1, 3, 2, 1);
+    make->setColumnStretch(2, 1);
+    body()->addLayout(make);
+    m_makeStatus = valueLabel(this);
+    m_makeStatus->setObjectName(u"makeStatus"_s);
+    body()->addWidget(m_makeStatus);
+
+    auto* pick = new QHBoxLayout;
+    pick->addWidget(sectionLabel(tr("Grid"), this));
+    m_grids = new QComboBox(this);
+    m_grids->setObjectName(u"gridChoice"_s);
+    pick->addWidget(m_grids, 1);
+    body()->addLayout(pick);
+    m_heatMap = new HeatMap(this);
+    body()->addWidget(m_heatMap, 1);
+    m_interaction = valueLabel(this);
+    m_interaction->setObjectName(u"interaction"_s);
+    body()->addWidget(m_interaction);
+
+    connect(m_make, &QPushButton::clicked, this, &GridPage::makeGrid);
+    connect(m_grids, &QComboBox::currentIndexChanged, this, &GridPage::showGrid);
+}
+
+void GridPage::makeGrid()
+{
+    Study& study = document()->mutableStudy();
+    const Experiment* prototype = abPrototype(study);
+    if (!prototype) {
+        setValue(m_makeStatus, tr("No A/B to make a grid from: set up the A/B (phase 5) first."));
+        return;
+    }
+    const Experiment copy = *prototype;
+    std::vector<GridVariable> variables;
+    std::string problem;
+    for (const auto& [combo, edit] : {std::pair{m_rowVariable, m_rowLevels}, std::pair{m_colVariable, m_colLevels}}) {
+        GridVariable v{combo->currentText().toStdString(), {}};
+        const nlohmann::json like = copy.arms.front().params.value(v.name, nlohmann::json());
+        for (const QString& text : edit->text().split(u',', Qt::SkipEmptyParts)) {
+            v.levels.push_back(grid_level_from_text(like, text.toStdString(), problem));
+            if (!problem.empty())
+                break;
+        }
+        if (!problem.empty()) {
+            problem = v.name + ": " + problem;
+            break;
+        }
+        variables.push_back(std::move(v));
+    }
+    if (problem.empty())
+        problem = add_grid(study, copy, std::move(variables));
+    if (!problem.empty()) {
+        m_makeStatus->setText(tr("Not made: %1").arg(qs(problem)));
+        m_makeStatus->setStyleSheet(u"color: #c62828;"_s);
+        return;
+    }
+    m_makeStatus->setText(tr("Made %1: Run executes its cells.").arg(qs(study.grids.back().id)));
+    m_makeStatus->setStyleSheet(QString());
+    document()->markModified();
+    m_grids->setCurrentIndex(m_grids->count() - 1);
 }
 
 void GridPage::refresh()
 {
-    QStringList grids;
-    for (const auto& e : document()->study().experiments)
-        if (e.kind != "ab")
-            grids << tr("%1 (%2, %3 arms)").arg(qs(e.id), qs(e.kind)).arg(e.arms.size());
-    setValue(m_summary, grids.isEmpty()
-                            ? tr("This study has no grid experiment: its variable is judged on its own by the A/B.")
-                            : grids.join(u'\n'));
+    const Study& study = document()->study();
+    const Experiment* prototype = abPrototype(study);
+    const QString rowWas = m_rowVariable->currentText();
+    const QString colWas = m_colVariable->currentText();
+    m_rowVariable->clear();
+    m_colVariable->clear();
+    if (prototype && !prototype->arms.empty())
+        for (const auto& [name, value] : prototype->arms.front().params.items()) {
+            m_rowVariable->addItem(qs(name));
+            m_colVariable->addItem(qs(name));
+        }
+    m_rowVariable->setCurrentText(rowWas);
+    m_colVariable->setCurrentText(colWas.isEmpty() && m_colVariable->count() > 1 ? m_colVariable->itemText(1) : colWas);
+    m_make->setEnabled(prototype != nullptr);
+    if (!prototype)
+        setValue(m_makeStatus, tr("A grid is made from the study's A/B (phase 5): there is none yet."));
+
+    const QString wasGrid = m_grids->currentText();
+    {
+        const QSignalBlocker block(m_grids);
+        m_grids->clear();
+        for (const auto& g : study.grids)
+            m_grids->addItem(tr("%1: %2 × %3").arg(qs(g.id), g.variables.size() == 2 ? qs(g.variables[0].name) : QString(),
+                                                 g.variables.size() == 2 ? qs(g.variables[1].name) : QString()),
+                             qs(g.id));
+        const int again = m_grids->findText(wasGrid);
+        m_grids->setCurrentIndex(again >= 0 ? again : m_grids->count() - 1);
+    }
+    showGrid();
+}
+
+void GridPage::showGrid()
+{
+    const Study& study = document()->study();
+    const GridGroup* grid = find_grid(study, m_grids->currentData().toString().toStdString());
+    if (!grid) {
+        m_heatMap->setGrid({});
+        setValue(m_interaction, study.grids.empty() ? tr("This study has no grid: its variable is judged on its own "
+                                                         "by the A/B. Make one above where two variables may couple.")
+                                                    : QString());
+        return;
+    }
+    const GridView view = gridView(study, *grid);
+    m_heatMap->setGrid(view);
+    QString text;
+    if (view.hasInteraction) {
+        text = (view.flagged ? tr("⚠ Interaction: ") : tr("Interaction: ")) + view.interactionSummary;
+        if (view.pTwoWay)
+            text += tr("  (two-way test p = %1)").arg(*view.pTwoWay, 0, 'g', 3);
+    } else {
+        text = tr("Interaction: waiting for %1 to be judged (Run executes the pending cells).")
+                   .arg(view.pending.join(u", "_s));
+    }
+    m_interaction->setText(text);
+    m_interaction->setStyleSheet(view.flagged ? u"color: #c62828; font-weight: bold;"_s : QString());
 }
 
 } // namespace kwb::gui

@@ -5,13 +5,17 @@
 #include "models/hardware_sheet.h"
 #include "models/json_convert.h"
 #include "models/study_document.h"
+#include "study/device_identity.h"
 
 #include <QColor>
+#include <QDateTime>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -31,7 +35,22 @@ HardwarePage::HardwarePage(StudyDocument* document, DeviceProbe* probe, QWidget*
     form->addRow(tr("Device in use"), m_inUse = valueLabel(this));
     form->addRow(tr("Captured"), m_captured = valueLabel(this));
     form->addRow(tr("Warnings"), m_warnings = valueLabel(this));
+    m_warnings->setObjectName(u"hardwareWarnings"_s);
+    m_record = new QPushButton(tr("Record this machine's sheet in the study"), this);
+    m_record->setObjectName(u"recordHardware"_s);
+    m_record->setToolTip(tr("Playbook phase 2: pull the limits before code. Stores what kwb devices reports now."));
+    form->addRow(QString(), m_record);
     body()->addLayout(form);
+    connect(m_record, &QPushButton::clicked, this, [this] {
+        const nlohmann::json devices = nlohmann::json::parse(QJsonDocument(m_probe->devices()).toJson().toStdString());
+        const std::string inUse = m_probe->deviceInUse().toStdString();
+        const std::string at = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString();
+        this->document()->edit(tr("Record the hardware sheet"), [=](Study& s) {
+            s.hardware.devices = devices;
+            s.hardware.device_in_use = inUse;
+            s.hardware.captured_at = at;
+        });
+    });
 
     auto* columns = new QHBoxLayout;
     auto makeTree = [this](const QString& title, const QString& name, QTreeWidget*& tree, QLabel* note) {
@@ -131,6 +150,16 @@ void HardwarePage::refresh()
     QStringList warnings;
     for (const auto& w : hw.warnings)
         warnings << u"⚠ "_s + qs(w);
+    // The engine's same_device rule: samples of one device model must not be continued on another.
+    if (m_probe->isFinished())
+        for (const auto& e : document()->study().experiments) {
+            const DeviceIdentity now = m_probe->runningDevice(e.backend);
+            if (!e.device.empty() && !now.empty() && !same_device(e.device, now))
+                warnings << tr("⚠ %1 was measured on %2 but would run on %3 here: a run would mix two devices' "
+                               "samples (kwb run refuses to continue it; start a new study or attempt)")
+                                .arg(qs(e.id), qs(describe(e.device)), qs(describe(now)));
+        }
+    m_record->setEnabled(m_probe->isFinished() && !m_probe->devices().isEmpty());
     setValue(m_warnings, warnings.isEmpty() ? tr("none") : warnings.join(u'\n'));
     fill(m_recorded, toQJson(hw.devices).toArray());
     fill(m_detected, m_probe->devices(), m_probe->isFinished() ? m_probe->gpuUnavailableReason() : QString());

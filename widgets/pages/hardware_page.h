@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 
+class QPushButton;
 class QTreeWidget;
 
 namespace kwb::gui {
@@ -23,6 +24,7 @@ private:
     static void fill(QTreeWidget* tree, const QJsonArray& devices, const QString& gpuUnavailable = {});
 
     DeviceProbe* m_probe;
+    QPushButton* m_record = nullptr;
     QLabel* m_inUse;
     QLabel* m_captured;
     QLabel* m_warnings;

@@ -24,7 +24,7 @@ PhasePage::PhasePage(StudyDocument* document, const QString& title, const QStrin
     heading->setFont(f);
     auto* ruleLabel = new QLabel(rule, this);
     ruleLabel->setWordWrap(true);
-    ruleLabel->setStyleSheet(u"color: #555;"_s);
+    ruleLabel->setForegroundRole(QPalette::PlaceholderText);   // muted, and readable in a dark palette
     outer->addWidget(heading);
     outer->addWidget(ruleLabel);
     m_body = new QVBoxLayout;
@@ -45,10 +45,12 @@ void PhasePage::setValue(QLabel* label, const QString& text)
 {
     if (text.trimmed().isEmpty()) {
         label->setText(tr("not set"));
-        label->setStyleSheet(u"color: #999; font-style: italic;"_s);
+        label->setStyleSheet(u"font-style: italic;"_s);
+        label->setForegroundRole(QPalette::PlaceholderText);
     } else {
         label->setText(text);
         label->setStyleSheet(QString());
+        label->setForegroundRole(QPalette::WindowText);
     }
 }
 

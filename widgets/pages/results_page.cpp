@@ -4,6 +4,7 @@
 #include "models/arm_stats_model.h"
 #include "models/distribution_stats.h"
 #include "models/json_convert.h"
+#include "verdict/verdict_json.h"
 #include "models/study_document.h"
 #include "plots/distribution_plot.h"
 #include "plots/sigma_chart.h"
@@ -78,31 +79,35 @@ void ResultsPage::refresh()
     if (e) {
         const auto& target = document()->study().target;
         unit = e->metric == target.metric ? qs(target.unit) : QString();
-        for (const auto& arm : e->arms)
-            arms << describe(qs(arm.name), judged_values(*e, arm.name, e->metric));
+        for (const auto& arm : e->arms) {
+            ArmDistribution d = describe(qs(arm.name), judged_values(*e, arm.name, e->metric));
+            for (const Sample* s : judged_samples(*e, arm.name, e->metric))
+                d.throttled << s->throttled;
+            arms << d;
+        }
     }
     m_model->setArms(arms, unit);
     m_plot->setDistributions(arms, e ? qs(e->metric) : QString(), unit);
-    const QJsonObject verdict = e ? toQJsonObject(e->verdict) : QJsonObject{};
-    m_sigma->setVerdict(verdict);
+    const SampleVerdict* verdict = e && e->verdict ? &*e->verdict : nullptr;
+    const FinalVerdict* final = e && e->final_verdict ? &*e->final_verdict : nullptr;
+    // The chart takes the verdict's JSON form (its API, shared with the tests of the plots).
+    m_sigma->setVerdict(verdict ? toQJsonObject(to_json(*verdict)) : QJsonObject{});
     // The final verdict when there is one (it is the study's answer), else the sample verdict.
-    const QJsonObject final = e ? toQJsonObject(e->final_verdict) : QJsonObject{};
-    const QJsonObject shown = final.isEmpty() ? verdict : final;
-    m_badge->setVerdict(shown.value("verdict"_L1).toString());
-    const QJsonArray reasons = shown.value("reasons"_L1).toArray();
-    setValue(m_badgeReason, reasons.isEmpty() ? QString()
-                                              : (final.isEmpty() ? tr("Sample verdict: ") : tr("Final verdict: ")) +
-                                                    reasons.first().toString());
+    const std::vector<std::string>* reasons = final ? &final->reasons : verdict ? &verdict->reasons : nullptr;
+    m_badge->setVerdict(final ? QString::fromLatin1(to_string(final->word))
+                              : verdict ? QString::fromLatin1(to_string(verdict->word)) : QString());
+    setValue(m_badgeReason, !reasons || reasons->empty()
+                                ? QString()
+                                : (final ? tr("Final verdict: ") : tr("Sample verdict: ")) + qs(reasons->front()));
     // The tests' own numbers, as the verdict engine computed them, for whoever asks "significant?".
-    const auto number = [&](const char* key, int decimals) {
-        const QJsonValue v = verdict.value(QLatin1StringView(key));
-        return v.isDouble() ? QString::number(v.toDouble(), 'g', decimals) : u"–"_s;
+    const auto number = [](const std::optional<double>& v, int decimals) {
+        return v ? QString::number(*v, 'g', decimals) : u"–"_s;
     };
-    setValue(m_evidence, verdict.isEmpty() ? QString()
-                                           : tr("speedup %1× · Welch t p = %2 · Mann-Whitney U p = %3 (%4) · "
-                                                "bootstrap 95% CI of delta, 10,000 resamples")
-                                                 .arg(number("speedup", 4), number("p_welch", 3), number("p_mannwhitney", 3),
-                                                      verdict.value("mannwhitney_method"_L1).toString()));
+    setValue(m_evidence, !verdict ? QString()
+                                  : tr("speedup %1× · Welch t p = %2 · Mann-Whitney U p = %3 (%4) · "
+                                       "bootstrap 95% CI of delta, 10,000 resamples")
+                                        .arg(number(verdict->speedup, 4), number(verdict->p_welch, 3),
+                                             number(verdict->p_mannwhitney, 3), qs(verdict->mannwhitney_method)));
     if (!e) {
         setValue(m_summary, tr("This study has no experiment yet."));
         return;
@@ -118,7 +123,7 @@ void ResultsPage::refresh()
     }
     setValue(m_summary, tr("%1 · %2 on %3 · %4%5 · sample verdict %6")
                             .arg(qs(e->id), qs(e->workload), qs(e->backend), qs(std::string(to_string(e->status))), variable,
-                                 verdict.isEmpty() ? tr("not yet judged") : verdict.value("verdict"_L1).toString()));
+                                 !verdict ? tr("not yet judged") : QString::fromLatin1(to_string(verdict->word))));
 }
 
 } // namespace kwb::gui

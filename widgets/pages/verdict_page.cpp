@@ -3,15 +3,21 @@
 
 #include "models/arm_stats_model.h"
 #include "models/json_convert.h"
+#include "verdict/verdict_json.h"
 #include "models/study_document.h"
 #include "plots/sigma_chart.h"
 #include "plots/verdict_badge.h"
+#include "study/gates.h"
 
 #include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QLabel>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QTableWidget>
 #include <QVBoxLayout>
-
 #include <cmath>
 
 namespace kwb::gui {
@@ -19,17 +25,22 @@ namespace kwb::gui {
 using namespace Qt::StringLiterals;
 
 namespace {
-QString bullets(const QJsonArray& lines)
+QString bullets(const std::vector<std::string>& lines)
 {
     QStringList out;
     for (const auto& l : lines)
-        out << u"• "_s + l.toString();
+        out << u"• "_s + QString::fromStdString(l);
     return out.join(u'\n');
 }
 
-QString num(const QJsonValue& v, int decimals, const QString& suffix = {})
+QString num(const std::optional<double>& v, int decimals, const QString& suffix = {})
 {
-    return v.isDouble() ? QString::number(v.toDouble(), 'f', decimals) + suffix : u"–"_s;
+    return v ? QString::number(*v, 'f', decimals) + suffix : u"–"_s;
+}
+
+QString word(VerdictWord w)
+{
+    return QString::fromLatin1(to_string(w));
 }
 } // namespace
 
@@ -66,8 +77,56 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
     m_sigma->setObjectName(u"verdictSigmaChart"_s);
     body()->addWidget(m_sigma, 1);
     m_profile = valueLabel(this);
-    m_profile->setStyleSheet(u"color: #555;"_s);
+    m_profile->setForegroundRole(QPalette::PlaceholderText);
     body()->addWidget(m_profile);
+
+    m_gates = valueLabel(this);
+    m_gates->setObjectName(u"verdictGates"_s);
+    // Extra height goes to the sigma chart, not to blank space around these lines.
+    m_gates->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    m_profile->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    body()->addWidget(m_gates);
+    auto* ledgerRow = new QHBoxLayout;
+    ledgerRow->addWidget(
+        sectionLabel(tr("Attempt ledger (double-click the hypotheses to edit; separate them with ;)"), this), 1);
+    m_newAttempt = new QPushButton(tr("New attempt"), this);
+    m_newAttempt->setObjectName(u"newAttempt"_s);
+    m_newAttempt->setToolTip(tr("Run the same A/B again as a new attempt (same arms, plan and profile); the "
+                                "finished attempts stay in the ledger"));
+    ledgerRow->addWidget(m_newAttempt);
+    body()->addLayout(ledgerRow);
+    m_ledger = keyValueTable(this, {tr("attempt"), tr("verdict"), tr("what it measured"), tr("surviving hypotheses")});
+    m_ledger->setObjectName(u"ledgerTable"_s);
+    m_ledger->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    m_ledger->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_ledger->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_ledger->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    m_ledger->setWordWrap(false);   // each cell's tooltip holds its whole text
+    m_ledger->setMaximumHeight(170);
+    body()->addWidget(m_ledger);
+    connect(m_ledger, &QTableWidget::cellChanged, this, &VerdictPage::ledgerEdited);
+    connect(m_newAttempt, &QPushButton::clicked, this, &VerdictPage::newAttemptRequested);
+}
+
+QString VerdictPage::gatesText() const
+{
+    return m_gates->text();
+}
+
+void VerdictPage::ledgerEdited(int row, int column)
+{
+    if (m_filling || column != 3)
+        return;
+    const std::string id = m_ledger->item(row, 0)->text().toStdString();
+    std::vector<std::string> hypotheses;
+    for (const QString& line : m_ledger->item(row, 3)->text().split(QRegularExpression(u"[\n;]"_s), Qt::SkipEmptyParts))
+        if (!line.trimmed().isEmpty())
+            hypotheses.push_back(line.trimmed().toStdString());
+    document()->edit(tr("Edit the hypotheses of %1").arg(qs(id)), [=](Study& s) {
+        for (auto& l : s.ledger)
+            if (l.experiment_id == id)
+                l.hypotheses = hypotheses;
+    });
 }
 
 QString VerdictPage::finalVerdict() const
@@ -83,59 +142,103 @@ QString VerdictPage::sampleVerdict() const
 void VerdictPage::refresh()
 {
     const Experiment* e = document()->currentExperiment();
-    const QJsonObject sample = e ? toQJsonObject(e->verdict) : QJsonObject{};
-    const QJsonObject final = e ? toQJsonObject(e->final_verdict) : QJsonObject{};
-    m_final->setVerdict(final.value("verdict"_L1).toString());
-    m_sample->setVerdict(sample.value("verdict"_L1).toString());
-    setValue(m_finalReasons, final.isEmpty() ? tr("No final verdict yet: run the experiment to the end.")
-                                             : bullets(final.value("reasons"_L1).toArray()));
-    setValue(m_sampleReasons, sample.isEmpty() ? tr("No sample verdict yet.") : bullets(sample.value("reasons"_L1).toArray()));
+    const SampleVerdict* sample = e && e->verdict ? &*e->verdict : nullptr;
+    const FinalVerdict* final = e && e->final_verdict ? &*e->final_verdict : nullptr;
+    m_final->setVerdict(final ? word(final->word) : QString());
+    m_sample->setVerdict(sample ? word(sample->word) : QString());
+    setValue(m_finalReasons, final ? bullets(final->reasons) : tr("No final verdict yet: run the experiment to the end."));
+    setValue(m_sampleReasons, sample ? bullets(sample->reasons) : tr("No sample verdict yet."));
 
     QString evidence;
-    if (!sample.isEmpty()) {
-        const QString unit = e ? qs(document()->study().target.unit) : QString();
-        const QJsonArray ci = sample.value("ci95_delta_pct"_L1).toArray();
-        const QJsonObject arms = sample.value("arms"_L1).toObject();
+    if (sample) {
+        const QString unit = qs(document()->study().target.unit);
+        const auto& ci = sample->ci95_delta_pct;
         evidence = tr("delta %1 (95% CI %2 … %3 %), sigma %4, speedup %5×")
-                       .arg(num(sample.value("delta_pct"_L1), 2, u" %"_s), num(ci.at(0), 2), num(ci.at(1), 2),
-                            num(sample.value("sigma_pct"_L1), 2, u" %"_s), num(sample.value("speedup"_L1), 3));
-        for (auto it = arms.begin(); it != arms.end(); ++it) {
-            const QJsonObject a = it.value().toObject();
+                       .arg(num(sample->delta_pct, 2, u" %"_s), num(ci ? std::optional((*ci)[0]) : std::nullopt, 2),
+                            num(ci ? std::optional((*ci)[1]) : std::nullopt, 2), num(sample->sigma_pct, 2, u" %"_s),
+                            num(sample->speedup, 3));
+        for (const auto& [name, a] : {std::pair<QString, const ArmStats&>{u"baseline"_s, sample->baseline},
+                                      {u"treatment"_s, sample->treatment}}) {
             evidence += tr("\n%1: n = %2, mean %3 %4 ± %5 sd (cv %6)")
-                            .arg(it.key()).arg(a.value("n"_L1).toInt())
-                            .arg(ArmStatsModel::formatNumber(a.value("mean"_L1).toDouble(std::nan(""))), unit,
-                                 ArmStatsModel::formatNumber(a.value("stddev"_L1).toDouble(std::nan(""))),
-                                 num(a.value("cv_pct"_L1), 2, u" %"_s));
+                            .arg(name)
+                            .arg(static_cast<qulonglong>(a.n))
+                            .arg(ArmStatsModel::formatNumber(a.mean.value_or(std::nan(""))), unit,
+                                 ArmStatsModel::formatNumber(a.stddev.value_or(std::nan(""))), num(a.cv_pct, 2, u" %"_s));
         }
         // Three significant digits, as on the Results page: more digits of a p-value mean nothing.
-        auto p = [](const QJsonValue& v) { return v.isDouble() ? QString::number(v.toDouble(), 'g', 3) : jsonScalarText(v); };
-        evidence += tr("\nWelch p = %1 · Mann-Whitney p = %2").arg(p(sample.value("p_welch"_L1)), p(sample.value("p_mannwhitney"_L1)));
+        auto p = [](const std::optional<double>& v) { return v ? QString::number(*v, 'g', 3) : u"null"_s; };
+        evidence += tr("\nWelch p = %1 · Mann-Whitney p = %2").arg(p(sample->p_welch), p(sample->p_mannwhitney));
     }
     setValue(m_evidence, evidence);
 
     const auto& predicted = document()->study().prediction.predicted_delta_pct;
     QString prediction = predicted ? tr("Prediction check: predicted %1 %, measured %2")
                                          .arg(*predicted, 0, 'f', 1)
-                                         .arg(num(sample.value("delta_pct"_L1), 1, u" %"_s))
+                                         .arg(num(sample ? sample->delta_pct : std::nullopt, 1, u" %"_s))
                                    : tr("Prediction check: no prediction was recorded (phase 4).");
-    const QJsonArray flags = final.value("flags"_L1).toArray();
-    prediction += flags.isEmpty() ? (final.isEmpty() ? QString() : tr("\nFlags: none"))
-                                  : tr("\nFlags: ") + bullets(flags).replace(u'\n', u' ');
+    if (predicted && final)
+        prediction += final->flags.empty()
+                          ? tr("\nPrediction-check flags: none")
+                          : tr("\nPrediction-check flags: ") + bullets(final->flags).replace(u'\n', u' ');
     setValue(m_prediction, prediction);
 
-    const QJsonObject profile = sample.value("profile"_L1).toObject();
-    setValue(m_profile, profile.isEmpty() ? QString()
-                                          : tr("Profile %1 (%2 is better): license ≥ %3 %, kill < %4 %, min n %5, "
-                                               "max sigma %6 %, unstable above %7 %, noise = %8 × sigma")
-                                                .arg(profile.value("name"_L1).toString(),
-                                                     profile.value("direction"_L1).toString(),
-                                                     jsonScalarText(profile.value("license_pct"_L1)),
-                                                     jsonScalarText(profile.value("kill_pct"_L1)),
-                                                     jsonScalarText(profile.value("min_n"_L1)),
-                                                     jsonScalarText(profile.value("max_sigma_pct"_L1)),
-                                                     jsonScalarText(profile.value("unstable_sigma_pct"_L1)),
-                                                     jsonScalarText(profile.value("noise_k"_L1))));
-    m_sigma->setVerdict(sample);
+    if (sample) {
+        const Profile& pr = sample->profile;
+        setValue(m_profile, tr("Profile %1 (%2 is better): license ≥ %3 %, kill < %4 %, min n %5, "
+                               "max sigma %6 %, unstable above %7 %, noise = %8 × sigma")
+                                .arg(qs(pr.name), QString::fromLatin1(to_string(pr.direction)),
+                                     QString::number(pr.license_pct), QString::number(pr.kill_pct),
+                                     QString::number(pr.min_n), QString::number(pr.max_sigma_pct),
+                                     QString::number(pr.unstable_sigma_pct), QString::number(pr.noise_k)));
+    } else {
+        setValue(m_profile, QString());
+    }
+    // The chart takes the verdict's JSON form (its API, shared with the tests of the plots).
+    m_sigma->setVerdict(sample ? toQJsonObject(to_json(*sample)) : QJsonObject{});
+
+    // The gates: what the run recorded as skipped, and what the study still lacks now (the
+    // engine's study_gates), so a study run with no target, prediction or tradeoff says so here.
+    QStringList gates;
+    if (e) {
+        const auto& study = document()->study();
+        QStringList now;
+        for (const Gate& g : study_gates(study, *e))
+            if (!g.met)
+                now << u"✘ "_s + qs(g.reason);
+        if (!e->missing_gates.empty()) {
+            gates << tr("Gates skipped when this attempt ran:");
+            for (const auto& g : e->missing_gates)
+                gates << u"✘ "_s + qs(g);
+        } else if (!e->samples.empty()) {
+            gates << tr("✔ Every gate was met when this attempt ran.");
+        }
+        if (!now.isEmpty() && e->missing_gates.empty()) {
+            gates << tr("Gates the study does not meet now:");
+            gates << now;
+        }
+    }
+    setValue(m_gates, gates.join(u'\n'));
+    m_gates->setToolTip(tr("The playbook's gates (methodology phases 1-7); kwb run records the ones a study skipped"));
+
+    m_filling = true;
+    const auto& ledger = document()->study().ledger;
+    m_ledger->setRowCount(static_cast<int>(ledger.size()));
+    for (int row = 0; row < static_cast<int>(ledger.size()); ++row) {
+        const auto& l = ledger[static_cast<size_t>(row)];
+        QStringList hypotheses;
+        for (const auto& h : l.hypotheses)
+            hypotheses << qs(h);
+        const QStringList cells {qs(l.experiment_id), qs(l.verdict), qs(l.summary), hypotheses.join(u"; "_s)};
+        for (int c = 0; c < 4; ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c != 3)
+                item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+            item->setToolTip(cells[c]);
+            m_ledger->setItem(row, c, item);
+        }
+    }
+    m_filling = false;
+    m_newAttempt->setEnabled(e && !e->samples.empty() && !document()->hasRunnableExperiment());
 }
 
 } // namespace kwb::gui

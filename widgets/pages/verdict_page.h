@@ -3,9 +3,12 @@
 
 #include "pages/phase_page.h"
 
+class QPushButton;
+
 namespace kwb::gui {
 
 class SigmaChart;
+
 class VerdictBadge;
 
 // Phase 8: the final verdict as a badge with its reasons in plain sentences, and beside it the
@@ -20,8 +23,19 @@ public:
 
     QString finalVerdict() const;
     QString sampleVerdict() const;
+    QString gatesText() const;
+
+signals:
+    // Run on a finished study: a new attempt of the same A/B, kept beside the earlier ones.
+    void newAttemptRequested();
 
 private:
+    void ledgerEdited(int row, int column);
+
+    bool m_filling = false;
+    QLabel* m_gates;
+    QTableWidget* m_ledger;
+    QPushButton* m_newAttempt;
     VerdictBadge* m_final;
     VerdictBadge* m_sample;
     QLabel* m_finalReasons;

@@ -30,6 +30,7 @@ void DistributionPlot::setDistributions(const QList<ArmDistribution>& arms, cons
     clearPlottables();
     clearItems();
     m_points.clear();
+    m_throttled.clear();
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     double lo = 0;
     double hi = 0;
@@ -73,10 +74,33 @@ void DistributionPlot::setDistributions(const QList<ArmDistribution>& arms, cons
         QList<double> px;
         for (const double j : jitter)
             px << x + kJitterHalfWidth * j;
-        points->setData(px, a.values);
+        // Throttled repetitions (a power or thermal cap, a clock under 75% of max) are judged like
+        // every other, and shown apart so the engineer sees where they fell.
+        QList<double> tx, ty, fx, fy;
+        for (int i = 0; i < a.values.size(); ++i) {
+            const bool flagged = i < a.throttled.size() && a.throttled[i];
+            (flagged ? tx : fx) << px[i];
+            (flagged ? ty : fy) << a.values[i];
+        }
+        points->setData(fx, fy);
         points->setLineStyle(QCPGraph::lsNone);
         points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, 6));
         m_points.insert(a.name, points);
+        if (!tx.isEmpty()) {
+            auto* throttled = addGraph();
+            throttled->setName(QStringLiteral("throttled"));
+            throttled->setData(tx, ty);
+            m_throttled.insert(a.name, throttled);
+            throttled->setLineStyle(QCPGraph::lsNone);
+            throttled->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCrossCircle, QPen(QColor(200, 60, 0), 1.4),
+                                                       Qt::NoBrush, 8));
+            auto* note = new QCPItemText(this);
+            note->position->setCoords(x, a.max);
+            note->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+            note->setText(QStringLiteral("%1 throttled").arg(tx.size()));
+            note->setColor(QColor(200, 60, 0));
+            note->setFont(QFont(font().family(), 8));
+        }
 
         auto* mean = addGraph();
         mean->setData({x + kViolinHalfWidth * 0.55}, {a.mean});
@@ -106,7 +130,13 @@ void DistributionPlot::setDistributions(const QList<ArmDistribution>& arms, cons
 int DistributionPlot::pointCount(const QString& arm) const
 {
     const auto it = m_points.constFind(arm);
-    return it == m_points.cend() ? 0 : (*it)->dataCount();
+    return (it == m_points.cend() ? 0 : (*it)->dataCount()) + throttledCount(arm);
+}
+
+int DistributionPlot::throttledCount(const QString& arm) const
+{
+    const auto it = m_throttled.constFind(arm);
+    return it == m_throttled.cend() ? 0 : (*it)->dataCount();
 }
 
 } // namespace kwb::gui

@@ -18,10 +18,13 @@ public:
     explicit DistributionPlot(QWidget* parent = nullptr);
 
     void setDistributions(const QList<ArmDistribution>& arms, const QString& metric, const QString& unit);
+    // Every repetition drawn for the arm, throttled ones included; throttledCount: those alone.
     int pointCount(const QString& arm) const;
+    int throttledCount(const QString& arm) const;
 
 private:
     QHash<QString, QCPGraph*> m_points;
+    QHash<QString, QCPGraph*> m_throttled;
 };
 
 } // namespace kwb::gui

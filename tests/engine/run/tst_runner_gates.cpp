@@ -76,11 +76,11 @@ private slots:
         Study s = make_study(3.0, count_plan(3));   // three times faster, and wrong
         Experiment& e = s.experiments.front();
         e.arms[1].params["wrong"] = 1;
-        e.verdict = {{"verdict", "LICENSE"}};        // a verdict from an earlier session is withdrawn
+        e.verdict = SampleVerdict{};      // a verdict from an earlier session is withdrawn
         QCOMPARE(h.run(s, e), RunOutcome::Failed);
         QCOMPARE(e.status, ExperimentStatus::Failed);
-        QVERIFY(e.verdict.is_null());
-        QVERIFY(e.final_verdict.is_null());
+        QVERIFY(!e.verdict.has_value());
+        QVERIFY(!e.final_verdict.has_value());
         QVERIFY(e.arms[0].check && e.arms[0].check->ok);
         QVERIFY(e.arms[1].check && !e.arms[1].check->ok);
         QCOMPARE(*e.arms[1].check->max_abs_error, 0.5);

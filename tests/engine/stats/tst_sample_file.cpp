@@ -29,7 +29,8 @@ private slots:
                                      << Values{100, 200};
         QTest::addRow("csv quoted header") << QStringLiteral("\"time, ms\",x\n1,a\n2,b\n") << QStringLiteral("time, ms")
                                            << Values{1, 2};
-        QTest::addRow("plain file ignores column") << QStringLiteral("1\n2\n") << QStringLiteral("x") << Values{1, 2};
+        QTest::addRow("byte-order mark") << QStringLiteral("\uFEFF1\n2\n") << QString() << Values{1, 2};
+        QTest::addRow("byte-order mark csv") << QStringLiteral("\uFEFFtime_ms\n3\n") << QString() << Values{3};
     }
     void accepted()
     {
@@ -76,6 +77,18 @@ private slots:
                                             << QStringLiteral("b.txt:1: no column \"c\" (columns: \"a\", \"b\")");
         QTest::addRow("csv ragged row") << QStringLiteral("a,b\n1,2\n3\n") << QStringLiteral("a")
                                         << QStringLiteral("b.txt:3: 1 fields, but the header has 2");
+        QTest::addRow("plain file with column") << QStringLiteral("1\n2\n") << QStringLiteral("x")
+                                                << QStringLiteral("b.txt:1: --column \"x\" given, but the file holds bare numbers");
+        QTest::addRow("hex first line") << QStringLiteral("0x10\n5\n") << QString()
+                                        << QStringLiteral("b.txt:1: \"0x10\" is neither a number nor a CSV header");
+        QTest::addRow("number with letters first") << QStringLiteral("10abc\n5\n") << QString()
+                                                   << QStringLiteral("b.txt:1: \"10abc\" is neither a number nor a CSV header");
+        QTest::addRow("quoted number first") << QStringLiteral("\"10\"\n5\n") << QString()
+                                             << QStringLiteral("b.txt:1: \"\"10\"\" is neither a number nor a CSV header");
+        QTest::addRow("header field without letter") << QStringLiteral("time_ms,__\n5,6\n") << QString()
+                                                     << QStringLiteral("b.txt:1: \"time_ms,__\" is neither");
+        QTest::addRow("too large for the statistics") << QStringLiteral("1\n1e200\n") << QString()
+                                                      << QStringLiteral("b.txt:2: 1e200 is too large");
         QTest::addRow("csv chosen column non-positive") << QStringLiteral("# c\na,b\n1,2\n0,4\n") << QStringLiteral("a")
                                                         << QStringLiteral("b.txt:4: 0 is not positive");
     }

@@ -194,17 +194,18 @@ private slots:
         QVERIFY(std::fabs((*h)[0] + 20) < 1e-9);
     }
 
-    void bootstrap_is_fast()
+    // Its speed is measured in bench/ (kwb_bench), never asserted here: a wall-clock threshold
+    // in a unit test fails on a loaded machine and passes a slow change on a fast one.
+    void bootstrap_handles_large_arms()
     {
         Values b(1000), t(1000);
         for (std::size_t i = 0; i < b.size(); ++i) {
             b[i] = 10 + std::sin(static_cast<double>(i));
             t[i] = 9 + std::cos(static_cast<double>(i));
         }
-        QElapsedTimer timer;
-        timer.start();
-        QVERIFY(bootstrap_delta_ci(b, t, Direction::Lower).has_value());
-        QVERIFY2(timer.elapsed() < 2000, std::to_string(timer.elapsed()).c_str());
+        const auto ci = bootstrap_delta_ci(b, t, Direction::Lower);
+        QVERIFY(ci.has_value());
+        QVERIFY((*ci)[0] < (*ci)[1]);
     }
 };
 

@@ -62,7 +62,7 @@ private slots:
         const auto v = judge_samples(c.at("baseline").get<std::vector<double>>(), c.at("treatment").get<std::vector<double>>(),
                                      make_profile("generic", dir), paired);
         const auto& want = c.at("expected");
-        const auto& got = v.json;
+        const auto got = to_json(v);
         std::vector<std::string> errors;
         auto check = [&](const std::string& what, const nlohmann::json& g, const nlohmann::json& w, double tol, double& m) {
             if (auto e = compare(what, g, w, tol, m); !e.empty())

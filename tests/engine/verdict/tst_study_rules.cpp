@@ -61,24 +61,24 @@ private slots:
         StudyRulesInput in;
         in.tradeoffs = named();
         const auto f = apply_study_rules(licensed(), in, generic());
-        QCOMPARE(f.word, std::string("LICENSE"));
+        QCOMPARE(std::string(to_string(f.word)), std::string("LICENSE"));
         for (const char* key : {"verdict", "reasons", "flags", "sample_verdict", "profile", "guards"})
-            QVERIFY2(f.json.contains(key), key);
-        QCOMPARE(f.json.at("sample_verdict").get<std::string>(), std::string("LICENSE"));
+            QVERIFY2(to_json(f).contains(key), key);
+        QCOMPARE(to_json(f).at("sample_verdict").get<std::string>(), std::string("LICENSE"));
         QVERIFY(f.flags.empty());
     }
 
     void tradeoff_gate()
     {
         StudyRulesInput in;
-        QCOMPARE(apply_study_rules(licensed(), in, generic()).word, std::string("INCONCLUSIVE"));
+        QCOMPARE(std::string(to_string(apply_study_rules(licensed(), in, generic()).word)), std::string("INCONCLUSIVE"));
         in.tradeoffs = {{"loc-complexity", false, "nothing"}, {"portability", true, "  "}};   // no named sacrifice
         const auto f = apply_study_rules(licensed(), in, generic());
-        QCOMPARE(f.word, std::string("INCONCLUSIVE"));
+        QCOMPARE(std::string(to_string(f.word)), std::string("INCONCLUSIVE"));
         QVERIFY(any_contains(f.reasons, "no tradeoff named"));
         // The gate only touches a LICENSE.
         const auto kill = judge_samples(kBase, kBase, generic(), false);
-        QCOMPARE(apply_study_rules(kill, StudyRulesInput{}, generic()).word, kill.word);
+        QCOMPARE(std::string(to_string(apply_study_rules(kill, StudyRulesInput{}, generic()).word)), std::string(to_string(kill.word)));
     }
 
     void guard_regression_kills()
@@ -88,13 +88,13 @@ private slots:
         // tok/s (higher is better) dropped by ~10%, far beyond its noise band.
         in.guards = {guard("tok_s", Direction::Higher, {100, 101, 99, 100.5, 99.5}, {90, 90.5, 89.5, 90.2, 89.8})};
         const auto f = apply_study_rules(licensed(), in, generic());
-        QCOMPARE(f.word, std::string("KILL"));
+        QCOMPARE(std::string(to_string(f.word)), std::string("KILL"));
         QVERIFY(any_contains(f.reasons, "guard tok_s regressed"));
-        QVERIFY(f.json.at("guards")[0].at("regressed") == true);
-        QCOMPARE(f.json.at("sample_verdict").get<std::string>(), std::string("LICENSE"));
+        QVERIFY(to_json(f).at("guards")[0].at("regressed") == true);
+        QCOMPARE(to_json(f).at("sample_verdict").get<std::string>(), std::string("LICENSE"));
         // Any verdict turns into KILL, not just a license.
         const auto noise = judge_samples(kBase, kBase, generic(), false);
-        QCOMPARE(apply_study_rules(noise, in, generic()).word, std::string("KILL"));
+        QCOMPARE(std::string(to_string(apply_study_rules(noise, in, generic()).word)), std::string("KILL"));
     }
 
     void guard_cases_data()
@@ -127,10 +127,10 @@ private slots:
         in.tradeoffs = named();
         in.guards = {guards[which]};
         const auto f = apply_study_rules(licensed(), in, generic());
-        QCOMPARE(f.word, std::string(regressed ? "KILL" : "LICENSE"));
-        QCOMPARE(f.json.at("guards")[0].at("regressed").get<bool>(), regressed);
+        QCOMPARE(std::string(to_string(f.word)), std::string(regressed ? "KILL" : "LICENSE"));
+        QCOMPARE(to_json(f).at("guards")[0].at("regressed").get<bool>(), regressed);
         if (which == 4 || which == 5)
-            QVERIFY(f.json.at("guards")[0].at("assessed") == false);
+            QVERIFY(to_json(f).at("guards")[0].at("assessed") == false);
     }
 
     void prediction_check_data()
@@ -156,10 +156,10 @@ private slots:
         in.predicted_delta_pct = predicted;
         const auto sample = licensed();
         const auto f = apply_study_rules(sample, in, generic());
-        QCOMPARE(f.word, std::string("LICENSE"));   // flags never change the verdict
+        QCOMPARE(std::string(to_string(f.word)), std::string("LICENSE"));   // flags never change the verdict
         QCOMPARE(has(f.flags, "sign mismatch"), sign);
         QCOMPARE(has(f.flags, "magnitude off"), magnitude);
-        QVERIFY(f.json.at("flags") == nlohmann::json(f.flags));
+        QVERIFY(to_json(f).at("flags") == nlohmann::json(f.flags));
     }
 
     void prediction_check_skips_noise()
@@ -167,7 +167,7 @@ private slots:
         StudyRulesInput in;
         in.predicted_delta_pct = 30;
         const auto noise = judge_samples(kBase, Values{10.01, 10.09, 9.92, 10.04, 9.96}, generic(), false);
-        QCOMPARE(noise.word, std::string("NOISE"));
+        QCOMPARE(std::string(to_string(noise.word)), std::string("NOISE"));
         QVERIFY(apply_study_rules(noise, in, generic()).flags.empty());
     }
 
@@ -181,7 +181,7 @@ private slots:
         const auto f = apply_study_rules(licensed(), in, generic());
         QVERIFY(any_contains(f.reasons, "1 of 20 splits"));
         QVERIFY(any_contains(f.reasons, "5%"));
-        QCOMPARE(f.json.at("aa").at("false_alarm_rate").get<double>(), 0.05);
+        QCOMPARE(to_json(f).at("aa").at("false_alarm_rate").get<double>(), 0.05);
     }
 };
 

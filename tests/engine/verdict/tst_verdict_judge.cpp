@@ -68,15 +68,15 @@ private slots:
         QFETCH(int, rule);
         const auto v = judge_samples(baseline, treatment, make_profile("generic", *parse_direction(direction.toStdString())),
                                      false);
-        QCOMPARE(QString::fromStdString(v.word), verdict);
-        QCOMPARE(v.json.at("rule").get<int>(), rule);
+        QCOMPARE(QString::fromStdString(std::string(to_string(v.word))), verdict);
+        QCOMPARE(to_json(v).at("rule").get<int>(), rule);
         QVERIFY(!v.reasons.empty());
         for (const char* key : kTopKeys)
-            QVERIFY2(v.json.contains(key), key);
+            QVERIFY2(to_json(v).contains(key), key);
         for (const char* arm : {"baseline", "treatment"})
             for (const char* key : kArmKeys)
-                QVERIFY2(v.json.at("arms").at(arm).contains(key), key);
-        QVERIFY(v.json.dump().find("NaN") == std::string::npos);
+                QVERIFY2(to_json(v).at("arms").at(arm).contains(key), key);
+        QVERIFY(to_json(v).dump().find("NaN") == std::string::npos);
     }
 
     void nulls_for_n1()
@@ -84,21 +84,21 @@ private slots:
         const auto v = judge_samples(Values{10}, Values{8, 8.1, 7.9}, make_profile("generic", Direction::Lower), false);
         for (const char* key : {"sigma_pct", "cv_baseline_pct", "ci95_delta_pct", "p_welch", "bimodal_baseline",
                                 "bimodal_treatment", "paired", "runs_needed_per_arm"})
-            QVERIFY2(v.json.at(key).is_null(), key);
-        QVERIFY(v.json.at("arms").at("baseline").at("stddev").is_null());
-        QVERIFY(v.json.at("cv_treatment_pct").is_number());
-        QVERIFY(v.json.at("p_mannwhitney").is_number());
-        QVERIFY(std::fabs(v.json.at("delta_pct").get<double>() - 20) < 1e-9);
+            QVERIFY2(to_json(v).at(key).is_null(), key);
+        QVERIFY(to_json(v).at("arms").at("baseline").at("stddev").is_null());
+        QVERIFY(to_json(v).at("cv_treatment_pct").is_number());
+        QVERIFY(to_json(v).at("p_mannwhitney").is_number());
+        QVERIFY(std::fabs(to_json(v).at("delta_pct").get<double>() - 20) < 1e-9);
     }
 
     void constant_arms_have_no_welch()
     {
         const auto v = judge_samples(Values{5, 5, 5}, Values{4, 4, 4}, make_profile("generic", Direction::Lower), false);
-        QVERIFY(v.json.at("p_welch").is_null());
-        QCOMPARE(v.json.at("sigma_pct").get<double>(), 0.0);
-        QCOMPARE(v.json.at("mannwhitney_method").get<std::string>(), std::string("asymptotic"));
+        QVERIFY(to_json(v).at("p_welch").is_null());
+        QCOMPARE(to_json(v).at("sigma_pct").get<double>(), 0.0);
+        QCOMPARE(to_json(v).at("mannwhitney_method").get<std::string>(), std::string("asymptotic"));
         const auto s = judge_samples(Values{5, 5, 5}, Values{4, 4, 4}, make_profile("strict", Direction::Lower), false);
-        QCOMPARE(s.word, std::string("INCONCLUSIVE"));   // strict needs Welch p < 0.05, and it is undefined
+        QCOMPARE(std::string(to_string(s.word)), std::string("INCONCLUSIVE"));   // strict needs Welch p < 0.05, and it is undefined
     }
 
     void bimodal_modes_reported()
@@ -106,13 +106,13 @@ private slots:
         const auto v = judge_samples(Values{78.9, 79.1, 78.7, 79.0, 78.8, 79.2, 76.0, 76.1, 75.9},
                                      Values{70, 70.5, 69.5, 70.2, 69.8, 70.1}, make_profile("generic", Direction::Lower),
                                      false);
-        QCOMPARE(v.word, std::string("INCONCLUSIVE"));
-        QVERIFY(v.json.at("bimodal_baseline") == true);
-        QVERIFY(v.json.at("bimodal_treatment") == false);
-        const auto& modes = v.json.at("arms").at("baseline").at("modes");
+        QCOMPARE(std::string(to_string(v.word)), std::string("INCONCLUSIVE"));
+        QVERIFY(to_json(v).at("bimodal_baseline") == true);
+        QVERIFY(to_json(v).at("bimodal_treatment") == false);
+        const auto modes = to_json(v).at("arms").at("baseline").at("modes");
         QCOMPARE(modes.size(), std::size_t(2));
         QVERIFY(std::fabs(modes[0].at("share").get<double>() - 2.0 / 3) < 1e-12);
-        QVERIFY(v.json.at("arms").at("treatment").at("modes").is_null());
+        QVERIFY(to_json(v).at("arms").at("treatment").at("modes").is_null());
         QVERIFY2(v.reasons.front().find("67% of runs at 78.95") != std::string::npos, v.reasons.front().c_str());
     }
 
@@ -121,12 +121,12 @@ private slots:
         const Values b{10.0, 10.4, 9.8, 10.2};
         const Values t{9.0, 9.36, 8.82, 9.18};   // 10% better in every pair
         const auto v = judge_samples(b, t, make_profile("generic", Direction::Lower), true);
-        const auto& p = v.json.at("paired");
+        const auto p = to_json(v).at("paired");
         QCOMPARE(p.at("n_pairs").get<int>(), 4);
         QVERIFY(std::fabs(p.at("mean_delta_pct").get<double>() - 10) < 1e-9);
         QVERIFY(std::fabs(p.at("ci95_delta_pct")[0].get<double>() - 10) < 1e-9);
-        QVERIFY(judge_samples(Values{1}, Values{2}, make_profile("generic", Direction::Lower), true)
-                    .json.at("paired")
+        QVERIFY(to_json(judge_samples(Values{1}, Values{2}, make_profile("generic", Direction::Lower), true))
+                    .at("paired")
                     .at("ci95_delta_pct")
                     .is_null());
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
@@ -201,8 +201,8 @@ private slots:
         const auto v = judge_samples(Values{10, 10.3, 9.7, 10.2, 9.8}, Values{8.9, 9.2, 8.7, 9.1, 8.6},
                                      make_profile("generic", Direction::Lower), false);
         // delta ~ 10.2% with a CI straddling license 10%: more runs would decide it.
-        QVERIFY2(v.json.at("runs_needed_per_arm").is_number(), v.json.dump().c_str());
-        QVERIFY(v.json.at("runs_needed_per_arm").get<int>() > 5);
+        QVERIFY2(to_json(v).at("runs_needed_per_arm").is_number(), to_json(v).dump().c_str());
+        QVERIFY(to_json(v).at("runs_needed_per_arm").get<int>() > 5);
         const auto s = delta_thresholds(make_profile("speedup", Direction::Lower));
         QVERIFY(std::fabs(s[0] - 50) < 1e-12 && std::fabs(s[1] - 80) < 1e-12);
     }

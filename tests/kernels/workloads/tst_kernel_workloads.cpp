@@ -31,7 +31,7 @@ private slots:
         std::set<std::string> names;
         for (const auto* w : builtin_workloads().all())
             names.insert(w->name());
-        QCOMPARE(names, (std::set<std::string>{"gemm", "attention", "rmsnorm", "triad", "decoder"}));
+        QCOMPARE(names, (std::set<std::string>{"gemm", "attention", "rmsnorm", "triad", "decoder", "synthetic"}));
     }
 
     void descriptionsHaveTheListedShape_data()

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+// Phase 3: the binding constraint from measurements, by the playbook's license matrix. Pure
+// (kwb_analysis): `kwb profile` measures, this decides, the page and the CLI show its words.
+//
+// Branches, first match wins, each with its threshold (BindingThresholds):
+//   compute             tensor or FMA pipe >= pipe_near_peak_pct (80)
+//   memory-bandwidth    DRAM throughput > dram_bound_pct (80) of peak
+//   smem                1 block per SM and > smem_bound_kib (90) KiB of shared memory per block
+//   compute-suboptimal  tensor pipe < tensor_low_pct (40) with occupancy > occupancy_ok_pct (50)
+//   launch-overhead     > launches_per_s (200) launches/s and host dispatch > dispatch_share_pct
+//                       (30) of the step (the wall-clock share not covered by kernels)
+//   scheduler           SMs with work < sm_active_low_pct (60) of cycles: too few blocks, tail
+//                       waves, a serialised grid
+//   at-extremes         SM and DRAM throughput both >= extremes_pct (60): the kernel sits at the
+//                       roofline ridge, no single axis has headroom
+// The branch left implicit by the matrix is the last: nothing matched (constraint empty, the
+// evidence says which readings were missing or low).
+namespace kwb {
+
+struct BindingThresholds {
+    double pipe_near_peak_pct = 80;
+    double dram_bound_pct = 80;
+    double smem_bound_kib = 90;
+    double tensor_low_pct = 40;
+    double occupancy_ok_pct = 50;
+    double launches_per_s = 200;
+    double dispatch_share_pct = 30;
+    double sm_active_low_pct = 60;
+    double extremes_pct = 60;
+    double disagreement_pct = 10; // profiled vs timed kernel time
+};
+
+// The measured evidence (means over the profiled kernels' windows); absent = not measured.
+struct BindingEvidenceInput {
+    std::optional<double> tensor_pct;
+    std::optional<double> fma_pct;
+    std::optional<double> dram_pct;
+    std::optional<double> sm_pct;
+    std::optional<double> occupancy_pct;
+    std::optional<double> sm_active_pct;
+    std::optional<double> smem_per_block_kib;
+    std::optional<int> blocks_per_sm;
+    std::optional<double> launches_per_s;
+    std::optional<double> kernel_share_pct; // share of wall clock covered by kernels
+    std::optional<double> profiled_ms_per_launch; // CUPTI Activity
+    std::optional<double> timed_ms_per_launch; // CUDA events of the A/B (baseline)
+};
+
+struct BindingCall {
+    std::string constraint; // a binding.constraint value, or empty
+    std::string axis; // the optimisation axis it suggests
+    std::vector<std::string> evidence; // the readings and thresholds behind the call
+    std::vector<std::string> warnings; // e.g. the profiler view and wall-clock disagree
+};
+
+BindingCall classify_binding(const BindingEvidenceInput& in, const BindingThresholds& t = {});
+
+// The evidence as the study's binding.metrics object (name -> value; absent ones left out).
+nlohmann::json binding_metrics_json(const BindingEvidenceInput& in);
+
+} // namespace kwb

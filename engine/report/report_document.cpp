@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "report/report_document.h"
+
+#include "verdict/wording.h"
+
+#include <fmt/format.h>
+
+namespace kwb::report {
+namespace {
+
+using wording::num;
+using Kind = Block::Kind;
+
+std::string opt(const std::optional<double>& v, const std::string& suffix = "")
+{
+    return v ? num(*v) + suffix : std::string("-");
+}
+
+std::string pval(const std::optional<double>& p)
+{
+    return p ? wording::p_value(*p) : std::string("-");
+}
+
+std::string ci(const std::optional<stats::Interval>& c, const std::string& suffix = " %")
+{
+    return c ? fmt::format("[{}, {}]{}", num((*c)[0]), num((*c)[1]), suffix) : std::string("-");
+}
+
+std::string value_text(const nlohmann::json& v)
+{
+    if (v.is_string())
+        return v.get<std::string>();
+    if (v.is_number_float())
+        return num(v.get<double>());
+    if (v.is_null())
+        return "-";
+    if (v.is_array()) {
+        std::string out;
+        bool scalars = true;
+        for (const auto& x : v)
+            scalars = scalars && !x.is_structured();
+        if (!scalars)
+            return fmt::format("{} entries", v.size());
+        for (const auto& x : v)
+            out += (out.empty() ? "" : ", ") + value_text(x);
+        return out;
+    }
+    return v.dump();
+}
+
+std::string params_text(const nlohmann::json& params)
+{
+    std::string out;
+    if (params.is_object())
+        for (const auto& [k, v] : params.items())
+            out += (out.empty() ? "" : ", ") + k + "=" + value_text(v);
+    return out;
+}
+
+// Scalars and scalar arrays of a JSON object, nested objects flattened as "a.b".
+void flatten(const nlohmann::json& j, const std::string& prefix, std::vector<std::vector<std::string>>& rows)
+{
+    for (const auto& [k, v] : j.items()) {
+        const std::string key = prefix.empty() ? k : prefix + "." + k;
+        if (v.is_object())
+            flatten(v, key, rows);
+        else
+            rows.push_back({key, value_text(v)});
+    }
+}
+
+struct Doc {
+    std::vector<Block> blocks;
+    static Block make(Kind kind, int level = 0, std::string text = {})
+    {
+        Block b;
+        b.kind = kind;
+        b.level = level;
+        b.text = std::move(text);
+        return b;
+    }
+    void h(int level, std::string text) { blocks.push_back(make(Kind::Heading, level, std::move(text))); }
+    void p(std::string text)
+    {
+        if (!text.empty())
+            blocks.push_back(make(Kind::Paragraph, 0, std::move(text)));
+    }
+    void table(std::vector<std::string> header, std::vector<std::vector<std::string>> rows)
+    {
+        Block b = make(Kind::Table);
+        b.header = std::move(header);
+        b.rows = std::move(rows);
+        blocks.push_back(std::move(b));
+    }
+    void list(std::vector<std::string> items)
+    {
+        if (items.empty())
+            return;
+        Block b = make(Kind::List);
+        b.items = std::move(items);
+        blocks.push_back(std::move(b));
+    }
+    void verdict(const std::string& word, std::vector<std::string> reasons)
+    {
+        Block b = make(Kind::Verdict, 0, word);
+        b.items = std::move(reasons);
+        blocks.push_back(std::move(b));
+    }
+    void chart(Chart c)
+    {
+        Block b = make(Kind::Chart);
+        b.text = c.title;
+        b.chart = std::move(c);
+        blocks.push_back(std::move(b));
+    }
+};
+
+std::string target_line(const Target& t)
+{
+    const std::string unit = t.unit.empty() ? "" : " " + t.unit;
+    return fmt::format("{} from {} to {}{} ({} is better)", t.metric.empty() ? "(no metric)" : t.metric, opt(t.current),
+        opt(t.goal), unit, to_string(t.direction));
+}
+
+void study_sections(Doc& d, const Report& r)
+{
+    d.h(2, "Target");
+    d.p(target_line(r.target));
+    d.table({"", "what"},
+        {{"K (kernel)", r.target.kernel}, {"R (reference)", r.target.reference}, {"W (workload)", r.target.workload}});
+
+    d.h(2, "Hardware sheet");
+    d.p(fmt::format("Captured {}; experiments ran on {}.",
+        r.hardware.captured_at.empty() ? "-" : r.hardware.captured_at,
+        r.hardware.device_in_use.empty() ? "-" : r.hardware.device_in_use));
+    for (const auto& dev : r.hardware.devices) {
+        std::vector<std::vector<std::string>> rows;
+        flatten(dev, "", rows);
+        d.h(3, fmt::format("{} ({})", dev.value("name", std::string("device")), dev.value("kind", std::string("?"))));
+        d.table({"field (measured ceilings where recorded)", "value"}, rows);
+    }
+    if (!r.hardware.warnings.empty()) {
+        d.p("Known traps for this device:");
+        d.list(r.hardware.warnings);
+    }
+
+    d.h(2, "Binding constraint");
+    d.p(fmt::format("Constraint: {}.", r.binding.constraint.empty() ? "not recorded" : r.binding.constraint));
+    d.p(r.binding.notes);
+    if (r.binding.metrics.is_object() && !r.binding.metrics.empty()) {
+        std::vector<std::vector<std::string>> rows;
+        flatten(r.binding.metrics, "", rows);
+        d.table({"evidence", "measured"}, rows);
+    }
+
+    d.h(2, "Prediction");
+    d.p(r.prediction.formula.empty() ? "No formula recorded." : "Formula: `" + r.prediction.formula + "`");
+    std::vector<std::vector<std::string>> vars;
+    for (const auto& [k, v] : r.prediction.variables)
+        vars.push_back({k, num(v)});
+    if (!vars.empty())
+        d.table({"variable", "value"}, vars);
+    d.p(fmt::format("Predicted delta: {}.", opt(r.prediction.predicted_delta_pct, " %")));
+    d.p(r.prediction.rationale);
+
+    d.h(2, "Tradeoffs");
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& t : r.tradeoffs)
+        rows.push_back({t.axis, t.sacrificed ? "sacrificed" : "kept", t.note});
+    if (rows.empty())
+        d.p("No tradeoff axis answered.");
+    else
+        d.table({"axis", "", "what was given up"}, rows);
+}
+
+std::string check_text(const std::optional<CorrectnessCheck>& c)
+{
+    if (!c)
+        return "not recorded";
+    std::string s = c->ok ? "passed" : "FAILED";
+    if (c->max_abs_error)
+        s += fmt::format("; max abs error {}", num(*c->max_abs_error));
+    if (c->max_rel_error)
+        s += fmt::format("; max rel error {}", num(*c->max_rel_error));
+    if (c->tolerance)
+        s += fmt::format("; tolerance {}", num(*c->tolerance));
+    if (!c->compared.empty())
+        s += "; " + c->compared;
+    return s;
+}
+
+std::string modes_text(const stats::Bimodality& b)
+{
+    if (!b.bimodal)
+        return "not assessed";
+    if (!*b.bimodal)
+        return "no";
+    std::string s = "yes:";
+    for (const auto& m : b.modes)
+        s += fmt::format(" {} % of runs at {};", num(100 * m.share), num(m.mean));
+    s.pop_back();
+    return s;
+}
+
+void experiment_sections(Doc& d, const ExperimentReport& e)
+{
+    d.h(2, fmt::format("Experiment {}: {} on {} ({})", e.id, e.workload, e.backend, e.status));
+    if (e.final.present)
+        d.verdict(e.final.word, e.final.reasons);
+    else
+        d.verdict("NOT JUDGED", {e.error.empty() ? "the experiment has no verdict" : e.error});
+
+    d.h(3, "Arms and their diff");
+    std::vector<std::vector<std::string>> arms;
+    for (const auto& a : e.arms)
+        arms.push_back({a.name, params_text(a.params), check_text(a.check)});
+    d.table({"arm", "parameters", "correctness check"}, arms);
+    if (e.diff.differences.empty())
+        d.p("The first two arms do not differ in any parameter.");
+    for (const auto& diff : e.diff.differences)
+        d.p(fmt::format("Differs in {}: {} -> {}.", diff.name, value_text(diff.baseline), value_text(diff.treatment)));
+    if (!e.diff.single_variable())
+        d.p(e.acknowledged_multi_variable ? "More than one parameter differs; the user acknowledged it."
+                                          : "More than one parameter differs: the result cannot be attributed.");
+    for (const auto& s : e.diff.one_sided)
+        d.p(fmt::format("Set on one arm only (same effective value): {}.", s));
+
+    d.h(3, "Matched controls");
+    std::vector<std::vector<std::string>> controls;
+    for (const auto& c : e.controls)
+        controls.push_back({c.name, c.measured.empty() ? (c.checked ? "ticked" : "not ticked") : "measured",
+            c.measured.empty() ? "-" : c.measured});
+    if (controls.empty())
+        d.p("No controls recorded.");
+    else
+        d.table({"control", "how verified", "what the run recorded"}, controls);
+    d.p(e.controls_notes);
+
+    d.h(3, "Plan and why it stopped");
+    const auto& pl = e.plan;
+    d.table({"setting", "value"},
+        {{"runs per arm", std::to_string(pl.runs_per_arm)}, {"warm-up runs per arm", std::to_string(pl.warmup_runs)},
+            {"order",
+                std::string(to_string(pl.order))
+                    + (pl.order == RunOrder::RandomisedBlocks ? fmt::format(" (seed {})", pl.seed) : "")},
+            {"stop rule", std::string(to_string(pl.stop))},
+            {"duration", pl.stop == StopRule::Duration ? num(pl.duration_s) + " s" : "-"},
+            {"time limit", num(pl.max_seconds) + " s"},
+            {"minimum repetition", pl.min_rep_ms > 0 ? num(pl.min_rep_ms) + " ms" : "off"},
+            {"launches per repetition", e.launches_per_rep ? std::to_string(*e.launches_per_rep) : "-"},
+            {"A/A splits", std::to_string(pl.aa_splits)}, {"profile", e.profile_name},
+            {"stopped because", e.stop_reason.empty() ? "-" : e.stop_reason}});
+    if (!e.error.empty())
+        d.p("Error: " + e.error);
+
+    d.h(3, "Device during the run");
+    std::vector<std::vector<std::string>> dev {
+        {"device", e.device.empty() ? "-" : fmt::format("{} {}", e.device.kind, e.device.model)},
+        {"uuid", e.device.uuid.empty() ? "-" : e.device.uuid},
+        {"driver", e.device.driver.empty() ? "-" : e.device.driver},
+        {"first / last judged repetition",
+            fmt::format("{} / {}", e.first_sample_at.empty() ? "-" : e.first_sample_at,
+                e.last_sample_at.empty() ? "-" : e.last_sample_at)}};
+    auto range = [](const std::optional<Range>& r, const char* unit) {
+        return r ? fmt::format("{} - {} {}", num(r->min), num(r->max), unit) : std::string("not recorded");
+    };
+    dev.push_back({"SM clock", range(e.clock_mhz, "MHz")});
+    dev.push_back({"temperature", range(e.temperature_c, "C")});
+    dev.push_back({"power", range(e.power_w, "W")});
+    d.table({"", "value"}, dev);
+    if (!e.limitations.empty()) {
+        d.p("What this run could not record:");
+        d.list(e.limitations);
+    }
+    if (!e.missing_gates.empty()) {
+        d.p("Workflow gates that were not met when it ran:");
+        d.list(e.missing_gates);
+    }
+
+    d.h(3, fmt::format("Statistics of {} per arm", e.unit.empty() ? e.metric : e.metric + " (" + e.unit + ")"));
+    std::vector<std::vector<std::string>> st;
+    for (const auto& a : e.arms) {
+        if (!a.summary) {
+            st.push_back({a.name, "0", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-"});
+            continue;
+        }
+        const auto& s = *a.summary;
+        st.push_back({a.name, std::to_string(s.n), num(s.mean), num(s.median), opt(s.stddev), opt(s.cv_pct), num(s.p50),
+            num(s.p90), num(s.p99), num(s.min), num(s.max), fmt::format("{} / {}", s.outliers.mild, s.outliers.extreme),
+            std::to_string(a.throttled), modes_text(a.bimodality)});
+    }
+    d.table({"arm", "n", "mean", "median", "sd", "cv %", "p50", "p90", "p99", "min", "max", "outliers mild / extreme",
+                "throttled", "bimodal"},
+        st);
+    std::vector<std::string> excluded;
+    for (const auto& a : e.arms)
+        excluded.push_back(fmt::format("{}: {} warm-up and {} discarded repetitions kept in the study, not judged",
+            a.name, a.warmups, a.discarded));
+    d.list(excluded);
+
+    if (e.evidence) {
+        const auto& ev = *e.evidence;
+        d.h(3, "Delta and evidence");
+        std::vector<std::vector<std::string>> rows {{"delta % (positive = better)", num(ev.delta_pct)},
+            {"95% CI of delta % (bootstrap, 10,000 resamples)", ci(ev.ci95_delta_pct)},
+            {"sigma % (cv of the noisier arm)", opt(ev.sigma_pct)}, {"speedup", num(ev.speedup) + "x"},
+            {"Welch t-test p", pval(ev.p_welch)},
+            {"Mann-Whitney U p",
+                fmt::format("{} ({})", wording::p_value(ev.mannwhitney.p), to_string(ev.mannwhitney.method))}};
+        if (ev.paired)
+            rows.push_back({fmt::format("paired delta % ({} pairs), 95% CI", ev.paired->n_pairs),
+                fmt::format("{} {}", num(ev.paired->mean_delta_pct), ci(ev.paired->ci95_delta_pct))});
+        else
+            rows.push_back({"paired evidence", "not paired"});
+        if (e.sample.runs_needed_per_arm)
+            rows.push_back({"runs per arm for the CI to clear a threshold",
+                fmt::format("about {} (to clear {} %)", num(*e.sample.runs_needed_per_arm),
+                    opt(e.sample.runs_needed_threshold_pct))});
+        d.table({"evidence", "value"}, rows);
+    }
+    for (const auto& c : charts_of(e))
+        d.chart(c);
+
+    d.h(3, "Verdict");
+    if (e.sample.present) {
+        d.p(fmt::format(
+            "Sample verdict: {}{}.", e.sample.word, e.sample.rule ? fmt::format(" (rule {})", *e.sample.rule) : ""));
+        d.list(e.sample.reasons);
+        std::vector<std::vector<std::string>> prof;
+        if (e.sample.profile.is_object())
+            flatten(e.sample.profile, "", prof);
+        if (!prof.empty())
+            d.table({"profile", "value"}, prof);
+    } else {
+        d.p("Not judged.");
+    }
+    if (e.final.present) {
+        d.p(fmt::format("Final verdict after the study-level rules: {}.", e.final.word));
+        d.list(e.final.reasons);
+        d.h(3, "Predicted vs measured");
+        d.table({"", "delta %"},
+            {{"predicted", opt(e.final.predicted_delta_pct)}, {"measured", opt(e.final.measured_delta_pct)},
+                {"flags", e.final.flags.empty() ? "none" : fmt::format("{}", fmt::join(e.final.flags, ", "))}});
+        d.h(3, "Guards");
+        std::vector<std::vector<std::string>> g;
+        for (const auto& x : e.final.guards)
+            g.push_back({x.metric, x.verdict.empty() ? "-" : x.verdict, opt(x.delta_pct), opt(x.sigma_pct),
+                ci(x.ci95_delta_pct), x.assessed ? (x.regressed ? "REGRESSED" : "holds") : "not assessed"});
+        if (g.empty())
+            d.p("No guard metric.");
+        else
+            d.table({"guard", "verdict", "delta %", "sigma %", "95% CI", "outcome"}, g);
+        d.p(e.final.tradeoff_named ? (*e.final.tradeoff_named ? "A tradeoff with a named sacrifice is recorded."
+                                                              : "No tradeoff with a named sacrifice is recorded.")
+                                   : "");
+    }
+
+    d.h(3, "A/A calibration");
+    if (e.aa && e.aa->splits > 0) {
+        d.p(fmt::format("{} of {} splits of the baseline against itself gave a false alarm ({} %).", e.aa->false_alarms,
+            e.aa->splits, num(100 * e.aa->false_alarm_rate())));
+        d.p("Split verdicts: " + fmt::format("{}", fmt::join(e.aa->verdicts, ", ")) + ".");
+        d.p(e.aa->method);
+    } else {
+        d.p("Not run.");
+    }
+
+    if (!e.cells.empty()) {
+        d.h(3, "Cells against the baseline");
+        std::vector<std::vector<std::string>> rows;
+        for (const auto& c : e.cells)
+            rows.push_back({c.arm, params_text(c.params), opt(c.delta_pct)});
+        d.table({"cell", "parameters", "delta %"}, rows);
+    }
+}
+
+void ledger_section(Doc& d, const Report& r)
+{
+    const bool kill = r.final_word == "KILL";
+    d.h(2,
+        kill                            ? "Attempt ledger: the errors entry"
+            : r.final_word == "LICENSE" ? "Attempt ledger: the wins entry"
+                                        : "Attempt ledger");
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& l : r.ledger)
+        rows.push_back({l.experiment_id, l.at, l.verdict, l.summary,
+            l.hypotheses.empty() ? "none recorded" : fmt::format("{}", fmt::join(l.hypotheses, "; "))});
+    if (rows.empty())
+        d.p("No attempt recorded.");
+    else
+        d.table({"experiment", "at", "verdict", "summary", "hypotheses still standing"}, rows);
+    if (kill)
+        d.p("Killed: the change is not worth its cost as measured. The hypotheses above are what is left to try.");
+}
+
+void provenance_section(Doc& d, const Report& r)
+{
+    d.h(2, "Provenance");
+    const auto& p = r.provenance;
+    std::vector<std::vector<std::string>> rows {{"workbench version", p.workbench_version},
+        {"report generated", p.generated_at}, {"study file", p.study_path.empty() ? "-" : p.study_path},
+        {"study SHA-256", p.study_sha256.empty() ? "-" : p.study_sha256},
+        {"study schema version", std::to_string(r.schema_version)},
+        {"study created / modified", fmt::format("{} / {}", r.created_at, r.modified_at)}};
+    for (const auto& e : r.experiments)
+        rows.push_back({"device of " + e.id,
+            e.device.empty() ? r.hardware.device_in_use
+                             : fmt::format("{} {}{}", e.device.kind, e.device.model,
+                                 e.device.driver.empty() ? "" : ", driver " + e.device.driver)});
+    for (const auto& dev : r.hardware.devices)
+        for (const auto& [k, v] : dev.items())
+            if (k.find("driver") != std::string::npos || k.find("cuda") != std::string::npos
+                || k.find("clock") != std::string::npos)
+                rows.push_back({fmt::format("{}: {}", dev.value("name", std::string("device")), k), value_text(v)});
+    rows.push_back({"command line", p.command_line.empty() ? "-" : p.command_line});
+    rows.push_back(
+        {"to reproduce", p.study_path.empty() ? "kwb run STUDY" : "kwb run " + p.study_path + " --new-attempt"});
+    d.table({"", "value"}, rows);
+}
+
+} // namespace
+
+std::vector<Block> document_of(const Report& r)
+{
+    Doc d;
+    d.h(1, "Verdict report: " + (r.name.empty() ? std::string("unnamed study") : r.name));
+    d.verdict(r.final_word.empty() ? "NOT JUDGED" : r.final_word,
+        r.final_word.empty() ? std::vector<std::string> {"no experiment of this study has a verdict"}
+                             : std::vector<std::string> {
+                                 fmt::format("final verdict of {}, its last judged experiment", r.final_experiment),
+                                 target_line(r.target)});
+    d.p(r.description);
+    study_sections(d, r);
+    for (const auto& e : r.experiments)
+        experiment_sections(d, e);
+    ledger_section(d, r);
+    provenance_section(d, r);
+    return std::move(d.blocks);
+}
+
+} // namespace kwb::report

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The verdict report of a study: the wins / errors entry of the playbook, as one model from which
+// every format (Markdown, HTML, PDF, JSON) is rendered, so the formats never disagree. The model
+// holds what the study recorded plus the numbers the engine's statistics compute from its samples;
+// it judges nothing (verdict words and reasons are those stored by the verdict engine, read through
+// verdict_access.h). docs/report.md describes the model and the formats.
+
+#include "report/verdict_access.h"
+#include "stats/bimodality.h"
+#include "stats/descriptive.h"
+#include "study/arm_diff.h"
+#include "study/study.h"
+#include "verdict/evidence.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kwb::report {
+
+// Where the study came from: what makes every number traceable.
+struct Provenance {
+    std::string workbench_version; // kwb version that rendered the report
+    std::string generated_at; // ISO 8601 UTC
+    std::string study_path;
+    std::string study_sha256; // of the file's bytes as read
+    std::string command_line; // the command that rendered the report (empty from the window)
+};
+
+struct ArmReport {
+    std::string name;
+    nlohmann::json params;
+    std::vector<double> values; // judged repetitions of the target metric, in run order
+    std::optional<stats::ArmSummary> summary; // null when the arm has no judged repetition
+    stats::Bimodality bimodality;
+    int warmups = 0;
+    int discarded = 0;
+    int throttled = 0; // judged repetitions flagged throttled
+    std::optional<CorrectnessCheck> check;
+};
+
+// One control of the matched-controls checklist: ticked by the user, and whether the run's own
+// records confirm it (a measured fact), contradict it, or say nothing about it.
+struct ControlRow {
+    std::string name;
+    bool checked = false;
+    std::string measured; // "", or the recorded fact, e.g. "all samples on NVIDIA H200"
+};
+
+// Ranges of what the device did during the judged repetitions (absent where not recorded).
+struct Range {
+    double min = 0;
+    double max = 0;
+};
+
+struct CellDelta { // one arm of a many-arm (grid) experiment against arms[0]
+    std::string arm;
+    nlohmann::json params;
+    std::optional<double> delta_pct;
+};
+
+struct ExperimentReport {
+    std::string id;
+    std::string kind;
+    std::string workload;
+    std::string backend;
+    std::string metric;
+    std::string unit;
+    Direction direction = Direction::Lower;
+    std::string status;
+    std::string stop_reason;
+    std::string error;
+    RunPlan plan;
+    std::optional<int> launches_per_rep;
+    DeviceIdentity device;
+    std::vector<std::string> limitations;
+    std::vector<std::string> missing_gates;
+    std::vector<std::string> guard_metrics;
+    std::string profile_name;
+    ArmDiff diff;
+    bool acknowledged_multi_variable = false;
+    std::vector<ArmReport> arms;
+    std::vector<ControlRow> controls;
+    std::string controls_notes;
+    std::optional<SampleEvidence> evidence; // arms[0] against arms[1]; null unless both have runs
+    StoredVerdict sample;
+    StoredVerdict final;
+    std::optional<AaCalibration> aa;
+    std::vector<SamplerLane> lanes;
+    std::vector<Sample> samples; // every repetition, for the timeline
+    std::vector<CellDelta> cells; // experiments of more than two arms
+    std::optional<Range> clock_mhz;
+    std::optional<Range> temperature_c;
+    std::optional<Range> power_w;
+    std::string first_sample_at;
+    std::string last_sample_at;
+    // The thresholds of the profile on the delta% axis (kill, license) and its noise k, for charts.
+    std::vector<double> thresholds_pct;
+    double noise_k = 2;
+};
+
+struct Report {
+    std::string name;
+    std::string description;
+    std::string created_at;
+    std::string modified_at;
+    int schema_version = 0;
+    Target target;
+    HardwareSnapshot hardware;
+    BindingEvidence binding;
+    Prediction prediction;
+    std::vector<Tradeoff> tradeoffs;
+    std::vector<LedgerEntry> ledger;
+    std::vector<ExperimentReport> experiments;
+    Provenance provenance;
+    // The study's verdict: the final verdict of its last judged experiment (the latest attempt).
+    std::string final_word; // empty when nothing was judged
+    std::string final_experiment;
+};
+
+// Builds the report. `provenance` is filled by the caller (path, hash, command line); its version
+// and generated_at are filled here when empty.
+Report build_report(const Study& study, Provenance provenance);
+
+// Convenience: loads the file (throws StudyLoadError), hashes its bytes and builds the report.
+Report report_from_file(const std::string& path, const std::string& command_line);
+
+} // namespace kwb::report

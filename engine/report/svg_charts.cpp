@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "report/svg_charts.h"
+
+#include "report/svg_writer.h"
+#include "stats/descriptive.h"
+#include "verdict/wording.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+
+namespace kwb::report {
+namespace {
+
+using wording::num;
+
+std::string axis_label(const ExperimentReport& e)
+{
+    return e.unit.empty() ? e.metric : fmt::format("{} ({})", e.metric, e.unit);
+}
+
+// Gaussian kernel density of the values at `y` with Silverman's bandwidth: only the violin's shape.
+double density(const std::vector<double>& v, double y, double bw)
+{
+    double s = 0;
+    for (double x : v)
+        s += std::exp(-0.5 * ((y - x) / bw) * ((y - x) / bw));
+    return s / (static_cast<double>(v.size()) * bw * std::sqrt(2 * M_PI));
+}
+
+} // namespace
+
+std::string arm_colour(std::size_t index)
+{
+    static const char* colours[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#56b4e9", "#e69f00"};
+    return colours[index % std::size(colours)];
+}
+
+std::string verdict_colour(const std::string& word)
+{
+    if (word == "LICENSE")
+        return "#2e7d32";
+    if (word == "KILL")
+        return "#c62828";
+    if (word == "NOISE")
+        return "#757575";
+    if (word == "INCONCLUSIVE")
+        return "#e69100";
+    return "#546e7a";
+}
+
+std::string distribution_svg(const ExperimentReport& e)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (const auto& a : e.arms)
+        for (double v : a.values) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    if (!std::isfinite(lo))
+        return {};
+    const double W = 560, H = 420;
+    const Frame f {70, 20, W - 20, H - 60};
+    const double pad = hi > lo ? 0.08 * (hi - lo) : std::max(1e-9, 0.05 * std::fabs(hi));
+    const Scale ys = Scale::nice(lo - pad, hi + pad, f.bottom, f.top);
+    const double slot = (f.right - f.left) / static_cast<double>(e.arms.size());
+    const Scale xs {0, 1, f.left, f.right};
+    SvgWriter w(W, H);
+    w.grid_y(f, ys);
+    w.axes(f);
+    w.ticks_y(f, ys);
+    w.text_rotated(18, (f.top + f.bottom) / 2, axis_label(e), 12);
+    for (std::size_t i = 0; i < e.arms.size(); ++i) {
+        const auto& a = e.arms[i];
+        const double cx = f.left + slot * (static_cast<double>(i) + 0.4);
+        const std::string c = arm_colour(i);
+        w.text(cx, f.bottom + 18, a.name, 12, "middle");
+        w.text(cx, f.bottom + 34, fmt::format("n = {}", a.values.size()), 12, "middle");
+        if (!a.summary)
+            continue;
+        const auto& s = *a.summary;
+        const double sd = s.stddev.value_or(0);
+        // Violin: the density mirrored around the arm's centre line, the widest point slot/3 wide.
+        if (a.values.size() >= 2 && sd > 0) {
+            const double bw = 1.06 * sd * std::pow(static_cast<double>(a.values.size()), -0.2);
+            std::vector<std::pair<double, double>> pts;
+            double peak = 0;
+            const double y0 = s.min - 3 * bw, y1 = s.max + 3 * bw;
+            for (int k = 0; k <= 60; ++k) {
+                const double y = y0 + (y1 - y0) * k / 60.0;
+                const double d = density(a.values, y, bw);
+                peak = std::max(peak, d);
+                pts.emplace_back(y, d);
+            }
+            std::vector<std::pair<double, double>> outline;
+            // The density's tails are cut at the frame, as the window's axis range cuts them.
+            auto clamp_y = [&](double y) { return std::clamp(ys(y), f.top, f.bottom); };
+            for (const auto& [y, d] : pts)
+                outline.emplace_back(cx + d / peak * slot / 3, clamp_y(y));
+            for (auto it = pts.rbegin(); it != pts.rend(); ++it)
+                outline.emplace_back(cx - it->second / peak * slot / 3, clamp_y(it->first));
+            w.polygon(outline, c, 0.2, c);
+        }
+        // Box: quartiles and median, whiskers to min and max.
+        const double q1 = stats::percentile(a.values, 25), q3 = stats::percentile(a.values, 75);
+        w.line(cx, ys(s.min), cx, ys(s.max), "#000000", 1);
+        w.line(cx - 8, ys(s.min), cx + 8, ys(s.min), "#000000", 1);
+        w.line(cx - 8, ys(s.max), cx + 8, ys(s.max), "#000000", 1);
+        w.rect(cx - 12, ys(q3), 24, std::max(1.0, ys(q1) - ys(q3)), "#ffffff", 0.8, "#000000");
+        w.line(cx - 12, ys(s.median), cx + 12, ys(s.median), "#000000", 2);
+        // Every repetition, deterministically spread sideways so ties stay visible.
+        for (std::size_t k = 0; k < a.values.size(); ++k) {
+            const double jitter = (static_cast<double>((k * 7919) % 17) / 16.0 - 0.5) * slot / 5;
+            w.circle(cx + jitter, ys(a.values[k]), 3.2, c, 0.85);
+        }
+        const double mx = cx + slot / 3 + 8;
+        w.diamond(mx, ys(s.mean), 5, c);
+        w.text(mx + 9, ys(s.mean) - 2, fmt::format("mean {} {}", num(s.mean), e.unit), 11);
+        w.text(mx + 9, ys(s.mean) + 11, s.stddev ? fmt::format("± {} sd", num(*s.stddev)) : "n = 1", 11);
+        if (a.bimodality.bimodal.value_or(false))
+            w.text(cx, f.top + 12, "bimodal", 11, "middle", "#e69100");
+    }
+    (void)xs;
+    return w.finish();
+}
+
+std::string delta_svg(const ExperimentReport& e)
+{
+    if (!e.evidence)
+        return {};
+    const auto& ev = *e.evidence;
+    const double W = 560, H = 230;
+    const Frame f {30, 24, W - 30, H - 50};
+    const double sigma = ev.sigma_pct.value_or(0);
+    const double band = e.noise_k * sigma;
+    double lo = std::min({0.0, ev.delta_pct, -band}), hi = std::max({0.0, ev.delta_pct, band});
+    for (double t : e.thresholds_pct) {
+        lo = std::min(lo, t);
+        hi = std::max(hi, t);
+    }
+    if (ev.ci95_delta_pct) {
+        lo = std::min(lo, (*ev.ci95_delta_pct)[0]);
+        hi = std::max(hi, (*ev.ci95_delta_pct)[1]);
+    }
+    const double pad = 0.08 * (hi - lo) + 0.5;
+    const Scale xs = Scale::nice(lo - pad, hi + pad, f.left, f.right);
+    SvgWriter w(W, H);
+    w.grid_x(f, xs);
+    w.rect(xs(-band), f.top, std::max(0.5, xs(band) - xs(-band)), f.bottom - f.top, "#787878", 0.22, "");
+    w.text(std::max(f.left, xs(-band)) + 2, f.bottom - 6, fmt::format("noise ±{} σ = ±{} %", num(e.noise_k), num(band)),
+        11, "start", "#505050");
+    w.line(xs(0), f.top, xs(0), f.bottom, "#9e9e9e", 1);
+    if (e.thresholds_pct.size() == 2) {
+        w.dashed_line(xs(e.thresholds_pct[0]), f.top, xs(e.thresholds_pct[0]), f.bottom, "#c62828");
+        w.text(xs(e.thresholds_pct[0]) - 4, f.top + 12, fmt::format("kill < {} %", num(e.thresholds_pct[0])), 11, "end",
+            "#c62828");
+        w.dashed_line(xs(e.thresholds_pct[1]), f.top, xs(e.thresholds_pct[1]), f.bottom, "#2e7d32");
+        w.text(xs(e.thresholds_pct[1]) + 4, f.top + 12, fmt::format("license ≥ {} %", num(e.thresholds_pct[1])), 11,
+            "start", "#2e7d32");
+    }
+    w.axes_x(f);
+    w.ticks_x(f, xs);
+    w.text((f.left + f.right) / 2, H - 8, "delta % of the target metric (positive = better), 95% CI", 12, "middle");
+    const std::string word = e.sample.present ? e.sample.word : "";
+    const std::string c = verdict_colour(word);
+    const double y = (f.top + f.bottom) / 2;
+    if (ev.ci95_delta_pct) {
+        const double a = xs((*ev.ci95_delta_pct)[0]), b = xs((*ev.ci95_delta_pct)[1]);
+        w.line(a, y, b, y, c, 2.5);
+        w.line(a, y - 7, a, y + 7, c, 2.5);
+        w.line(b, y - 7, b, y + 7, c, 2.5);
+    }
+    if (ev.paired && ev.paired->ci95_delta_pct) {
+        const double a = xs((*ev.paired->ci95_delta_pct)[0]), b = xs((*ev.paired->ci95_delta_pct)[1]);
+        w.line(a, y + 16, b, y + 16, c, 1.2);
+        w.text(b + 4, y + 20, "paired", 10, "start", "#505050");
+    }
+    w.circle(xs(ev.delta_pct), y, 6, c, 1.0);
+    const std::string ci = ev.ci95_delta_pct
+        ? fmt::format("  95% CI [{}, {}]", num((*ev.ci95_delta_pct)[0]), num((*ev.ci95_delta_pct)[1]))
+        : std::string();
+    const std::string label = fmt::format("Δ {} %{}  σ {} %", num(ev.delta_pct), ci, ev.sigma_pct ? num(sigma) : "-");
+    const double lx = std::clamp(xs(ev.delta_pct), f.left + 150, f.right - 150);
+    w.label_box(lx, y - 22, label, 12, "middle");
+    return w.finish();
+}
+
+std::string lanes_svg(const ExperimentReport& e)
+{
+    std::vector<const SamplerLane*> lanes;
+    for (const auto& l : e.lanes)
+        if (l.values.size() >= 2 && l.values.size() == l.t_s.size()) // a line needs two readings
+            lanes.push_back(&l);
+    if (lanes.empty())
+        return {};
+    const double W = 560, panel = 120;
+    const double H = panel * static_cast<double>(lanes.size()) + 40;
+    SvgWriter w(W, H);
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        const auto& l = *lanes[i];
+        const double top = 10 + panel * static_cast<double>(i);
+        const Frame f {70, top + 18, W - 20, top + panel - 16};
+        const auto [vlo, vhi] = std::minmax_element(l.values.begin(), l.values.end());
+        const double pad = *vhi > *vlo ? 0.1 * (*vhi - *vlo) : std::max(1.0, 0.1 * std::fabs(*vhi));
+        const Scale ys = Scale::nice(*vlo - pad, *vhi + pad, f.bottom, f.top);
+        const Scale xs {l.t_s.front(), std::max(l.t_s.back(), l.t_s.front() + 1e-9), f.left, f.right};
+        w.grid_y(f, ys);
+        w.axes(f);
+        w.ticks_y(f, ys);
+        w.text(f.left, top + 12, l.unit.empty() ? l.name : fmt::format("{} ({})", l.name, l.unit), 12, "start");
+        std::vector<std::pair<double, double>> pts;
+        for (std::size_t k = 0; k < l.values.size(); ++k)
+            pts.emplace_back(xs(l.t_s[k]), ys(l.values[k]));
+        w.polyline(pts, arm_colour(2 + i), 1.5);
+        if (i + 1 == lanes.size()) {
+            w.text(f.left, f.bottom + 14, fmt::format("{} s", num(l.t_s.front())), 11, "start");
+            w.text(f.right, f.bottom + 14, fmt::format("{} s", num(l.t_s.back())), 11, "end");
+            w.text((f.left + f.right) / 2, f.bottom + 28, "seconds since the experiment started", 12, "middle");
+        }
+    }
+    return w.finish();
+}
+
+std::string heatmap_svg(const ExperimentReport& e)
+{
+    // A grid: every cell differs from the baseline in at most two parameters, and two parameters
+    // vary across the cells. Rows are the first parameter's values, columns the second's.
+    if (e.cells.empty() || e.arms.empty())
+        return {};
+    std::set<std::string> varying;
+    for (const auto& c : e.cells)
+        for (const auto& d : diff_arms(e.arms[0].params, c.params).differences)
+            varying.insert(d.name);
+    if (varying.size() != 2)
+        return {};
+    const std::string pr = *varying.begin(), pc = *std::next(varying.begin());
+    auto key = [](const nlohmann::json& params, const std::string& k) {
+        return params.contains(k) ? params.at(k).dump() : std::string("-");
+    };
+    std::vector<std::string> rows, cols;
+    auto add = [](std::vector<std::string>& v, const std::string& s) {
+        if (std::find(v.begin(), v.end(), s) == v.end())
+            v.push_back(s);
+    };
+    std::map<std::pair<std::string, std::string>, std::optional<double>> cell;
+    add(rows, key(e.arms[0].params, pr));
+    add(cols, key(e.arms[0].params, pc));
+    cell[{rows[0], cols[0]}] = 0.0;
+    double amax = 1e-9;
+    for (const auto& c : e.cells) {
+        const std::string r = key(c.params, pr), k = key(c.params, pc);
+        add(rows, r);
+        add(cols, k);
+        cell[{r, k}] = c.delta_pct;
+        if (c.delta_pct)
+            amax = std::max(amax, std::fabs(*c.delta_pct));
+    }
+    const double cw = 90, ch = 44, left = 110, top = 50;
+    const double W = left + cw * static_cast<double>(cols.size()) + 20;
+    const double H = top + ch * static_cast<double>(rows.size()) + 40;
+    SvgWriter w(W, H);
+    w.text(left + cw * static_cast<double>(cols.size()) / 2, 18, pc, 12, "middle");
+    w.text_rotated(14, top + ch * static_cast<double>(rows.size()) / 2, pr, 12);
+    for (std::size_t j = 0; j < cols.size(); ++j)
+        w.text(left + cw * (static_cast<double>(j) + 0.5), top - 8, cols[j], 11, "middle");
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        w.text(left - 8, top + ch * (static_cast<double>(i) + 0.5) + 4, rows[i], 11, "end");
+        for (std::size_t j = 0; j < cols.size(); ++j) {
+            const double x = left + cw * static_cast<double>(j), y = top + ch * static_cast<double>(i);
+            const auto it = cell.find({rows[i], cols[j]});
+            if (it == cell.end() || !it->second) {
+                w.rect(x, y, cw - 2, ch - 2, "#eeeeee", 1, "");
+                w.text(x + cw / 2, y + ch / 2 + 4, "-", 11, "middle");
+                continue;
+            }
+            const double d = *it->second;
+            // Green for better, red for worse, white at zero (the verdict colours, by magnitude).
+            const double t = std::min(1.0, std::fabs(d) / amax);
+            const std::string base = d >= 0 ? "#2e7d32" : "#c62828";
+            w.rect(x, y, cw - 2, ch - 2, "#ffffff", 1, "");
+            w.rect(x, y, cw - 2, ch - 2, base, 0.15 + 0.7 * t, "");
+            w.text(
+                x + cw / 2, y + ch / 2 + 4, fmt::format("{} %", num(d)), 11, "middle", t > 0.6 ? "#ffffff" : "#000000");
+        }
+    }
+    w.text(left, H - 12, "delta % of each cell against the baseline cell (positive = better)", 11, "start");
+    return w.finish();
+}
+
+std::vector<Chart> charts_of(const ExperimentReport& e)
+{
+    std::vector<Chart> out;
+    auto add = [&](const char* stem, const char* title, std::string svg) {
+        if (svg.empty())
+            return;
+        Chart c {fmt::format("{}-{}", e.id, stem), title, std::move(svg)};
+        std::tie(c.width, c.height) = svg_size(c.svg);
+        out.push_back(std::move(c));
+    };
+    add("distributions", "A/B distributions", distribution_svg(e));
+    add("delta", "Delta with its 95% CI against the thresholds and the noise band", delta_svg(e));
+    add("lanes", "Metric lanes recorded during the run", lanes_svg(e));
+    add("grid", "Grid: delta % per cell", heatmap_svg(e));
+    return out;
+}
+
+} // namespace kwb::report

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "study/new_attempt.h"
+
+#include "study/grid.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+namespace kwb {
+namespace {
+
+// Everything a run writes goes; everything the engineer planned stays.
+Experiment fresh_copy(const Experiment& finished)
+{
+    Experiment next = finished;
+    next.status = ExperimentStatus::Pending;
+    next.error.clear();
+    next.stop_reason.clear();
+    next.samples.clear();
+    next.lanes.clear();
+    next.aa.reset();
+    next.missing_gates.clear();
+    next.device = {};
+    next.launches_per_rep.reset();
+    next.limitations.clear();
+    for (auto& arm : next.arms)
+        arm.check.reset();
+    next.verdict.reset();
+    next.final_verdict.reset();
+    next.stopping.reset();
+    return next;
+}
+
+// "ab-1" -> "ab-2" (the first free number after the stem).
+std::string next_id(const Study& study, const Experiment& e)
+{
+    std::string stem = e.id;
+    while (!stem.empty() && (std::isdigit(static_cast<unsigned char>(stem.back())) || stem.back() == '-'))
+        stem.pop_back();
+    if (stem.empty())
+        stem = e.kind;
+    for (int n = 2;; ++n) {
+        std::string id = fmt::format("{}-{}", stem, n);
+        if (!study.find_experiment(id))
+            return id;
+    }
+}
+
+std::string next_grid_id(const Study& study)
+{
+    for (int n = static_cast<int>(study.grids.size()) + 1;; ++n) {
+        std::string id = fmt::format("grid-{}", n);
+        if (!find_grid(study, id))
+            return id;
+    }
+}
+
+} // namespace
+
+bool is_runnable(const Experiment& e)
+{
+    return e.status == ExperimentStatus::Pending || e.status == ExperimentStatus::Stopped ||
+           e.status == ExperimentStatus::Running;
+}
+
+bool has_runnable_experiment(const Study& study)
+{
+    return std::any_of(study.experiments.begin(), study.experiments.end(), is_runnable);
+}
+
+int new_attempt_source(const Study& study)
+{
+    const auto& ex = study.experiments;
+    for (int i = static_cast<int>(ex.size()) - 1; i >= 0; --i)
+        if (!ex[static_cast<size_t>(i)].samples.empty())
+            return i;
+    return static_cast<int>(ex.size()) - 1;
+}
+
+std::vector<std::string> append_new_attempt(Study& study, int index)
+{
+    if (index < 0 || index >= static_cast<int>(study.experiments.size()))
+        throw std::out_of_range(fmt::format("no experiment {} to attempt again", index));
+    const Experiment source = study.experiments[static_cast<size_t>(index)];
+    const GridGroup* grid = source.kind == kGridCellKind ? find_grid(study, source.group) : nullptr;
+    if (!grid) {
+        Experiment next = fresh_copy(source);
+        next.id = next_id(study, source);
+        study.experiments.push_back(std::move(next));
+        return {study.experiments.back().id};
+    }
+    GridGroup again = *grid;
+    again.id = next_grid_id(study);
+    again.interaction = nullptr;
+    std::vector<Experiment> cells;
+    for (const auto* cell : grid_cells(study, *grid)) {
+        Experiment next = fresh_copy(*cell);
+        next.group = again.id;
+        next.id = fmt::format("{}-{}", again.id, grid_cell_label(next.cell));
+        cells.push_back(std::move(next));
+    }
+    std::vector<std::string> ids;
+    for (auto& c : cells) {
+        ids.push_back(c.id);
+        study.experiments.push_back(std::move(c));
+    }
+    study.grids.push_back(std::move(again));
+    return ids;
+}
+
+std::vector<std::string> new_attempt_if_finished(Study& study)
+{
+    if (has_runnable_experiment(study) || study.experiments.empty())
+        return {};
+    return append_new_attempt(study, new_attempt_source(study));
+}
+
+} // namespace kwb

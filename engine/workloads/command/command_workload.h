@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "study/study.h"
+#include "workloads/command/adapter.h"
+#include "workloads/workload.h"
+
+#include <memory>
+
+// The `command` workload: each arm is an external command line (Arm::command) whose output an
+// adapter reads into metrics. One repetition = one run of the command in its own process group
+// (killed with its group at the timeout), bracketed by the per-repetition setup and teardown; the
+// arm's setup runs once when the arm is prepared, its check command (exit 0 = correct) right after.
+// A failing repetition comes back with RepetitionResult::failed set and its stderr tail: the runner
+// records it and never reads it as a number.
+namespace kwb::command {
+
+inline constexpr const char* kCommandWorkload = "command";
+inline constexpr std::size_t kTailBytes = 4096; // of stdout and stderr kept per repetition
+
+// One repetition, what `test once` shows: the process, the adapter that read it, what it read.
+struct Attempt {
+    bool ok = false;
+    std::string error; // why nothing was read (exit status, timeout, adapter error)
+    std::optional<int> exit_status;
+    std::string stdout_tail, stderr_tail;
+    std::string adapter; // the adapter used (auto: the one detected)
+    Reading reading;
+    double seconds = 0;
+    std::optional<double> peak_gpu_mem_mib;
+};
+
+// Runs the arm's command once (with the per-repetition setup/teardown) and reads it. Never throws
+// for a failing command; throws AdapterError for bad adapter options.
+Attempt run_attempt(const CommandSpec& spec);
+
+// Checks a command arm before it runs: a command, a positive timeout, a known adapter with valid
+// options. Throws WorkloadError naming the field.
+void validate(const CommandSpec& spec, const std::string& arm);
+
+std::unique_ptr<Workload> make_command_workload();
+
+} // namespace kwb::command

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `kwb new --baseline-cmd/--treatment-cmd` then `kwb run`, as a user would: the stand-in benchmark
+// and a real Google Benchmark binary as the arms, a failing treatment (exit 1, what finished kept),
+// the option errors (exit 2), and `kwb adapters --json`.
+#include "kwb_process.h"
+
+#include <QJsonArray>
+#include <QTemporaryDir>
+
+using namespace kwbtest;
+
+namespace {
+
+QString L(const char* text)
+{
+    return QString::fromUtf8(text);
+}
+
+} // namespace
+
+namespace {
+
+const QString kStandin = QStringLiteral(KWB_BIN_DIR "/kwb_standin_bench");
+const QString kGbench = QStringLiteral(KWB_BIN_DIR "/kwb_gbench_sum");
+
+} // namespace
+
+class TestKwbCommand : public QObject {
+    Q_OBJECT
+private slots:
+    void adapters_json()
+    {
+        const auto r = kwb({L("adapters"), L("--json")});
+        QCOMPARE(r.exit_code, 0);
+        const auto doc = QJsonDocument::fromJson(r.out).object();
+        QStringList names;
+        for (const auto& a : doc[L("adapters")].toArray())
+            names << a.toObject()[L("name")].toString();
+        for (const char* n :
+            {"nvbench", "gbench", "ncu", "vllm", "sglang", "genai-perf", "llama-bench", "keymap", "regex"})
+            QVERIFY2(names.contains(QString::fromLatin1(n)), n);
+        QVERIFY(!doc[L("canonical_metrics")].toArray().isEmpty());
+        QCOMPARE(kwb({L("adapters")}).exit_code, 0);
+    }
+    void standin_ab_reaches_a_verdict()
+    {
+        QTemporaryDir dir;
+        const QString study = dir.filePath(L("s.json"));
+        auto r = kwb({L("new"), L("--baseline-cmd"), kStandin + L(" --format vllm --mean 80 --out {out}"),
+            L("--treatment-cmd"), kStandin + L(" --format vllm --mean 60 --out {out}"), L("--metric"),
+            L("mean_ttft_ms"), L("--runs"), L("5"), L("--timeout"), L("60"), L("--env"), L("KWB_TEST=1"),
+            L("--check-cmd"), L("true"), L("--out"), study});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        auto s = load(study);
+        const auto e = s[L("experiments")].toArray()[0].toObject();
+        QCOMPARE(e[L("workload")].toString(), L("command"));
+        QCOMPARE(e[L("arms")].toArray()[1].toObject()[L("command")].toObject()[L("timeout_s")].toDouble(), 60.0);
+        r = kwb({L("run"), study});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        s = load(study);
+        const auto done = s[L("experiments")].toArray()[0].toObject();
+        QCOMPARE(done[L("status")].toString(), L("done"));
+        QCOMPARE(done[L("verdict")].toObject()[L("verdict")].toString(), L("LICENSE")); // 25% lower TTFT
+        QCOMPARE(done[L("samples")].toArray()[0].toObject()[L("adapter")].toString(), L("vllm"));
+    }
+    void failing_treatment_exits_1_and_keeps_samples()
+    {
+        QTemporaryDir dir;
+        const QString study = dir.filePath(L("s.json"));
+        QCOMPARE(kwb({L("new"), L("--baseline-cmd"), kStandin + L(" --format gbench"), L("--treatment-cmd"),
+                         kStandin + L(" --format gbench --exit 3"), L("--adapter"), L("gbench"), L("--runs"), L("5"),
+                         L("--warmup"), L("0"), L("--out"), study})
+                     .exit_code,
+            0);
+        const auto r = kwb({L("run"), study});
+        QCOMPARE(r.exit_code, 1);
+        const auto e = load(study)[L("experiments")].toArray()[0].toObject();
+        QCOMPARE(e[L("status")].toString(), L("failed"));
+        int failed = 0, ok = 0;
+        for (const auto& x : e[L("samples")].toArray()) {
+            const auto o = x.toObject();
+            if (o[L("failed")].toBool()) {
+                ++failed;
+                QCOMPARE(o[L("exit_status")].toInt(), 3);
+                QVERIFY(o[L("stderr_tail")].toString().contains(L("failing on purpose")));
+                QVERIFY(o[L("metrics")].toObject().isEmpty());
+            } else {
+                ++ok;
+            }
+        }
+        QCOMPARE(failed, 3); // max(2, 20% of 5) + 1
+        QVERIFY(ok >= 2);
+    }
+    void option_errors()
+    {
+        QTemporaryDir dir;
+        const QString study = dir.filePath(L("s.json"));
+        QCOMPARE(kwb({L("new"), L("--baseline-cmd"), L("x"), L("--out"), study}).exit_code, 2);
+        QCOMPARE(kwb({L("new"), L("--baseline-cmd"), L("x"), L("--treatment-cmd"), L("y"), L("--adapter"), L("nope"),
+                         L("--out"), study})
+                     .exit_code,
+            2);
+        QCOMPARE(kwb({L("new"), L("--baseline-cmd"), L("x"), L("--treatment-cmd"), L("y"), L("--timeout"), L("-1"),
+                         L("--out"), study})
+                     .exit_code,
+            2);
+        QCOMPARE(kwb({L("new"), L("--workload"), L("gemm"), L("--vary"), L("block=32,128"), L("--timeout"), L("5"),
+                         L("--out"), study})
+                     .exit_code,
+            2);
+        QCOMPARE(
+            kwb({L("new"), L("--baseline-cmd"), L("x"), L("--treatment-cmd"), L("x"), L("--out"), study}).exit_code, 2);
+    }
+    void real_google_benchmark_binary()
+    {
+        if (!QFile::exists(kGbench))
+            QSKIP("kwb_gbench_sum not built (libbenchmark-dev missing)");
+        QTemporaryDir dir;
+        const QString study = dir.filePath(L("s.json"));
+        const QString flags = L(" --benchmark_format=json --benchmark_min_time=0.05");
+        auto r = kwb({L("new"), L("--baseline-cmd"), L("env SUM_VARIANT=plain ") + kGbench + flags,
+            L("--treatment-cmd"), L("env SUM_VARIANT=split ") + kGbench + flags, L("--runs"), L("4"), L("--warmup"),
+            L("1"), L("--out"), study});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        r = kwb({L("run"), study});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        const auto e = load(study)[L("experiments")].toArray()[0].toObject();
+        QCOMPARE(e[L("status")].toString(), L("done"));
+        QVERIFY(!e[L("verdict")].toObject()[L("verdict")].toString().isEmpty());
+        QVERIFY(!e[L("final_verdict")].toObject()[L("verdict")].toString().isEmpty());
+        for (const auto& x : e[L("samples")].toArray()) {
+            const auto o = x.toObject();
+            QVERIFY(!o[L("failed")].toBool());
+            QCOMPARE(o[L("adapter")].toString(), L("gbench"));
+            QCOMPARE(o[L("fingerprint")].toObject()[L("benchmark")].toString(), L("BM_Sum"));
+            QVERIFY(o[L("metrics")].toObject()[L("time_ms")].toDouble() > 0);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKwbCommand)
+#include "tst_kwb_command.moc"

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The binding classifier: every branch of the license matrix on synthetic evidence, the order of
+// the branches, the warnings, and the H200 evidence recorded in shared/notes/cupti-h200.md
+// section 5 (ncu values of a 2 GiB copy and a bf16 8192^3 cuBLAS GEMM).
+#include "hardware/binding_classifier.h"
+
+#include <QTest>
+
+using namespace kwb;
+
+class TestBindingClassifier : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyBranch_data()
+    {
+        QTest::addColumn<int>("branch");
+        QTest::addColumn<QString>("constraint");
+        for (const auto& [i, c] : std::vector<std::pair<int, const char*>> {{0, "compute"}, {1, "compute"},
+                 {2, "memory-bandwidth"}, {3, "smem"}, {4, "compute-suboptimal"}, {5, "launch-overhead"},
+                 {6, "scheduler"}, {7, "at-extremes"}, {8, ""}})
+            QTest::addRow("%s/%d", c, i) << i << QString::fromLatin1(c);
+    }
+    void everyBranch()
+    {
+        QFETCH(int, branch);
+        QFETCH(QString, constraint);
+        BindingEvidenceInput in;
+        switch (branch) {
+        case 0:
+            in.tensor_pct = 95;
+            in.dram_pct = 90;
+            break; // compute wins over memory (order)
+        case 1:
+            in.fma_pct = 85;
+            in.tensor_pct = 0;
+            break;
+        case 2:
+            in.dram_pct = 83;
+            in.occupancy_pct = 94;
+            in.tensor_pct = 0;
+            break;
+        case 3:
+            in.blocks_per_sm = 1;
+            in.smem_per_block_kib = 200;
+            in.tensor_pct = 60;
+            break;
+        case 4:
+            in.tensor_pct = 25;
+            in.occupancy_pct = 70;
+            break;
+        case 5:
+            in.launches_per_s = 5000;
+            in.kernel_share_pct = 40;
+            break;
+        case 6:
+            in.sm_active_pct = 30;
+            break;
+        case 7:
+            in.sm_pct = 70;
+            in.dram_pct = 70;
+            in.tensor_pct = 60;
+            in.sm_active_pct = 99;
+            break;
+        case 8:
+            in.tensor_pct = 60;
+            in.dram_pct = 10;
+            break;
+        }
+        const auto call = classify_binding(in);
+        QCOMPARE(QString::fromStdString(call.constraint), constraint);
+        QVERIFY(!call.evidence.empty());
+        QCOMPARE(call.axis.empty(), constraint.isEmpty());
+    }
+
+    void thresholdsAreStrictWhereTheMatrixSaysSo()
+    {
+        BindingEvidenceInput in;
+        in.dram_pct = 80; // "> 80": exactly 80 is not memory-bound
+        QVERIFY(classify_binding(in).constraint != "memory-bandwidth");
+        in.dram_pct = 80.1;
+        QCOMPARE(classify_binding(in).constraint, std::string("memory-bandwidth"));
+        BindingEvidenceInput launches;
+        launches.launches_per_s = 5000;
+        launches.kernel_share_pct = 75; // dispatch 25% < 30%
+        QVERIFY(classify_binding(launches).constraint != "launch-overhead");
+    }
+
+    void evidenceNamesTheThreshold()
+    {
+        BindingEvidenceInput in;
+        in.dram_pct = 83;
+        const auto call = classify_binding(in);
+        QVERIFY(call.evidence.front().find("> 80%") != std::string::npos);
+    }
+
+    void warnsWhenProfilerAndWallClockDisagree()
+    {
+        BindingEvidenceInput in;
+        in.dram_pct = 83;
+        in.profiled_ms_per_launch = 1.5;
+        in.timed_ms_per_launch = 1.07;
+        const auto call = classify_binding(in);
+        QCOMPARE(call.warnings.size(), size_t {1});
+        QVERIFY(call.warnings.front().find("disagree") != std::string::npos);
+        in.profiled_ms_per_launch = 1.075;
+        QVERIFY(classify_binding(in).warnings.empty());
+    }
+
+    void recordedH200Evidence()
+    {
+        // shared/notes/cupti-h200.md section 5, ncu column.
+        BindingEvidenceInput copy;
+        copy.dram_pct = 83.03;
+        copy.occupancy_pct = 94.27;
+        copy.sm_pct = 6.03;
+        copy.tensor_pct = 0;
+        QCOMPARE(classify_binding(copy).constraint, std::string("memory-bandwidth"));
+        BindingEvidenceInput gemm;
+        gemm.dram_pct = 20.57;
+        gemm.occupancy_pct = 14.78;
+        gemm.sm_pct = 93.38;
+        gemm.tensor_pct = 96.93;
+        QCOMPARE(classify_binding(gemm).constraint, std::string("compute"));
+    }
+
+    void metricsJsonLeavesOutWhatWasNotMeasured()
+    {
+        BindingEvidenceInput in;
+        in.dram_pct = 50;
+        const auto j = binding_metrics_json(in);
+        QCOMPARE(j.size(), size_t {1});
+        QCOMPARE(j.at("dram_pct").get<double>(), 50.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBindingClassifier)
+#include "tst_binding_classifier.moc"

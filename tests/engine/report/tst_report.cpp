@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The report model and its formats, from the committed studies: the demo (a LICENSE), a KILL and
+// an INCONCLUSIVE with bimodal arms (tests/data/studies, recorded by scripts/make_report_studies.sh).
+#include "json_schema_check.h"
+#include "report/render.h"
+#include "report/report_document.h"
+#include "report/sha256.h"
+#include "report/svg_charts.h"
+#include "report/trace.h"
+#include "stats/effect.h"
+#include "study/study_file.h"
+#include "verdict/wording.h"
+
+#include <QFile>
+#include <QTest>
+#include <QXmlStreamReader>
+#include <fmt/format.h>
+#include <fstream>
+#include <set>
+
+using namespace kwb;
+using namespace kwb::report;
+
+namespace {
+
+const std::string kDemo = KWB_SOURCE_DIR "/resources/studies/demo.json";
+const std::string kKill = KWB_SOURCE_DIR "/tests/data/studies/kill.json";
+const std::string kBimodal = KWB_SOURCE_DIR "/tests/data/studies/bimodal.json";
+
+bool has(const std::string& text, const std::string& what)
+{
+    return text.find(what) != std::string::npos;
+}
+
+std::string num(double x)
+{
+    return wording::num(x);
+}
+
+} // namespace
+
+class TestReport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sha256_matches_fips_vectors()
+    {
+        QCOMPARE(sha256_hex(""), std::string("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+        QCOMPARE(sha256_hex("abc"), std::string("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+        QCOMPARE(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            std::string("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"));
+        QCOMPARE(sha256_hex(std::string(1000000, 'a')),
+            std::string("cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"));
+    }
+
+    void model_agrees_with_the_stored_verdict()
+    {
+        // The per-arm numbers come from the engine's statistics over the judged repetitions; they
+        // must be exactly those the verdict engine stored when it judged the experiment.
+        for (const auto& path : {kDemo, kKill, kBimodal}) {
+            const Report r = report_from_file(path, "test");
+            const Study s = load_study(path);
+            QCOMPARE(r.experiments.size(), s.experiments.size());
+            const auto& e = r.experiments.front();
+            const auto& v = s.experiments.front().verdict;
+            for (std::size_t i = 0; i < 2; ++i) {
+                const auto& stored = v.at("arms").at(e.arms[i].name);
+                QVERIFY(e.arms[i].summary);
+                QCOMPARE(e.arms[i].summary->n, stored.at("n").get<std::size_t>());
+                QCOMPARE(e.arms[i].summary->mean, stored.at("mean").get<double>());
+                QCOMPARE(e.arms[i].summary->p90, stored.at("p90").get<double>());
+                QCOMPARE(e.arms[i].bimodality.bimodal.value_or(false), stored.at("modes").is_array());
+            }
+            QVERIFY(e.evidence);
+            QCOMPARE(e.evidence->delta_pct, v.at("delta_pct").get<double>());
+            QCOMPARE((*e.evidence->ci95_delta_pct)[0], v.at("ci95_delta_pct")[0].get<double>());
+            QCOMPARE((*e.evidence->ci95_delta_pct)[1], v.at("ci95_delta_pct")[1].get<double>());
+            QCOMPARE(e.evidence->paired.has_value(), v.at("paired").is_object());
+            QCOMPARE(r.final_word, s.experiments.front().final_verdict.at("verdict").get<std::string>());
+            std::ifstream in(path, std::ios::binary);
+            const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            QCOMPARE(r.provenance.study_sha256, sha256_hex(bytes));
+        }
+    }
+
+    void committed_studies_have_their_verdicts()
+    {
+        QCOMPARE(report_from_file(kDemo, "").final_word, std::string("LICENSE"));
+        QCOMPARE(report_from_file(kKill, "").final_word, std::string("KILL"));
+        const Report b = report_from_file(kBimodal, "");
+        QCOMPARE(b.final_word, std::string("INCONCLUSIVE"));
+        bool bimodal = false;
+        for (const auto& a : b.experiments.front().arms)
+            bimodal = bimodal || (a.bimodality.bimodal.value_or(false) && a.bimodality.modes.size() == 2);
+        QVERIFY(bimodal);
+    }
+
+    void markdown_carries_the_key_facts()
+    {
+        const Report r = report_from_file(kDemo, "kwb report demo.json --format md");
+        std::vector<Attachment> charts;
+        const std::string md = render_markdown(r, "demo", charts);
+        const auto& e = r.experiments.front();
+        for (const std::string& fact : {std::string("**Verdict: LICENSE**"),
+                 std::string("time_ms from 30 to 20 ms (lower is better)"), std::string("K (kernel)"),
+                 std::string("memory-bandwidth"), std::string("block_new"), std::string("Predicted delta: 45.73 %"),
+                 std::string("Differs in block: 32 -> 128"), std::string("plan complete: 15 runs per arm"),
+                 num(e.arms[0].summary->mean), num(e.arms[1].summary->p99),
+                 "[" + num((*e.evidence->ci95_delta_pct)[0]) + ", " + num((*e.evidence->ci95_delta_pct)[1]) + "] %",
+                 std::string("paired delta % (15 pairs)"), std::string("0 of 5 splits"),
+                 std::string("Sample verdict: LICENSE (rule 5)"), std::string("| predicted | 45.73 |"),
+                 std::string("memory-budget"), std::string("the wins entry"), r.provenance.study_sha256,
+                 std::string("kwb report demo.json --format md"), std::string("license_pct")})
+            QVERIFY2(has(md, fact), fact.c_str());
+        // Charts: distributions, delta, lanes (the demo recorded cpu_util and rss), each referenced.
+        QCOMPARE(charts.size(), std::size_t(3));
+        for (const auto& c : charts)
+            QVERIFY2(has(md, "](" + c.name + ")"), c.name.c_str());
+        if (raster_available())
+            QVERIFY(charts.front().bytes.rfind("\x89PNG", 0) == 0);
+    }
+
+    void kill_report_is_the_errors_entry()
+    {
+        const Report r = report_from_file(kKill, "");
+        std::vector<Attachment> charts;
+        const std::string md = render_markdown(r, "kill", charts);
+        QVERIFY(has(md, "**Verdict: KILL**"));
+        QVERIFY(has(md, "Attempt ledger: the errors entry"));
+        QVERIFY(has(md, "Differs in block: 128 -> 16"));
+        QVERIFY(r.experiments.front().evidence->delta_pct < 0);
+        QVERIFY(has(md, num(r.experiments.front().evidence->delta_pct)));
+    }
+
+    void bimodal_report_gives_the_modes()
+    {
+        const Report r = report_from_file(kBimodal, "");
+        std::vector<Attachment> charts;
+        const std::string md = render_markdown(r, "b", charts);
+        QVERIFY(has(md, "**Verdict: INCONCLUSIVE**"));
+        for (const auto& a : r.experiments.front().arms)
+            if (a.bimodality.bimodal.value_or(false))
+                for (const auto& m : a.bimodality.modes)
+                    QVERIFY2(has(md, num(100 * m.share) + " % of runs at " + num(m.mean)), a.name.c_str());
+        const auto j = render_json(r);
+        bool modes = false;
+        for (const auto& a : j.at("experiments")[0].at("arms"))
+            modes = modes || (a.at("modes").is_array() && a.at("modes").size() == 2);
+        QVERIFY(modes);
+    }
+
+    void html_is_well_formed_and_self_contained()
+    {
+        for (const auto& path : {kDemo, kKill, kBimodal}) {
+            const std::string html = render_html(report_from_file(path, ""));
+            // Past the doctype, the document is XML: every tag closed, every entity escaped.
+            const auto start = html.find("<html");
+            QXmlStreamReader xml(QByteArray::fromStdString(html.substr(start)));
+            int svgs = 0;
+            std::set<QString> tags;
+            while (!xml.atEnd()) {
+                if (xml.readNext() == QXmlStreamReader::StartElement) {
+                    tags.insert(xml.name().toString());
+                    svgs += xml.name() == QStringLiteral("svg");
+                    for (const auto& a : xml.attributes()) {
+                        // Nothing may be fetched: no src or href at all, no url() but fragment ones.
+                        QVERIFY2(a.name() != QStringLiteral("src") && a.name() != QStringLiteral("href"),
+                            qPrintable(a.value().toString()));
+                        QVERIFY(!a.value().contains(QStringLiteral("url(")));
+                    }
+                }
+            }
+            QVERIFY2(
+                !xml.hasError(), qPrintable(xml.errorString() + QStringLiteral(" at line %1").arg(xml.lineNumber())));
+            QVERIFY(svgs >= 2);
+            QVERIFY(!tags.count(QStringLiteral("script")) && !tags.count(QStringLiteral("link"))
+                && !tags.count(QStringLiteral("img")) && !tags.count(QStringLiteral("iframe")));
+            QVERIFY(!has(html, "@import") && !has(html, "url("));
+        }
+    }
+
+    void json_follows_its_documented_schema()
+    {
+        std::ifstream in(KWB_SOURCE_DIR "/docs/report-schema.json");
+        const auto schema = nlohmann::json::parse(in);
+        for (const auto& path : {kDemo, kKill, kBimodal}) {
+            const auto j = render_json(report_from_file(path, ""));
+            std::vector<std::string> problems;
+            kwbtest::check_schema(schema, j, "$", problems);
+            QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
+            QCOMPARE(j.at("report_schema_version").get<int>(), kReportJsonSchemaVersion);
+        }
+        // The checker itself can fail.
+        auto broken = render_json(report_from_file(kDemo, ""));
+        broken["experiments"][0]["arms"][0].erase("throttled");
+        broken["verdict"] = "MAYBE";
+        std::vector<std::string> problems;
+        kwbtest::check_schema(schema, broken, "$", problems);
+        QCOMPARE(problems.size(), std::size_t(2));
+    }
+
+    void formats_agree_on_the_numbers()
+    {
+        // Every number of the statistics table appears in Markdown, HTML and JSON alike.
+        const Report r = report_from_file(kKill, "");
+        std::vector<Attachment> charts;
+        const std::string md = render_markdown(r, "k", charts);
+        const std::string html = render_html(r);
+        const auto j = render_json(r);
+        for (std::size_t i = 0; i < 2; ++i) {
+            const auto& s = *r.experiments.front().arms[i].summary;
+            for (double x : {s.mean, s.median, s.p50, s.p90, s.p99, s.min, s.max, *s.stddev, *s.cv_pct}) {
+                QVERIFY(has(md, "| " + num(x) + " |"));
+                QVERIFY(has(html, ">" + num(x) + "<"));
+            }
+            QCOMPARE(j.at("experiments")[0].at("arms")[i].at("mean").get<double>(), s.mean);
+        }
+    }
+
+    void pdf_renders_where_built()
+    {
+        if (!raster_available())
+            QSKIP(raster_unavailable_reason().c_str());
+        const std::string pdf = render_pdf(report_from_file(kDemo, ""));
+        QVERIFY(pdf.rfind("%PDF-", 0) == 0);
+        QVERIFY(pdf.size() > 20000); // text of several pages and three charts
+    }
+
+    void grid_experiment_gets_a_heat_map()
+    {
+        // A 2 x 2 grid (block x threads): cells against the baseline cell, drawn as a heat map.
+        Study s;
+        Experiment e;
+        e.id = "grid-1";
+        e.metric = "time_ms";
+        const double means[] = {10, 8, 9, 12};
+        int i = 0;
+        for (int block : {32, 64})
+            for (int threads : {1, 2}) {
+                Arm a;
+                a.name = fmt::format("r{}c{}", block == 32 ? 0 : 1, threads - 1);
+                a.params = {{"block", block}, {"threads", threads}, {"size", 128}};
+                e.arms.push_back(a);
+                for (int rep = 0; rep < 3; ++rep) {
+                    Sample x;
+                    x.arm = a.name;
+                    x.rep = rep;
+                    x.position = rep * 4 + i;
+                    x.metrics["time_ms"] = means[i] + 0.01 * rep;
+                    e.samples.push_back(x);
+                }
+                ++i;
+            }
+        s.experiments.push_back(e);
+        const Report r = build_report(s, {});
+        const auto& x = r.experiments.front();
+        QCOMPARE(x.cells.size(), std::size_t(3));
+        QCOMPARE(*x.cells[0].delta_pct, stats::delta_pct(10.01, 8.01, Direction::Lower));
+        const std::string svg = heatmap_svg(x);
+        QVERIFY(has(svg, "<svg") && has(svg, ">block<") && has(svg, ">threads<"));
+        QVERIFY(has(svg, ">" + num(*x.cells[2].delta_pct) + " %<"));
+        // Two arms are no grid.
+        Study ab = load_study(kDemo);
+        QVERIFY(heatmap_svg(build_report(ab, {}).experiments.front()).empty());
+    }
+
+    void trace_has_a_track_per_arm_and_lane()
+    {
+        const Study s = load_study(kDemo);
+        const auto t = trace_of(s);
+        const auto& ev = t.at("traceEvents");
+        std::set<std::string> threads, counters;
+        int slices = 0, warmups = 0;
+        for (const auto& e : ev) {
+            const std::string ph = e.at("ph");
+            QVERIFY(e.contains("pid"));
+            if (ph == "M" && e.at("name") == "thread_name")
+                threads.insert(e.at("args").at("name").get<std::string>());
+            if (ph == "X") {
+                ++slices;
+                warmups += e.at("cat") == "warmup";
+                QVERIFY(e.at("ts").is_number() && e.at("dur").get<double>() > 0);
+            }
+            if (ph == "C")
+                counters.insert(e.at("name").get<std::string>());
+        }
+        QCOMPARE(threads, (std::set<std::string> {"baseline", "treatment"}));
+        QCOMPARE(slices, static_cast<int>(s.experiments.front().samples.size()));
+        QCOMPARE(warmups, 2);
+        QCOMPARE(counters.size(), s.experiments.front().lanes.size());
+        QCOMPARE(*iso8601_to_us("1970-01-01T00:00:01.5Z"), 1.5e6);
+        QVERIFY(!iso8601_to_us("yesterday"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestReport)
+#include "tst_report.moc"

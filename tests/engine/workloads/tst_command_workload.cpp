@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The command workload end to end: the process runner (exit status, timeout, a child left
+// behind), and A/B experiments on the stand-in benchmark through the Runner, through every
+// adapter, with the failure cases (exit, garbage, NaN, empty result file, missing key) recorded as
+// failed repetitions and never as numbers, and the matched-control rules on the verdict.
+#include "run/runner.h"
+#include "workloads/command/command_controls.h"
+#include "workloads/command/command_workload.h"
+#include "workloads/command/process.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+#include <csignal>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+using namespace kwb;
+using namespace kwb::command;
+
+namespace {
+
+const std::string kStandin = KWB_STANDIN;
+
+std::string standin(const std::string& args)
+{
+    return fmt::format("'{}' {}", kStandin, args);
+}
+
+CommandSpec spec(
+    const std::string& cmd, const std::string& adapter = "auto", nlohmann::json options = nlohmann::json::object())
+{
+    CommandSpec c;
+    c.cmd = cmd;
+    c.timeout_s = 60;
+    c.adapter = adapter;
+    c.adapter_options = std::move(options);
+    return c;
+}
+
+Study command_study(CommandSpec base, CommandSpec treat, const std::string& metric, int runs = 6)
+{
+    Study s;
+    s.name = "command";
+    s.target.metric = metric;
+    Experiment e;
+    e.id = "ab-1";
+    e.workload = kCommandWorkload;
+    e.metric = metric;
+    e.plan.runs_per_arm = runs;
+    e.plan.warmup_runs = 0;
+    e.plan.min_rep_ms = 0;
+    Arm a {"baseline", nlohmann::json::object()}, b {"treatment", nlohmann::json::object()};
+    a.command = std::move(base);
+    b.command = std::move(treat);
+    e.arms = {a, b};
+    s.experiments.push_back(e);
+    return s;
+}
+
+RunOutcome run(Study& s)
+{
+    const auto w = make_command_workload();
+    Runner r(*w, RunnerOptions {});
+    return r.run(s, s.experiments.front());
+}
+
+int failed_count(const Experiment& e)
+{
+    return static_cast<int>(
+        std::count_if(e.samples.begin(), e.samples.end(), [](const Sample& x) { return x.failed; }));
+}
+
+bool process_alive(int pid)
+{
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line))
+        return false;
+    const auto close = line.rfind(')');
+    return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+}
+
+} // namespace
+
+class TestCommandWorkload : public QObject {
+    Q_OBJECT
+private slots:
+    void process_exit_status_and_streams()
+    {
+        const auto r = run_process({"echo out; echo err >&2; exit 3", "", {{"KWB_X", "y"}}, 10});
+        QCOMPARE(r.exit_status, 3);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.out, std::string("out\n"));
+        QCOMPARE(r.err, std::string("err\n"));
+        QCOMPARE(r.describe(), std::string("exit 3"));
+        const auto env = run_process({"printf %s \"$KWB_X\"", "/", {{"KWB_X", "y"}}, 10});
+        QCOMPARE(env.out, std::string("y"));
+    }
+    void timeout_kills_the_group()
+    {
+        QTemporaryDir dir;
+        const std::string pidfile = dir.filePath(QStringLiteral("pid")).toStdString();
+        const auto r = run_process({fmt::format("sleep 60 & echo $! > '{}'; sleep 60", pidfile), "", {}, 0.5});
+        QVERIFY(r.timed_out);
+        QVERIFY(!r.ok());
+        int pid = 0;
+        std::ifstream(pidfile) >> pid;
+        QVERIFY(pid > 0);
+        QTRY_VERIFY(!process_alive(pid));
+    }
+    void child_left_behind_is_ended()
+    {
+        QTemporaryDir dir;
+        const std::string pidfile = dir.filePath(QStringLiteral("pid")).toStdString();
+        // Exits at once, leaving a child that holds stdout open for 60 s.
+        const auto r = run_process({fmt::format("sleep 60 & echo $! > '{}'; echo done", pidfile), "", {}, 30});
+        QVERIFY(r.ok());
+        QVERIFY(!r.timed_out);
+        QCOMPARE(r.out, std::string("done\n"));
+        int pid = 0;
+        std::ifstream(pidfile) >> pid;
+        QTRY_VERIFY(!process_alive(pid));
+        // The stand-in's own forked child, through a repetition.
+        const auto a = run_attempt(spec(standin("--format gbench --fork-child 60")));
+        QVERIFY2(a.ok, a.error.c_str());
+    }
+    void tails_are_truncated_with_a_note()
+    {
+        const auto t = tail(std::string(10000, 'x'), 100);
+        QVERIFY(t.find("9900 earlier bytes cut") != std::string::npos);
+        QCOMPARE(t.substr(t.size() - 100), std::string(100, 'x'));
+    }
+    void attempt_failures_are_errors_not_numbers()
+    {
+        const auto bad_exit = run_attempt(spec(standin("--format gbench --exit 4")));
+        QVERIFY(!bad_exit.ok);
+        QCOMPARE(bad_exit.exit_status.value_or(-1), 4);
+        QVERIFY(bad_exit.stderr_tail.find("failing on purpose") != std::string::npos);
+        QVERIFY(bad_exit.reading.metrics.empty());
+        const auto timeout = run_attempt([] {
+            auto c = spec(standin("--format gbench --sleep 30"));
+            c.timeout_s = 0.3;
+            return c;
+        }());
+        QVERIFY(!timeout.ok);
+        QVERIFY(timeout.error.find("timed out") != std::string::npos);
+        const auto garbage = run_attempt(spec(standin("--format garbage")));
+        QVERIFY(!garbage.ok);
+        QVERIFY(garbage.error.find("no adapter recognises") != std::string::npos);
+        const auto nan = run_attempt(spec(standin("--format nan"), "gbench"));
+        QVERIFY(!nan.ok);
+        const auto empty = run_attempt(spec(standin("--format empty --out {out}"), "gbench"));
+        QVERIFY(!empty.ok);
+        QVERIFY(empty.error.find("missing or empty") != std::string::npos);
+        const auto file = run_attempt(spec(standin("--format vllm --mean 80 --out {out}")));
+        QVERIFY2(file.ok, file.error.c_str());
+        QCOMPARE(file.adapter, std::string("vllm"));
+    }
+    void ab_through_each_adapter_data()
+    {
+        QTest::addColumn<QByteArray>("format");
+        QTest::addColumn<QByteArray>("adapter");
+        QTest::addColumn<QByteArray>("metric");
+        QTest::addColumn<QByteArray>("options");
+        QTest::addColumn<bool>("to_file");
+        QTest::newRow("nvbench") << QByteArray("nvbench") << QByteArray("auto") << QByteArray("time_ms")
+                                 << QByteArray("{}") << true;
+        QTest::newRow("gbench") << QByteArray("gbench") << QByteArray("auto") << QByteArray("time_ms")
+                                << QByteArray("{}") << false;
+        QTest::newRow("ncu") << QByteArray("ncu") << QByteArray("auto") << QByteArray("gpu__time_duration.sum")
+                             << QByteArray("{}") << false;
+        QTest::newRow("vllm") << QByteArray("vllm") << QByteArray("vllm") << QByteArray("mean_ttft_ms")
+                              << QByteArray("{}") << true;
+        QTest::newRow("sglang") << QByteArray("sglang") << QByteArray("auto") << QByteArray("ttft_ms")
+                                << QByteArray("{}") << true;
+        QTest::newRow("genai-perf") << QByteArray("genai-perf") << QByteArray("auto") << QByteArray("ttft_ms")
+                                    << QByteArray("{}") << true;
+        QTest::newRow("genai-perf-csv") << QByteArray("genai-perf-csv") << QByteArray("auto") << QByteArray("ttft_ms")
+                                        << QByteArray("{}") << true;
+        QTest::newRow("llama-bench") << QByteArray("llama-bench") << QByteArray("auto") << QByteArray("tg_tok_s")
+                                     << QByteArray("{}") << false;
+        QTest::newRow("llama-bench-jsonl") << QByteArray("llama-bench-jsonl") << QByteArray("llama-bench")
+                                           << QByteArray("tg_tok_s") << QByteArray("{}") << false;
+        QTest::newRow("llama-bench-csv") << QByteArray("llama-bench-csv") << QByteArray("auto")
+                                         << QByteArray("tg_tok_s") << QByteArray("{}") << false;
+        QTest::newRow("console") << QByteArray("console") << QByteArray("auto") << QByteArray("ttft_ms")
+                                 << QByteArray("{}") << false;
+        QTest::newRow("keymap") << QByteArray("keymap") << QByteArray("keymap") << QByteArray("latency_ms")
+                                << QByteArray(
+                                       R"({"map":{"/results/latency/mean_ms":{"metric":"latency_ms","unit":"ms"}}})")
+                                << true;
+        QTest::newRow("regex") << QByteArray("regex") << QByteArray("regex") << QByteArray("time_ms")
+                               << QByteArray(R"({"patterns":[{"regex":"result: ([0-9.]+) ms","metric":"time_ms"}]})")
+                               << false;
+    }
+    void ab_through_each_adapter()
+    {
+        QFETCH(QByteArray, format);
+        QFETCH(QByteArray, adapter);
+        QFETCH(QByteArray, metric);
+        QFETCH(QByteArray, options);
+        QFETCH(bool, to_file);
+        const auto opts = nlohmann::json::parse(options.toStdString());
+        const std::string out = to_file ? " --out {out}" : "";
+        // The treatment's primary value is 30% away with 1% noise: every verdict must see it.
+        Study s = command_study(
+            spec(standin(fmt::format("--format {} --mean 10 --noise 0.01{}", format.toStdString(), out)),
+                adapter.toStdString(), opts),
+            spec(standin(fmt::format("--format {} --mean 13 --noise 0.01{}", format.toStdString(), out)),
+                adapter.toStdString(), opts),
+            metric.toStdString());
+        QCOMPARE(run(s), RunOutcome::Done);
+        const auto& e = s.experiments.front();
+        QCOMPARE(failed_count(e), 0);
+        QVERIFY2(e.final_verdict.is_object(), e.error.c_str());
+        const std::string word = e.verdict.value("verdict", "");
+        // time-like metrics got worse (higher), tok/s got better: the sample verdict says which.
+        const bool higher_is_better = format.startsWith("llama");
+        QCOMPARE(QString::fromStdString(word), higher_is_better ? QStringLiteral("LICENSE") : QStringLiteral("KILL"));
+        QVERIFY(!e.samples.front().adapter.empty());
+        QVERIFY(!e.samples.front().stderr_tail.empty());
+        QCOMPARE(e.samples.front().exit_status.value_or(-1), 0);
+        // Unverified: no check command.
+        QVERIFY(std::any_of(e.missing_gates.begin(), e.missing_gates.end(),
+            [](const std::string& g) { return g.rfind("correctness:", 0) == 0; }));
+    }
+    void failing_repetitions_are_kept_and_stop_the_run()
+    {
+        Study s
+            = command_study(spec(standin("--format gbench")), spec(standin("--format gbench --exit 2")), "time_ms", 10);
+        QCOMPARE(run(s), RunOutcome::Failed);
+        const auto& e = s.experiments.front();
+        QCOMPARE(e.status, ExperimentStatus::Failed);
+        QCOMPARE(failed_count(e), max_failed_repetitions(e.plan) + 1);
+        QVERIFY(e.error.find("failed repetitions") != std::string::npos);
+        for (const auto& x : e.samples)
+            if (x.failed) {
+                QVERIFY(x.discarded);
+                QVERIFY(x.metrics.empty());
+                QCOMPARE(x.exit_status.value_or(-1), 2);
+                QVERIFY(x.stderr_tail.find("failing on purpose") != std::string::npos);
+            } else {
+                QVERIFY(x.metrics.count("time_ms"));
+            }
+    }
+    void missing_metric_is_a_failed_repetition()
+    {
+        Study s = command_study(spec(standin("--format gbench")), spec(standin("--format gbench")), "ttft_ms", 3);
+        QCOMPARE(run(s), RunOutcome::Failed);
+        const auto& x = s.experiments.front().samples.front();
+        QVERIFY(x.failed);
+        QVERIFY(x.note.find("read no 'ttft_ms'") != std::string::npos);
+    }
+    void check_command_gates_the_arm()
+    {
+        auto base = spec(standin("--format gbench"));
+        base.check = "true";
+        auto treat = spec(standin("--format gbench --mean 12"));
+        treat.check = "true";
+        Study ok = command_study(base, treat, "time_ms", 3);
+        QCOMPARE(run(ok), RunOutcome::Done);
+        QVERIFY(std::none_of(ok.experiments[0].missing_gates.begin(), ok.experiments[0].missing_gates.end(),
+            [](const std::string& g) { return g.rfind("correctness:", 0) == 0; }));
+        treat.check = "echo wrong >&2; false";
+        Study bad = command_study(base, treat, "time_ms", 3);
+        QCOMPARE(run(bad), RunOutcome::Failed);
+        QVERIFY(bad.experiments[0].error.find("check command failed") != std::string::npos);
+        QVERIFY(bad.experiments[0].samples.empty());
+    }
+    void fingerprint_mismatch_is_inconclusive()
+    {
+        Study s = command_study(spec(standin("--format vllm --mean 80 --model a")),
+            spec(standin("--format vllm --mean 60 --model b")), "ttft_ms");
+        QCOMPARE(run(s), RunOutcome::Done);
+        const auto& v = s.experiments.front().final_verdict;
+        QCOMPARE(v["verdict"].get<std::string>(), std::string("INCONCLUSIVE"));
+        QVERIFY(v["reasons"][0].get<std::string>().find("'model_id'") != std::string::npos);
+    }
+    void failed_requests_rules()
+    {
+        Study t = command_study(
+            spec(standin("--format vllm --mean 80")), spec(standin("--format vllm --mean 60 --failed 3")), "ttft_ms");
+        QCOMPARE(run(t), RunOutcome::Done);
+        QCOMPARE(t.experiments[0].final_verdict["verdict"].get<std::string>(), std::string("KILL"));
+        QVERIFY(t.experiments[0].final_verdict["reasons"][0].get<std::string>().find("arm treatment had 18 failed")
+            != std::string::npos);
+        Study b = command_study(
+            spec(standin("--format vllm --mean 80 --failed 1")), spec(standin("--format vllm --mean 60")), "ttft_ms");
+        QCOMPARE(run(b), RunOutcome::Done);
+        QCOMPARE(b.experiments[0].final_verdict["verdict"].get<std::string>(), std::string("INCONCLUSIVE"));
+        QVERIFY(
+            b.experiments[0].final_verdict["reasons"][0].get<std::string>().find("arm baseline") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCommandWorkload)
+#include "tst_command_workload.moc"

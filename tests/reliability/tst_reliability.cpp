@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The fault campaign of issue 15, done for real against the built kwb: two writers on one study,
+// signals at random moments (during the load, during a repetition, while the progress reader has
+// stalled), outputs that cannot be written (a closed pipe, /dev/full, a full filesystem) and
+// hostile files. docs/reliability.md lists each case and the test here that checks it.
+#include "../app/kwb_process.h"
+#include "spawn.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QScopeGuard>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace kwbtest;
+
+namespace {
+
+int judged_and_warmup_samples(const QString& study)
+{
+    const auto e = load(study)[QStringLiteral("experiments")].toArray().first().toObject();
+    return e[QStringLiteral("samples")].toArray().size();
+}
+
+// Judged positions are distinct: two writers interleaving their saves would repeat or skip them.
+bool positions_distinct(const QString& study)
+{
+    QSet<int> seen;
+    const auto e = load(study)[QStringLiteral("experiments")].toArray().first().toObject();
+    for (const auto& v : e[QStringLiteral("samples")].toArray()) {
+        const auto s = v.toObject();
+        if (s[QStringLiteral("warmup")].toBool())
+            continue;
+        const int p = s[QStringLiteral("position")].toInt();
+        if (seen.contains(p))
+            return false;
+        seen.insert(p);
+    }
+    return true;
+}
+
+QString err_text(const QString& path)
+{
+    return QString::fromUtf8(read_all(path));
+}
+
+int open_write(const QString& path)
+{
+    return ::open(path.toLocal8Bit().constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+void write_samples(const QString& dir)
+{
+    write_all(dir + QStringLiteral("/a.txt"), "10\n10.2\n9.9\n10.1\n10\n");
+    write_all(dir + QStringLiteral("/b.txt"), "8\n8.1\n7.9\n8.05\n8\n");
+}
+
+} // namespace
+
+class TestReliability : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Two terminals on one study: exactly one runs it, the other exits 2 naming the holder, and
+    // every announced sample is in the file. Repeated, so the start order varies.
+    void concurrent_runs_lose_no_sample()
+    {
+        QTemporaryDir dir;
+        for (int round = 0; round < 4; ++round) {
+            const QString study = new_gemm_study(
+                dir.filePath(QStringLiteral("s%1.json").arg(round)), {QStringLiteral("--runs"), QStringLiteral("20")});
+            QProcess a, b;
+            a.start(kKwb, {QStringLiteral("run"), study});
+            b.start(kKwb, {QStringLiteral("run"), study});
+            QVERIFY(a.waitForFinished(300000) && b.waitForFinished(300000));
+            const QList<int> codes = {a.exitCode(), b.exitCode()};
+            QVERIFY2(codes.count(0) >= 1, qPrintable(QStringLiteral("exit codes %1 %2").arg(codes[0]).arg(codes[1])));
+            for (QProcess* p : {&a, &b})
+                if (p->exitCode() == 2) {
+                    const QString err = QString::fromUtf8(p->readAllStandardError());
+                    QVERIFY2(err.contains(QStringLiteral("is being run by PID")), qPrintable(err));
+                    QProcess* other = p == &a ? &b : &a;
+                    QVERIFY2(
+                        err.contains(QString::number(other->processId())) || other->processId() == 0, qPrintable(err));
+                }
+            QCOMPARE(judged_and_warmup_samples(study), 2 * 20 + 2 * 1); // 20 runs and 1 warm-up per arm
+            QVERIFY(positions_distinct(study));
+            QVERIFY(!QFile::exists(dir.filePath(QStringLiteral(".s%1.json.lock").arg(round))));
+        }
+    }
+
+    // SIGINT or SIGTERM at a random moment: always exit 130 (or 0 when the run had finished),
+    // never a death by signal, and the study still loads with distinct positions.
+    void signals_at_random_moments()
+    {
+        QTemporaryDir dir;
+        QRandomGenerator rng(15); // seeded: a failure can be replayed
+        for (int round = 0; round < 8; ++round) {
+            const QString study = new_gemm_study(
+                dir.filePath(QStringLiteral("r%1.json").arg(round)), {QStringLiteral("--runs"), QStringLiteral("40")});
+            const int devnull = open_write(QStringLiteral("/dev/null"));
+            Child c = spawn(kKwb, {QStringLiteral("run"), study}, devnull, devnull);
+            ::close(devnull);
+            QVERIFY(c.pid > 0);
+            QThread::msleep(rng.bounded(600));
+            ::kill(c.pid, round % 2 ? SIGTERM : SIGINT);
+            QVERIFY(wait_for(c));
+            QVERIFY2(c.exit_code() == 130 || c.exit_code() == 0,
+                qPrintable(QStringLiteral("round %1: status %2").arg(round).arg(c.status)));
+            QVERIFY(!load(study).isEmpty());
+            QVERIFY(positions_distinct(study));
+        }
+    }
+
+    // A signal while a big study loads: exit 130 at once, the file untouched.
+    void signal_during_load()
+    {
+        QTemporaryDir dir;
+        const QString study = new_gemm_study(dir.filePath(QStringLiteral("big.json")));
+        QJsonObject doc = load(study);
+        QJsonArray experiments = doc[QStringLiteral("experiments")].toArray();
+        QJsonObject e = experiments.first().toObject();
+        QJsonArray samples;
+        const int n = 200000;
+        for (int i = 0; i < n; ++i)
+            samples.append(
+                QJsonObject {{QStringLiteral("arm"), i % 2 ? QStringLiteral("treatment") : QStringLiteral("baseline")},
+                    {QStringLiteral("rep"), i / 2}, {QStringLiteral("position"), i},
+                    {QStringLiteral("metrics"), QJsonObject {{QStringLiteral("time_ms"), 1.0 + i % 7}}}});
+        e[QStringLiteral("samples")] = samples;
+        QJsonObject plan = e[QStringLiteral("plan")].toObject();
+        plan[QStringLiteral("runs_per_arm")] = n / 2 + 10;
+        e[QStringLiteral("plan")] = plan;
+        experiments[0] = e;
+        doc[QStringLiteral("experiments")] = experiments;
+        const QByteArray before = QJsonDocument(doc).toJson();
+        write_all(study, before);
+
+        const QString err = dir.filePath(QStringLiteral("err.txt"));
+        const int err_fd = open_write(err);
+        const int devnull = open_write(QStringLiteral("/dev/null"));
+        Child c = spawn(kKwb, {QStringLiteral("run"), study}, devnull, err_fd);
+        ::close(devnull);
+        ::close(err_fd);
+        QThread::msleep(100); // the load of a file this size takes seconds
+        ::kill(c.pid, SIGTERM);
+        QVERIFY(wait_for(c));
+        QCOMPARE(c.exit_code(), 130);
+        QCOMPARE(read_all(study), before);
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral(".big.json.lock"))));
+    }
+
+    // A GUI that stopped reading: the progress pipe is full and kwb is blocked writing to it. A
+    // SIGTERM still ends the run with 130, and the samples saved so far are in the file.
+    void signal_while_progress_reader_stalls()
+    {
+        QTemporaryDir dir;
+        const QString study = new_gemm_study(
+            dir.filePath(QStringLiteral("stall.json")), {QStringLiteral("--runs"), QStringLiteral("100000")});
+        int fds[2];
+        QCOMPARE(::pipe2(fds, O_CLOEXEC), 0);
+        const int capacity = ::fcntl(fds[1], F_SETPIPE_SZ, 4096);
+        QVERIFY(capacity > 0);
+        const int devnull = open_write(QStringLiteral("/dev/null"));
+        Child c = spawn(kKwb, {QStringLiteral("run"), QStringLiteral("--json-progress"), study}, fds[1], devnull);
+        ::close(devnull);
+        ::close(fds[1]);
+        // Read until two samples were announced (so some are saved), then stop reading, like a
+        // GUI that hangs, and wait until the pipe is full.
+        QByteArray seen;
+        char buf[4096];
+        while (seen.count("\"type\":\"sample\"") < 2) {
+            const ssize_t n = ::read(fds[0], buf, sizeof buf);
+            QVERIFY2(n > 0, "the progress stream ended early");
+            seen.append(buf, static_cast<int>(n));
+        }
+        for (int i = 0; i < 60000 && pending_bytes(fds[0]) < capacity - 512; i += 10)
+            QThread::msleep(10);
+        QVERIFY2(pending_bytes(fds[0]) >= capacity - 512, "the progress pipe never filled");
+        QThread::msleep(300); // kwb is now blocked on the stalled pipe
+        ::kill(c.pid, SIGTERM);
+        QVERIFY(wait_for(c));
+        ::close(fds[0]);
+        QCOMPARE(c.exit_code(), 130);
+        QVERIFY(judged_and_warmup_samples(study) > 0);
+        QVERIFY(positions_distinct(study));
+    }
+
+    // kwb run keeps its documented stop on a closed progress pipe.
+    void run_on_closed_progress_pipe_is_130()
+    {
+        QTemporaryDir dir;
+        const QString study = new_gemm_study(dir.filePath(QStringLiteral("c.json")));
+        int fds[2];
+        QCOMPARE(::pipe2(fds, O_CLOEXEC), 0);
+        ::close(fds[0]);
+        const int devnull = open_write(QStringLiteral("/dev/null"));
+        Child c = spawn(kKwb, {QStringLiteral("run"), QStringLiteral("--json-progress"), study}, fds[1], devnull);
+        ::close(fds[1]);
+        ::close(devnull);
+        QVERIFY(wait_for(c));
+        QCOMPARE(c.exit_code(), 130);
+    }
+
+    // Commands that print results: a full disk or a closed pipe is exit 1 with a message.
+    void printing_commands_check_stdout_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("target");
+        const QStringList verdict = {QStringLiteral("verdict"), QStringLiteral("--baseline"), QStringLiteral("@/a.txt"),
+            QStringLiteral("--treatment"), QStringLiteral("@/b.txt"), QStringLiteral("--json")};
+        QTest::addRow("verdict to /dev/full") << verdict << QStringLiteral("full");
+        QTest::addRow("verdict to a closed pipe") << verdict << QStringLiteral("pipe");
+        QTest::addRow("verdict text to /dev/full") << verdict.mid(0, 5) << QStringLiteral("full");
+        QTest::addRow("workloads to /dev/full") << QStringList {QStringLiteral("workloads")} << QStringLiteral("full");
+        QTest::addRow("workloads to a closed pipe")
+            << QStringList {QStringLiteral("workloads"), QStringLiteral("--json")} << QStringLiteral("pipe");
+        QTest::addRow("devices to /dev/full") << QStringList {QStringLiteral("devices")} << QStringLiteral("full");
+    }
+    void printing_commands_check_stdout()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, target);
+        QTemporaryDir dir;
+        write_samples(dir.path());
+        for (auto& a : args)
+            a.replace(QStringLiteral("@"), dir.path());
+        int out = -1;
+        if (target == QStringLiteral("full")) {
+            out = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
+            if (out < 0)
+                QSKIP("no /dev/full here");
+        } else {
+            int fds[2];
+            QCOMPARE(::pipe2(fds, O_CLOEXEC), 0);
+            ::close(fds[0]);
+            out = fds[1];
+        }
+        const QString err = dir.filePath(QStringLiteral("err.txt"));
+        const int err_fd = open_write(err);
+        Child c = spawn(kKwb, args, out, err_fd);
+        ::close(out);
+        ::close(err_fd);
+        QVERIFY(wait_for(c));
+        QCOMPARE(c.exit_code(), 1);
+        QVERIFY2(err_text(err).contains(QStringLiteral("kwb: cannot write")), qPrintable(err_text(err)));
+    }
+
+    // A killed save leaves ".NAME.PID.XXXXXX"; the next run removes those whose process is gone
+    // and keeps one a live process owns.
+    void leftovers_of_a_killed_save_are_removed()
+    {
+        QTemporaryDir dir;
+        const QString study = new_gemm_study(dir.filePath(QStringLiteral("t.json")));
+        pid_t dead = 0;
+        for (pid_t p = 4000000; p > 1000; p -= 7919)
+            if (::kill(p, 0) != 0 && errno == ESRCH) {
+                dead = p;
+                break;
+            }
+        QVERIFY(dead > 0);
+        const QString stale = dir.filePath(QStringLiteral(".t.json.%1.aB3dE9").arg(dead));
+        const QString live = dir.filePath(QStringLiteral(".t.json.%1.zZ9yY8").arg(::getpid()));
+        write_all(stale, "{\"half\": ");
+        write_all(live, "{\"in flight\": ");
+        const auto r = kwb({QStringLiteral("run"), study});
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY(!QFile::exists(stale));
+        QVERIFY(QFile::exists(live));
+        QVERIFY2(r.err.contains("removed"), r.err.constData());
+    }
+
+    // Hostile inputs: each is one line naming the file (and field), exit 2, nothing written.
+    void hostile_inputs_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("message");
+        QTest::addRow("sample file from /dev/zero")
+            << QStringLiteral("zero-samples") << QStringLiteral("larger than 256 MiB");
+        QTest::addRow("study from /dev/zero")
+            << QStringLiteral("zero-study") << QStringLiteral("larger than the 1024 MiB limit");
+        QTest::addRow("plan number beyond double range") << QStringLiteral("1e400") << QStringLiteral("warmup_runs");
+        QTest::addRow("warm-up rounds of INT_MAX") << QStringLiteral("int-max") << QStringLiteral("warmup_runs");
+        QTest::addRow("100000 A/A splits") << QStringLiteral("aa") << QStringLiteral("aa_splits");
+        QTest::addRow("hex first line") << QStringLiteral("hex") << QStringLiteral(":1: \"0x10\" is neither");
+        QTest::addRow("huge finite sample") << QStringLiteral("huge") << QStringLiteral(":2: 1e300 is too large");
+    }
+    void hostile_inputs()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        write_samples(dir.path());
+        const QString a = dir.filePath(QStringLiteral("a.txt"));
+        const QString b = dir.filePath(QStringLiteral("b.txt"));
+        Result r;
+        const auto edited_study = [&](const QByteArray& field, const QByteArray& value) {
+            const QString study = new_gemm_study(dir.filePath(QStringLiteral("h.json")));
+            QString text = QString::fromUtf8(read_all(study));
+            text.replace(QRegularExpression(QStringLiteral("\"%1\": [0-9.eE+-]+").arg(QString::fromLatin1(field))),
+                QStringLiteral("\"%1\": %2").arg(QString::fromLatin1(field), QString::fromLatin1(value)));
+            write_all(study, text.toUtf8());
+            return study;
+        };
+        if (kind == QStringLiteral("zero-samples")) {
+            r = kwb({QStringLiteral("verdict"), QStringLiteral("--baseline"), QStringLiteral("/dev/zero"),
+                QStringLiteral("--treatment"), b});
+        } else if (kind == QStringLiteral("zero-study")) {
+            r = kwb({QStringLiteral("run"), QStringLiteral("/dev/zero")});
+        } else if (kind == QStringLiteral("1e400")) {
+            r = kwb({QStringLiteral("run"), edited_study("warmup_runs", "1e400")});
+        } else if (kind == QStringLiteral("int-max")) {
+            r = kwb({QStringLiteral("run"), edited_study("warmup_runs", "2147483647")});
+        } else if (kind == QStringLiteral("aa")) {
+            r = kwb({QStringLiteral("run"), edited_study("aa_splits", "100000")});
+        } else if (kind == QStringLiteral("hex")) {
+            write_all(a, "0x10\n5\n6\n");
+            r = kwb({QStringLiteral("verdict"), QStringLiteral("--baseline"), a, QStringLiteral("--treatment"), b});
+        } else if (kind == QStringLiteral("huge")) {
+            write_all(a, "1\n1e300\n6\n");
+            r = kwb({QStringLiteral("verdict"), QStringLiteral("--baseline"), a, QStringLiteral("--treatment"), b});
+        }
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        QCOMPARE(r.err.count('\n'), 1);
+    }
+
+    // A filesystem that fills up during the run: the save fails, kwb exits 1, and the study on
+    // disk is the last good version (it still loads). Needs a small tmpfs (root and mount(8)).
+    void full_filesystem_keeps_the_last_good_study()
+    {
+        if (::geteuid() != 0)
+            QSKIP("needs root to mount a small tmpfs");
+        QTemporaryDir dir;
+        const QString mnt = dir.filePath(QStringLiteral("small"));
+        QVERIFY(QDir().mkpath(mnt));
+        if (QProcess::execute(QStringLiteral("mount"),
+                {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"), QStringLiteral("size=256k"),
+                    QStringLiteral("tmpfs"), mnt})
+            != 0)
+            QSKIP("mount -t tmpfs is not allowed here");
+        const auto unmount = qScopeGuard([&] { QProcess::execute(QStringLiteral("umount"), {mnt}); });
+        const QString study
+            = new_gemm_study(mnt + QStringLiteral("/f.json"), {QStringLiteral("--runs"), QStringLiteral("100000")});
+        const QByteArray before = read_all(study);
+        QVERIFY(!before.isEmpty());
+        // Fill the filesystem, then free room for a few saves only: the study grows with every
+        // sample until a save fails.
+        const QByteArray filler = (mnt + QStringLiteral("/filler")).toLocal8Bit();
+        const int fd = ::open(filler.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        QVERIFY(fd >= 0);
+        const QByteArray block(4096, 'x');
+        off_t written = 0;
+        for (ssize_t n; (n = ::write(fd, block.constData(), block.size())) > 0;)
+            written += n;
+        QVERIFY(::ftruncate(fd, std::max<off_t>(0, written - 3 * before.size())) == 0);
+        ::close(fd);
+        const auto r = kwb({QStringLiteral("run"), study});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.err.contains("No space left") || r.err.contains("cannot"), r.err.constData());
+        const QJsonObject after = load(study);
+        QVERIFY(!after.isEmpty());
+        QVERIFY(positions_distinct(study));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReliability)
+#include "tst_reliability.moc"

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The editable phase pages, driven offscreen by objectName: every edit lands in the study through
+// an undo command, and every gate the pages show is the engine's (study/gates.h).
+#include "models/study_document.h"
+#include "pages/ab_page.h"
+#include "pages/target_page.h"
+#include "pages/tradeoff_page.h"
+#include "pages/verdict_page.h"
+#include "study/gates.h"
+#include "verdict/verdict.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace Qt::StringLiterals;
+using namespace kwb;
+using namespace kwb::gui;
+
+class TestWizardPages : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void targetPageFillsTheTargetAndUndoes();
+    void tradeoffPageAgreesWithTheVerdict();
+    void abPageBuildsASingleVariableAb();
+    void verdictPageShowsTheMissingGates();
+    void autosaveRestoresAfterACrash();
+
+private:
+    static void type(QLineEdit* edit, const QString& text)
+    {
+        edit->setFocus();
+        edit->selectAll();
+        QTest::keyClicks(edit, text);
+        emit edit->editingFinished();
+        edit->clearFocus();
+    }
+};
+
+void TestWizardPages::targetPageFillsTheTargetAndUndoes()
+{
+    StudyDocument doc;
+    doc.newStudy();
+    TargetPage page(&doc);
+    page.show();
+    page.refresh();
+    auto* gate = page.findChild<QLabel*>(u"targetGate"_s);
+    QVERIFY(gate->text().contains(u"no metric"_s));
+
+    auto* workload = page.findChild<QComboBox*>(u"targetWorkload"_s);
+    workload->setCurrentText(u"gemm"_s);
+    auto* metric = page.findChild<QComboBox*>(u"targetMetric"_s);
+    const int timeMs = metric->findData(u"time_ms"_s);
+    QVERIFY(timeMs >= 0);
+    metric->setCurrentIndex(timeMs);
+    emit metric->activated(timeMs);
+    QCOMPARE(doc.study().target.metric, std::string("time_ms"));
+    QCOMPARE(doc.study().target.unit, std::string("ms"));
+    QCOMPARE(doc.study().target.direction, Direction::Lower);
+
+    type(page.findChild<QLineEdit*>(u"targetCurrent"_s), u"30"_s);
+    QVERIFY(gate->text().contains(u"from X to Y"_s)); // one number is not a target
+    type(page.findChild<QLineEdit*>(u"targetGoal"_s), u"20"_s);
+    type(page.findChild<QLineEdit*>(u"targetKernel"_s), u"fp32 gemm 512^3 row-major"_s);
+    type(page.findChild<QLineEdit*>(u"targetReference"_s), u"naive triple loop"_s);
+    type(page.findChild<QLineEdit*>(u"targetW"_s), u"one 512^3 shape"_s);
+    QCOMPARE(doc.study().target.current, std::optional<double>(30));
+    QCOMPARE(doc.study().target.goal, std::optional<double>(20));
+    QVERIFY(target_gate(doc.study().target).met && krw_gate(doc.study().target).met);
+    QVERIFY(gate->text().contains(u"Target complete"_s));
+
+    // Every edit is one undo step.
+    doc.undoStack()->undo(); // W
+    doc.undoStack()->undo(); // R
+    doc.undoStack()->undo(); // K
+    doc.undoStack()->undo(); // goal
+    QVERIFY(!doc.study().target.goal);
+    QCOMPARE(doc.study().target.current, std::optional<double>(30));
+    QVERIFY(page.findChild<QLineEdit*>(u"targetGoal"_s)->text().isEmpty());
+    doc.undoStack()->redo();
+    QCOMPARE(doc.study().target.goal, std::optional<double>(20));
+}
+
+void TestWizardPages::tradeoffPageAgreesWithTheVerdict()
+{
+    StudyDocument doc;
+    doc.newStudy();
+    TradeoffPage page(&doc);
+    page.show();
+    page.refresh();
+    auto* table = page.findChild<QTableWidget*>(u"tradeoffTable"_s);
+    QCOMPARE(table->rowCount(), 8);
+
+    // Tick "generality" without saying what was given up: the page once called this named.
+    const int row = static_cast<int>(
+        std::find(tradeoff_axes().begin(), tradeoff_axes().end(), "generality") - tradeoff_axes().begin());
+    table->item(row, 1)->setCheckState(Qt::Checked);
+    QVERIFY(doc.study().tradeoffs.at(static_cast<size_t>(row)).sacrificed);
+    const Profile profile = make_profile("generic", Direction::Lower);
+    const SampleVerdict license = judge_samples({10, 10.1, 9.9, 10.05}, {5, 5.05, 4.95, 5.02}, profile, false);
+    StudyRulesInput input;
+    input.tradeoffs = doc.study().tradeoffs;
+    FinalVerdict final = apply_study_rules(license, input, profile);
+    QCOMPARE(page.gateMet(), final.json.at("tradeoff_named").get<bool>());
+    QVERIFY(!page.gateMet());
+    QVERIFY(page.summary().contains(QString::fromStdString(tradeoff_gate_reason())));
+
+    table->item(row, 2)->setText(u"gemm-only tiling: other shapes keep the old path"_s);
+    input.tradeoffs = doc.study().tradeoffs;
+    final = apply_study_rules(license, input, profile);
+    QVERIFY(page.gateMet());
+    QCOMPARE(page.gateMet(), final.json.at("tradeoff_named").get<bool>());
+    QCOMPARE(QString::fromStdString(final.word), u"LICENSE"_s);
+    QVERIFY(page.summary().contains(u"named sacrifice"_s));
+}
+
+void TestWizardPages::abPageBuildsASingleVariableAb()
+{
+    StudyDocument doc;
+    doc.newStudy();
+    AbPage page(&doc, nullptr, nullptr);
+    page.show();
+    page.refresh();
+    auto* start = page.findChild<QPushButton*>(u"abStart"_s);
+    QVERIFY(!start->isEnabled());
+    QVERIFY(start->toolTip().contains(u"no experiment"_s));
+
+    page.findChild<QComboBox*>(u"abWorkload"_s)->setCurrentText(u"gemm"_s);
+    QTest::mouseClick(page.findChild<QPushButton*>(u"createAb"_s), Qt::LeftButton);
+    QCOMPARE(doc.study().experiments.size(), size_t(1));
+    const Experiment& e = doc.study().experiments[0];
+    QCOMPARE(e.workload, std::string("gemm"));
+    QCOMPARE(e.arms.size(), size_t(2));
+    QCOMPARE(e.controls.checklist.size(), standard_controls().size());
+    QVERIFY(!start->isEnabled());
+    QVERIFY2(start->toolTip().contains(u"target"_s), qPrintable(start->toolTip())); // phase 1 first
+
+    // Vary block; set the treatment's block.
+    auto* varied = page.findChild<QComboBox*>(u"abVaried"_s);
+    const int block = varied->findText(u"block"_s);
+    QVERIFY(block >= 0);
+    varied->setCurrentIndex(block);
+    emit varied->activated(block);
+    QCOMPARE(page.variedParameter(), u"block"_s);
+    auto* arms = page.findChild<QTableWidget*>(u"armsTable"_s);
+    const auto rowOf = [&](const QString& name) {
+        for (int r = 0; r < arms->rowCount(); ++r)
+            if (arms->item(r, 0)->text() == name)
+                return r;
+        return -1;
+    };
+    arms->item(rowOf(u"block"_s), 2)->setText(u"128"_s);
+    QVERIFY(doc.study().experiments[0].arms[1].params.at("block") == nlohmann::json(128));
+    QVERIFY(page.findChild<QLabel*>(u"armDiff"_s)->text().contains(u"only block differs"_s));
+
+    // A second changed variable is refused, and the study keeps one.
+    const nlohmann::json before = doc.study().experiments[0].arms[1].params;
+    arms->item(rowOf(u"threads"_s), 2)->setText(u"2"_s);
+    QVERIFY(doc.study().experiments[0].arms[1].params == before);
+    QVERIFY(page.lastRefusal().contains(u"second changed variable"_s));
+    // A shared parameter goes to both arms.
+    arms->item(rowOf(u"size"_s), 1)->setText(u"256"_s);
+    QVERIFY(doc.study().experiments[0].arms[0].params.at("size") == nlohmann::json(256));
+    QVERIFY(doc.study().experiments[0].arms[1].params.at("size") == nlohmann::json(256));
+
+    // Target and prediction unlock Start.
+    doc.edit(u"target"_s, [](Study& s) {
+        s.target = {"time_ms", Direction::Lower, "ms", 30.0, 20.0, "", "", ""};
+        s.prediction.predicted_delta_pct = 30;
+    });
+    QVERIFY2(start->isEnabled(), qPrintable(start->toolTip()));
+    QVERIFY(page.runBlockedReason().isEmpty());
+
+    // Run settings land in the plan.
+    auto* stop = page.findChild<QComboBox*>(u"abStopRule"_s);
+    stop->setCurrentIndex(2);
+    emit stop->activated(2);
+    QCOMPARE(doc.study().experiments[0].plan.stop, StopRule::Decision);
+}
+
+void TestWizardPages::verdictPageShowsTheMissingGates()
+{
+    StudyDocument doc;
+    doc.newStudy();
+    doc.edit(u"experiment"_s, [](Study& s) {
+        Experiment e;
+        e.id = "ab-1";
+        e.arms = {{"baseline", {}}, {"treatment", {}}};
+        Sample a;
+        a.arm = "baseline";
+        a.metrics["time_ms"] = 1;
+        e.samples.push_back(a);
+        e.missing_gates = missing_gates(s, e);
+        s.experiments.push_back(e);
+    });
+    VerdictPage page(&doc);
+    page.refresh();
+    QVERIFY(page.gatesText().contains(u"tradeoff: none named"_s));
+    QVERIFY(page.gatesText().contains(u"prediction"_s));
+    QVERIFY(!page.gatesText().contains(u"Flags: none"_s));
+}
+
+void TestWizardPages::autosaveRestoresAfterACrash()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"s.json"_s);
+    {
+        StudyDocument doc;
+        doc.newStudy();
+        QVERIFY(doc.saveAs(path));
+        doc.edit(u"rename"_s, [](Study& s) { s.name = "edited, never saved"; });
+        QVERIFY(doc.autosaveNow());
+        QVERIFY(QFile::exists(StudyDocument::autosavePathFor(path)));
+        // "crash": the document goes away without saving or discarding.
+    }
+    StudyDocument doc;
+    QVERIFY(doc.load(path));
+    QCOMPARE(doc.study().name, std::string("Untitled study"));
+    QVERIFY(doc.hasAutosave());
+    QVERIFY(doc.restoreAutosave());
+    QCOMPARE(doc.study().name, std::string("edited, never saved"));
+    QCOMPARE(doc.filePath(), QFileInfo(path).absoluteFilePath());
+    QVERIFY(doc.isModified());
+    QVERIFY(doc.save());
+    QVERIFY(!QFile::exists(StudyDocument::autosavePathFor(path))); // a save ends the side file
+}
+
+QTEST_MAIN(TestWizardPages)
+#include "tst_wizard_pages.moc"

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "models/grid_view.h"
+
+#include "study/grid.h"
+#include "verdict/grid_interaction.h"
+
+namespace kwb::gui {
+
+namespace {
+
+std::optional<double> number(const nlohmann::json& object, const char* key)
+{
+    if (!object.is_object())
+        return std::nullopt;
+    const auto it = object.find(key);
+    return it != object.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
+}
+
+std::optional<double> end_of(const nlohmann::json& object, const char* key, size_t end)
+{
+    if (!object.is_object() || !object.contains(key) || !object[key].is_array() || object[key].size() != 2 ||
+        !object[key][end].is_number())
+        return std::nullopt;
+    return object[key][end].get<double>();
+}
+
+QString levelText(const nlohmann::json& level)
+{
+    return QString::fromStdString(level.is_string() ? level.get<std::string>() : level.dump());
+}
+
+} // namespace
+
+const GridCellView* GridView::cell(int row, int col) const
+{
+    for (const auto& c : cells)
+        if (c.row == row && c.col == col)
+            return &c;
+    return nullptr;
+}
+
+GridView gridView(const Study& study, const GridGroup& grid)
+{
+    GridView view;
+    view.id = QString::fromStdString(grid.id);
+    if (grid.variables.size() != 2)
+        return view;
+    view.rowVariable = QString::fromStdString(grid.variables[0].name);
+    view.colVariable = QString::fromStdString(grid.variables[1].name);
+    for (const auto& l : grid.variables[0].levels)
+        view.rowLevels << levelText(l);
+    for (const auto& l : grid.variables[1].levels)
+        view.colLevels << levelText(l);
+    const auto cells = grid_cells(study, grid);
+    for (int r = 0; r < view.rowLevels.size(); ++r)
+        for (int c = 0; c < view.colLevels.size(); ++c) {
+            GridCellView v;
+            v.row = r;
+            v.col = c;
+            v.baseline = r == 0 && c == 0;
+            for (const auto* e : cells) {
+                if (e->cell != std::vector<int>{r, c})
+                    continue;
+                v.experimentId = QString::fromStdString(e->id);
+                v.status = QString::fromStdString(std::string(to_string(e->status)));
+                v.deltaPct = number(e->verdict, "delta_pct");
+                v.ciLow = end_of(e->verdict, "ci95_delta_pct", 0);
+                v.ciHigh = end_of(e->verdict, "ci95_delta_pct", 1);
+                v.sigmaPct = number(e->verdict, "sigma_pct");
+                v.nBaseline = e->verdict.is_object() ? e->verdict.value("n_baseline", 0) : 0;
+                v.nTreatment = e->verdict.is_object() ? e->verdict.value("n_treatment", 0) : 0;
+                if (e->final_verdict.is_object())
+                    v.verdict = QString::fromStdString(e->final_verdict.value("verdict", ""));
+                view.metric = QString::fromStdString(e->metric);
+            }
+            view.cells << v;
+        }
+    for (const auto& p : grid_cells_pending(study, grid))
+        view.pending << QString::fromStdString(p);
+    const auto& in = grid.interaction;
+    view.hasInteraction = in.is_object();
+    if (view.hasInteraction) {
+        view.interactionSummary = QString::fromStdString(in.value("summary", ""));
+        view.flagged = in.value("flagged", false);
+        view.differenceOfDifferences = number(in, "difference_of_differences_pct");
+        view.ciLow = end_of(in, "ci95", 0);
+        view.ciHigh = end_of(in, "ci95", 1);
+        view.pTwoWay = number(in, "p_two_way");
+    }
+    return view;
+}
+
+} // namespace kwb::gui

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "study/study.h"
+#include "workloads/workload.h"
+
+#include <QStringList>
+#include <nlohmann/json.hpp>
+
+// The built-in workloads as the editors see them: names to choose from, each workload's metrics
+// (the target's metric list) and parameters (the arm editor's rows), and the defaults the
+// engine's arm diff fills in. One place, so every page lists the same names.
+namespace kwb::gui {
+
+QStringList workloadNames();
+const Workload* findWorkload(const std::string& name);
+// The parameters one backend of the workload has ("auto": every parameter of any backend).
+std::vector<ParamSpec> workloadParams(const Workload& workload, const std::string& backend);
+// Name -> default for the experiment's workload and backend; empty when the workload is unknown.
+nlohmann::json experimentDefaults(const Experiment& experiment);
+
+} // namespace kwb::gui
