@@ -95,13 +95,14 @@ public:
             cuda({"m", 4096, int_values({1000, 2048, 4096, 8192}), "rows of A and C (any size; need not divide the tile)"}),
             cuda({"n", 4096, int_values({1030, 2048, 4096, 8192}), "columns of B and C"}),
             cuda({"k", 4096, int_values({520, 2048, 4096, 8192}), "columns of A, rows of B"}),
-            cuda({"impl", "tiled", {"tiled", "cublaslt"},
-                  "tiled: the plugin's mma.sync tensor-core kernel; cublaslt: the library, the reference arm"}),
+            cuda({"impl", "tiled", {"tiled", "cublaslt", "wgmma"},
+                  "tiled: the plugin's mma.sync tensor-core kernel; cublaslt: the library, the reference arm; "
+                  "wgmma: the Hopper (sm_90a) TMA + wgmma kernel, block 128x128x64 or 128x256x64, 12 warps"}),
             cuda({"block_m", 128, int_values({64, 128, 256}), "rows of C per thread block"}),
             cuda({"block_n", 128, int_values({64, 128, 256}), "columns of C per thread block"}),
             cuda({"block_k", 32, int_values({32, 64}), "K slice per pipeline stage"}),
             cuda({"stages", 3, int_values({2, 3, 4}), "cp.async shared-memory pipeline depth"}),
-            cuda({"warps", 8, int_values({4, 8}), "warps per thread block"}),
+            cuda({"warps", 8, int_values({4, 8}), "warps per thread block (impl wgmma: 12)"}),
             cache_param(),
             fault_param(),
         };

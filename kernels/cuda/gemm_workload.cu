@@ -4,6 +4,7 @@
 #include "device_buffer.h"
 #include "gemm_tiled.h"
 #include "gemm_tiled_kernel.cuh"
+#include "gemm_wgmma.h"
 #include "gemm_workload.h"
 
 namespace kwb::cuda {
@@ -39,14 +40,18 @@ void launch_reference(
 
 struct Config {
     int m, n, k;
-    bool tiled;
+    std::string impl;
+    bool tiled; // ours (mma.sync "tiled" or Hopper "wgmma"), checked against cuBLASLt
+    bool wgmma;
     int bm, bn, bk, stages, warps;
     bool wrong;
     explicit Config(const nlohmann::json& p)
         : m(static_cast<int>(int_param(p, kName, "m", 4096, 1, 1 << 17)))
         , n(static_cast<int>(int_param(p, kName, "n", 4096, 1, 1 << 17)))
         , k(static_cast<int>(int_param(p, kName, "k", 4096, 1, 1 << 17)))
-        , tiled(string_param(p, kName, "impl", "tiled", {"tiled", "cublaslt"}) == "tiled")
+        , impl(string_param(p, kName, "impl", "tiled", {"tiled", "cublaslt", "wgmma"}))
+        , tiled(impl != "cublaslt")
+        , wgmma(impl == "wgmma")
         , bm(static_cast<int>(int_param(p, kName, "block_m", 128, 16, 1024)))
         , bn(static_cast<int>(int_param(p, kName, "block_n", 128, 16, 1024)))
         , bk(static_cast<int>(int_param(p, kName, "block_k", 32, 16, 1024)))
@@ -60,7 +65,10 @@ struct Config {
         return "block " + std::to_string(bm) + "x" + std::to_string(bn) + "x" + std::to_string(bk) + ", "
             + std::to_string(stages) + " stages";
     }
-    std::size_t smem() const { return gemm::tiled_smem_bytes(bm, bn, bk, stages); }
+    std::size_t smem() const
+    {
+        return wgmma ? gemm::wgmma_smem_bytes(bn, stages) : gemm::tiled_smem_bytes(bm, bn, bk, stages);
+    }
     bool aligned() const { return k % 8 == 0 && n % 8 == 0; }
 };
 
@@ -71,6 +79,17 @@ ResourceNeeds needs_of(const Config& cfg)
         return {"cublaslt", reinterpret_cast<const void*>(reference_gemm), 256, 0, {}};
     }
     ResourceNeeds needs {cfg.tile_text(), nullptr, cfg.warps * 32, cfg.smem(), {}};
+    if (cfg.wgmma) {
+        needs.not_built = gemm::wgmma_refusal(cfg.m, cfg.n, cfg.k, cfg.bm, cfg.bn, cfg.bk, cfg.stages, cfg.warps);
+#ifdef KWB_HAVE_WGMMA
+        if (needs.not_built.empty())
+            needs.kernel = gemm::wgmma_kernel(cfg.bn);
+#else
+        if (needs.not_built.empty())
+            needs.not_built = "gemm: impl wgmma is not in this build (it needs sm_90a; KWB_CUDA_ARCHS names no 90)";
+#endif
+        return needs;
+    }
     if (cfg.stages < gemm::kMinStages || cfg.stages > gemm::kMaxStages)
         needs.not_built = "gemm: stages " + std::to_string(cfg.stages) + " is not supported (2, 3 or 4)";
     else if (const auto kernel = gemm::find_tiled(cfg.bm, cfg.bn, cfg.bk, cfg.warps))
@@ -101,17 +120,26 @@ public:
             const auto needs = needs_of(cfg);
             if (!needs.kernel)
                 throw ConfigError(needs.not_built);
-            kernel_ = gemm::find_tiled(cfg.bm, cfg.bn, cfg.bk, cfg.warps);
+            if (!cfg.wgmma)
+                kernel_ = gemm::find_tiled(cfg.bm, cfg.bn, cfg.bk, cfg.warps);
             allow_dynamic_smem(needs.kernel, cfg.smem());
         }
         fill_random(a_.as<__nv_bfloat16>(), std::size_t(cfg.m) * cfg.k, 31, -1.f, 1.f, stream);
         fill_random(b_.as<__nv_bfloat16>(), std::size_t(cfg.k) * cfg.n, 32, -1.f, 1.f, stream);
+#ifdef KWB_HAVE_WGMMA
+        if (cfg.wgmma)
+            plan_ = gemm::make_wgmma_plan(a_.as<void>(), b_.as<void>(), cfg.m, cfg.n, cfg.k, cfg.bn, cfg.stages);
+#endif
         fill_random(c_.as<float>(), std::size_t(cfg.m) * cfg.n, 33, -1.f, 1.f, stream);
         KWB_CUDA(cudaStreamSynchronize(stream));
     }
     void launch(cudaStream_t stream) override
     {
-        if (cfg_.tiled) {
+        if (cfg_.wgmma) {
+#ifdef KWB_HAVE_WGMMA
+            gemm::launch_wgmma(plan_, c_.as<float>(), stream);
+#endif
+        } else if (cfg_.tiled) {
             const dim3 grid((cfg_.n + cfg_.bn - 1) / cfg_.bn, (cfg_.m + cfg_.bm - 1) / cfg_.bm);
             kernel_<<<grid, cfg_.warps * 32, cfg_.smem(), stream>>>(a_.as<__nv_bfloat16>(), b_.as<__nv_bfloat16>(),
                 c_.as<float>(), cfg_.m, cfg_.n, cfg_.k, cfg_.stages, cfg_.aligned() ? 1 : 0);
@@ -138,8 +166,9 @@ public:
             KWB_CUDA(cudaMemsetAsync(c_.as<void>(), 0x7f, 4, stream));
         const auto cmp
             = compare(c_.as<float>(), ref_.as<float>(), std::size_t(cfg_.m) * cfg_.n, 0.0, kTolerance, 1.0, stream);
-        const std::string what = cfg_.tiled ? "tiled " + cfg_.tile_text() + ", " + std::to_string(cfg_.warps) + " warps"
-                                            : std::string("cublaslt");
+        const std::string what = cfg_.tiled
+            ? cfg_.impl + " " + cfg_.tile_text() + ", " + std::to_string(cfg_.warps) + " warps"
+            : std::string("cublaslt");
         return {{"ok", cmp.mismatches == 0}, {"max_abs_error", cmp.max_abs_error}, {"max_rel_error", cmp.max_rel_error},
             {"tolerance", kTolerance}, {"mismatches", cmp.mismatches},
             {"compared",
@@ -147,7 +176,10 @@ public:
                     + "x" + std::to_string(cfg_.n) + "x" + std::to_string(cfg_.k)
                     + ", bf16 in, fp32 out; |c - ref| <= 1e-2 * max(|ref|, 1)"}};
     }
-    double flops_per_launch() const override { return 2.0 * cfg_.m * double(cfg_.n) * cfg_.k; }
+    double flops_per_launch() const override
+    {
+        return 2.0 * cfg_.m * double(cfg_.n) * cfg_.k;
+    }
     double bytes_per_launch() const override
     {
         return 2.0 * cfg_.m * double(cfg_.k) + 2.0 * cfg_.k * double(cfg_.n) + 4.0 * cfg_.m * double(cfg_.n);
@@ -156,7 +188,7 @@ public:
     {
         if (!cfg_.tiled)
             return {{"impl", "cublaslt"}};
-        return {{"smem_bytes_per_block", cfg_.smem()}, {"aligned_loads", cfg_.aligned()}};
+        return {{"impl", cfg_.impl}, {"smem_bytes_per_block", cfg_.smem()}, {"aligned_loads", cfg_.aligned()}};
     }
 
 private:
@@ -164,6 +196,7 @@ private:
     DeviceBuffer a_, b_, c_, ref_, workspace_;
     const CublasLt* lt_;
     gemm::TiledKernel kernel_ = nullptr;
+    gemm::WgmmaPlan plan_ {};
 };
 
 } // namespace

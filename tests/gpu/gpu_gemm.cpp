@@ -57,6 +57,31 @@ int main()
         expect_verified(plugin, "gemm", params(513, 777, 1001, t, 3));
     }
 
+    // The Hopper kernel (impl wgmma), where the GPU and the build have it: every tile and stage count
+    // at ragged M, N, K (multiples of 8 for N and K, as TMA needs), and the refusal of other N.
+    const auto wg = [](int m, int n, int k, int bn, int stages) {
+        return json {{"m", m}, {"n", n}, {"k", k}, {"impl", "wgmma"}, {"block_m", 128}, {"block_n", bn},
+            {"block_k", 64}, {"stages", stages}, {"warps", 12}, {"cache", "hot"}, {"size", 512}, {"threads", 1}};
+    };
+    const auto wg_check = plugin.check("gemm", wg(256, 256, 256, 256, 3));
+    if (wg_check.value("ok", false)) {
+        for (int bn : {128, 256})
+            for (int stages : {2, 3, 4}) {
+                expect_verified(plugin, "gemm", wg(1000, 1032, 520, bn, stages));
+                expect_verified(plugin, "gemm", wg(256, 256, 256, bn, stages));
+            }
+        for (int bn : {128, 256}) {
+            expect_verified(plugin, "gemm", wg(17, 40, 72, bn, 3));
+            expect_verified(plugin, "gemm", wg(2048, 1024, 4096, bn, 4));
+            expect_verified(plugin, "gemm", wg(513, 776, 1000, bn, 3));
+        }
+        const auto ragged = plugin.check("gemm", wg(1000, 1030, 520, 256, 3));
+        std::printf("wgmma n=1030: %s\n", ragged.dump().c_str());
+        KWB_CHECK(!ragged.value("ok", false));
+    } else {
+        std::printf("impl wgmma not run here: %s\n", wg_check.dump().c_str());
+    }
+
     // cuBLASLt as a workload arm, checked against the fp32 reference kernel.
     Prepared lt(plugin, "gemm", {{"m", 1000}, {"n", 1030}, {"k", 520}, {"impl", "cublaslt"}});
     if (lt) {

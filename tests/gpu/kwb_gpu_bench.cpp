@@ -133,6 +133,31 @@ json bench_gemm(const Plugin& plugin)
                                 m.value("tflops", json()).dump().c_str());
                             configs.push_back(m);
                         }
+        for (int bn : {128, 256})
+            for (int stages : {3, 4}) {
+                json p = base;
+                p.update({{"impl", "wgmma"}, {"block_m", 128}, {"block_n", bn}, {"block_k", 64}, {"stages", stages},
+                    {"warps", 12}});
+                const auto c = plugin.check("gemm", p);
+                if (!c.value("ok", false)) {
+                    std::fprintf(stderr, "wgmma %d 128x%dx64 s%d: refused: %s\n", n, bn, stages, c.dump().c_str());
+                    continue;
+                }
+                auto m = measure(plugin, "gemm", p);
+                if (m.contains("flops_per_launch")) {
+                    m["tflops"] = rate(m, m.at("flops_per_launch").get<double>(), 1e12, "TFLOP/s");
+                    const double t = m.at("tflops").at("median").get<double>();
+                    if (lt.contains("tflops"))
+                        m["pct_of_cublaslt"] = 100.0 * t / lt.at("tflops").at("median").get<double>();
+                    if (t > best)
+                        best = t, best_cfg = m;
+                    if (t < worst)
+                        worst = t, worst_cfg = m;
+                }
+                std::fprintf(stderr, "wgmma %d 128x%dx64 s%d w12: %s\n", n, bn, stages,
+                    m.value("tflops", json()).dump().c_str());
+                configs.push_back(m);
+            }
         shapes.push_back({{"shape", std::to_string(n) + "^3"}, {"cublaslt", lt}, {"best", best_cfg},
             {"worst", worst_cfg}, {"configs", configs}});
     }
