@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/verdict_access.h"
 
+#include "verdict/verdict.h"
+
 namespace kwb::report {
 
 // The stored verdicts are typed (verdict/verdict_types.h): read them as they are, never back out

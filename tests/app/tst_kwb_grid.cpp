@@ -103,7 +103,7 @@ private slots:
         const auto est = kwb::grid_interaction_estimate(study, study.grids.front());
         QVERIFY(est);
         QCOMPARE(in.value(u"difference_of_differences_pct").toDouble(), est->contrasts.front().interaction_pct);
-        const auto delta = [&](const char* id) { return study.find_experiment(id)->verdict.at("delta_pct").get<double>(); };
+        const auto delta = [&](const char* id) { return *study.find_experiment(id)->verdict->delta_pct; };
         QVERIFY(qAbs(est->contrasts.front().interaction_pct -
                      (delta("grid-1-r1c1") - delta("grid-1-r1c0") - delta("grid-1-r0c1"))) < 1e-9);
     }

@@ -160,14 +160,15 @@ void TestWizardFlow::emptyStudyToAVerdictInTheWindow()
     const kwb::Study& study = w.document()->study();
     const kwb::Experiment& done = study.experiments.at(0);
     QCOMPARE(done.status, kwb::ExperimentStatus::Done);
-    QVERIFY(done.final_verdict.is_object());
+    QVERIFY(done.final_verdict.has_value());
     QVERIFY2(done.missing_gates.size() == 1, "only phase 3's binding constraint was skipped");
     QVERIFY(w.verdictPage()->gatesText().contains(u"binding"_s));
-    QCOMPARE(w.verdictPage()->finalVerdict(), QString::fromStdString(done.final_verdict.at("verdict")));
+    QCOMPARE(w.verdictPage()->finalVerdict(), QString::fromLatin1(kwb::to_string(done.final_verdict->word)));
     QVERIFY(!w.verdictPage()->finalVerdict().isEmpty());
     QCOMPARE(study.ledger.size(), size_t(1));
     const kwb::Study onDisk = kwb::load_study(QFile::encodeName(dir.filePath(u"flow.json"_s)).toStdString());
-    QVERIFY(onDisk.experiments.at(0).final_verdict == done.final_verdict);
+    QVERIFY(onDisk.experiments.at(0).final_verdict && onDisk.experiments.at(0).final_verdict->word == done.final_verdict->word);
+    QCOMPARE(onDisk.experiments.at(0).final_verdict->reasons, done.final_verdict->reasons);
 }
 
 QTEST_MAIN(TestWizardFlow)

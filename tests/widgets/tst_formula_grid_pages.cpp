@@ -64,8 +64,10 @@ Study judgedGridStudy()
             }
         }
         const auto v = judge_samples(b, t, make_profile("generic", Direction::Lower), true);
-        e.verdict = v.json;
-        e.final_verdict = {{"verdict", v.word}};
+        e.verdict = v;
+        FinalVerdict f;
+        f.word = v.word;
+        e.final_verdict = f;
         e.status = ExperimentStatus::Done;
     }
     judge_grids(s);

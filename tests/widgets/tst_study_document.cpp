@@ -143,8 +143,8 @@ void TestStudyDocument::rerunOfAFinishedExperiment()
     done.arms = {{"baseline", {{"block", 32}}}, {"treatment", {{"block", 128}}}};
     done.samples.resize(4);
     done.lanes.resize(1);
-    done.verdict = SampleVerdict{};
-    done.verdict->word = VerdictWord::License;
+    done.verdict = kwb::SampleVerdict{};
+    done.verdict->word = kwb::VerdictWord::License;
     doc.mutableStudy().experiments.push_back(done);
     QVERIFY(!doc.hasRunnableExperiment());
     QCOMPARE(doc.appendRerun(0), u"ab-2"_s);

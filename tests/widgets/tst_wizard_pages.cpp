@@ -109,7 +109,7 @@ void TestWizardPages::tradeoffPageAgreesWithTheVerdict()
     StudyRulesInput input;
     input.tradeoffs = doc.study().tradeoffs;
     FinalVerdict final = apply_study_rules(license, input, profile);
-    QCOMPARE(page.gateMet(), final.json.at("tradeoff_named").get<bool>());
+    QCOMPARE(page.gateMet(), final.tradeoff_named);
     QVERIFY(!page.gateMet());
     QVERIFY(page.summary().contains(QString::fromStdString(tradeoff_gate_reason())));
 
@@ -117,8 +117,8 @@ void TestWizardPages::tradeoffPageAgreesWithTheVerdict()
     input.tradeoffs = doc.study().tradeoffs;
     final = apply_study_rules(license, input, profile);
     QVERIFY(page.gateMet());
-    QCOMPARE(page.gateMet(), final.json.at("tradeoff_named").get<bool>());
-    QCOMPARE(QString::fromStdString(final.word), u"LICENSE"_s);
+    QCOMPARE(page.gateMet(), final.tradeoff_named);
+    QCOMPARE(final.word, VerdictWord::License);
     QVERIFY(page.summary().contains(u"named sacrifice"_s));
 }
 

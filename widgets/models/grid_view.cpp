@@ -63,14 +63,18 @@ GridView gridView(const Study& study, const GridGroup& grid)
                     continue;
                 v.experimentId = QString::fromStdString(e->id);
                 v.status = QString::fromStdString(std::string(to_string(e->status)));
-                v.deltaPct = number(e->verdict, "delta_pct");
-                v.ciLow = end_of(e->verdict, "ci95_delta_pct", 0);
-                v.ciHigh = end_of(e->verdict, "ci95_delta_pct", 1);
-                v.sigmaPct = number(e->verdict, "sigma_pct");
-                v.nBaseline = e->verdict.is_object() ? e->verdict.value("n_baseline", 0) : 0;
-                v.nTreatment = e->verdict.is_object() ? e->verdict.value("n_treatment", 0) : 0;
-                if (e->final_verdict.is_object())
-                    v.verdict = QString::fromStdString(e->final_verdict.value("verdict", ""));
+                if (const auto& sv = e->verdict) {
+                    v.deltaPct = sv->delta_pct;
+                    if (sv->ci95_delta_pct) {
+                        v.ciLow = (*sv->ci95_delta_pct)[0];
+                        v.ciHigh = (*sv->ci95_delta_pct)[1];
+                    }
+                    v.sigmaPct = sv->sigma_pct;
+                    v.nBaseline = static_cast<int>(sv->n_baseline());
+                    v.nTreatment = static_cast<int>(sv->n_treatment());
+                }
+                if (e->final_verdict)
+                    v.verdict = QString::fromStdString(std::string(to_string(e->final_verdict->word)));
                 view.metric = QString::fromStdString(e->metric);
             }
             view.cells << v;

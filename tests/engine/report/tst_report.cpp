@@ -9,6 +9,7 @@
 #include "report/trace.h"
 #include "stats/effect.h"
 #include "study/study_file.h"
+#include "verdict/verdict_json.h"
 #include "verdict/wording.h"
 
 #include <QFile>
@@ -62,7 +63,7 @@ private slots:
             const Study s = load_study(path);
             QCOMPARE(r.experiments.size(), s.experiments.size());
             const auto& e = r.experiments.front();
-            const auto& v = s.experiments.front().verdict;
+            const nlohmann::json v = to_json(*s.experiments.front().verdict);
             for (std::size_t i = 0; i < 2; ++i) {
                 const auto& stored = v.at("arms").at(e.arms[i].name);
                 QVERIFY(e.arms[i].summary);
@@ -76,7 +77,7 @@ private slots:
             QCOMPARE((*e.evidence->ci95_delta_pct)[0], v.at("ci95_delta_pct")[0].get<double>());
             QCOMPARE((*e.evidence->ci95_delta_pct)[1], v.at("ci95_delta_pct")[1].get<double>());
             QCOMPARE(e.evidence->paired.has_value(), v.at("paired").is_object());
-            QCOMPARE(r.final_word, s.experiments.front().final_verdict.at("verdict").get<std::string>());
+            QCOMPARE(r.final_word, std::string(to_string(s.experiments.front().final_verdict->word)));
             std::ifstream in(path, std::ios::binary);
             const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
             QCOMPARE(r.provenance.study_sha256, sha256_hex(bytes));

@@ -47,12 +47,12 @@ void TestGates::tradeoffGateAgreesWithTheVerdict()
     // The verdict asks the same owner: a sample LICENSE stays a license exactly when the gate is met.
     const Profile profile = make_profile("generic", Direction::Lower);
     const SampleVerdict license = judge_samples({10, 10.1, 9.9, 10.05}, {5, 5.05, 4.95, 5.02}, profile, false);
-    QCOMPARE(QString::fromStdString(license.word), QStringLiteral("LICENSE"));
+    QCOMPARE(license.word, VerdictWord::License);
     StudyRulesInput input;
     input.tradeoffs = tradeoffs;
     const FinalVerdict final = apply_study_rules(license, input, profile);
-    QCOMPARE(final.json.at("tradeoff_named").get<bool>(), named);
-    QCOMPARE(QString::fromStdString(final.word), named ? QStringLiteral("LICENSE") : QStringLiteral("INCONCLUSIVE"));
+    QCOMPARE(final.tradeoff_named, named);
+    QCOMPARE(final.word, named ? VerdictWord::License : VerdictWord::Inconclusive);
     if (!named)
         QVERIFY(std::find(final.reasons.begin(), final.reasons.end(), tradeoff_gate_reason()) != final.reasons.end());
 
@@ -158,7 +158,10 @@ void TestGates::targetAgainstTheMeasurement()
     e.metric = "time_ms";
     e.arms = {{"baseline", {}}, {"treatment", {}}};
     QVERIFY(!check_target(t, e).has_value()); // no verdict yet
-    e.verdict = {{"arms", {{"baseline", {{"mean", 14.4}}}, {"treatment", {{"mean", 8.9}}}}}};
+    SampleVerdict measured;
+    measured.baseline.mean = 14.4;
+    measured.treatment.mean = 8.9;
+    e.verdict = measured;
     const auto c = check_target(t, e);
     QVERIFY(c.has_value());
     QCOMPARE(c->measured_baseline, 14.4);

@@ -23,8 +23,12 @@ Experiment done_ab(const std::string& id)
     s.arm = "baseline";
     s.metrics = {{"time_ms", 1.0}};
     e.samples = {s};
-    e.verdict = {{"verdict", "KILL"}};
-    e.final_verdict = {{"verdict", "KILL"}};
+    SampleVerdict kill;
+    kill.word = VerdictWord::Kill;
+    e.verdict = kill;
+    FinalVerdict final_kill;
+    final_kill.word = VerdictWord::Kill;
+    e.final_verdict = final_kill;
     e.stop_reason = "plan complete";
     e.device = {"cpu", "Xeon", "", std::nullopt, ""};
     e.launches_per_rep = 7;
@@ -46,7 +50,7 @@ private slots:
         QCOMPARE(ids, std::vector<std::string>{"ab-2"});
         const Experiment& again = s.experiments.at(1);
         QCOMPARE(again.status, ExperimentStatus::Pending);
-        QVERIFY(again.samples.empty() && again.verdict.is_null() && again.final_verdict.is_null());
+        QVERIFY(again.samples.empty() && !again.verdict && !again.final_verdict);
         QVERIFY(again.stop_reason.empty() && again.device.empty() && !again.launches_per_rep);
         QVERIFY(!again.arms[0].check);
         QCOMPARE(again.arms[1].params.at("block").get<int>(), 128);

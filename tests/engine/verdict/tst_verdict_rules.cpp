@@ -131,7 +131,7 @@ private slots:
             e.p_welch = r.p_welch;
 
         const SampleDecision d = decide_sample(e, p);
-        QCOMPARE(QString::fromStdString(std::string(to_string(d.word))), QString::fromLatin1(std::string(to_string(r.word))));
+        QCOMPARE(QString::fromStdString(std::string(to_string(d.word))), QString::fromLatin1(r.word));
         QCOMPARE(d.rule, r.rule);
         QVERIFY(!d.reasons.empty());
         // Reasons carry the numbers used.
@@ -157,8 +157,8 @@ private slots:
                     bool licensed = false, gated = false;
                     for (const Row& r : kRows)
                         if (std::string(r.profile) == profile && r.rule == 5) {
-                            licensed = licensed || std::string(std::string(to_string(r.word))) == "LICENSE";
-                            gated = gated || std::string(std::string(to_string(r.word))) == "INCONCLUSIVE";
+                            licensed = licensed || std::string(r.word) == "LICENSE";
+                            gated = gated || std::string(r.word) == "INCONCLUSIVE";
                         }
                     QVERIFY(licensed && gated);
                 }

@@ -213,8 +213,8 @@ private slots:
         QCOMPARE(run(s), RunOutcome::Done);
         const auto& e = s.experiments.front();
         QCOMPARE(failed_count(e), 0);
-        QVERIFY2(e.final_verdict.is_object(), e.error.c_str());
-        const std::string word = e.verdict.value("verdict", "");
+        QVERIFY2(e.final_verdict.has_value(), e.error.c_str());
+        const std::string word = e.verdict ? std::string(kwb::to_string(e.verdict->word)) : std::string();
         // time-like metrics got worse (higher), tok/s got better: the sample verdict says which.
         const bool higher_is_better = format.startsWith("llama");
         QCOMPARE(QString::fromStdString(word), higher_is_better ? QStringLiteral("LICENSE") : QStringLiteral("KILL"));
@@ -274,23 +274,23 @@ private slots:
             spec(standin("--format vllm --mean 60 --model b")), "ttft_ms");
         QCOMPARE(run(s), RunOutcome::Done);
         const auto& v = s.experiments.front().final_verdict;
-        QCOMPARE(v["verdict"].get<std::string>(), std::string("INCONCLUSIVE"));
-        QVERIFY(v["reasons"][0].get<std::string>().find("'model_id'") != std::string::npos);
+        QCOMPARE(std::string(kwb::to_string(v->word)), std::string("INCONCLUSIVE"));
+        QVERIFY(v->reasons.at(0).find("'model_id'") != std::string::npos);
     }
     void failed_requests_rules()
     {
         Study t = command_study(
             spec(standin("--format vllm --mean 80")), spec(standin("--format vllm --mean 60 --failed 3")), "ttft_ms");
         QCOMPARE(run(t), RunOutcome::Done);
-        QCOMPARE(t.experiments[0].final_verdict["verdict"].get<std::string>(), std::string("KILL"));
-        QVERIFY(t.experiments[0].final_verdict["reasons"][0].get<std::string>().find("arm treatment had 18 failed")
+        QCOMPARE(std::string(kwb::to_string(t.experiments[0].final_verdict->word)), std::string("KILL"));
+        QVERIFY(t.experiments[0].final_verdict->reasons.at(0).find("arm treatment had 18 failed")
             != std::string::npos);
         Study b = command_study(
             spec(standin("--format vllm --mean 80 --failed 1")), spec(standin("--format vllm --mean 60")), "ttft_ms");
         QCOMPARE(run(b), RunOutcome::Done);
-        QCOMPARE(b.experiments[0].final_verdict["verdict"].get<std::string>(), std::string("INCONCLUSIVE"));
+        QCOMPARE(std::string(kwb::to_string(b.experiments[0].final_verdict->word)), std::string("INCONCLUSIVE"));
         QVERIFY(
-            b.experiments[0].final_verdict["reasons"][0].get<std::string>().find("arm baseline") != std::string::npos);
+            b.experiments[0].final_verdict->reasons.at(0).find("arm baseline") != std::string::npos);
     }
 };
 
