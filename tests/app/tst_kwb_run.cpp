@@ -361,10 +361,11 @@ private slots:
         QTest::addRow("unknown metric")
             << gemm({QStringLiteral("--vary"), QStringLiteral("block=32,128"), QStringLiteral("--metric"), QStringLiteral("fps")})
             << QByteArray("fps");
-        QTest::addRow("external commands")
-            << QStringList{QStringLiteral("new"), QStringLiteral("--baseline-cmd"), QStringLiteral("true"),
-                           QStringLiteral("--treatment-cmd"), QStringLiteral("true")}
-            << QByteArray("not supported yet");
+        QTest::addRow("command form mixed with a workload")
+            << QStringList{QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"),
+                           QStringLiteral("--baseline-cmd"), QStringLiteral("true"), QStringLiteral("--treatment-cmd"),
+                           QStringLiteral("true")}
+            << QByteArray("takes no --workload");
     }
     void newRefusesBadInput()
     {
