@@ -71,6 +71,7 @@ QString TestWorkbenchRun::newStudy(const QString& name, int runs)
     s.target.metric = s.experiments.at(0).metric;
     s.target.current = 30;
     s.target.goal = 20;
+    s.prediction.formula = "30";   // the stored prediction is always the formula's value
     s.prediction.predicted_delta_pct = 30;
     kwb::save_study(s, QFile::encodeName(path).toStdString());
     return path;
