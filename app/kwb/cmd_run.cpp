@@ -212,20 +212,8 @@ Experiment* match_device(Study& study, Experiment& e, const DeviceIdentity& here
         throw BadInput(fmt::format("{}: experiment {} was measured on {} and this is {}; its samples cannot be "
                                    "continued on another device (use --new-device to start a new experiment here)",
                                    o.study, e.id, describe(e.device), describe(here)));
-    Experiment next = e;
+    Experiment next = fresh_attempt(e);
     next.id = fmt::format("{}-{}", e.id, study.experiments.size() + 1);
-    next.samples.clear();
-    next.lanes.clear();
-    next.aa.reset();
-    next.verdict.reset();
-    next.final_verdict.reset();
-    next.launches_per_rep.reset();
-    next.limitations.clear();
-    for (auto& arm : next.arms)
-        arm.check.reset();
-    next.status = ExperimentStatus::Pending;
-    next.error.clear();
-    next.stop_reason.clear();
     next.device = here;
     next.controls.notes += fmt::format("{}continues experiment {} (measured on {}) on {}: a new experiment, since "
                                        "samples of two device models are never judged together.",

@@ -12,27 +12,6 @@
 namespace kwb {
 namespace {
 
-// Everything a run writes goes; everything the engineer planned stays.
-Experiment fresh_copy(const Experiment& finished)
-{
-    Experiment next = finished;
-    next.status = ExperimentStatus::Pending;
-    next.error.clear();
-    next.stop_reason.clear();
-    next.samples.clear();
-    next.lanes.clear();
-    next.aa.reset();
-    next.missing_gates.clear();
-    next.device = {};
-    next.launches_per_rep.reset();
-    next.limitations.clear();
-    for (auto& arm : next.arms)
-        arm.check.reset();
-    next.verdict.reset();
-    next.final_verdict.reset();
-    next.stopping.reset();
-    return next;
-}
 
 // "ab-1" -> "ab-2" (the first free number after the stem).
 std::string next_id(const Study& study, const Experiment& e)
@@ -71,6 +50,28 @@ bool has_runnable_experiment(const Study& study)
     return std::any_of(study.experiments.begin(), study.experiments.end(), is_runnable);
 }
 
+// Everything a run writes goes; everything the engineer planned stays.
+Experiment fresh_attempt(const Experiment& finished)
+{
+    Experiment next = finished;
+    next.status = ExperimentStatus::Pending;
+    next.error.clear();
+    next.stop_reason.clear();
+    next.samples.clear();
+    next.lanes.clear();
+    next.aa.reset();
+    next.missing_gates.clear();
+    next.device = {};
+    next.launches_per_rep.reset();
+    next.limitations.clear();
+    for (auto& arm : next.arms)
+        arm.check.reset();
+    next.verdict.reset();
+    next.final_verdict.reset();
+    next.stopping.reset();
+    return next;
+}
+
 int new_attempt_source(const Study& study)
 {
     const auto& ex = study.experiments;
@@ -87,7 +88,7 @@ std::vector<std::string> append_new_attempt(Study& study, int index)
     const Experiment source = study.experiments[static_cast<size_t>(index)];
     const GridGroup* grid = source.kind == kGridCellKind ? find_grid(study, source.group) : nullptr;
     if (!grid) {
-        Experiment next = fresh_copy(source);
+        Experiment next = fresh_attempt(source);
         next.id = next_id(study, source);
         study.experiments.push_back(std::move(next));
         return {study.experiments.back().id};
@@ -97,7 +98,7 @@ std::vector<std::string> append_new_attempt(Study& study, int index)
     again.interaction = nullptr;
     std::vector<Experiment> cells;
     for (const auto* cell : grid_cells(study, *grid)) {
-        Experiment next = fresh_copy(*cell);
+        Experiment next = fresh_attempt(*cell);
         next.group = again.id;
         next.id = fmt::format("{}-{}", again.id, grid_cell_label(next.cell));
         cells.push_back(std::move(next));

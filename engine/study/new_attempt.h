@@ -19,6 +19,10 @@ bool has_runnable_experiment(const Study& study);
 
 // The experiment a new attempt copies: the last one holding samples, else the last one; -1 when
 // the study has none.
+// A pending copy of an experiment: everything a run writes goes (samples, lanes, verdicts, device,
+// calibrated launches, checks), everything the engineer planned stays. Its id is left as it was.
+Experiment fresh_attempt(const Experiment& finished);
+
 int new_attempt_source(const Study& study);
 
 // Appends a new attempt of experiments[index] and returns the ids it added. A grid cell is
