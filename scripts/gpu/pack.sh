@@ -15,10 +15,12 @@ for prog in kwb "$build"/bin/gpu_* "$build"/bin/kwb_bench "$build"/bin/kwb_gpu_b
   [ -x "$build/bin/$prog" ] && cp "$build/bin/$prog" "$dest/bin/"
 done
 cp "$build"/lib/libkwb_gpu_backend.so "$dest/lib/"
-# Shared libraries from Debian packages that the programs link (not the C/C++ runtime).
+# Shared libraries from Debian packages that the programs link (not the C/C++ runtime): muParser,
+# fmt, and the reports' librsvg/cairo with what they pull in, which the GPU machine lacks.
 for f in "$dest"/bin/*; do
   ldd "$f" | awk '/=> \//{print $3}'
-done | sort -u | { grep -E 'libmuparser|libfmt' || true; } | xargs -r -I{} cp -L {} "$dest/deps/"
+done | sort -u | { grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda)\.so' || true; } \
+  | xargs -r -I{} cp -L {} "$dest/deps/"
 # Debug info would push the carried folder past the device tool's 64 MiB.
 strip --strip-debug "$dest"/bin/* "$dest"/lib/*.so
 cp "$root/scripts/gpu/run-all.sh" "$root/scripts/gpu/torch_reference.py" "$root/scripts/gpu/kwb_studies.sh" \
