@@ -436,18 +436,25 @@ Study build_command_study(const NewOptions& o)
     return s;
 }
 
-int run_command_form(const NewOptions& o)
+// Both forms end alike: refuse to overwrite without --force, build, save (a failed save is bad input).
+Study write_new_study(const NewOptions& o, Study (*build)(const NewOptions&))
 {
     const std::filesystem::path out = o.out;
     std::error_code ec;
     if (!o.force && std::filesystem::exists(out, ec))
         throw BadInput(fmt::format("{}: the file exists; use --force to overwrite it", o.out));
-    Study study = build_command_study(o);
+    Study study = build(o);
     try {
         save_study(study, out);
     } catch (const std::exception& e) {
         throw BadInput(e.what());
     }
+    return study;
+}
+
+int run_command_form(const NewOptions& o)
+{
+    const Study study = write_new_study(o, build_command_study);
     const auto& e = study.experiments.front();
     fmt::print(stderr, "kwb: wrote {}: {} ({} runs per arm, {} order, adapter {}{})\n", o.out, study.name,
                e.plan.runs_per_arm, to_string(e.plan.order), e.arms[0].command->adapter,
@@ -490,16 +497,7 @@ int run(const NewOptions& o)
     if (o.vary.empty() && o.grids.empty())
         throw BadInput("--vary: name the one parameter that differs and its two values, e.g. --vary block=32,128 "
                        "(or a grid: --grid NAME=a,b --grid NAME=x,y)");
-    const std::filesystem::path out = o.out;
-    std::error_code ec;
-    if (!o.force && std::filesystem::exists(out, ec))
-        throw BadInput(fmt::format("{}: the file exists; use --force to overwrite it", o.out));
-    Study study = build_study(o);
-    try {
-        save_study(study, out);
-    } catch (const std::exception& e) {
-        throw BadInput(e.what());
-    }
+    const Study study = write_new_study(o, build_study);
     const auto& e = study.experiments.front();
     fmt::print(stderr, "kwb: wrote {}: {} ({}{} runs per arm, {} order, stop by {})\n", o.out, study.name,
                study.grids.empty() ? "" : fmt::format("{} cell experiments against the baseline cell, ",
