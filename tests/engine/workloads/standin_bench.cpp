@@ -3,7 +3,11 @@
 // the format of a real benchmark, with its primary value = --mean * (1 + --noise * N(0,1)).
 //
 //   kwb_standin_bench --format F [--mean X] [--noise FRACTION] [--seed N] [--out FILE]
-//       [--exit N] [--sleep S] [--failed N] [--model M] [--fork-child S]
+//       [--exit N] [--sleep S] [--failed N] [--model M] [--fork-child S] [--sequence FILE]
+//
+// --sequence FILE replaces the random draw with a fixed, evenly spread one: the k-th call (k kept
+// in FILE) gives N(0,1) the value ((7k mod 11) - 5) / 5, so a test's verdict cannot depend on luck
+// (six Gaussian draws look bimodal to the spec's rule about once in twenty arms).
 //
 // Formats: nvbench gbench ncu vllm sglang genai-perf genai-perf-csv llama-bench llama-bench-jsonl
 // llama-bench-csv console keymap regex garbage nan empty. The primary value is milliseconds for
@@ -103,7 +107,7 @@ std::string render(const std::string& f, double v, int failed, const std::string
 
 int main(int argc, char** argv)
 {
-    std::string format = "gbench", out, model = "standin-model";
+    std::string format = "gbench", out, model = "standin-model", sequence;
     double mean = 10, noise = 0.01, sleep_s = 0, fork_child_s = 0;
     int exit_code = 0, failed = 0;
     unsigned seed = static_cast<unsigned>(getpid())
@@ -128,6 +132,8 @@ int main(int argc, char** argv)
             failed = std::atoi(v.c_str());
         else if (k == "--model")
             model = v;
+        else if (k == "--sequence")
+            sequence = v;
         else if (k == "--fork-child")
             fork_child_s = std::atof(v.c_str());
         else {
@@ -142,9 +148,17 @@ int main(int argc, char** argv)
     }
     if (sleep_s > 0)
         std::this_thread::sleep_for(std::chrono::duration<double>(sleep_s));
-    std::mt19937 rng(seed);
-    std::normal_distribution<double> n(0, 1);
-    const double v = mean * (1 + noise * n(rng));
+    double z = 0;
+    if (sequence.empty()) {
+        std::mt19937 rng(seed);
+        z = std::normal_distribution<double>(0, 1)(rng);
+    } else {
+        long k = 0;
+        std::ifstream(sequence) >> k;
+        std::ofstream(sequence) << k + 1;
+        z = ((7 * k) % 11 - 5) / 5.0;
+    }
+    const double v = mean * (1 + noise * z);
     const std::string text = render(format, v, failed, model);
     if (exit_code != 0) {
         std::cerr << "standin: failing on purpose with exit " << exit_code << "\n";
