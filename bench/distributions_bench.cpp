@@ -14,22 +14,19 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <chrono>
+#include <fmt/format.h>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <random>
-
 #include <unistd.h>
 
 namespace {
 
 nlohmann::json measure(int reps, const std::function<void()>& body)
 {
-    body();   // warm-up: first-touch allocations and font caches are not what is measured
+    body(); // warm-up: first-touch allocations and font caches are not what is measured
     std::vector<double> ms;
     for (int i = 0; i < reps; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
@@ -44,7 +41,7 @@ nlohmann::json measure(int reps, const std::function<void()>& body)
         return ms[lo] + (pos - double(lo)) * (ms[hi] - ms[lo]);
     };
     return {{"n", reps}, {"median_ms", q(0.5)}, {"p25_ms", q(0.25)}, {"p75_ms", q(0.75)}, {"min_ms", ms.front()},
-            {"max_ms", ms.back()}};
+        {"max_ms", ms.back()}};
 }
 
 kwb::Study big_study(int samples)
@@ -100,13 +97,12 @@ int main(int argc, char** argv)
         page.refresh();
         page.distributionPlot()->replot(QCustomPlot::rpImmediateRefresh);
     });
-    const int points = page.distributionPlot()->pointCount(QStringLiteral("baseline")) +
-                       page.distributionPlot()->pointCount(QStringLiteral("treatment"));
+    const int points = page.distributionPlot()->pointCount(QStringLiteral("baseline"))
+        + page.distributionPlot()->pointCount(QStringLiteral("treatment"));
     QFile::remove(path);
-    fmt::print("{}\n", nlohmann::json{{"samples", samples},
-                                      {"points_drawn", points},
-                                      {"open_study", open},
-                                      {"draw_distributions", draw}}
-                           .dump(2));
+    fmt::print("{}\n",
+        nlohmann::json {
+            {"samples", samples}, {"points_drawn", points}, {"open_study", open}, {"draw_distributions", draw}}
+            .dump(2));
     return 0;
 }

@@ -5,14 +5,13 @@
 #include "study/study_file.h"
 #include "verdict/verdict.h"
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fmt/format.h>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <unistd.h>
@@ -76,7 +75,7 @@ kwb::Study big_study(int samples)
         x.metrics = {{"time_ms", d(rng)}, {"gflops", d(rng) * 10}};
         e.samples.push_back(x);
     }
-    kwb::SamplerLane lane{"cpu_util", "%", {}, {}};
+    kwb::SamplerLane lane {"cpu_util", "%", {}, {}};
     for (int i = 0; i < samples * 4; ++i) {
         lane.t_s.push_back(i * 0.25);
         lane.values.push_back(d(rng) * 10);
@@ -88,8 +87,8 @@ kwb::Study big_study(int samples)
 
 nlohmann::json row(const std::string& name, const Timing& t)
 {
-    return {{"case", name}, {"reps", t.n}, {"median_ms", t.median_ms}, {"p25_ms", t.p25_ms},
-            {"p75_ms", t.p75_ms}, {"min_ms", t.min_ms}};
+    return {{"case", name}, {"reps", t.n}, {"median_ms", t.median_ms}, {"p25_ms", t.p25_ms}, {"p75_ms", t.p75_ms},
+        {"min_ms", t.min_ms}};
 }
 
 } // namespace
@@ -102,26 +101,26 @@ int main(int argc, char** argv)
     for (int n : {5, 30, 200, 1000}) {
         const auto b = lognormal(n, 10.0, 1), t = lognormal(n, 9.0, 2);
         rows.push_back(row(fmt::format("verdict n={} per arm (unpaired)", n),
-                           measure(20, [&] { (void)kwb::judge_samples(b, t, profile, false); })));
+            measure(20, [&] { (void)kwb::judge_samples(b, t, profile, false); })));
         rows.push_back(row(fmt::format("verdict n={} per arm (paired)", n),
-                           measure(20, [&] { (void)kwb::judge_samples(b, t, profile, true); })));
+            measure(20, [&] { (void)kwb::judge_samples(b, t, profile, true); })));
     }
     const auto path = std::filesystem::temp_directory_path() / fmt::format("kwb_bench_{}.json", ::getpid());
     for (int samples : {100, 10000}) {
         auto study = big_study(samples);
         rows.push_back(row(fmt::format("save study, {} samples + {} lane points", samples, samples * 4),
-                           measure(10, [&] { kwb::save_study(study, path); })));
+            measure(10, [&] { kwb::save_study(study, path); })));
         rows.push_back(row(fmt::format("load study, {} samples + {} lane points", samples, samples * 4),
-                           measure(10, [&] { (void)kwb::load_study(path); })));
+            measure(10, [&] { (void)kwb::load_study(path); })));
     }
     std::filesystem::remove(path);
     if (json) {
-        std::printf("%s\n", nlohmann::json{{"benchmarks", rows}}.dump(2).c_str());
+        std::printf("%s\n", nlohmann::json {{"benchmarks", rows}}.dump(2).c_str());
         return 0;
     }
     for (const auto& r : rows)
         fmt::print("{:<55} median {:9.3f} ms  IQR [{:.3f}, {:.3f}]  min {:.3f}  (n={})\n", r["case"].get<std::string>(),
-                   r["median_ms"].get<double>(), r["p25_ms"].get<double>(), r["p75_ms"].get<double>(),
-                   r["min_ms"].get<double>(), r["reps"].get<int>());
+            r["median_ms"].get<double>(), r["p25_ms"].get<double>(), r["p75_ms"].get<double>(),
+            r["min_ms"].get<double>(), r["reps"].get<int>());
     return 0;
 }

@@ -10,16 +10,15 @@
 #include "builtin_workloads.h"
 #include "run/runner.h"
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <fmt/format.h>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -42,8 +41,8 @@ struct Outcome {
     std::string code;
 };
 
-Outcome run_study(const Workload& w, double delta, double cv, std::uint64_t seed, StopRule stop, int cap,
-                  const std::string& dist)
+Outcome run_study(
+    const Workload& w, double delta, double cv, std::uint64_t seed, StopRule stop, int cap, const std::string& dist)
 {
     Study s;
     s.target.metric = "value";
@@ -109,20 +108,20 @@ int main(int argc, char** argv)
     // in-process twin of one `kwb run`, for bench/stopping_cli.sh).
     if (argc >= 5 && std::strcmp(argv[1], "--one") == 0) {
         const auto r = run_study(w, std::atof(argv[3]), std::atof(argv[4]), std::strtoull(argv[2], nullptr, 10),
-                                 StopRule::Decision, argc >= 6 ? std::atoi(argv[5]) : 30, "normal");
+            StopRule::Decision, argc >= 6 ? std::atoi(argv[5]) : 30, "normal");
         fmt::print("{} {}\n", to_string(r.word), r.runs_per_arm);
         return 0;
     }
     const Options o = parse(argc, argv);
-    const std::vector<double> deltas{0, 5, 8, 9, 20};
-    const std::vector<double> cvs{1, 3, 4.5};
+    const std::vector<double> deltas {0, 5, 8, 9, 20};
+    const std::vector<double> cvs {1, 3, 4.5};
     const auto t0 = std::chrono::steady_clock::now();
     nlohmann::json cells = nlohmann::json::array();
     long long simulated = 0;
     for (double delta : deltas)
         for (double cv : cvs) {
             std::vector<Outcome> seq(static_cast<size_t>(o.studies)), fixed(static_cast<size_t>(o.studies));
-            std::atomic<int> next{0};
+            std::atomic<int> next {0};
             std::vector<std::thread> pool;
             for (int t = 0; t < o.threads; ++t)
                 pool.emplace_back([&] {
@@ -144,30 +143,20 @@ int main(int argc, char** argv)
                 runs += seq[size_t(i)].runs_per_arm;
             }
             const auto rate = [&](std::map<std::string, int>& m, const char* w) { return 100.0 * m[w] / o.studies; };
-            nlohmann::json cell = {{"delta_pct", delta},
-                                   {"cv_pct", cv},
-                                   {"studies", o.studies},
-                                   {"license_pct_decision", rate(words_seq, "LICENSE")},
-                                   {"license_pct_fixed", rate(words_fixed, "LICENSE")},
-                                   {"mean_runs_per_arm_decision", runs / o.studies},
-                                   {"words_decision", words_seq},
-                                   {"words_fixed", words_fixed},
-                                   {"stop_codes", codes}};
-            fmt::print(stderr, "delta {:>4}% cv {:>3}%: LICENSE {:5.2f}% (decision) vs {:5.2f}% (fixed n = {}), mean "
-                               "runs/arm {:.2f}\n",
-                       delta, cv, rate(words_seq, "LICENSE"), rate(words_fixed, "LICENSE"), o.cap, runs / o.studies);
+            nlohmann::json cell = {{"delta_pct", delta}, {"cv_pct", cv}, {"studies", o.studies},
+                {"license_pct_decision", rate(words_seq, "LICENSE")},
+                {"license_pct_fixed", rate(words_fixed, "LICENSE")}, {"mean_runs_per_arm_decision", runs / o.studies},
+                {"words_decision", words_seq}, {"words_fixed", words_fixed}, {"stop_codes", codes}};
+            fmt::print(stderr,
+                "delta {:>4}% cv {:>3}%: LICENSE {:5.2f}% (decision) vs {:5.2f}% (fixed n = {}), mean "
+                "runs/arm {:.2f}\n",
+                delta, cv, rate(words_seq, "LICENSE"), rate(words_fixed, "LICENSE"), o.cap, runs / o.studies);
             cells.push_back(cell);
         }
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const nlohmann::json out = {{"benchmark", "stopping_mc"},
-                                {"cap_per_arm", o.cap},
-                                {"dist", o.dist},
-                                {"studies_per_cell_and_rule", o.studies},
-                                {"simulated_studies", simulated},
-                                {"threads", o.threads},
-                                {"first_seed", o.first_seed},
-                                {"wall_s", secs},
-                                {"cells", cells}};
+    const nlohmann::json out = {{"benchmark", "stopping_mc"}, {"cap_per_arm", o.cap}, {"dist", o.dist},
+        {"studies_per_cell_and_rule", o.studies}, {"simulated_studies", simulated}, {"threads", o.threads},
+        {"first_seed", o.first_seed}, {"wall_s", secs}, {"cells", cells}};
     fmt::print("{}\n", out.dump(2));
     return 0;
 }

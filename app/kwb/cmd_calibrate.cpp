@@ -3,7 +3,6 @@
 // (cuBLASLt) with n and spread, through the GPU backend plugin, and stores them per device so
 // `kwb devices` and the hardware page show them beside the datasheet peaks.
 #include "commands.h"
-
 #include "hardware/ceilings.h"
 #include "hardware/gpu_backend.h"
 
@@ -21,13 +20,12 @@ int run(const CalibrateOptions& o)
 {
     const auto* api = GpuBackend::instance().api();
     if (!api || !api->calibrate)
-        throw std::runtime_error(
-            fmt::format("kwb calibrate needs the GPU backend: {}",
-                        api ? "the plugin has no calibration" : GpuBackend::instance().unavailable_reason()));
+        throw std::runtime_error(fmt::format("kwb calibrate needs the GPU backend: {}",
+            api ? "the plugin has no calibration" : GpuBackend::instance().unavailable_reason()));
     const auto devices = nlohmann::json::parse(api->devices_json(), nullptr, false);
     if (!devices.is_array())
-        throw std::runtime_error(
-            fmt::format("no GPU: {}", devices.is_object() ? devices.value("error", std::string("unknown")) : "unreadable"));
+        throw std::runtime_error(fmt::format(
+            "no GPU: {}", devices.is_object() ? devices.value("error", std::string("unknown")) : "unreadable"));
     const nlohmann::json* device = nullptr;
     for (const auto& d : devices)
         if (d.value("index", -1) == o.device)
@@ -35,7 +33,7 @@ int run(const CalibrateOptions& o)
     if (!device)
         throw BadInput(fmt::format("--device: there is no CUDA device {} (kwb devices lists them)", o.device));
     fmt::print(stderr, "kwb: calibrating {} (device {}): copy bandwidth and bf16 GEMM...\n", device->value("name", ""),
-               o.device);
+        o.device);
     const auto measured = nlohmann::json::parse(api->calibrate(o.device), nullptr, false);
     if (!measured.is_object())
         throw std::runtime_error("the GPU backend's calibration reply is not JSON");
@@ -48,8 +46,8 @@ int run(const CalibrateOptions& o)
         for (const auto& [key, m] : measured.items())
             if (m.is_object() && m.contains("median"))
                 fmt::print("{}: {:.4g} {} (median of {}, min {:.4g}, max {:.4g}, cv {:.2g}%)\n", key,
-                           m.value("median", 0.0), m.value("unit", ""), m.value("n", 0), m.value("min", 0.0),
-                           m.value("max", 0.0), m.value("cv_pct", 0.0));
+                    m.value("median", 0.0), m.value("unit", ""), m.value("n", 0), m.value("min", 0.0),
+                    m.value("max", 0.0), m.value("cv_pct", 0.0));
         if (measured.contains("cublaslt") && measured["cublaslt"].is_string())
             fmt::print(stderr, "kwb: no GEMM ceiling: {}\n", measured["cublaslt"].get<std::string>());
     }

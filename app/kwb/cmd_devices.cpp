@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "commands.h"
-
 #include "hardware/device_sheet.h"
 #include "util/hardware_text.h"
 
@@ -13,11 +12,11 @@ void print_cpu(const nlohmann::json& d)
 {
     fmt::print("CPU   {}\n", d.value("name", ""));
     fmt::print("      {} logical cores usable ({} online), {}, {} memory\n", d.value("logical_cores", 0),
-               d.value("online_cores", 0), d.value("architecture", ""), format_bytes(d.value("memory_bytes", 0.0)));
+        d.value("online_cores", 0), d.value("architecture", ""), format_bytes(d.value("memory_bytes", 0.0)));
     std::string caches;
     for (const auto& c : d.at("caches"))
-        caches += fmt::format("{}{} {}", caches.empty() ? "" : ", ", cache_name(c.value("level", 0), c.value("type", "")),
-                              format_bytes(c.value("size_bytes", 0.0)));
+        caches += fmt::format("{}{} {}", caches.empty() ? "" : ", ",
+            cache_name(c.value("level", 0), c.value("type", "")), format_bytes(c.value("size_bytes", 0.0)));
     if (!caches.empty())
         fmt::print("      caches: {}\n", caches);
 }
@@ -25,16 +24,17 @@ void print_cpu(const nlohmann::json& d)
 void print_gpu(const nlohmann::json& d)
 {
     fmt::print("GPU {} {} ({})\n", d.value("index", 0), d.value("name", ""),
-               sm_name(d.value("compute_capability", std::string())));
+        sm_name(d.value("compute_capability", std::string())));
     fmt::print("      {} SMs at up to {} MHz; per SM: {} smem, {} registers, {} threads\n", d.value("sm_count", 0),
-               d.value("sm_clock_mhz", 0), format_bytes(d.value("smem_per_sm_bytes", 0.0)), d.value("regs_per_sm", 0),
-               d.value("max_threads_per_sm", 0));
-    fmt::print("      L2 {}, memory {} on a {}-bit bus ({:.0f} GB/s theoretical)\n", format_bytes(d.value("l2_bytes", 0.0)),
-               format_bytes(d.value("memory_bytes", 0.0)), d.value("memory_bus_bits", 0), d.value("theoretical_bandwidth_gbs", 0.0));
+        d.value("sm_clock_mhz", 0), format_bytes(d.value("smem_per_sm_bytes", 0.0)), d.value("regs_per_sm", 0),
+        d.value("max_threads_per_sm", 0));
+    fmt::print("      L2 {}, memory {} on a {}-bit bus ({:.0f} GB/s theoretical)\n",
+        format_bytes(d.value("l2_bytes", 0.0)), format_bytes(d.value("memory_bytes", 0.0)),
+        d.value("memory_bus_bits", 0), d.value("theoretical_bandwidth_gbs", 0.0));
     const auto& cat = d.at("catalogue");
     if (cat.is_object())
         fmt::print("      peaks ({}): {} TFLOP/s bf16, {} GB/s HBM\n", cat.value("source", "catalogue"),
-                   cat.value("peak_bf16_tflops", 0.0), cat.value("peak_hbm_gbs", 0.0));
+            cat.value("peak_bf16_tflops", 0.0), cat.value("peak_hbm_gbs", 0.0));
     const auto& measured = d.value("measured", nlohmann::json());
     if (!measured.is_object()) {
         fmt::print("      measured ceilings: none yet (kwb calibrate --device {})\n", d.value("index", 0));
@@ -47,8 +47,8 @@ void print_gpu(const nlohmann::json& d)
         const double median = m.value("median", 0.0);
         const double peak = cat.is_object() ? cat.value(peak_key, 0.0) : 0.0;
         fmt::print("      measured {}: {:.4g} {} (median of {}, cv {:.2g}%){}\n", what, median, m.value("unit", ""),
-                   m.value("n", 0), m.value("cv_pct", 0.0),
-                   peak > 0 ? fmt::format(", {:.0f}% of the datasheet peak", 100 * median / peak) : "");
+            m.value("n", 0), m.value("cv_pct", 0.0),
+            peak > 0 ? fmt::format(", {:.0f}% of the datasheet peak", 100 * median / peak) : "");
     };
     line("copy_gbs", "copy bandwidth", "peak_hbm_gbs");
     line("bf16_gemm_tflops", "bf16 GEMM (cuBLASLt)", "peak_bf16_tflops");
@@ -61,7 +61,7 @@ int run(bool json)
     if (!sheet.gpu_unavailable_reason.empty())
         fmt::print(stderr, "kwb: no GPU: {}\n", sheet.gpu_unavailable_reason);
     if (json) {
-        fmt::print("{}\n", nlohmann::json{{"devices", sheet.devices}}.dump(2));
+        fmt::print("{}\n", nlohmann::json {{"devices", sheet.devices}}.dump(2));
         return kOk;
     }
     for (const auto& d : sheet.devices)
@@ -73,8 +73,9 @@ int run(bool json)
 
 void add_devices_command(CLI::App& app, Action& action)
 {
-    auto* cmd = app.add_subcommand("devices", "The hardware sheet of every visible device (the CPU always; CUDA GPUs "
-                                              "when the GPU backend loads)");
+    auto* cmd = app.add_subcommand("devices",
+        "The hardware sheet of every visible device (the CPU always; CUDA GPUs "
+        "when the GPU backend loads)");
     auto json = std::make_shared<bool>(false);
     cmd->add_flag("--json", *json, "Print {\"devices\": [...]} as JSON");
     cmd->callback([&action, json] { action = [json] { return run(*json); }; });

@@ -2,24 +2,22 @@
 // `kwb new`: writes a ready-to-run single-variable A/B study for a built-in workload (spec/cli.md).
 // The arms store every parameter (defaults filled in), so a later change of a workload's default
 // cannot silently change what a saved study runs, and the arm diff sees every setting.
-#include "commands.h"
-
 #include "builtin_workloads.h"
-#include "workloads/cuda_workload.h"
+#include "commands.h"
 #include "hardware/device_sheet.h"
 #include "run/aa_calibration.h"
-#include "study/plan_limits.h"
 #include "study/grid.h"
+#include "study/plan_limits.h"
 #include "study/study_file.h"
 #include "verdict/verdict.h"
 #include "workloads/command/command_workload.h"
-
-#include <fmt/format.h>
+#include "workloads/cuda_workload.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <fmt/format.h>
 #include <map>
 #include <memory>
 #include <optional>
@@ -32,7 +30,7 @@ struct NewOptions {
     std::string workload;
     std::vector<std::string> params;
     std::string vary;
-    std::vector<std::string> grids;   // NAME=a,b[,c[,d]], exactly two: a grid instead of --vary
+    std::vector<std::string> grids; // NAME=a,b[,c[,d]], exactly two: a grid instead of --vary
     std::string metric;
     int runs = 5;
     std::string out = "study.json";
@@ -61,7 +59,8 @@ ParamSpec find_param(const Workload& w, const std::string& name, const std::stri
     for (const auto& p : specs)
         if (p.name == name)
             return p;
-    throw BadInput(fmt::format("{}: {} has no parameter '{}' (parameters: {})", option, w.name(), name, param_names(w)));
+    throw BadInput(
+        fmt::format("{}: {} has no parameter '{}' (parameters: {})", option, w.name(), name, param_names(w)));
 }
 
 // A value typed as its parameter's default: integers stay integers, so block=32 is 32, not 32.0.
@@ -112,7 +111,7 @@ GridVariable parse_grid_variable(const Workload& w, const std::string& text, con
     const ParamSpec spec = find_param(w, name, "--grid");
     if (fixed.contains(name))
         throw BadInput(fmt::format("--grid: '{}' is also fixed with --param; it can be one or the other", name));
-    GridVariable v{name, {}};
+    GridVariable v {name, {}};
     size_t start = 0;
     while (true) {
         const auto comma = values_text.find(',', start);
@@ -122,8 +121,9 @@ GridVariable parse_grid_variable(const Workload& w, const std::string& text, con
         start = comma + 1;
     }
     if (v.levels.size() < kGridMinLevels || v.levels.size() > kGridMaxLevels)
-        throw BadInput(fmt::format("--grid: expected {}=a,b[,c[,d]] ({} to {} levels, the first the baseline), got '{}'",
-                                   name, kGridMinLevels, kGridMaxLevels, text));
+        throw BadInput(
+            fmt::format("--grid: expected {}=a,b[,c[,d]] ({} to {} levels, the first the baseline), got '{}'", name,
+                kGridMinLevels, kGridMaxLevels, text));
     return v;
 }
 
@@ -139,15 +139,15 @@ Backend study_backend(const Workload& w, const std::string& option, const nlohma
     if (!params_fit_backend(w, given, Backend::Cpu))
         return Backend::Cuda;
     return params_fit_backend(w, given, Backend::Cuda) && cuda_unavailable_reason(w.name()).empty() ? Backend::Cuda
-                                                                                                  : Backend::Cpu;
+                                                                                                    : Backend::Cpu;
 }
 
 Study build_study(const NewOptions& o)
 {
     const Workload* w = builtin_workloads().find(o.workload);
     if (!w)
-        throw BadInput(fmt::format("--workload: unknown workload '{}' (workloads: {})", o.workload,
-                                   workload_names(builtin_workloads())));
+        throw BadInput(fmt::format(
+            "--workload: unknown workload '{}' (workloads: {})", o.workload, workload_names(builtin_workloads())));
 
     nlohmann::json fixed = nlohmann::json::object();
     for (const auto& p : o.params) {
@@ -175,7 +175,8 @@ Study build_study(const NewOptions& o)
         a = typed_value(spec, values_text.substr(0, comma), "--vary");
         b = typed_value(spec, values_text.substr(comma + 1), "--vary");
         if (a == b)
-            throw BadInput(fmt::format("--vary: the baseline and treatment values of '{}' are the same ({})", vary, a.dump()));
+            throw BadInput(
+                fmt::format("--vary: the baseline and treatment values of '{}' are the same ({})", vary, a.dump()));
     }
 
     const auto metrics = w->metrics();
@@ -188,8 +189,8 @@ Study build_study(const NewOptions& o)
             if (m.name == o.metric)
                 metric = &m;
         if (!metric)
-            throw BadInput(fmt::format("--metric: {} has no metric '{}' (metrics: {})", w->name(), o.metric,
-                                       metric_names(*w)));
+            throw BadInput(
+                fmt::format("--metric: {} has no metric '{}' (metrics: {})", w->name(), o.metric, metric_names(*w)));
     }
     for (const auto& g : o.guards)
         if (std::none_of(metrics.begin(), metrics.end(), [&](const MetricSpec& m) { return m.name == g; }))
@@ -210,7 +211,8 @@ Study build_study(const NewOptions& o)
         nlohmann::json base = fixed, treat = fixed;
         base[vary] = a;
         treat[vary] = b;
-        e.arms = {{"baseline", resolved(*w, base, backend, "--vary")}, {"treatment", resolved(*w, treat, backend, "--vary")}};
+        e.arms = {
+            {"baseline", resolved(*w, base, backend, "--vary")}, {"treatment", resolved(*w, treat, backend, "--vary")}};
         // Where the GPU is here, a configuration it cannot hold is refused now, with the numbers.
         if (backend == Backend::Cuda && cuda_unavailable_reason(w->name()).empty())
             for (const auto& arm : e.arms)
@@ -228,15 +230,17 @@ Study build_study(const NewOptions& o)
     e.plan.warmup_runs = o.warmup;
     e.plan.order = o.order == "abba" ? RunOrder::Abba : RunOrder::RandomisedBlocks;
     e.plan.seed = o.seed;
-    e.plan.stop = o.stop == "duration" ? StopRule::Duration : o.stop == "decision" ? StopRule::Decision : StopRule::Count;
+    e.plan.stop = o.stop == "duration" ? StopRule::Duration
+        : o.stop == "decision"         ? StopRule::Decision
+                                       : StopRule::Count;
     e.plan.duration_s = o.duration_s;
     e.plan.max_seconds = o.max_seconds;
     e.plan.aa_splits = o.aa;
     // Every plan number in its documented range (study/plan_limits.h), as the loader checks it.
     for (const auto& p : plan_problems(e.plan)) {
-        static const std::map<std::string, std::string> option = {
-            {"runs_per_arm", "--runs"}, {"warmup_runs", "--warmup"}, {"aa_splits", "--aa"},
-            {"duration_s", "--duration"}, {"max_seconds", "--max-seconds"}};
+        static const std::map<std::string, std::string> option
+            = {{"runs_per_arm", "--runs"}, {"warmup_runs", "--warmup"}, {"aa_splits", "--aa"},
+                {"duration_s", "--duration"}, {"max_seconds", "--max-seconds"}};
         const auto it = option.find(p.field);
         throw BadInput(fmt::format("{}: {}", it == option.end() ? p.field : it->second, p.problem));
     }
@@ -255,9 +259,10 @@ Study build_study(const NewOptions& o)
         throw BadInput(fmt::format("--profile: {}", ex.what()));
     }
     if (o.aa > 0 && e.plan.stop != StopRule::Duration && o.runs < 2 * profile.min_n)
-        fmt::print(stderr, "kwb: note: A/A calibration splits the baseline in halves of at least min_n = {} runs; "
-                           "with --runs {} it will not be assessed (use --runs {} or more)\n",
-                   profile.min_n, o.runs, 2 * profile.min_n);
+        fmt::print(stderr,
+            "kwb: note: A/A calibration splits the baseline in halves of at least min_n = {} runs; "
+            "with --runs {} it will not be assessed (use --runs {} or more)\n",
+            profile.min_n, o.runs, 2 * profile.min_n);
     e.backend = o.backend == "auto" && backend == Backend::Cuda ? "cuda" : o.backend;
     // Parameter values are the workload's to check, now rather than as a failed run later.
     for (const auto& arm : e.arms) {
@@ -278,14 +283,14 @@ Study build_study(const NewOptions& o)
                 text += fmt::format("{}{}", text.empty() ? "" : ", ", l.dump());
             return text;
         };
-        s.name = o.name.empty() ? fmt::format("{}: {}x{} grid of {} x {}", w->name(), v0.levels.size(),
-                                              v1.levels.size(), v0.name, v1.name)
-                                : o.name;
+        s.name = o.name.empty()
+            ? fmt::format("{}: {}x{} grid of {} x {}", w->name(), v0.levels.size(), v1.levels.size(), v0.name, v1.name)
+            : o.name;
         s.description = fmt::format("Grid of {}: {} in {{{}}} x {} in {{{}}}; each cell runs as its own A/B, "
                                     "interleaved against the baseline cell ({} = {}, {} = {}), every other parameter "
                                     "the same. Written by kwb new.",
-                                    w->name(), v0.name, levels(v0), v1.name, levels(v1), v0.name,
-                                    v0.levels[0].dump(), v1.name, v1.levels[0].dump());
+            w->name(), v0.name, levels(v0), v1.name, levels(v1), v0.name, v0.levels[0].dump(), v1.name,
+            v1.levels[0].dump());
         // Every parameter stored (defaults filled in) in every cell's arms, checked per cell so a
         // level outside a parameter's domain is named with its cell.
         const nlohmann::json shared = resolved(*w, grid_cell_params(grid, fixed, {0, 0}), backend, "--grid");
@@ -299,7 +304,7 @@ Study build_study(const NewOptions& o)
         s.name = o.name.empty() ? fmt::format("{}: {} {} vs {}", w->name(), vary, a.dump(), b.dump()) : o.name;
         s.description = fmt::format("Single-variable A/B of {}: {} = {} (baseline) against {} (treatment), every "
                                     "other parameter the same. Written by kwb new.",
-                                    w->name(), vary, a.dump(), b.dump());
+            w->name(), vary, a.dump(), b.dump());
         s.experiments.push_back(e);
     }
     s.target.metric = metric->name;
@@ -329,8 +334,8 @@ std::string default_metric(const command::Adapter& a)
     return "time_ms";
 }
 
-CommandSpec command_arm(const NewOptions& o, const std::string& cmd, const std::string& option,
-                        const nlohmann::json& adapter_options)
+CommandSpec command_arm(
+    const NewOptions& o, const std::string& cmd, const std::string& option, const nlohmann::json& adapter_options)
 {
     if (cmd.empty())
         throw BadInput(fmt::format("{}: both --baseline-cmd and --treatment-cmd are needed", option));
@@ -369,8 +374,9 @@ Study build_command_study(const NewOptions& o)
     if (metric.empty()) {
         if (o.adapter.empty() || o.adapter == "auto") {
             metric = "time_ms";
-            fmt::print(stderr, "kwb: note: --metric not given; judging time_ms (serving benchmarks: give e.g. --metric "
-                               "ttft_ms)\n");
+            fmt::print(stderr,
+                "kwb: note: --metric not given; judging time_ms (serving benchmarks: give e.g. --metric "
+                "ttft_ms)\n");
         } else {
             try {
                 metric = default_metric(*command::make_adapter(o.adapter, options));
@@ -385,7 +391,7 @@ Study build_command_study(const NewOptions& o)
     e.backend = "cpu";
     e.metric = metric;
     e.guards = o.guards;
-    Arm base{"baseline", nlohmann::json::object()}, treat{"treatment", nlohmann::json::object()};
+    Arm base {"baseline", nlohmann::json::object()}, treat {"treatment", nlohmann::json::object()};
     base.command = command_arm(o, o.baseline_cmd, "--baseline-cmd", options);
     treat.command = command_arm(o, o.treatment_cmd, "--treatment-cmd", options);
     if (base.command->cmd == treat.command->cmd)
@@ -403,11 +409,13 @@ Study build_command_study(const NewOptions& o)
     e.plan.warmup_runs = o.warmup;
     e.plan.order = o.order == "abba" ? RunOrder::Abba : RunOrder::RandomisedBlocks;
     e.plan.seed = o.seed;
-    e.plan.stop = o.stop == "duration" ? StopRule::Duration : o.stop == "decision" ? StopRule::Decision : StopRule::Count;
+    e.plan.stop = o.stop == "duration" ? StopRule::Duration
+        : o.stop == "decision"         ? StopRule::Decision
+                                       : StopRule::Count;
     e.plan.duration_s = o.duration_s;
     e.plan.max_seconds = o.max_seconds;
     e.plan.aa_splits = o.aa;
-    e.plan.min_rep_ms = 0;   // a command's repetition is what it is: no launch calibration
+    e.plan.min_rep_ms = 0; // a command's repetition is what it is: no launch calibration
     e.profile = o.profile;
     const auto spec = command::metric_spec(metric);
     try {
@@ -418,16 +426,17 @@ Study build_command_study(const NewOptions& o)
 
     Study s;
     s.name = o.name.empty() ? fmt::format("command A/B: {}", metric) : o.name;
-    s.description = fmt::format("A/B of two external commands read through the {} adapter, judged on {}. Baseline: `{}`; "
-                                "treatment: `{}`. Written by kwb new.",
-                                e.arms[0].command->adapter, metric, o.baseline_cmd, o.treatment_cmd);
+    s.description
+        = fmt::format("A/B of two external commands read through the {} adapter, judged on {}. Baseline: `{}`; "
+                      "treatment: `{}`. Written by kwb new.",
+            e.arms[0].command->adapter, metric, o.baseline_cmd, o.treatment_cmd);
     s.target.metric = metric;
     s.target.direction = spec.direction;
     s.target.unit = spec.unit;
     s.target.kernel = fmt::format("external command: `{}` against `{}`", o.baseline_cmd, o.treatment_cmd);
-    s.target.reference = o.check_cmd.empty() ? std::string()
-                                             : fmt::format("check command `{}` (exit 0 = correct), once per arm",
-                                                           o.check_cmd);
+    s.target.reference = o.check_cmd.empty()
+        ? std::string()
+        : fmt::format("check command `{}` (exit 0 = correct), once per arm", o.check_cmd);
     s.target.workload = fmt::format("what the commands run{}", o.cwd.empty() ? "" : " in " + o.cwd);
     const DeviceSheet sheet = collect_devices();
     s.hardware.captured_at = utc_now_iso8601();
@@ -457,18 +466,19 @@ int run_command_form(const NewOptions& o)
     const Study study = write_new_study(o, build_command_study);
     const auto& e = study.experiments.front();
     fmt::print(stderr, "kwb: wrote {}: {} ({} runs per arm, {} order, adapter {}{})\n", o.out, study.name,
-               e.plan.runs_per_arm, to_string(e.plan.order), e.arms[0].command->adapter,
-               o.check_cmd.empty() ? "; no --check-cmd: the arms are unverified" : "");
+        e.plan.runs_per_arm, to_string(e.plan.order), e.arms[0].command->adapter,
+        o.check_cmd.empty() ? "; no --check-cmd: the arms are unverified" : "");
     return kOk;
 }
 
 void add_command_form_options(CLI::App* cmd, NewOptions& o)
 {
-    cmd->add_option("--baseline-cmd", o.baseline_cmd, "External baseline command (run by /bin/sh; {out} = result file)");
+    cmd->add_option(
+        "--baseline-cmd", o.baseline_cmd, "External baseline command (run by /bin/sh; {out} = result file)");
     cmd->add_option("--treatment-cmd", o.treatment_cmd, "External treatment command");
     cmd->add_option("--adapter", o.adapter, "Metric adapter of the commands: auto or a name (see kwb adapters)");
     cmd->add_option("--adapter-options", o.adapter_options,
-                    "Adapter options as JSON: {\"select\":...}, {\"map\":...}, {\"patterns\":[...]}");
+        "Adapter options as JSON: {\"select\":...}, {\"map\":...}, {\"patterns\":[...]}");
     cmd->add_option("--timeout", o.timeout, "Seconds one repetition of a command may run (default 600)");
     cmd->add_option("--cwd", o.cwd, "Working directory of the commands");
     cmd->add_option("--env", o.env, "Environment override of the commands, K=V (repeatable)");
@@ -479,30 +489,28 @@ int run(const NewOptions& o)
 {
     if (!o.baseline_cmd.empty() || !o.treatment_cmd.empty())
         return run_command_form(o);
-    for (const auto& [option, given] : {std::pair{"--adapter", !o.adapter.empty()},
-                                        {"--timeout", o.timeout != 0},
-                                        {"--cwd", !o.cwd.empty()},
-                                        {"--env", !o.env.empty()},
-                                        {"--check-cmd", !o.check_cmd.empty()},
-                                        {"--adapter-options", !o.adapter_options.empty()}})
+    for (const auto& [option, given] : {std::pair {"--adapter", !o.adapter.empty()}, {"--timeout", o.timeout != 0},
+             {"--cwd", !o.cwd.empty()}, {"--env", !o.env.empty()}, {"--check-cmd", !o.check_cmd.empty()},
+             {"--adapter-options", !o.adapter_options.empty()}})
         if (given)
-            throw BadInput(fmt::format("{}: applies to external commands only (--baseline-cmd, --treatment-cmd)", option));
+            throw BadInput(
+                fmt::format("{}: applies to external commands only (--baseline-cmd, --treatment-cmd)", option));
     if (o.workload.empty())
         throw BadInput("--workload: a workload is required (see kwb workloads)");
     if (!o.grids.empty() && !o.vary.empty())
         throw BadInput("--grid: a study is either an A/B (--vary) or a grid (--grid twice), not both");
     if (!o.grids.empty() && o.grids.size() != 2)
         throw BadInput(fmt::format("--grid: a grid has two variables; give --grid twice (given {} time{})",
-                                   o.grids.size(), o.grids.size() == 1 ? "" : "s"));
+            o.grids.size(), o.grids.size() == 1 ? "" : "s"));
     if (o.vary.empty() && o.grids.empty())
         throw BadInput("--vary: name the one parameter that differs and its two values, e.g. --vary block=32,128 "
                        "(or a grid: --grid NAME=a,b --grid NAME=x,y)");
     const Study study = write_new_study(o, build_study);
     const auto& e = study.experiments.front();
     fmt::print(stderr, "kwb: wrote {}: {} ({}{} runs per arm, {} order, stop by {})\n", o.out, study.name,
-               study.grids.empty() ? "" : fmt::format("{} cell experiments against the baseline cell, ",
-                                                      study.experiments.size()),
-               e.plan.runs_per_arm, to_string(e.plan.order), to_string(e.plan.stop));
+        study.grids.empty() ? ""
+                            : fmt::format("{} cell experiments against the baseline cell, ", study.experiments.size()),
+        e.plan.runs_per_arm, to_string(e.plan.order), to_string(e.plan.stop));
     return kOk;
 }
 
@@ -516,7 +524,7 @@ void add_new_command(CLI::App& app, Action& action)
     cmd->add_option("--param", o->params, "A parameter both arms share, NAME=VALUE (repeatable)");
     cmd->add_option("--vary", o->vary, "The one parameter that differs: NAME=BASELINE,TREATMENT");
     cmd->add_option("--grid", o->grids,
-                    "A grid variable instead of --vary: NAME=a,b[,c[,d]], the first level the baseline (give it twice)");
+        "A grid variable instead of --vary: NAME=a,b[,c[,d]], the first level the baseline (give it twice)");
     cmd->add_option("--metric", o->metric, "The target metric (default: the workload's first)");
     cmd->add_option("--runs", o->runs, "Runs per arm (count: exactly; decision: at most)")->capture_default_str();
     cmd->add_option("--out", o->out, "The study file to write")->capture_default_str();
@@ -533,7 +541,7 @@ void add_new_command(CLI::App& app, Action& action)
     cmd->add_option("--max-seconds", o->max_seconds, "Never run an experiment longer than this")->capture_default_str();
     cmd->add_option("--warmup", o->warmup, "Warm-up runs per arm (run first, never judged)")->capture_default_str();
     cmd->add_flag("--aa{" + std::to_string(kDefaultAaSplits) + "}", o->aa,
-                  "A/A calibration: split the baseline against itself K times (--aa gives 5, --aa=K)");
+        "A/A calibration: split the baseline against itself K times (--aa gives 5, --aa=K)");
     cmd->add_option("--profile", o->profile, "Verdict profile: generic, strict or speedup")->capture_default_str();
     cmd->add_option("--backend", o->backend, "Backend: auto, cpu or cuda")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))

@@ -4,13 +4,11 @@
 // is bad input: exit 2, one line naming the position. Nothing is written: loading and saving a
 // study already keep its stored prediction equal to the formula's value (formula/prediction.h).
 #include "commands.h"
-
 #include "formula/prediction.h"
 #include "study/study_file.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <fmt/format.h>
 #include <memory>
 
 namespace kwb::cli {
@@ -35,17 +33,11 @@ nlohmann::json to_json(const Study& study, const PredictionResult& r)
     if (r.evaluation.error) {
         const auto& e = *r.evaluation.error;
         error = {{"message", e.message},
-                 {"position", e.offset < 0 ? nlohmann::json(nullptr) : nlohmann::json(e.position())},
-                 {"token", e.token}};
+            {"position", e.offset < 0 ? nlohmann::json(nullptr) : nlohmann::json(e.position())}, {"token", e.token}};
     }
-    return {{"formula", study.prediction.formula},
-            {"predicted_delta_pct", optional_number(r.delta_pct)},
-            {"speedup", optional_number(r.speedup)},
-            {"direction", to_string(r.direction)},
-            {"metric", study.target.metric},
-            {"used", r.evaluation.used},
-            {"variables", variables},
-            {"error", error}};
+    return {{"formula", study.prediction.formula}, {"predicted_delta_pct", optional_number(r.delta_pct)},
+        {"speedup", optional_number(r.speedup)}, {"direction", to_string(r.direction)}, {"metric", study.target.metric},
+        {"used", r.evaluation.used}, {"variables", variables}, {"error", error}};
 }
 
 int run(const PredictOptions& o)
@@ -73,7 +65,7 @@ int run(const PredictOptions& o)
         if (std::find(r.evaluation.used.begin(), r.evaluation.used.end(), v.name) != r.evaluation.used.end())
             fmt::print("  {} = {:g}  ({}{}{})\n", v.name, v.value, v.source, v.note.empty() ? "" : ": ", v.note);
     fmt::print("predicted delta: {:+.2f}% ({}, {} is better; positive = better)\n", *r.delta_pct, metric,
-               to_string(r.direction));
+        to_string(r.direction));
     if (r.speedup)
         fmt::print("predicted speedup: {:.3f}x\n", *r.speedup);
     else

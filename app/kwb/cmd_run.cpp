@@ -2,21 +2,21 @@
 // `kwb run STUDY`: runs the study's pending (or stopped) experiments and writes the results into
 // STUDY atomically after every finished repetition (spec/cli.md). Everything is checked before
 // anything runs, so bad input never leaves a half-started study behind.
-#include "commands.h"
-
 #include "builtin_workloads.h"
-#include "workloads/command/command_workload.h"
+#include "commands.h"
+#include "hardware/device_sheet.h"
 #include "hardware/gpu_backend.h"
+#include "hardware/nvml_monitor.h"
 #include "progress_bar.h"
 #include "progress_stream.h"
 #include "run/judge_experiment.h"
 #include "run/runner.h"
-#include "workloads/cuda_workload.h"
 #include "sampling/procfs_sampler.h"
 #include "sampling/queued_sampler.h"
 #include "sampling/sampler_set.h"
 #include "stop_signal.h"
 #include "study/arm_diff.h"
+#include "study/device_identity.h"
 #include "study/grid.h"
 #include "study/new_attempt.h"
 #include "study/study_file.h"
@@ -24,38 +24,33 @@
 #include "util/atomic_file.h"
 #include "verdict/grid_interaction.h"
 #include "verdict/verdict.h"
+#include "workloads/command/command_workload.h"
 #include "workloads/cuda_workload.h"
-#include "hardware/device_sheet.h"
-#include "hardware/nvml_monitor.h"
-#include "study/device_identity.h"
-
-#include <fmt/format.h>
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <csignal>
+#include <fmt/format.h>
 #include <memory>
 #include <optional>
 #include <set>
+#include <unistd.h>
 
 namespace kwb::cli {
 namespace {
 
 struct RunOptions {
     std::string study;
-    std::string backend;   // empty: each experiment's own setting
+    std::string backend; // empty: each experiment's own setting
     bool json_progress = false;
     bool new_attempt = false;
-    bool no_cupti = false;   // CUPTI PM sampling off (NVML and procfs stay)
-    int device = 0;        // the CUDA device index
+    bool no_cupti = false; // CUPTI PM sampling off (NVML and procfs stay)
+    int device = 0; // the CUDA device index
     bool new_device = false;
 };
 
 // Notices and results are never worth a run: a closed stderr or stdout (EPIPE, SIGPIPE being
 // ignored) must not throw out of the loop that saves the study.
-template <typename... Args>
-void say(std::FILE* to, fmt::format_string<Args...> format, Args&&... args)
+template<typename... Args> void say(std::FILE* to, fmt::format_string<Args...> format, Args&&... args)
 {
     try {
         const std::string text = fmt::format(format, std::forward<Args>(args)...);
@@ -76,8 +71,7 @@ struct Job {
 
 // Samples kept from an earlier session (or edited by hand) must fit the order the run resumes:
 // each names an arm of the experiment, and judged runs hold distinct positions from 0 on.
-template <typename Fail>
-void check_samples(const Experiment& e, const Fail& fail)
+template<typename Fail> void check_samples(const Experiment& e, const Fail& fail)
 {
     std::set<int> positions;
     for (size_t i = 0; i < e.samples.size(); ++i) {
@@ -88,7 +82,8 @@ void check_samples(const Experiment& e, const Fail& fail)
         if (s.warmup)
             continue;
         if (s.position < 0 || s.position > kMaxPosition)
-            throw problem(fmt::format("position {} is out of range (0 to {} for a judged run)", s.position, kMaxPosition));
+            throw problem(
+                fmt::format("position {} is out of range (0 to {} for a judged run)", s.position, kMaxPosition));
         if (!positions.insert(s.position).second)
             throw problem(fmt::format("position {} is taken by an earlier judged sample", s.position));
     }
@@ -109,15 +104,15 @@ Job check(const std::string& path, const Study& study, Experiment& e, const std:
     if ((e.kind != "ab" && !grid_cell) || e.arms.size() != 2)
         throw fail(fmt::format("kwb runs two-arm experiments of kind \"ab\" (a single-variable A/B) or \"{}\" (has "
                                "kind \"{}\", {} arms)",
-                               kGridCellKind, e.kind, e.arms.size()));
+            kGridCellKind, e.kind, e.arms.size()));
     if (e.arms[0].name == e.arms[1].name)
         throw fail(fmt::format("both arms are named '{}'; their samples could not be told apart", e.arms[0].name));
     check_samples(e, fail);
     const auto metrics = w->metrics();
     // A command's metrics are what its adapter reads (the tool's own keys too): a missing one fails
     // each repetition with a note naming what was read instead (docs/adapters.md).
-    if (w->name() != command::kCommandWorkload &&
-        std::none_of(metrics.begin(), metrics.end(), [&](const MetricSpec& m) { return m.name == e.metric; }))
+    if (w->name() != command::kCommandWorkload
+        && std::none_of(metrics.begin(), metrics.end(), [&](const MetricSpec& m) { return m.name == e.metric; }))
         throw fail(fmt::format("{} has no metric '{}'", w->name(), e.metric));
     nlohmann::json resolved[2];
     for (size_t i = 0; i < 2; ++i) {
@@ -132,13 +127,14 @@ Job check(const std::string& path, const Study& study, Experiment& e, const std:
         if (const auto problem = grid_cell_problem(study, e, resolved[0], resolved[1]); !problem.empty())
             throw fail(problem);
     } else if (!diff.single_variable() && !e.acknowledged_multi_variable)
-        throw fail(fmt::format("the arms differ in {} parameters ({}); a single-variable A/B changes one, so the result "
-                               "could not be attributed. Set acknowledged_multi_variable to run it anyway",
-                               diff.differences.size(), diff.names()));
+        throw fail(
+            fmt::format("the arms differ in {} parameters ({}); a single-variable A/B changes one, so the result "
+                        "could not be attributed. Set acknowledged_multi_variable to run it anyway",
+                diff.differences.size(), diff.names()));
     if (diff.differences.empty())
         say(stderr, "kwb: {}: experiment {}: the arms are identical (an A/A run)\n", path, e.id);
     try {
-        experiment_profile(e, Direction::Lower);   // the runner's own call: throws on an unknown profile or override
+        experiment_profile(e, Direction::Lower); // the runner's own call: throws on an unknown profile or override
     } catch (const std::invalid_argument& ex) {
         throw fail(fmt::format("profile: {}", ex.what()));
     }
@@ -157,8 +153,8 @@ Job check(const std::string& path, const Study& study, Experiment& e, const std:
             throw std::runtime_error(
                 fmt::format("{}: experiment {}: the cuda backend is not available here: {}", path, e.id, why));
         backend = Backend::Cuda;
-    } else if (wanted == "auto" && has_backend(*w, Backend::Cuda) && fits(Backend::Cuda) &&
-               cuda_unavailable_reason(w->name()).empty()) {
+    } else if (wanted == "auto" && has_backend(*w, Backend::Cuda) && fits(Backend::Cuda)
+        && cuda_unavailable_reason(w->name()).empty()) {
         backend = Backend::Cuda;
     }
     // Parameters the chosen backend lacks, and configurations the GPU cannot hold, are bad input
@@ -211,15 +207,15 @@ Experiment* match_device(Study& study, Experiment& e, const DeviceIdentity& here
     if (!o.new_device)
         throw BadInput(fmt::format("{}: experiment {} was measured on {} and this is {}; its samples cannot be "
                                    "continued on another device (use --new-device to start a new experiment here)",
-                                   o.study, e.id, describe(e.device), describe(here)));
+            o.study, e.id, describe(e.device), describe(here)));
     Experiment next = fresh_attempt(e);
     next.id = fmt::format("{}-{}", e.id, study.experiments.size() + 1);
     next.device = here;
     next.controls.notes += fmt::format("{}continues experiment {} (measured on {}) on {}: a new experiment, since "
                                        "samples of two device models are never judged together.",
-                                       next.controls.notes.empty() ? "" : " ", e.id, describe(e.device), describe(here));
+        next.controls.notes.empty() ? "" : " ", e.id, describe(e.device), describe(here));
     if (e.status == ExperimentStatus::Stopped || e.status == ExperimentStatus::Running)
-        e.status = ExperimentStatus::Done;   // it is not resumed any more: judged as it stands
+        e.status = ExperimentStatus::Done; // it is not resumed any more: judged as it stands
     study.experiments.push_back(std::move(next));
     return &study.experiments.back();
 }
@@ -241,9 +237,10 @@ public:
             monitor_ = std::make_unique<NvmlRepetitionMonitor>(*device);
             return;
         }
-        const std::string why = nvml.available() ? fmt::format("NVML has no device {}", e.device.uuid)
-                                                 : nvml.unavailable_reason();
-        const std::string limitation = fmt::format("no NVML ({}): clocks, power and throttle reasons not recorded", why);
+        const std::string why
+            = nvml.available() ? fmt::format("NVML has no device {}", e.device.uuid) : nvml.unavailable_reason();
+        const std::string limitation
+            = fmt::format("no NVML ({}): clocks, power and throttle reasons not recorded", why);
         say(stderr, "kwb: {}: {}\n", e.id, limitation);
         if (std::find(e.limitations.begin(), e.limitations.end(), limitation) == e.limitations.end())
             e.limitations.push_back(limitation);
@@ -286,8 +283,8 @@ int run(const RunOptions& o)
         throw BadInput(fmt::format("{} (kwb run locks the study while it runs)", e.what()));
     }
     if (!lock)
-        throw BadInput(fmt::format("{}: is being run by {} (one kwb run per study; wait for it or stop it)", o.study,
-                                   holder.describe()));
+        throw BadInput(fmt::format(
+            "{}: is being run by {} (one kwb run per study; wait for it or stop it)", o.study, holder.describe()));
     set_exit_cleanup_path(study_lock_path(o.study).string());
     struct ReleaseAtExit {
         ~ReleaseAtExit() { set_exit_cleanup_path(""); }
@@ -307,7 +304,8 @@ int run(const RunOptions& o)
     std::set<std::string> ids;
     for (const auto& e : study.experiments)
         if (!ids.insert(e.id).second)
-            throw BadInput(fmt::format("{}: two experiments have the id '{}'; ids must be unique in a study", o.study, e.id));
+            throw BadInput(
+                fmt::format("{}: two experiments have the id '{}'; ids must be unique in a study", o.study, e.id));
     if (o.new_attempt) {
         // What Run does in the window on a finished study (study/new_attempt.h).
         if (study.experiments.empty())
@@ -315,7 +313,7 @@ int run(const RunOptions& o)
         if (has_runnable_experiment(study))
             throw BadInput(fmt::format("{}: --new-attempt: the study is not finished (an experiment is pending or "
                                        "stopped); kwb run without --new-attempt resumes it",
-                                       o.study));
+                o.study));
         const std::string source = study.experiments[static_cast<size_t>(new_attempt_source(study))].id;
         std::string list;
         for (const auto& id : new_attempt_if_finished(study))
@@ -356,7 +354,8 @@ int run(const RunOptions& o)
     std::unique_ptr<ProgressBar> bar;
     FanOutObserver observer;
     if (o.json_progress) {
-        stream = std::make_unique<ProgressStreamWriter>(stdout, o.study, [] { request_stop(); }, &stop);
+        stream = std::make_unique<ProgressStreamWriter>(
+            stdout, o.study, [] { request_stop(); }, &stop);
         observer.add(stream.get());
     } else if (isatty(STDERR_FILENO)) {
         bar = std::make_unique<ProgressBar>(stderr);
@@ -434,8 +433,8 @@ int run(const RunOptions& o)
                 if (!queued)
                     continue;
                 if (queued->overflow() > 0)
-                    e.limitations.push_back(fmt::format("{} sampler: {} of {} readings lost to a full queue", queued->name(),
-                                                        queued->overflow(), queued->decoded()));
+                    e.limitations.push_back(fmt::format("{} sampler: {} of {} readings lost to a full queue",
+                        queued->name(), queued->overflow(), queued->decoded()));
                 if (!queued->error().empty())
                     e.limitations.push_back(fmt::format("{} sampler stopped: {}", queued->name(), queued->error()));
             }
@@ -492,11 +491,11 @@ void add_run_command(CLI::App& app, Action& action)
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     cmd->add_flag("--json-progress", o->json_progress, "Write the progress stream (JSON lines) on stdout");
     cmd->add_flag("--new-attempt", o->new_attempt,
-                  "A finished study: run a new attempt of its last experiment (kept beside the earlier ones)");
+        "A finished study: run a new attempt of its last experiment (kept beside the earlier ones)");
     cmd->add_flag("--no-cupti", o->no_cupti, "GPU runs: no CUPTI PM sampling (NVML and CPU lanes stay)");
     cmd->add_option("--device", o->device, "The CUDA device to run on (default 0)");
     cmd->add_flag("--new-device", o->new_device,
-                  "Continue an experiment measured on another device model as a new experiment on this one");
+        "Continue an experiment measured on another device model as a new experiment on this one");
     cmd->callback([&action, o] { action = [o] { return run(*o); }; });
 }
 

@@ -2,16 +2,14 @@
 // `kwb verdict`: the sample verdict of two sample files (spec/verdict.md, "CLI form"). All the
 // parsing and judging lives in the engine; this file only maps options to it and prints.
 #include "commands.h"
-
 #include "stats/sample_file.h"
 #include "verdict/profile.h"
 #include "verdict/verdict.h"
 #include "verdict/wording.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cctype>
+#include <fmt/format.h>
 #include <map>
 #include <memory>
 #include <optional>
@@ -28,7 +26,7 @@ struct VerdictOptions {
     std::optional<std::string> column;
     bool paired = false;
     bool json = false;
-    std::map<std::string, std::optional<double>> overrides;   // profile key -> value given
+    std::map<std::string, std::optional<double>> overrides; // profile key -> value given
 };
 
 std::string num_or_dash(const std::optional<double>& v)
@@ -48,23 +46,23 @@ std::string p_or_dash(const std::optional<double>& p)
 
 void print_summary(const SampleVerdict& v)
 {
-    for (const auto& [arm, a] : {std::pair<const char*, const ArmStats&>{"baseline", v.baseline}, {"treatment", v.treatment}})
+    for (const auto& [arm, a] :
+        {std::pair<const char*, const ArmStats&> {"baseline", v.baseline}, {"treatment", v.treatment}})
         fmt::print("{:<10} n={:<4} mean {}  median {}  stddev {}  cv {}%  p90 {}  outliers {}/{}\n", arm, a.n,
-                   num_or_dash(a.mean), num_or_dash(a.median), num_or_dash(a.stddev), num_or_dash(a.cv_pct),
-                   num_or_dash(a.p90), a.outliers_mild, a.outliers_extreme);
+            num_or_dash(a.mean), num_or_dash(a.median), num_or_dash(a.stddev), num_or_dash(a.cv_pct),
+            num_or_dash(a.p90), a.outliers_mild, a.outliers_extreme);
     fmt::print("delta {}% (95% CI {}), speedup {}x, sigma {}%\n", num_or_dash(v.delta_pct),
-               interval_or_dash(v.ci95_delta_pct), num_or_dash(v.speedup), num_or_dash(v.sigma_pct));
-    fmt::print("Welch p {}, Mann-Whitney p {} ({})\n", p_or_dash(v.p_welch), p_or_dash(v.p_mannwhitney),
-               v.mannwhitney_method);
+        interval_or_dash(v.ci95_delta_pct), num_or_dash(v.speedup), num_or_dash(v.sigma_pct));
+    fmt::print(
+        "Welch p {}, Mann-Whitney p {} ({})\n", p_or_dash(v.p_welch), p_or_dash(v.p_mannwhitney), v.mannwhitney_method);
     if (v.paired)
         fmt::print("paired: {} pairs, mean delta {}% (95% CI {})\n", v.paired->n_pairs,
-                   num_or_dash(v.paired->mean_delta_pct), interval_or_dash(v.paired->ci95_delta_pct));
+            num_or_dash(v.paired->mean_delta_pct), interval_or_dash(v.paired->ci95_delta_pct));
     if (v.runs_needed_per_arm)
         fmt::print("runs per arm for the CI to clear {}%: about {}\n", num_or_dash(v.runs_needed_threshold_pct),
-                   *v.runs_needed_per_arm);
+            *v.runs_needed_per_arm);
     fmt::print("profile {}{} ({} is better)\n", v.profile.name,
-               v.profile.name == "custom" ? " based on " + v.profile.base : std::string(),
-               to_string(v.profile.direction));
+        v.profile.name == "custom" ? " based on " + v.profile.base : std::string(), to_string(v.profile.direction));
     for (const auto& r : v.reasons)
         fmt::print("- {}\n", r);
     fmt::print("{}\n", to_string(v.word));
@@ -85,7 +83,7 @@ int run(const VerdictOptions& o)
         if (!value)
             continue;
         try {
-            profile = apply_overrides(profile, nlohmann::json{{key, *value}});
+            profile = apply_overrides(profile, nlohmann::json {{key, *value}});
         } catch (const std::invalid_argument& e) {
             std::string flag = "--" + key;
             std::replace(flag.begin(), flag.end(), '_', '-');
@@ -109,9 +107,10 @@ int run(const VerdictOptions& o)
         std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
         for (const char* hint : {"gflops", "tflops", "gbs", "tok_s", "per_s", "throughput"})
             if (name.find(hint) != std::string::npos) {
-                fmt::print(stderr, "kwb verdict: warning: column '{}' looks higher-is-better (its name contains '{}') "
-                                   "but is judged lower-is-better; pass --direction higher if it is\n",
-                           *o.column, hint);
+                fmt::print(stderr,
+                    "kwb verdict: warning: column '{}' looks higher-is-better (its name contains '{}') "
+                    "but is judged lower-is-better; pass --direction higher if it is\n",
+                    *o.column, hint);
                 break;
             }
     }
@@ -127,13 +126,15 @@ int run(const VerdictOptions& o)
 
 void add_verdict_command(CLI::App& app, Action& action)
 {
-    auto* cmd = app.add_subcommand("verdict", "The sample verdict (LICENSE, KILL, NOISE, INCONCLUSIVE) of two sample "
-                                              "files, by the rules of spec/verdict.md");
+    auto* cmd = app.add_subcommand("verdict",
+        "The sample verdict (LICENSE, KILL, NOISE, INCONCLUSIVE) of two sample "
+        "files, by the rules of spec/verdict.md");
     auto o = std::make_shared<VerdictOptions>();
     cmd->add_option("--baseline", o->baseline, "Baseline samples: one number per line, or a CSV file")->required();
     cmd->add_option("--treatment", o->treatment, "Treatment samples, same format")->required();
-    cmd->add_option("--direction", o->direction, "lower (default) or higher is better")
-        ->each([o](const std::string&) { o->direction_given = true; });
+    cmd->add_option("--direction", o->direction, "lower (default) or higher is better")->each([o](const std::string&) {
+        o->direction_given = true;
+    });
     cmd->add_option("--profile", o->profile, "Threshold profile: generic (default), strict or speedup");
     const std::pair<const char*, const char*> numbers[] = {
         {"--min-n", "min_n"},
@@ -146,7 +147,8 @@ void add_verdict_command(CLI::App& app, Action& action)
         {"--kill-speedup", "kill_speedup"},
     };
     for (const auto& [flag, key] : numbers)
-        cmd->add_option(flag, o->overrides[key], fmt::format("Override the profile's {} (the profile becomes custom)", key));
+        cmd->add_option(
+            flag, o->overrides[key], fmt::format("Override the profile's {} (the profile becomes custom)", key));
     cmd->add_flag("--paired", o->paired, "Pair the i-th values of the two files (interleaved runs; equal counts)");
     cmd->add_option("--column", o->column, "The CSV column to read (both files)");
     cmd->add_flag("--json", o->json, "Print the verdict as one JSON object");

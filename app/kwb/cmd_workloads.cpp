@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "commands.h"
-
 #include "builtin_workloads.h"
+#include "commands.h"
 #include "workloads/cuda_workload.h"
 
 #include <fmt/format.h>
@@ -34,7 +33,7 @@ int run(bool json)
         nlohmann::json list = nlohmann::json::array();
         for (const auto* w : workloads)
             list.push_back(describe_here(*w));
-        fmt::print("{}\n", nlohmann::json{{"workloads", list}}.dump(2));
+        fmt::print("{}\n", nlohmann::json {{"workloads", list}}.dump(2));
         return kOk;
     }
     for (const auto* w : workloads) {
@@ -56,12 +55,13 @@ int run(bool json)
             if (!p.only_on.empty())
                 only = fmt::format(" [{} only]", to_string(p.only_on.front()));
             const std::string def = p.cuda_default.is_null()
-                                        ? value_text(p.default_value)
-                                        : fmt::format("{} (cuda {})", value_text(p.default_value), value_text(p.cuda_default));
+                ? value_text(p.default_value)
+                : fmt::format("{} (cuda {})", value_text(p.default_value), value_text(p.cuda_default));
             fmt::print("  param  {:<14} default {:<10} values {}  {}{}\n", p.name, def, values, p.description, only);
         }
         for (const auto& m : w->metrics())
-            fmt::print("  metric {:<12} {:<6} {} is better  {}\n", m.name, m.unit, to_string(m.direction), m.description);
+            fmt::print(
+                "  metric {:<12} {:<6} {} is better  {}\n", m.name, m.unit, to_string(m.direction), m.description);
     }
     return kOk;
 }

@@ -3,15 +3,14 @@
 #include "commands.h"
 #include "stdout_check.h"
 
-#include <fmt/format.h>
-
 #include <cstdio>
+#include <fmt/format.h>
 
 int main(int argc, char** argv)
 {
     using namespace kwb::cli;
-    CLI::App app{"kwb: the Kernel Workbench engine without a window.\n"
-                 "Runs matched A/B studies of GPU and CPU kernels and judges them license-or-kill."};
+    CLI::App app {"kwb: the Kernel Workbench engine without a window.\n"
+                  "Runs matched A/B studies of GPU and CPU kernels and judges them license-or-kill."};
     app.name("kwb");
     app.set_version_flag("--version", "kwb " KWB_VERSION);
     app.require_subcommand(0, 1);

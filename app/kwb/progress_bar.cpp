@@ -3,9 +3,8 @@
 
 #include "builtin_workloads.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <fmt/format.h>
 
 namespace kwb::cli {
 
@@ -24,7 +23,7 @@ void ProgressBar::on_start(const Experiment& e, const RunStart& start)
             if (m.name == e.metric)
                 unit_ = m.unit;
     fmt::print(out_, "{}: {} on {}, {} x {} runs{}\n", e.id, e.workload, start.backend, e.arms.size(),
-               start.runs_per_arm, start.done_before ? fmt::format(" (resuming after {})", start.done_before) : "");
+        start.runs_per_arm, start.done_before ? fmt::format(" (resuming after {})", start.done_before) : "");
     std::fflush(out_);
 }
 
@@ -32,7 +31,7 @@ void ProgressBar::on_sample(const Experiment& e, const Sample& s, double /*t_s*/
 {
     const auto v = s.metrics.find(e.metric);
     last_ = fmt::format("{}{} #{} {}", s.warmup ? "warm-up " : "", s.arm, s.rep,
-                        v == s.metrics.end() ? std::string("-") : fmt::format("{:.4g} {}", v->second, unit_));
+        v == s.metrics.end() ? std::string("-") : fmt::format("{:.4g} {}", v->second, unit_));
 }
 
 void ProgressBar::on_progress(const Experiment& e, const RunProgress& p)
@@ -41,7 +40,7 @@ void ProgressBar::on_progress(const Experiment& e, const RunProgress& p)
     const int filled = p.planned > 0 ? std::min(width, p.done * width / p.planned) : 0;
     const std::string eta = p.eta_s ? fmt::format("  eta {:.0f}s", *p.eta_s) : std::string();
     fmt::print(out_, "\r\033[K{} [{}{}] {}/{}  {}{}", e.id, std::string(static_cast<size_t>(filled), '#'),
-               std::string(static_cast<size_t>(width - filled), '.'), p.done, p.planned, last_, eta);
+        std::string(static_cast<size_t>(width - filled), '.'), p.done, p.planned, last_, eta);
     std::fflush(out_);
     drawn_ = true;
 }
@@ -53,7 +52,7 @@ void ProgressBar::on_verdict(const Experiment& /*experiment*/)
 
 void ProgressBar::on_error(const std::string& /*message*/, bool /*continues*/)
 {
-    finish_line();   // main prints the message itself
+    finish_line(); // main prints the message itself
 }
 
 void ProgressBar::on_end(const std::string& /*status*/, int /*exit_code*/)

@@ -13,7 +13,10 @@ namespace kwb::cli {
 
 class ProgressBar : public RunObserver {
 public:
-    explicit ProgressBar(std::FILE* out) : out_(out) {}
+    explicit ProgressBar(std::FILE* out)
+        : out_(out)
+    {
+    }
 
     void on_start(const Experiment& experiment, const RunStart& start) override;
     void on_sample(const Experiment& experiment, const Sample& sample, double t_s) override;
@@ -26,7 +29,7 @@ private:
     void finish_line();
 
     std::FILE* out_;
-    std::string last_;     // the last sample, e.g. "baseline #3 41.2 ms"
+    std::string last_; // the last sample, e.g. "baseline #3 41.2 ms"
     std::string unit_;
     bool drawn_ = false;
 };

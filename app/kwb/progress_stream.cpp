@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "progress_stream.h"
 
-#include "verdict/verdict_json.h"
-
 #include "builtin_workloads.h"
 #include "study/study_file.h"
+#include "verdict/verdict_json.h"
 
 #include <cerrno>
 #include <fcntl.h>
@@ -29,9 +28,12 @@ json unit_and_direction(const Experiment& e)
 
 } // namespace
 
-ProgressStreamWriter::ProgressStreamWriter(std::FILE* out, std::string study_path, std::function<void()> on_broken,
-                                           const std::atomic<bool>* stop)
-    : out_(out), study_path_(std::move(study_path)), on_broken_(std::move(on_broken)), stop_(stop)
+ProgressStreamWriter::ProgressStreamWriter(
+    std::FILE* out, std::string study_path, std::function<void()> on_broken, const std::atomic<bool>* stop)
+    : out_(out)
+    , study_path_(std::move(study_path))
+    , on_broken_(std::move(on_broken))
+    , stop_(stop)
 {
     // Only a pipe or FIFO gets O_NONBLOCK: a terminal's file description is shared with the shell,
     // which must not find its terminal non-blocking after kwb exits; a file never blocks for long.
@@ -65,11 +67,11 @@ bool ProgressStreamWriter::write_all(const std::string& text)
             continue;
         }
         if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-            return false;   // EPIPE: the reader went away
+            return false; // EPIPE: the reader went away
         if (stop_->load())
-            return false;   // a stop was asked for and the reader does not read: give the stream up
+            return false; // a stop was asked for and the reader does not read: give the stream up
         pollfd p = {fd_, POLLOUT, 0};
-        ::poll(&p, 1, 100);   // wakes on room in the pipe, on a signal (EINTR) or after 0.1 s
+        ::poll(&p, 1, 100); // wakes on room in the pipe, on a signal (EINTR) or after 0.1 s
     }
     return true;
 }
@@ -98,28 +100,15 @@ void ProgressStreamWriter::on_start(const Experiment& e, const RunStart& start)
     for (const auto& a : e.arms)
         arms.push_back(a.name);
     const json ud = unit_and_direction(e);
-    write({{"type", "start"},
-           {"study", study_path_},
-           {"experiment", e.id},
-           {"workload", e.workload},
-           {"backend", start.backend},
-           {"metric", e.metric},
-           {"unit", ud.at("unit")},
-           {"direction", ud.at("direction")},
-           {"plan",
-            {{"arms", arms},
-             {"runs_per_arm", start.runs_per_arm},
-             {"warmup_runs", e.plan.warmup_runs},
-             {"order", start.order},
-             {"order_truncated", start.order_truncated},
-             {"order_rule", to_string(e.plan.order)},
-             {"seed", e.plan.seed},
-             {"stop", to_string(e.plan.stop)},
-             {"duration_s", e.plan.duration_s},
-             {"max_seconds", e.plan.max_seconds},
-             {"aa_splits", e.plan.aa_splits}}},
-           {"done_before", start.done_before},
-           {"at", utc_now_iso8601()}});
+    write({{"type", "start"}, {"study", study_path_}, {"experiment", e.id}, {"workload", e.workload},
+        {"backend", start.backend}, {"metric", e.metric}, {"unit", ud.at("unit")}, {"direction", ud.at("direction")},
+        {"plan",
+            {{"arms", arms}, {"runs_per_arm", start.runs_per_arm}, {"warmup_runs", e.plan.warmup_runs},
+                {"order", start.order}, {"order_truncated", start.order_truncated},
+                {"order_rule", to_string(e.plan.order)}, {"seed", e.plan.seed}, {"stop", to_string(e.plan.stop)},
+                {"duration_s", e.plan.duration_s}, {"max_seconds", e.plan.max_seconds},
+                {"aa_splits", e.plan.aa_splits}}},
+        {"done_before", start.done_before}, {"at", utc_now_iso8601()}});
 }
 
 void ProgressStreamWriter::on_sample(const Experiment& e, const Sample& s, double t_s)
@@ -130,17 +119,9 @@ void ProgressStreamWriter::on_sample(const Experiment& e, const Sample& s, doubl
     if (s.discarded)
         flags.push_back("discarded");
     const auto value = s.metrics.find(e.metric);
-    json line = {{"type", "sample"},
-                 {"experiment", e.id},
-                 {"arm", s.arm},
-                 {"rep", s.rep},
-                 {"position", s.position},
-                 {"value", value == s.metrics.end() ? json(nullptr) : json(value->second)},
-                 {"values", s.metrics},
-                 {"duration_s", s.duration_s},
-                 {"t_s", t_s},
-                 {"warmup", s.warmup},
-                 {"flags", flags}};
+    json line = {{"type", "sample"}, {"experiment", e.id}, {"arm", s.arm}, {"rep", s.rep}, {"position", s.position},
+        {"value", value == s.metrics.end() ? json(nullptr) : json(value->second)}, {"values", s.metrics},
+        {"duration_s", s.duration_s}, {"t_s", t_s}, {"warmup", s.warmup}, {"flags", flags}};
     if (!s.note.empty())
         line["note"] = s.note;
     write(std::move(line));
@@ -153,12 +134,8 @@ void ProgressStreamWriter::on_metric(const MetricReading& r)
 
 void ProgressStreamWriter::on_progress(const Experiment& e, const RunProgress& p)
 {
-    write({{"type", "progress"},
-           {"experiment", e.id},
-           {"done", p.done},
-           {"planned", p.planned},
-           {"elapsed_s", p.elapsed_s},
-           {"eta_s", p.eta_s ? json(*p.eta_s) : json(nullptr)}});
+    write({{"type", "progress"}, {"experiment", e.id}, {"done", p.done}, {"planned", p.planned},
+        {"elapsed_s", p.elapsed_s}, {"eta_s", p.eta_s ? json(*p.eta_s) : json(nullptr)}});
 }
 
 void ProgressStreamWriter::on_verdict(const Experiment& e)
@@ -166,15 +143,10 @@ void ProgressStreamWriter::on_verdict(const Experiment& e)
     json aa = nullptr;
     if (e.aa)
         aa = {{"splits", e.aa->splits}, {"false_alarms", e.aa->false_alarms},
-              {"false_alarm_rate", e.aa->false_alarm_rate()}, {"verdicts", e.aa->verdicts}};
-    write({{"type", "verdict"},
-           {"experiment", e.id},
-           {"verdict", e.verdict ? to_json(*e.verdict) : json(nullptr)},
-           {"final_verdict", e.final_verdict ? to_json(*e.final_verdict) : json(nullptr)},
-           {"status", to_string(e.status)},
-           {"stop_reason", e.stop_reason},
-           {"aa_calibration", aa},
-           {"missing_gates", e.missing_gates}});
+            {"false_alarm_rate", e.aa->false_alarm_rate()}, {"verdicts", e.aa->verdicts}};
+    write({{"type", "verdict"}, {"experiment", e.id}, {"verdict", e.verdict ? to_json(*e.verdict) : json(nullptr)},
+        {"final_verdict", e.final_verdict ? to_json(*e.final_verdict) : json(nullptr)}, {"status", to_string(e.status)},
+        {"stop_reason", e.stop_reason}, {"aa_calibration", aa}, {"missing_gates", e.missing_gates}});
 }
 
 void ProgressStreamWriter::on_error(const std::string& message, bool continues)

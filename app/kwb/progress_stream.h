@@ -25,7 +25,7 @@ public:
     // the writer waits, but gives the stream up as soon as `stop` is set, so SIGINT / SIGTERM still
     // end the run after the repetition in flight.
     ProgressStreamWriter(std::FILE* out, std::string study_path, std::function<void()> on_broken = {},
-                         const std::atomic<bool>* stop = nullptr);
+        const std::atomic<bool>* stop = nullptr);
     ~ProgressStreamWriter() override;
 
     void on_start(const Experiment& experiment, const RunStart& start) override;
@@ -45,8 +45,8 @@ private:
     std::function<void()> on_broken_;
     bool broken_ = false;
     const std::atomic<bool>* stop_ = nullptr;
-    int fd_ = -1;            // the descriptor written without blocking; -1: plain stdio
-    int saved_flags_ = -1;   // its flags before, restored on destruction
+    int fd_ = -1; // the descriptor written without blocking; -1: plain stdio
+    int saved_flags_ = -1; // its flags before, restored on destruction
 };
 
 } // namespace kwb::cli

@@ -10,10 +10,10 @@ namespace kwb::cli {
 namespace {
 
 // Lock-free atomics are async-signal-safe to store to; a mutex or an allocation would not be.
-std::atomic<bool> g_stop{false};
-std::atomic<int> g_signal{0};
-std::atomic<bool> g_at_once{false};
-std::atomic<bool> g_protected{false};
+std::atomic<bool> g_stop {false};
+std::atomic<int> g_signal {0};
+std::atomic<bool> g_at_once {false};
+std::atomic<bool> g_protected {false};
 static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
 // Written before the handler can use it (set_exit_cleanup_path runs before the lock is taken and
 // after it is released); a fixed buffer, because the handler may not allocate.
@@ -71,7 +71,7 @@ void set_protected(bool in_flight)
 
 void set_exit_cleanup_path(const std::string& path)
 {
-    const bool was = g_at_once.exchange(false);   // not read while it changes
+    const bool was = g_at_once.exchange(false); // not read while it changes
     const size_t n = std::min(path.size(), sizeof g_cleanup - 1);
     std::memcpy(g_cleanup, path.data(), n);
     g_cleanup[n] = '\0';

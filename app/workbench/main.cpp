@@ -2,15 +2,13 @@
 // kernel-workbench [STUDY] [--phase P --screenshot PNG [--size WxH]]  (see shared/spec/cli.md)
 
 #include "main_window.h"
-
 #include "models/device_probe.h"
 
 #include <QApplication>
-#include <QPalette>
 #include <QCommandLineParser>
+#include <QPalette>
 #include <QRegularExpression>
 #include <QTimer>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,7 +27,7 @@ bool haveDisplay(int argc, char** argv)
             return true;
     const char* platform = std::getenv("QT_QPA_PLATFORM");
     if (platform && *platform && std::strncmp(platform, "xcb", 3) != 0 && std::strncmp(platform, "wayland", 7) != 0)
-        return true;   // offscreen, minimal, vnc, eglfs...: no display server needed
+        return true; // offscreen, minimal, vnc, eglfs...: no display server needed
     const char* x = std::getenv("DISPLAY");
     const char* wl = std::getenv("WAYLAND_DISPLAY");
     return (x && *x) || (wl && *wl);
@@ -51,9 +49,10 @@ int fail(int code, const QString& message)
 int main(int argc, char** argv)
 {
     if (!haveDisplay(argc, argv)) {
-        std::fprintf(stderr, "kernel-workbench: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); "
-                             "to render a view without one: QT_QPA_PLATFORM=offscreen kernel-workbench --phase 8 "
-                             "--screenshot out.png\n");
+        std::fprintf(stderr,
+            "kernel-workbench: no display (neither DISPLAY nor WAYLAND_DISPLAY is set); "
+            "to render a view without one: QT_QPA_PLATFORM=offscreen kernel-workbench --phase 8 "
+            "--screenshot out.png\n");
         return 1;
     }
     QApplication app(argc, argv);
@@ -83,13 +82,15 @@ int main(int argc, char** argv)
     }
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(u"Kernel Workbench: one GPU kernel optimisation from target to a license-or-kill verdict."_s);
+    parser.setApplicationDescription(
+        u"Kernel Workbench: one GPU kernel optimisation from target to a license-or-kill verdict."_s);
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(u"study"_s, u"The study file to open (default: the bundled demo)."_s, u"[STUDY]"_s);
     const QCommandLineOption phase(u"phase"_s, u"The view to show: 1-8 (8 is the verdict), live or results."_s, u"P"_s);
     const QCommandLineOption screenshot(u"screenshot"_s, u"Save a PNG of the window at --phase and exit."_s, u"PNG"_s);
-    const QCommandLineOption size(u"size"_s, u"Window size for --screenshot (default 1280x800)."_s, u"WxH"_s, u"1280x800"_s);
+    const QCommandLineOption size(
+        u"size"_s, u"Window size for --screenshot (default 1280x800)."_s, u"WxH"_s, u"1280x800"_s);
     parser.addOptions({phase, screenshot, size});
     if (!parser.parse(QApplication::arguments()))
         return fail(2, parser.errorText());
@@ -105,7 +106,8 @@ int main(int argc, char** argv)
         return fail(2, u"--phase: unknown view \"%1\" (expected 1-8, live or results)"_s.arg(view));
     const auto sizeMatch = QRegularExpression(u"^(\\d+)x(\\d+)$"_s).match(parser.value(size));
     if (!sizeMatch.hasMatch() || sizeMatch.captured(1).toInt() < 200 || sizeMatch.captured(2).toInt() < 150)
-        return fail(2, u"--size: expected WxH of at least 200x150, e.g. 1280x800 (got \"%1\")"_s.arg(parser.value(size)));
+        return fail(
+            2, u"--size: expected WxH of at least 200x150, e.g. 1280x800 (got \"%1\")"_s.arg(parser.value(size)));
     const bool shoot = parser.isSet(screenshot);
 
     kwb::gui::MainWindow window;

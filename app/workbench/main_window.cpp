@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "main_window.h"
-#include "report_export.h"
 
 #include "models/device_probe.h"
 #include "models/json_convert.h"
@@ -15,6 +14,7 @@
 #include "pages/target_page.h"
 #include "pages/tradeoff_page.h"
 #include "pages/verdict_page.h"
+#include "report_export.h"
 
 #include <QCloseEvent>
 #include <QFile>
@@ -25,8 +25,8 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QSettings>
 #include <QScrollArea>
+#include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
@@ -137,7 +137,8 @@ void MainWindow::buildPages()
     m_banner = new QLabel(this);
     m_banner->setObjectName(u"messageBanner"_s);
     m_banner->setWordWrap(true);
-    m_banner->setStyleSheet(u"QLabel { background: #fdecea; color: #8a1c14; border: 1px solid #e0a39d; padding: 6px; }"_s);
+    m_banner->setStyleSheet(
+        u"QLabel { background: #fdecea; color: #8a1c14; border: 1px solid #e0a39d; padding: 6px; }"_s);
     m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_banner->hide();
 
@@ -352,12 +353,15 @@ LeaveAnswer MainWindow::askLeave(LeaveQuestion question)
     const QString title = leaveQuestionTitle(question);
     const QString text = leaveQuestionText(question, qs(m_document.study().name));
     if (question == LeaveQuestion::StopRun) {
-        const auto b = QMessageBox::question(this, title, text, QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        const auto b
+            = QMessageBox::question(this, title, text, QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
         return b == QMessageBox::Yes ? LeaveAnswer::Accept : LeaveAnswer::Cancel;
     }
-    const auto b = QMessageBox::warning(this, title, text, QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
-                                        QMessageBox::Save);
-    return b == QMessageBox::Save ? LeaveAnswer::Accept : b == QMessageBox::Discard ? LeaveAnswer::Discard : LeaveAnswer::Cancel;
+    const auto b = QMessageBox::warning(
+        this, title, text, QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    return b == QMessageBox::Save   ? LeaveAnswer::Accept
+        : b == QMessageBox::Discard ? LeaveAnswer::Discard
+                                    : LeaveAnswer::Cancel;
 }
 
 bool MainWindow::maySwitchStudy()
@@ -377,7 +381,7 @@ bool MainWindow::maySwitchStudy()
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     if (m_closeAfterRun && m_run->isRunning()) {
-        event->ignore();   // already stopping; the window closes when the child has saved
+        event->ignore(); // already stopping; the window closes when the child has saved
         return;
     }
     const LeaveQuestion question = leaveQuestion(m_run->isRunning(), m_document.isModified());
@@ -419,7 +423,8 @@ bool MainWindow::save()
 
 bool MainWindow::saveAs()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save study as"), m_document.filePath(), tr("Studies (*.json)"));
+    const QString path
+        = QFileDialog::getSaveFileName(this, tr("Save study as"), m_document.filePath(), tr("Studies (*.json)"));
     if (path.isEmpty())
         return false;
     if (!m_document.saveAs(path)) {
@@ -447,10 +452,13 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->clear();
     const QStringList recent = QSettings().value(kRecentKey).toStringList();
     for (const QString& path : recent)
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
-            if (maySwitchStudy())
-                openStudy(path);
-        })->setToolTip(path);
+        m_recentMenu
+            ->addAction(QFileInfo(path).fileName(), this,
+                [this, path] {
+                    if (maySwitchStudy())
+                        openStudy(path);
+                })
+            ->setToolTip(path);
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 

@@ -6,7 +6,6 @@
 #include "models/study_document.h"
 
 #include <QMainWindow>
-
 #include <functional>
 
 class QLabel;
@@ -26,8 +25,7 @@ class VerdictPage;
 // The workbench window: a navigator over the eight phases plus Live and Results, one page per
 // view, the File menu, Run/Stop, and a status bar with the device in use and the run's progress.
 // It only wires things together; the study lives in the StudyDocument, runs in the RunController.
-class MainWindow : public QMainWindow
-{
+class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
@@ -111,7 +109,7 @@ private:
     QAction* m_newAction = nullptr;
     QAction* m_openAction = nullptr;
     LeaveAsker m_askLeave;
-    bool m_closeAfterRun = false;   // the user chose to stop the run and close: close when it ends
+    bool m_closeAfterRun = false; // the user chose to stop the run and close: close when it ends
 };
 
 } // namespace kwb::gui

@@ -1,28 +1,31 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "formula/formula.h"
 
-#include <muParser.h>
-
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <fmt/format.h>
 #include <map>
+#include <muParser.h>
 
 namespace kwb {
 namespace {
 
-double floor_of(double x) { return std::floor(x); }
-double ceil_of(double x) { return std::ceil(x); }
+double floor_of(double x)
+{
+    return std::floor(x);
+}
+double ceil_of(double x)
+{
+    return std::ceil(x);
+}
 
 // muParser's built-in functions and constants, plus the two this module adds: a variable may
 // not take one of these names.
-constexpr std::array kReservedNames = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
-                                       "asinh", "acosh", "atanh", "log2", "log10", "log", "ln", "exp", "sqrt",
-                                       "sign", "rint", "abs", "min", "max", "sum", "avg", "floor", "ceil",
-                                       "_pi", "_e"};
+constexpr std::array kReservedNames
+    = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "log2", "log10",
+        "log", "ln", "exp", "sqrt", "sign", "rint", "abs", "min", "max", "sum", "avg", "floor", "ceil", "_pi", "_e"};
 
 // Plain words for the errors an engineer typing a formula meets; muParser's own text (which
 // counts positions from 0) for the rest.
@@ -32,22 +35,36 @@ std::string describe(const mu::Parser::exception_type& e)
     switch (e.GetCode()) {
     case mu::ecUNASSIGNABLE_TOKEN:
         return fmt::format("unknown name '{}' (not a variable of this study nor a function)", token);
-    case mu::ecUNEXPECTED_EOF: return "the formula ends too early (an operator or argument is missing)";
-    case mu::ecMISSING_PARENS: return "a '(' is never closed";
-    case mu::ecUNEXPECTED_PARENS: return fmt::format("unexpected '{}'", token);
-    case mu::ecUNEXPECTED_OPERATOR: return fmt::format("unexpected operator '{}'", token);
-    case mu::ecUNEXPECTED_VAL: return fmt::format("unexpected number '{}' (an operator is missing before it?)", token);
-    case mu::ecUNEXPECTED_VAR: return fmt::format("unexpected variable '{}' (an operator is missing before it?)", token);
-    case mu::ecUNEXPECTED_FUN: return fmt::format("unexpected function '{}' (an operator is missing before it?)", token);
-    case mu::ecUNEXPECTED_ARG_SEP: return "unexpected ',' (outside a function's arguments)";
-    case mu::ecTOO_MANY_PARAMS: return fmt::format("too many arguments for '{}'", token);
-    case mu::ecTOO_FEW_PARAMS: return fmt::format("too few arguments for '{}'", token);
+    case mu::ecUNEXPECTED_EOF:
+        return "the formula ends too early (an operator or argument is missing)";
+    case mu::ecMISSING_PARENS:
+        return "a '(' is never closed";
+    case mu::ecUNEXPECTED_PARENS:
+        return fmt::format("unexpected '{}'", token);
+    case mu::ecUNEXPECTED_OPERATOR:
+        return fmt::format("unexpected operator '{}'", token);
+    case mu::ecUNEXPECTED_VAL:
+        return fmt::format("unexpected number '{}' (an operator is missing before it?)", token);
+    case mu::ecUNEXPECTED_VAR:
+        return fmt::format("unexpected variable '{}' (an operator is missing before it?)", token);
+    case mu::ecUNEXPECTED_FUN:
+        return fmt::format("unexpected function '{}' (an operator is missing before it?)", token);
+    case mu::ecUNEXPECTED_ARG_SEP:
+        return "unexpected ',' (outside a function's arguments)";
+    case mu::ecTOO_MANY_PARAMS:
+        return fmt::format("too many arguments for '{}'", token);
+    case mu::ecTOO_FEW_PARAMS:
+        return fmt::format("too few arguments for '{}'", token);
     case mu::ecUNEXPECTED_STR:
     case mu::ecUNTERMINATED_STRING:
-    case mu::ecSTR_RESULT: return "strings have no place in a formula";
-    case mu::ecEXPRESSION_TOO_LONG: return "the formula is too long";
-    case mu::ecINVALID_CHARACTERS_FOUND: return "the formula holds characters that are not printable";
-    default: return e.GetMsg();
+    case mu::ecSTR_RESULT:
+        return "strings have no place in a formula";
+    case mu::ecEXPRESSION_TOO_LONG:
+        return "the formula is too long";
+    case mu::ecINVALID_CHARACTERS_FOUND:
+        return "the formula holds characters that are not printable";
+    default:
+        return e.GetMsg();
     }
 }
 
@@ -90,7 +107,8 @@ bool is_formula_name(std::string_view name)
 {
     if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())))
         return false;
-    if (!std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+    if (!std::all_of(
+            name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
         return false;
     return std::find(kReservedNames.begin(), kReservedNames.end(), name) == kReservedNames.end();
 }
@@ -103,7 +121,7 @@ std::string to_formula_name(std::string_view text)
     if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())))
         name.insert(name.begin(), '_');
     if (!is_formula_name(name))
-        name += '_';   // a reserved word ("min") becomes "min_"
+        name += '_'; // a reserved word ("min") becomes "min_"
     return name;
 }
 
@@ -118,7 +136,7 @@ FormulaEvaluation evaluate_formula(const std::string& formula, const std::vector
             offset = std::max(end - 1, 0);
             token.clear();
         }
-        result.error = FormulaError{std::move(message), offset, std::move(token)};
+        result.error = FormulaError {std::move(message), offset, std::move(token)};
         return result;
     };
     if (formula.find_first_not_of(" \t\r\n") == std::string::npos)
@@ -130,8 +148,8 @@ FormulaEvaluation evaluate_formula(const std::string& formula, const std::vector
         if (!is_formula_name(v.name))
             return fail(fmt::format("variable '{}' has a name muParser does not accept (letters, digits and '_', "
                                     "not starting with a digit, not a function name)",
-                                    v.name),
-                        -1);
+                            v.name),
+                -1);
         values[v.name] = v.value;
     }
 
@@ -157,19 +175,22 @@ FormulaEvaluation evaluate_formula(const std::string& formula, const std::vector
             }
         }
         if (!bad.empty())
-            return fail(values.count(bad) ? fmt::format("variable '{}' is not a finite number", bad)
-                                          : fmt::format("unknown name '{}' (not a variable of this study nor a function)", bad),
-                        bad_at, bad);
+            return fail(values.count(bad)
+                    ? fmt::format("variable '{}' is not a finite number", bad)
+                    : fmt::format("unknown name '{}' (not a variable of this study nor a function)", bad),
+                bad_at, bad);
         const double value = parser.Eval();
         if (parser.GetNumResults() > 1)
             return fail(fmt::format("the formula gives {} values; it must give one (a ',' outside a function call)",
-                                    parser.GetNumResults()),
-                        top_level_comma(formula), ",");
+                            parser.GetNumResults()),
+                top_level_comma(formula), ",");
         if (!std::isfinite(value))
             return fail(fmt::format("the formula evaluates to {} (a division by zero, or a root or logarithm "
                                     "outside its domain?)",
-                                    std::isnan(value) ? "NaN" : value > 0 ? "+infinity" : "-infinity"),
-                        -1);
+                            std::isnan(value) ? "NaN"
+                                : value > 0   ? "+infinity"
+                                              : "-infinity"),
+                -1);
         result.value = value;
     } catch (const mu::Parser::exception_type& e) {
         return fail(describe(e), e.GetPos(), e.GetToken());

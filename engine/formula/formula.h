@@ -17,14 +17,14 @@ namespace kwb {
 struct FormulaVariable {
     std::string name;
     double value = 0;
-    std::string source;   // "study" (typed by the engineer), "hardware", "baseline arm", "treatment arm"
-    std::string note;     // unit or origin in words, e.g. "bytes, NVIDIA H200 (device sheet)"
+    std::string source; // "study" (typed by the engineer), "hardware", "baseline arm", "treatment arm"
+    std::string note; // unit or origin in words, e.g. "bytes, NVIDIA H200 (device sheet)"
 };
 
 struct FormulaError {
-    std::string message;   // plain words, without the position
-    int offset = -1;       // 0-based index of the bad token's first character; -1 when no token is at fault
-    std::string token;     // the bad token, when there is one
+    std::string message; // plain words, without the position
+    int offset = -1; // 0-based index of the bad token's first character; -1 when no token is at fault
+    std::string token; // the bad token, when there is one
 
     // 1-based column for people ("position 5"), 0 when no token is at fault.
     int position() const { return offset < 0 ? 0 : offset + 1; }
@@ -33,9 +33,9 @@ struct FormulaError {
 };
 
 struct FormulaEvaluation {
-    std::optional<double> value;          // set when the formula evaluated to a finite number
-    std::optional<FormulaError> error;    // set otherwise
-    std::vector<std::string> used;        // variables the formula refers to, sorted
+    std::optional<double> value; // set when the formula evaluated to a finite number
+    std::optional<FormulaError> error; // set otherwise
+    std::vector<std::string> used; // variables the formula refers to, sorted
     bool ok() const { return value.has_value(); }
 };
 

@@ -13,12 +13,12 @@
 namespace kwb {
 
 struct FormulaTemplate {
-    std::string id;            // "occupancy-smem"
-    std::string title;         // "Occupancy from shared memory per block"
-    std::string assumption;    // the model behind it in one sentence, so its limits are visible
+    std::string id; // "occupancy-smem"
+    std::string title; // "Occupancy from shared memory per block"
+    std::string assumption; // the model behind it in one sentence, so its limits are visible
     std::string formula;
-    std::vector<FormulaVariable> inputs;   // names it needs beyond hardware constants, with example values
-    std::vector<std::string> hardware;     // hardware constants it needs
+    std::vector<FormulaVariable> inputs; // names it needs beyond hardware constants, with example values
+    std::vector<std::string> hardware; // hardware constants it needs
 };
 
 const std::vector<FormulaTemplate>& formula_templates();

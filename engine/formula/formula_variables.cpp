@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "formula/formula_variables.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <fmt/format.h>
 
 namespace kwb {
 namespace {
@@ -17,7 +16,8 @@ void add(std::vector<FormulaVariable>& out, const char* name, double value, cons
         out.push_back({name, value, "hardware", note});
 }
 
-void add(std::vector<FormulaVariable>& out, const char* name, const std::optional<double>& value, const std::string& note)
+void add(
+    std::vector<FormulaVariable>& out, const char* name, const std::optional<double>& value, const std::string& note)
 {
     if (value)
         add(out, name, *value, note);
@@ -88,7 +88,8 @@ std::vector<FormulaVariable> device_variables(const nlohmann::json& device)
         return out;
     const std::string name = device.value("name", "");
     if (device.value("kind", "") == "cpu") {
-        add(out, "cpu_cores", number_of(device, "logical_cores"), fmt::format("logical cores, {} (device sheet)", name));
+        add(out, "cpu_cores", number_of(device, "logical_cores"),
+            fmt::format("logical cores, {} (device sheet)", name));
         return out;
     }
     // The catalogue first, then what the device itself reported, which is the better figure where
@@ -142,8 +143,9 @@ std::vector<FormulaVariable> arm_variables(const Experiment& experiment)
             if (!value.is_number() && !value.is_boolean())
                 continue;
             const double v = value.is_boolean() ? (value.get<bool>() ? 1.0 : 0.0) : value.get<double>();
-            out.push_back({fmt::format("{}_{}", prefixes[i], to_formula_name(key)), v, fmt::format("{} arm", prefixes[i]),
-                           fmt::format("parameter '{}' of arm '{}' ({})", key, arm.name, experiment.id)});
+            out.push_back(
+                {fmt::format("{}_{}", prefixes[i], to_formula_name(key)), v, fmt::format("{} arm", prefixes[i]),
+                    fmt::format("parameter '{}' of arm '{}' ({})", key, arm.name, experiment.id)});
         }
     }
     return out;
@@ -161,7 +163,8 @@ std::vector<FormulaVariable> formula_variables(const Study& study)
     // One entry per name, where it first appeared, holding the value that wins (the last).
     std::vector<FormulaVariable> unique;
     for (const auto& v : out) {
-        auto same = std::find_if(unique.begin(), unique.end(), [&](const FormulaVariable& u) { return u.name == v.name; });
+        auto same
+            = std::find_if(unique.begin(), unique.end(), [&](const FormulaVariable& u) { return u.name == v.name; });
         if (same == unique.end()) {
             unique.push_back(v);
         } else {

@@ -6,7 +6,6 @@
 #include "study/study.h"
 
 #include <nlohmann/json.hpp>
-
 #include <vector>
 
 // The variables a study's prediction formula may use, in three groups (methodology phase 4:

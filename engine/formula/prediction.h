@@ -14,11 +14,11 @@
 namespace kwb {
 
 struct PredictionResult {
-    FormulaEvaluation evaluation;              // the formula's value, or where it went wrong
-    std::vector<FormulaVariable> variables;    // every variable the formula could use
-    Direction direction = Direction::Lower;    // the target metric's
-    std::optional<double> delta_pct;           // the formula's value: predicted improvement, positive = better
-    std::optional<double> speedup;             // what that delta means as a ratio, null where it has none
+    FormulaEvaluation evaluation; // the formula's value, or where it went wrong
+    std::vector<FormulaVariable> variables; // every variable the formula could use
+    Direction direction = Direction::Lower; // the target metric's
+    std::optional<double> delta_pct; // the formula's value: predicted improvement, positive = better
+    std::optional<double> speedup; // what that delta means as a ratio, null where it has none
 };
 
 PredictionResult evaluate_prediction(const Study& study);

@@ -4,9 +4,8 @@
 #include "study/study_file.h"
 #include "util/atomic_file.h"
 
-#include <fmt/format.h>
-
 #include <cstdlib>
+#include <fmt/format.h>
 #include <system_error>
 
 namespace kwb {
@@ -57,8 +56,9 @@ void store_ceilings(const std::string& uuid, const std::string& model, const nlo
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);
     if (ec)
-        throw std::runtime_error(fmt::format("{}: cannot create the folder: {}", path.parent_path().string(), ec.message()));
-    write_file_atomically(path, nlohmann::json{{"devices", all}}.dump(2) + "\n");
+        throw std::runtime_error(
+            fmt::format("{}: cannot create the folder: {}", path.parent_path().string(), ec.message()));
+    write_file_atomically(path, nlohmann::json {{"devices", all}}.dump(2) + "\n");
 }
 
 } // namespace kwb

@@ -34,10 +34,14 @@ std::uint64_t parse_size(const std::string& text)
         return 0;
     std::uint64_t value = std::strtoull(text.c_str(), nullptr, 10);
     switch (text.back()) {
-    case 'K': return value << 10;
-    case 'M': return value << 20;
-    case 'G': return value << 30;
-    default: return value;
+    case 'K':
+        return value << 10;
+    case 'M':
+        return value << 20;
+    case 'G':
+        return value << 30;
+    default:
+        return value;
     }
 }
 
@@ -61,15 +65,15 @@ int count_cpus_in_list(const std::string& list)
 CpuInfo query_cpu()
 {
     CpuInfo cpu;
-    utsname u{};
+    utsname u {};
     if (::uname(&u) == 0)
         cpu.architecture = u.machine;
 
     std::ifstream cpuinfo("/proc/cpuinfo");
     std::string line;
     std::set<std::string> flags;
-    static const std::vector<std::string> interesting = {"avx", "avx2", "fma", "avx512f", "avx512bw", "avx512_bf16",
-                                                         "amx_bf16", "asimd", "sve"};
+    static const std::vector<std::string> interesting
+        = {"avx", "avx2", "fma", "avx512f", "avx512bw", "avx512_bf16", "amx_bf16", "asimd", "sve"};
     while (std::getline(cpuinfo, line)) {
         const auto colon = line.find(':');
         if (colon == std::string::npos)
@@ -121,16 +125,11 @@ nlohmann::json cpu_to_json(const CpuInfo& cpu)
 {
     nlohmann::json caches = nlohmann::json::array();
     for (const auto& c : cpu.caches)
-        caches.push_back({{"level", c.level}, {"type", c.type}, {"size_bytes", c.size_bytes},
-                          {"shared_by_cpus", c.shared_by_cpus}});
-    return {{"kind", "cpu"},
-            {"name", cpu.model},
-            {"architecture", cpu.architecture},
-            {"logical_cores", cpu.logical_cores},
-            {"online_cores", cpu.online_cores},
-            {"caches", caches},
-            {"memory_bytes", cpu.memory_bytes},
-            {"flags", cpu.flags_of_interest}};
+        caches.push_back(
+            {{"level", c.level}, {"type", c.type}, {"size_bytes", c.size_bytes}, {"shared_by_cpus", c.shared_by_cpus}});
+    return {{"kind", "cpu"}, {"name", cpu.model}, {"architecture", cpu.architecture},
+        {"logical_cores", cpu.logical_cores}, {"online_cores", cpu.online_cores}, {"caches", caches},
+        {"memory_bytes", cpu.memory_bytes}, {"flags", cpu.flags_of_interest}};
 }
 
 } // namespace kwb

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -11,19 +10,19 @@ namespace kwb {
 
 struct CpuCache {
     int level = 0;
-    std::string type;          // Data, Instruction, Unified
+    std::string type; // Data, Instruction, Unified
     std::uint64_t size_bytes = 0;
     int shared_by_cpus = 0;
 };
 
 struct CpuInfo {
     std::string model;
-    std::string architecture;  // uname machine, e.g. x86_64
-    int logical_cores = 0;     // usable by this process (affinity, cgroup-free count)
+    std::string architecture; // uname machine, e.g. x86_64
+    int logical_cores = 0; // usable by this process (affinity, cgroup-free count)
     int online_cores = 0;
     std::vector<CpuCache> caches;
     std::uint64_t memory_bytes = 0;
-    std::vector<std::string> flags_of_interest;   // avx2, avx512f, fma, neon...
+    std::vector<std::string> flags_of_interest; // avx2, avx512f, fma, neon...
 };
 
 // Reads /proc/cpuinfo, /proc/meminfo and /sys/devices/system/cpu; missing files leave fields empty.

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 
 namespace kwb {
@@ -11,7 +10,7 @@ namespace kwb {
 // its catalogue peaks where the catalogue knows the part.
 struct DeviceSheet {
     nlohmann::json devices = nlohmann::json::array();
-    std::string gpu_unavailable_reason;   // one line; empty when GPUs were queried
+    std::string gpu_unavailable_reason; // one line; empty when GPUs were queried
 };
 
 DeviceSheet collect_devices();

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "hardware/gpu_backend.h"
 
-#include <fmt/format.h>
-
 #include <cstdlib>
 #include <dlfcn.h>
+#include <fmt/format.h>
 #include <system_error>
 
 namespace kwb {
@@ -62,14 +61,14 @@ GpuBackend::GpuBackend()
         const auto* api = entry();
         if (!api || api->abi_version != KWB_GPU_BACKEND_ABI_VERSION) {
             reason_ = fmt::format("GPU backend plugin {} speaks ABI {} but kwb needs {}", path_.string(),
-                                  api ? api->abi_version : -1, KWB_GPU_BACKEND_ABI_VERSION);
+                api ? api->abi_version : -1, KWB_GPU_BACKEND_ABI_VERSION);
             return;
         }
         api_ = api;
         return;
     }
-    reason_ = fmt::format("GPU backend plugin not found (this build has no CUDA support, or it is not installed; looked in {})",
-                          tried);
+    reason_ = fmt::format(
+        "GPU backend plugin not found (this build has no CUDA support, or it is not installed; looked in {})", tried);
 }
 
 } // namespace kwb

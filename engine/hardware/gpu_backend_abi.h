@@ -90,8 +90,7 @@ struct KwbGpuBackendApi {
     // Configures PM sampling on `device` (70-380 ms: do it once, before the run). `metrics_json`
     // is a JSON array of CUPTI PM metric names (at most KWB_PM_MAX_METRICS) that must fit one pass
     // (the engine's set: engine/sampling/cupti_metrics.h). Null on failure, *error holds one line.
-    KwbPmSampler* (*pm_open)(int device, const char* metrics_json, unsigned long long interval_ns,
-                             const char** error);
+    KwbPmSampler* (*pm_open)(int device, const char* metrics_json, unsigned long long interval_ns, const char** error);
     // The session's metric names, a JSON array, in the order of KwbPmSample::values.
     const char* (*pm_metrics_json)(KwbPmSampler* sampler);
     // Start and stop collection (1-2 ms each; repeatable). 0 on success, else *error is set.
@@ -105,7 +104,8 @@ struct KwbGpuBackendApi {
     // cuptiGetTimestamp: the clock of PM samples and activity records (ns).
     unsigned long long (*gpu_timestamp_ns)(void);
     // Kernel activity records (CUPTI Activity, concurrent-kernel kind): begin, run launches,
-    // end returns {"kernels": [{"name": s, "start_ns": t, "end_ns": t}, ...]} or {"error": "..."}. 0 from begin on success, else *error is set.
+    // end returns {"kernels": [{"name": s, "start_ns": t, "end_ns": t}, ...]} or {"error": "..."}. 0 from begin on
+    // success, else *error is set.
     int (*activity_begin)(const char** error);
     const char* (*activity_end)(void);
 };

@@ -3,9 +3,8 @@
 
 #include "util/json_reader.h"
 
-#include <fmt/format.h>
-
 #include <cctype>
+#include <fmt/format.h>
 #include <set>
 
 namespace kwb {
@@ -53,8 +52,8 @@ GpuPart part_from(const JsonReader& r)
     p.name = nonempty(r, "name");
     p.sm = nonempty(r, "sm");
     const auto dot = p.sm.find('.');
-    if (dot == std::string::npos || dot == 0 || dot + 1 == p.sm.size() ||
-        p.sm.find_first_not_of("0123456789.") != std::string::npos)
+    if (dot == std::string::npos || dot == 0 || dot + 1 == p.sm.size()
+        || p.sm.find_first_not_of("0123456789.") != std::string::npos)
         r.fail("sm", fmt::format("\"{}\" is not a compute capability like \"9.0\"", p.sm));
     p.arch = r.string_or("arch", "sm_" + p.sm.substr(0, dot) + p.sm.substr(dot + 1));
     p.sm_count = positive_int_or_zero(r, "sm_count");
@@ -102,24 +101,17 @@ nlohmann::json optional_json(const std::optional<double>& v)
 
 nlohmann::json GpuPart::to_json() const
 {
-    return {{"match", match},
-            {"name", name},
-            {"sm", sm},
-            {"arch", arch},
-            {"sm_count", sm_count > 0 ? nlohmann::json(sm_count) : nlohmann::json(nullptr)},
-            {"smem_per_sm_kib", optional_json(smem_per_sm_kib)},
-            {"smem_per_block_optin_kib", optional_json(smem_per_block_optin_kib)},
-            {"regs_per_sm", regs_per_sm > 0 ? nlohmann::json(regs_per_sm) : nlohmann::json(nullptr)},
-            {"threads_per_sm", threads_per_sm > 0 ? nlohmann::json(threads_per_sm) : nlohmann::json(nullptr)},
-            {"max_blocks_per_sm", max_blocks_per_sm > 0 ? nlohmann::json(max_blocks_per_sm) : nlohmann::json(nullptr)},
-            {"l2_mib", optional_json(l2_mib)},
-            {"memory_gb", optional_json(memory_gb)},
-            {"peak_bf16_tflops", optional_json(peak_bf16_tflops)},
-            {"peak_fp8_tflops", optional_json(peak_fp8_tflops)},
-            {"peak_fp32_tflops", optional_json(peak_fp32_tflops)},
-            {"peak_hbm_gbs", peak_hbm_gbs},
-            {"source", source},
-            {"limits_source", limits_source}};
+    return {{"match", match}, {"name", name}, {"sm", sm}, {"arch", arch},
+        {"sm_count", sm_count > 0 ? nlohmann::json(sm_count) : nlohmann::json(nullptr)},
+        {"smem_per_sm_kib", optional_json(smem_per_sm_kib)},
+        {"smem_per_block_optin_kib", optional_json(smem_per_block_optin_kib)},
+        {"regs_per_sm", regs_per_sm > 0 ? nlohmann::json(regs_per_sm) : nlohmann::json(nullptr)},
+        {"threads_per_sm", threads_per_sm > 0 ? nlohmann::json(threads_per_sm) : nlohmann::json(nullptr)},
+        {"max_blocks_per_sm", max_blocks_per_sm > 0 ? nlohmann::json(max_blocks_per_sm) : nlohmann::json(nullptr)},
+        {"l2_mib", optional_json(l2_mib)}, {"memory_gb", optional_json(memory_gb)},
+        {"peak_bf16_tflops", optional_json(peak_bf16_tflops)}, {"peak_fp8_tflops", optional_json(peak_fp8_tflops)},
+        {"peak_fp32_tflops", optional_json(peak_fp32_tflops)}, {"peak_hbm_gbs", peak_hbm_gbs}, {"source", source},
+        {"limits_source", limits_source}};
 }
 
 std::vector<GpuPart> parse_gpu_catalogue(const nlohmann::json& document)

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,25 +13,25 @@
 namespace kwb {
 
 struct GpuPart {
-    std::string match;                  // a substring of the CUDA device name that selects this entry
-    std::string name;                   // "NVIDIA H100 SXM5 80GB"
-    std::string sm;                     // compute capability, "9.0"
-    std::string arch;                   // "sm_90"
+    std::string match; // a substring of the CUDA device name that selects this entry
+    std::string name; // "NVIDIA H100 SXM5 80GB"
+    std::string sm; // compute capability, "9.0"
+    std::string arch; // "sm_90"
     // Counts and sizes are 0 where the sources do not state them (to_json() writes null).
     int sm_count = 0;
-    double smem_per_sm_kib = 0;         // the shared-memory carve-out maximum per SM
-    double smem_per_block_optin_kib = 0;   // the most one block may opt into
-    int regs_per_sm = 0;                // 32-bit registers
+    double smem_per_sm_kib = 0; // the shared-memory carve-out maximum per SM
+    double smem_per_block_optin_kib = 0; // the most one block may opt into
+    int regs_per_sm = 0; // 32-bit registers
     int threads_per_sm = 0;
     int max_blocks_per_sm = 0;
-    double l2_mib = 0;                  // 0: not stated by the sources
+    double l2_mib = 0; // 0: not stated by the sources
     double memory_gb = 0;
-    std::optional<double> peak_bf16_tflops;   // dense tensor-core figures, no sparsity
+    std::optional<double> peak_bf16_tflops; // dense tensor-core figures, no sparsity
     std::optional<double> peak_fp8_tflops;
-    std::optional<double> peak_fp32_tflops;   // non-tensor FP32
-    double peak_hbm_gbs = 0;            // memory bandwidth, GB/s (10^9 bytes per second)
-    std::string source;                 // the datasheet each figure comes from
-    std::string limits_source;          // where the per-SM limits come from
+    std::optional<double> peak_fp32_tflops; // non-tensor FP32
+    double peak_hbm_gbs = 0; // memory bandwidth, GB/s (10^9 bytes per second)
+    std::string source; // the datasheet each figure comes from
+    std::string limits_source; // where the per-SM limits come from
 
     nlohmann::json to_json() const;
 };

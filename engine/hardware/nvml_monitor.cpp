@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "hardware/nvml_monitor.h"
 
-#include <fmt/format.h>
-
 #include <chrono>
+#include <fmt/format.h>
 
 namespace kwb {
 namespace {
 
-template <typename Field>
-std::optional<double> mean_of(const std::vector<nvml::Reading>& readings, Field field)
+template<typename Field> std::optional<double> mean_of(const std::vector<nvml::Reading>& readings, Field field)
 {
     double sum = 0;
     int n = 0;
@@ -29,7 +27,7 @@ bool grew(const std::optional<unsigned long long>& before, const std::optional<u
 } // namespace
 
 void summarise_repetition(const std::vector<nvml::Reading>& during, const nvml::Reading& before,
-                          const nvml::Reading& after, std::optional<double> max_sm_clock_mhz, Sample& out)
+    const nvml::Reading& after, std::optional<double> max_sm_clock_mhz, Sample& out)
 {
     // The readings at both ends count too: a repetition shorter than the polling period still
     // gets its clocks.
@@ -54,16 +52,18 @@ void summarise_repetition(const std::vector<nvml::Reading>& during, const nvml::
         out.throttle_reasons.emplace_back("power_violation");
     if (thermal_capped && !(reasons & (nvml::reason::kSwThermalSlowdown | nvml::reason::kHwThermalSlowdown)))
         out.throttle_reasons.emplace_back("thermal_violation");
-    const bool slow_clock =
-        out.clock_mhz && max_sm_clock_mhz && *out.clock_mhz < kThrottledClockFraction * *max_sm_clock_mhz;
+    const bool slow_clock
+        = out.clock_mhz && max_sm_clock_mhz && *out.clock_mhz < kThrottledClockFraction * *max_sm_clock_mhz;
     if (slow_clock)
         out.throttle_reasons.push_back(fmt::format("sm_clock_below_{:.0f}pct", 100 * kThrottledClockFraction));
     out.throttled = (reasons & nvml::reason::kCaps) != 0 || power_capped || thermal_capped || slow_clock;
 }
 
 NvmlRepetitionMonitor::NvmlRepetitionMonitor(nvml::Device device, double period_ms)
-    : device_(std::move(device)), max_sm_clock_mhz_(device_.max_sm_clock_mhz()), period_ms_(period_ms),
-      thread_([this] { poll(); })
+    : device_(std::move(device))
+    , max_sm_clock_mhz_(device_.max_sm_clock_mhz())
+    , period_ms_(period_ms)
+    , thread_([this] { poll(); })
 {
 }
 
@@ -110,7 +110,7 @@ void NvmlRepetitionMonitor::poll()
         cv_.wait(lock, [&] { return stop_ || active_; });
         while (!stop_ && active_) {
             lock.unlock();
-            const auto reading = device_.read();   // NVML outside the lock: end() never waits for it
+            const auto reading = device_.read(); // NVML outside the lock: end() never waits for it
             lock.lock();
             if (active_)
                 during_.push_back(reading);

@@ -21,7 +21,7 @@ namespace kwb {
 // throttled when NVML reports a power or thermal cap during it (a cap reason in any reading, or
 // a violation counter that grew) or its mean SM clock is under 75% of the device's maximum.
 void summarise_repetition(const std::vector<nvml::Reading>& during, const nvml::Reading& before,
-                          const nvml::Reading& after, std::optional<double> max_sm_clock_mhz, Sample& out);
+    const nvml::Reading& after, std::optional<double> max_sm_clock_mhz, Sample& out);
 
 // The fraction of the maximum SM clock under which a repetition counts as throttled.
 inline constexpr double kThrottledClockFraction = 0.75;

@@ -7,8 +7,8 @@
 
 namespace kwb {
 
-std::pair<std::vector<double>, std::vector<double>> aa_split(const std::vector<double>& baseline, int k,
-                                                             std::uint64_t seed)
+std::pair<std::vector<double>, std::vector<double>> aa_split(
+    const std::vector<double>& baseline, int k, std::uint64_t seed)
 {
     const size_t n = baseline.size();
     std::vector<bool> in_first(n, false);
@@ -20,7 +20,7 @@ std::pair<std::vector<double>, std::vector<double>> aa_split(const std::vector<d
         std::iota(idx.begin(), idx.end(), 0);
         std::mt19937_64 rng(seed + static_cast<std::uint64_t>(k));
         for (size_t i = n; i > 1; --i)
-            std::swap(idx[i - 1], idx[rng() % i]);   // no implementation-defined distribution
+            std::swap(idx[i - 1], idx[rng() % i]); // no implementation-defined distribution
         for (size_t i = 0; i < n / 2; ++i)
             in_first[idx[i]] = true;
     }
@@ -30,8 +30,8 @@ std::pair<std::vector<double>, std::vector<double>> aa_split(const std::vector<d
     return halves;
 }
 
-std::optional<AaCalibration> calibrate_aa(const std::vector<double>& baseline, int splits, const Profile& profile,
-                                          std::uint64_t seed)
+std::optional<AaCalibration> calibrate_aa(
+    const std::vector<double>& baseline, int splits, const Profile& profile, std::uint64_t seed)
 {
     if (splits <= 0 || baseline.size() < static_cast<size_t>(2 * std::max(profile.min_n, 1)))
         return std::nullopt;

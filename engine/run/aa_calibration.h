@@ -24,11 +24,11 @@ namespace kwb {
 inline constexpr int kDefaultAaSplits = 5;
 
 // nullopt when `splits` <= 0 or the baseline has fewer than 2 * profile.min_n values.
-std::optional<AaCalibration> calibrate_aa(const std::vector<double>& baseline, int splits, const Profile& profile,
-                                          std::uint64_t seed);
+std::optional<AaCalibration> calibrate_aa(
+    const std::vector<double>& baseline, int splits, const Profile& profile, std::uint64_t seed);
 
 // The two halves of split k (exposed for tests).
-std::pair<std::vector<double>, std::vector<double>> aa_split(const std::vector<double>& baseline, int k,
-                                                             std::uint64_t seed);
+std::pair<std::vector<double>, std::vector<double>> aa_split(
+    const std::vector<double>& baseline, int k, std::uint64_t seed);
 
 } // namespace kwb

@@ -5,16 +5,21 @@
 #include "study/study_file.h"
 #include "workloads/command/command_controls.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 namespace kwb {
 namespace {
 
-const std::string& baseline_name(const Experiment& e) { return e.arms.at(0).name; }
-const std::string& treatment_name(const Experiment& e) { return e.arms.at(1).name; }
+const std::string& baseline_name(const Experiment& e)
+{
+    return e.arms.at(0).name;
+}
+const std::string& treatment_name(const Experiment& e)
+{
+    return e.arms.at(1).name;
+}
 
 // Judged samples of one arm that carry `metric`, in run order.
 std::vector<const Sample*> judged(const Experiment& e, const std::string& arm, const std::string& metric)
@@ -74,8 +79,8 @@ bool pairing_applies(const Experiment& e)
 
 bool judgeable(const Experiment& e)
 {
-    return e.arms.size() == 2 && !usable(judged_values(e, baseline_name(e), e.metric)).empty() &&
-           !usable(judged_values(e, treatment_name(e), e.metric)).empty();
+    return e.arms.size() == 2 && !usable(judged_values(e, baseline_name(e), e.metric)).empty()
+        && !usable(judged_values(e, treatment_name(e), e.metric)).empty();
 }
 
 SampleVerdict judge_target(const Experiment& e, const Profile& profile)
@@ -90,8 +95,8 @@ ArmValues target_values(const Experiment& e)
 {
     if (e.arms.size() < 2)
         return {};
-    ArmValues v{usable(judged_values(e, baseline_name(e), e.metric)), usable(judged_values(e, treatment_name(e), e.metric)),
-                false};
+    ArmValues v {usable(judged_values(e, baseline_name(e), e.metric)),
+        usable(judged_values(e, treatment_name(e), e.metric)), false};
     v.paired = pairing_applies(e) && v.baseline.size() == v.treatment.size();
     return v;
 }
@@ -111,18 +116,18 @@ void judge_experiment(Study& study, Experiment& e, const std::vector<MetricSpec>
         if (!e.aa)
             e.missing_gates.push_back(fmt::format("A/A calibration: the baseline has {} judged runs; {} splits need at "
                                                   "least {} (2 x min_n)",
-                                                  baseline.size(), e.plan.aa_splits, 2 * profile.min_n));
+                baseline.size(), e.plan.aa_splits, 2 * profile.min_n));
     }
 
     StudyRulesInput input;
     for (const auto& g : e.guards)
         input.guards.push_back({g, metric_direction(study, metrics, g), usable(judged_values(e, baseline_name(e), g)),
-                                usable(judged_values(e, treatment_name(e), g)), 0.0});
+            usable(judged_values(e, treatment_name(e), g)), 0.0});
     input.tradeoffs = study.tradeoffs;
     input.predicted_delta_pct = study.prediction.predicted_delta_pct;
     input.aa = e.aa;
     FinalVerdict final = apply_study_rules(sample, input, profile);
-    if (const auto finding = command::command_control_finding(e))   // command arms: fingerprints, failed requests
+    if (const auto finding = command::command_control_finding(e)) // command arms: fingerprints, failed requests
         command::apply_control_finding(final, *finding);
     e.verdict = sample;
     e.final_verdict = final;
@@ -132,13 +137,14 @@ void judge_experiment(Study& study, Experiment& e, const std::vector<MetricSpec>
     entry.at = utc_now_iso8601();
     entry.verdict = std::string(to_string(final.word));
     const auto num = [](const std::optional<double>& x) { return x ? number(*x) : std::string("n/a"); };
-    const std::string unit = study.target.metric == e.metric && !study.target.unit.empty() ? " " + study.target.unit : "";
+    const std::string unit
+        = study.target.metric == e.metric && !study.target.unit.empty() ? " " + study.target.unit : "";
     entry.summary = fmt::format("{}: {}{} -> {}{} (delta {}%, sigma {}%, n = {}/{}); sample verdict {}, final {}",
-                                e.metric, num(sample.baseline.mean), unit, num(sample.treatment.mean), unit,
-                                num(sample.delta_pct), num(sample.sigma_pct), sample.n_baseline(), sample.n_treatment(),
-                                to_string(sample.word), to_string(final.word));
-    auto old = std::find_if(study.ledger.begin(), study.ledger.end(),
-                            [&](const LedgerEntry& l) { return l.experiment_id == e.id; });
+        e.metric, num(sample.baseline.mean), unit, num(sample.treatment.mean), unit, num(sample.delta_pct),
+        num(sample.sigma_pct), sample.n_baseline(), sample.n_treatment(), to_string(sample.word),
+        to_string(final.word));
+    auto old = std::find_if(
+        study.ledger.begin(), study.ledger.end(), [&](const LedgerEntry& l) { return l.experiment_id == e.id; });
     if (old != study.ledger.end()) {
         entry.hypotheses = old->hypotheses;
         *old = std::move(entry);

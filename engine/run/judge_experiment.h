@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "run/stopping.h"
 #include "study/gates.h" // missing_gates moved there; kept reachable from here
 #include "study/study.h"
-#include "run/stopping.h"
 #include "verdict/verdict.h"
 #include "workloads/workload.h"
 

@@ -29,7 +29,7 @@ double repetition_ms(PreparedWorkload& w, const std::function<double()>& clock_s
 } // namespace
 
 std::optional<LaunchCalibration> calibrate_launches(const std::vector<PreparedWorkload*>& arms, double min_rep_ms,
-                                                    const std::function<double()>& clock_s, int max_launches)
+    const std::function<double()>& clock_s, int max_launches)
 {
     LaunchCalibration result;
     std::vector<int> counts;

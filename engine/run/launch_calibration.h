@@ -25,7 +25,6 @@ struct LaunchCalibration {
 // largest count over the arms. nullopt when a workload has no launch count (set_launches false).
 // Never more than `max_launches`. Throws what the workload throws.
 std::optional<LaunchCalibration> calibrate_launches(const std::vector<PreparedWorkload*>& arms, double min_rep_ms,
-                                                    const std::function<double()>& clock_s,
-                                                    int max_launches = 1 << 20);
+    const std::function<double()>& clock_s, int max_launches = 1 << 20);
 
 } // namespace kwb

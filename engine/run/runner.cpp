@@ -8,11 +8,10 @@
 #include "study/study_file.h"
 #include "workloads/command/command_controls.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fmt/format.h>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -23,14 +22,14 @@ namespace kwb {
 struct Runner::Session {
     Study& study;
     Experiment& experiment;
-    std::vector<std::unique_ptr<PreparedWorkload>> prepared;   // one per arm
-    double t0 = 0;                  // clock at the session's start
-    double lane_offset = 0;         // lanes continue after those an earlier session recorded
+    std::vector<std::unique_ptr<PreparedWorkload>> prepared; // one per arm
+    double t0 = 0; // clock at the session's start
+    double lane_offset = 0; // lanes continue after those an earlier session recorded
     int done_before = 0;
     int planned_per_arm = 0;
-    double rep_seconds = 0;         // total wall time of this session's repetitions
+    double rep_seconds = 0; // total wall time of this session's repetitions
     int reps = 0;
-    std::string sampler_error;      // set (under the runner's lock) when delivering a reading threw
+    std::string sampler_error; // set (under the runner's lock) when delivering a reading threw
 };
 
 namespace {
@@ -44,7 +43,8 @@ public:
 // Pushes a named range for the lifetime of the scope (NVTX in a GPU run).
 class Range {
 public:
-    Range(const RangeTracer& tracer, const std::string& name) : tracer_(tracer)
+    Range(const RangeTracer& tracer, const std::string& name)
+        : tracer_(tracer)
     {
         if (tracer_.push)
             tracer_.push(name);
@@ -74,8 +74,8 @@ double steady_seconds()
 // repeated, so a workload that only returns unusable values still ends at its count.
 int run_count(const Experiment& e, const std::string& arm)
 {
-    return static_cast<int>(std::count_if(e.samples.begin(), e.samples.end(),
-                                          [&](const Sample& s) { return s.arm == arm && !s.warmup; }));
+    return static_cast<int>(
+        std::count_if(e.samples.begin(), e.samples.end(), [&](const Sample& s) { return s.arm == arm && !s.warmup; }));
 }
 
 int fewest_runs(const Experiment& e)
@@ -90,7 +90,8 @@ int fewest_runs(const Experiment& e)
 
 int total_runs(const Experiment& e)
 {
-    return static_cast<int>(std::count_if(e.samples.begin(), e.samples.end(), [](const Sample& s) { return !s.warmup; }));
+    return static_cast<int>(
+        std::count_if(e.samples.begin(), e.samples.end(), [](const Sample& s) { return !s.warmup; }));
 }
 
 // Where the judged order resumes: one past the furthest judged position already taken.
@@ -158,7 +159,9 @@ SamplerLane& lane_for(Experiment& e, const MetricReading& r)
 
 } // namespace
 
-Runner::Runner(const Workload& workload, RunnerOptions options) : workload_(workload), options_(std::move(options))
+Runner::Runner(const Workload& workload, RunnerOptions options)
+    : workload_(workload)
+    , options_(std::move(options))
 {
     if (!options_.clock)
         options_.clock = steady_seconds;
@@ -176,8 +179,8 @@ void Runner::report_progress(Session& s)
     p.elapsed_s = options_.clock() - s.t0;
     const int arms = static_cast<int>(e.arms.size());
     // A plan of up to INT_MAX runs per arm is valid: count its runs without overflowing an int.
-    const int plan_runs = static_cast<int>(std::min<long long>(static_cast<long long>(s.planned_per_arm) * arms,
-                                                               std::numeric_limits<int>::max()));
+    const int plan_runs = static_cast<int>(
+        std::min<long long>(static_cast<long long>(s.planned_per_arm) * arms, std::numeric_limits<int>::max()));
     const double per_rep = s.reps > 0 ? s.rep_seconds / s.reps : 0;
     if (e.plan.stop == StopRule::Duration) {
         const double left = std::max(0.0, e.plan.duration_s - p.elapsed_s);
@@ -209,7 +212,8 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     if (options_.monitor)
         options_.monitor->begin();
     const double start = options_.clock();
-    RepetitionResult r = s.prepared[static_cast<size_t>(run.arm)]->run_once();   // outside the lock: samplers keep reading
+    RepetitionResult r
+        = s.prepared[static_cast<size_t>(run.arm)]->run_once(); // outside the lock: samplers keep reading
     sample.duration_s = options_.clock() - start;
     if (options_.monitor)
         options_.monitor->end(sample);
@@ -218,11 +222,12 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     if (r.failed) {
         // A failed external command: kept with its reason (copy_command_fields), never judged.
     } else if (value == r.metrics.end()) {
-        if (!r.adapter.empty()) {   // an external command whose output lacks the metric: that repetition failed
+        if (!r.adapter.empty()) { // an external command whose output lacks the metric: that repetition failed
             r = fail_missing_metric(std::move(r), e.metric);
             copy_command_fields(sample, r);
         } else
-            throw WorkloadError(fmt::format("{}: a repetition returned no value for metric '{}'", workload_.name(), e.metric));
+            throw WorkloadError(
+                fmt::format("{}: a repetition returned no value for metric '{}'", workload_.name(), e.metric));
     } else if (!std::isfinite(value->second) || value->second <= 0) {
         // The verdict takes positive finite values only; keep the run visible but out of the judgement.
         sample.discarded = true;
@@ -257,7 +262,7 @@ void Runner::execute(Session& s, const ScheduledRun& run)
 void Runner::calibrate(Session& s)
 {
     Experiment& e = s.experiment;
-    if (e.launches_per_rep) {   // a resumed experiment keeps the count its samples were taken with
+    if (e.launches_per_rep) { // a resumed experiment keeps the count its samples were taken with
         for (auto& p : s.prepared)
             p->set_launches(*e.launches_per_rep);
         return;
@@ -299,9 +304,9 @@ void Runner::check_correctness(Session& s)
             e.arms[i].check = c;
         }
         if (!v.ok)
-            failures += fmt::format("{}arm {}: output does not match the reference ({}: max error {:.3g} > tolerance {:.3g})",
-                                    failures.empty() ? "" : "; ", e.arms[i].name, v.detail, v.max_abs_error,
-                                    v.tolerance);
+            failures += fmt::format(
+                "{}arm {}: output does not match the reference ({}: max error {:.3g} > tolerance {:.3g})",
+                failures.empty() ? "" : "; ", e.arms[i].name, v.detail, v.max_abs_error, v.tolerance);
     }
     if (!failures.empty())
         throw CorrectnessFailure(fmt::format("correctness check failed, no verdict: {}", failures));
@@ -315,7 +320,7 @@ RunOutcome Runner::run(Study& study, Experiment& e)
     StoppingRule stopping(e.plan, profile);
     const int arms = static_cast<int>(e.arms.size());
 
-    Session s{study, e, {}, options_.clock(), 0, total_runs(e), stopping.planned_per_arm(), 0, 0, {}};
+    Session s {study, e, {}, options_.clock(), 0, total_runs(e), stopping.planned_per_arm(), 0, 0, {}};
     for (const auto& l : e.lanes)
         if (!l.t_s.empty())
             s.lane_offset = std::max(s.lane_offset, l.t_s.back());
@@ -326,15 +331,16 @@ RunOutcome Runner::run(Study& study, Experiment& e)
         e.stop_reason.clear();
         e.backend = std::string(to_string(options_.backend));
         e.missing_gates = missing_gates(study, e);
-        for (auto& g : command::command_missing_gates(e))   // a command arm without a check is unverified
+        for (auto& g : command::command_missing_gates(e)) // a command arm without a check is unverified
             e.missing_gates.push_back(std::move(g));
         if (options_.observer) {
             const int planned_blocks = e.plan.stop == StopRule::Duration
-                                           ? std::min(e.plan.runs_per_arm, s.planned_per_arm)
-                                           : s.planned_per_arm;
+                ? std::min(e.plan.runs_per_arm, s.planned_per_arm)
+                : s.planned_per_arm;
             const int blocks = std::min(planned_blocks, kMaxAnnouncedBlocks);
-            options_.observer->on_start(e, {e.backend, order_names(e.arms, e.plan, blocks),
-                                            blocks < s.planned_per_arm, s.planned_per_arm, s.done_before});
+            options_.observer->on_start(e,
+                {e.backend, order_names(e.arms, e.plan, blocks), blocks < s.planned_per_arm, s.planned_per_arm,
+                    s.done_before});
         }
         if (options_.checkpoint)
             options_.checkpoint();
@@ -350,7 +356,7 @@ RunOutcome Runner::run(Study& study, Experiment& e)
             s.prepared.push_back(workload_.prepare_arm(arm, options_.backend));
         calibrate(s);
 
-        SamplersGuard samplers;   // before the first start(): one that throws still stops the others
+        SamplersGuard samplers; // before the first start(): one that throws still stops the others
         for (auto* sampler : options_.samplers) {
             if (!sampler->unavailable_reason().empty())
                 continue;
@@ -441,8 +447,8 @@ RunOutcome Runner::run(Study& study, Experiment& e)
     if (!stop_code.empty())
         e.stopping = stop_record(stopping, e.plan, fewest_runs(e), stop_code);
     e.status = outcome == RunOutcome::Done ? ExperimentStatus::Done
-             : outcome == RunOutcome::Stopped ? ExperimentStatus::Stopped
-                                              : ExperimentStatus::Failed;
+        : outcome == RunOutcome::Stopped   ? ExperimentStatus::Stopped
+                                           : ExperimentStatus::Failed;
     if (outcome != RunOutcome::Failed && judgeable(e)) {
         judge_experiment(study, e, workload_.metrics());
         if (options_.observer)

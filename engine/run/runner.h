@@ -33,8 +33,8 @@ enum class RunOutcome { Done, Stopped, Failed };
 
 struct RunnerOptions {
     Backend backend = Backend::Cpu;
-    const std::atomic<bool>* cancel = nullptr;   // set from a signal handler or a UI thread
-    std::vector<Sampler*> samplers;              // unavailable ones are skipped
+    const std::atomic<bool>* cancel = nullptr; // set from a signal handler or a UI thread
+    std::vector<Sampler*> samplers; // unavailable ones are skipped
     double sampler_period_s = 0.2;
     RunObserver* observer = nullptr;
     // Saves the study; called after every finished repetition and at every status change, with

@@ -20,7 +20,7 @@ struct RandomBlockStream {
     int arm_count = -1;
     std::uint64_t seed = 0;
     std::mt19937_64 rng;
-    int next = 0;   // the block the next draw gives
+    int next = 0; // the block the next draw gives
 
     std::vector<int> draw()
     {
@@ -67,7 +67,7 @@ std::vector<ScheduledRun> schedule_blocks(int arm_count, const RunPlan& plan, in
     std::vector<ScheduledRun> runs;
     if (arm_count <= 0 || count <= 0)
         return runs;
-    thread_local RandomBlockStream random;   // per thread: two runners never share a generator
+    thread_local RandomBlockStream random; // per thread: two runners never share a generator
     if (plan.order == RunOrder::RandomisedBlocks)
         random.seek(arm_count, plan.seed, first_block);
     for (int b = first_block; b < first_block + count; ++b) {

@@ -22,9 +22,9 @@
 namespace kwb {
 
 struct ScheduledRun {
-    int arm = 0;            // index into the arms
-    int rep = 0;            // index within its arm (judged runs: the block)
-    int position = 0;       // see above; negative for warm-ups
+    int arm = 0; // index into the arms
+    int rep = 0; // index within its arm (judged runs: the block)
+    int position = 0; // see above; negative for warm-ups
     bool warmup = false;
 };
 

@@ -4,9 +4,8 @@
 #include "stats/descriptive.h"
 #include "stats/effect.h"
 
-#include <boost/math/distributions/students_t.hpp>
-
 #include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <numbers>
 
@@ -30,8 +29,7 @@ double t_quantile(double df, double alpha_k)
 } // namespace
 
 std::optional<SequentialInterval> sequential_interval(const std::vector<double>& baseline,
-                                                      const std::vector<double>& treatment, bool paired,
-                                                      Direction direction, double alpha_lower_k, double alpha_upper_k)
+    const std::vector<double>& treatment, bool paired, Direction direction, double alpha_lower_k, double alpha_upper_k)
 {
     if (baseline.size() < 3 || treatment.size() < 3)
         return std::nullopt;
@@ -64,7 +62,7 @@ std::optional<SequentialInterval> sequential_interval(const std::vector<double>&
     const double df = std::min(nb, nt) - 1;
     out.delta_pct = stats::delta_pct(mb, mt, direction);
     out.interval = {out.delta_pct - 100 * t_quantile(df, alpha_lower_k) * se_r,
-                    out.delta_pct + 100 * t_quantile(df, alpha_upper_k) * se_r};
+        out.delta_pct + 100 * t_quantile(df, alpha_upper_k) * se_r};
     return out;
 }
 

@@ -32,17 +32,16 @@ inline constexpr double kSequentialUpperAlpha = 0.05;
 double look_alpha(double alpha, int look);
 
 struct SequentialInterval {
-    double delta_pct = 0;          // the estimate the interval is centred on
-    DeltaInterval interval{};      // [lo, hi]
-    double level = 0;              // 1 - alpha_k of the lower bound (one-sided)
-    bool paired = false;           // from per-pair delta%, else from the two means (delta method)
+    double delta_pct = 0; // the estimate the interval is centred on
+    DeltaInterval interval {}; // [lo, hi]
+    double level = 0; // 1 - alpha_k of the lower bound (one-sided)
+    bool paired = false; // from per-pair delta%, else from the two means (delta method)
 };
 
 // Paired when both arms hold the same count and `paired`; values must be positive and finite.
 // nullopt with fewer than 3 values in an arm (a t interval needs 2 degrees of freedom to be finite
 // at the tiny alpha_k of later looks).
 std::optional<SequentialInterval> sequential_interval(const std::vector<double>& baseline,
-                                                      const std::vector<double>& treatment, bool paired,
-                                                      Direction direction, double alpha_lower_k, double alpha_upper_k);
+    const std::vector<double>& treatment, bool paired, Direction direction, double alpha_lower_k, double alpha_upper_k);
 
 } // namespace kwb

@@ -6,19 +6,20 @@
 #include "verdict/runs_needed.h"
 #include "verdict/wording.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <fmt/format.h>
 
 namespace kwb {
 
 Judgement judgement_of(const SampleVerdict& verdict)
 {
-    return Judgement{std::string(to_string(verdict.word)), verdict.ci95_delta_pct};
+    return Judgement {std::string(to_string(verdict.word)), verdict.ci95_delta_pct};
 }
 
 StoppingRule::StoppingRule(const RunPlan& plan, const Profile& profile)
-    : plan_(plan), profile_(profile), thresholds_(delta_thresholds(profile))
+    : plan_(plan)
+    , profile_(profile)
+    , thresholds_(delta_thresholds(profile))
 {
 }
 
@@ -32,7 +33,8 @@ int StoppingRule::first_look_per_arm() const
     return std::max(profile_.min_n, 3);
 }
 
-std::optional<std::string> StoppingRule::check(int runs_per_arm, double elapsed_s, const std::function<ArmValues()>& values)
+std::optional<std::string> StoppingRule::check(
+    int runs_per_arm, double elapsed_s, const std::function<ArmValues()>& values)
 {
     code_.clear();
     const int min_n = std::max(profile_.min_n, 1);
@@ -41,7 +43,9 @@ std::optional<std::string> StoppingRule::check(int runs_per_arm, double elapsed_
             return reason;
     if (runs_per_arm >= cap_per_arm()) {
         switch (plan_.stop) {
-        case StopRule::Count: code_ = "plan-complete"; return fmt::format("plan complete: {} runs per arm", runs_per_arm);
+        case StopRule::Count:
+            code_ = "plan-complete";
+            return fmt::format("plan complete: {} runs per arm", runs_per_arm);
         case StopRule::Duration:
             code_ = "max-count";
             return fmt::format("max count: {} runs per arm before {} s had passed", runs_per_arm, plan_.duration_s);
@@ -49,18 +53,18 @@ std::optional<std::string> StoppingRule::check(int runs_per_arm, double elapsed_
             code_ = "max-count";
             return fmt::format("max count: {} runs per arm; the {}% confidence sequence of delta never left the "
                                "undecided zone",
-                               runs_per_arm, wording::num(100 * (1 - kSequentialAlpha)));
+                runs_per_arm, wording::num(100 * (1 - kSequentialAlpha)));
         }
     }
     if (elapsed_s >= plan_.max_seconds) {
         code_ = "max-time";
         return fmt::format("max time: {:.1f} s reached (max_seconds {}) with {} runs per arm", elapsed_s,
-                           plan_.max_seconds, runs_per_arm);
+            plan_.max_seconds, runs_per_arm);
     }
     if (plan_.stop == StopRule::Duration && elapsed_s >= plan_.duration_s && runs_per_arm >= min_n) {
         code_ = "duration";
         return fmt::format("duration: {:.1f} s passed (duration_s {}) with {} runs per arm", elapsed_s,
-                           plan_.duration_s, runs_per_arm);
+            plan_.duration_s, runs_per_arm);
     }
     return std::nullopt;
 }
@@ -72,10 +76,10 @@ std::optional<std::string> StoppingRule::decide(int runs_per_arm, const std::fun
     // run continues the same sequence (its alpha_k keep summing to at most alpha).
     const int look = runs_per_arm - first_look_per_arm() + 1;
     const auto ci = sequential_interval(v.baseline, v.treatment, v.paired, profile_.direction,
-                                        look_alpha(kSequentialAlpha, look), look_alpha(kSequentialUpperAlpha, look));
+        look_alpha(kSequentialAlpha, look), look_alpha(kSequentialUpperAlpha, look));
     if (!ci)
         return std::nullopt;
-    DecisionLook l{look, runs_per_arm, *ci, std::nullopt};
+    DecisionLook l {look, runs_per_arm, *ci, std::nullopt};
     const auto cv_b = stats::summarize(v.baseline).cv_pct;
     const auto cv_t = stats::summarize(v.treatment).cv_pct;
     if (cv_b && cv_t)
@@ -84,8 +88,7 @@ std::optional<std::string> StoppingRule::decide(int runs_per_arm, const std::fun
     const auto [lo, hi] = ci->interval;
     const double kill = thresholds_.at(0), license = thresholds_.at(1);
     const std::string where = fmt::format("the {}% interval of delta [{}%, {}%] at look {} (n = {} per arm)",
-                                          wording::num(100 * ci->level), wording::num(lo), wording::num(hi), look,
-                                          runs_per_arm);
+        wording::num(100 * ci->level), wording::num(lo), wording::num(hi), look, runs_per_arm);
     if (lo >= license) {
         code_ = "beyond-license";
         return fmt::format("decision: {} lies wholly at or beyond license {}%", where, wording::num(license));

@@ -30,7 +30,7 @@
 namespace kwb {
 
 struct Judgement {
-    std::string word;                                  // LICENSE, KILL, NOISE, INCONCLUSIVE
+    std::string word; // LICENSE, KILL, NOISE, INCONCLUSIVE
     std::optional<std::array<double, 2>> ci95_delta_pct;
 };
 
@@ -46,10 +46,10 @@ struct ArmValues {
 
 // The decision rule's last look, for the study's record (Experiment::stopping).
 struct DecisionLook {
-    int look = 0;                      // 1-based
+    int look = 0; // 1-based
     int runs_per_arm = 0;
     SequentialInterval interval;
-    std::optional<double> sigma_pct;   // max cv% of the arms at that look
+    std::optional<double> sigma_pct; // max cv% of the arms at that look
 };
 
 class StoppingRule {
@@ -80,7 +80,7 @@ private:
 
     RunPlan plan_;
     Profile profile_;
-    std::vector<double> thresholds_;   // kill, license on the delta% axis
+    std::vector<double> thresholds_; // kill, license on the delta% axis
     std::string code_;
     std::vector<DecisionLook> looks_;
 };

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sampling/procfs_sampler.h"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 namespace kwb {
 namespace {
@@ -78,7 +77,7 @@ std::optional<ProcfsCounters> ProcfsSampler::read() const
     const auto rss = parse_proc_statm_rss_mib(*statm, page_bytes_);
     if (!cpu || !rss)
         return std::nullopt;
-    return ProcfsCounters{*cpu, *rss};
+    return ProcfsCounters {*cpu, *rss};
 }
 
 std::string ProcfsSampler::unavailable_reason() const

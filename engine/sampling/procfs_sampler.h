@@ -19,7 +19,7 @@ namespace kwb {
 
 // One reading of /proc/self/stat and /proc/self/statm.
 struct ProcfsCounters {
-    double cpu_seconds = 0;   // utime + stime
+    double cpu_seconds = 0; // utime + stime
     double rss_mib = 0;
 };
 

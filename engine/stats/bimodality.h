@@ -20,7 +20,7 @@ namespace kwb::stats {
 inline constexpr std::size_t kBimodalMinN = 6;
 
 struct Mode {
-    double share = 0;   // fraction of the arm's runs in this cluster
+    double share = 0; // fraction of the arm's runs in this cluster
     double mean = 0;
 };
 

@@ -12,7 +12,7 @@
 namespace kwb::stats {
 namespace {
 
-__extension__ typedef unsigned __int128 u128;   // GCC and Clang; __extension__ keeps -Wpedantic quiet
+__extension__ typedef unsigned __int128 u128; // GCC and Clang; __extension__ keeps -Wpedantic quiet
 
 // An index in [0, n) from one 64-bit draw (Lemire's multiply-shift; the bias is below 2^-50 for
 // any n a study can have).
@@ -37,8 +37,8 @@ double resampled_mean(std::mt19937_64& rng, std::span<const double> values)
 inline double normal_draw(std::mt19937_64& rng)
 {
     constexpr double kTwoPi = 6.283185307179586476925;
-    const double u1 = (static_cast<double>(rng() >> 11) + 1.0) * 0x1.0p-53;   // (0, 1]
-    const double u2 = static_cast<double>(rng() >> 11) * 0x1.0p-53;           // [0, 1)
+    const double u1 = (static_cast<double>(rng() >> 11) + 1.0) * 0x1.0p-53; // (0, 1]
+    const double u2 = static_cast<double>(rng() >> 11) * 0x1.0p-53; // [0, 1)
     return std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2);
 }
 
@@ -70,7 +70,7 @@ Interval central_95(std::vector<double>& stats)
 }
 
 std::optional<Interval> bootstrap_delta_ci(std::span<const double> baseline, std::span<const double> treatment,
-                                           Direction direction, int resamples, std::uint64_t seed)
+    Direction direction, int resamples, std::uint64_t seed)
 {
     if (baseline.size() < 2 || treatment.size() < 2 || resamples < 1)
         return std::nullopt;
@@ -89,7 +89,7 @@ std::optional<Interval> bootstrap_delta_ci(std::span<const double> baseline, std
 }
 
 std::optional<Interval> bootstrap_delta_ci_exact(std::span<const double> baseline, std::span<const double> treatment,
-                                                 Direction direction, int resamples, std::uint64_t seed)
+    Direction direction, int resamples, std::uint64_t seed)
 {
     if (baseline.size() < 2 || treatment.size() < 2 || resamples < 1)
         return std::nullopt;

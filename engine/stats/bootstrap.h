@@ -27,7 +27,7 @@
 namespace kwb::stats {
 
 inline constexpr int kBootstrapResamples = 10000;
-inline constexpr std::uint64_t kBootstrapSeed = 0x6b77622d76657264ULL;   // "kwb-verd"
+inline constexpr std::uint64_t kBootstrapSeed = 0x6b77622d76657264ULL; // "kwb-verd"
 
 // Above this many values in an arm, a resampled mean is drawn from its central-limit law (normal
 // around the sample mean with spread sd / sqrt(n), n denominator) instead of by resampling n
@@ -43,19 +43,17 @@ using Interval = std::array<double, 2>;
 // 95% CI of delta% of the means, resampling each arm independently. nullopt when an arm has
 // fewer than 2 values.
 std::optional<Interval> bootstrap_delta_ci(std::span<const double> baseline, std::span<const double> treatment,
-                                           Direction direction, int resamples = kBootstrapResamples,
-                                           std::uint64_t seed = kBootstrapSeed);
+    Direction direction, int resamples = kBootstrapResamples, std::uint64_t seed = kBootstrapSeed);
 
 // The same interval always by resampling n values (what bootstrap_delta_ci does up to
 // kExactBootstrapMaxN); for the comparison in bench/.
 std::optional<Interval> bootstrap_delta_ci_exact(std::span<const double> baseline, std::span<const double> treatment,
-                                                 Direction direction, int resamples = kBootstrapResamples,
-                                                 std::uint64_t seed = kBootstrapSeed);
+    Direction direction, int resamples = kBootstrapResamples, std::uint64_t seed = kBootstrapSeed);
 
 // 95% CI of the mean of per-pair values (paired delta%), resampling pairs. nullopt when fewer
 // than 2 pairs.
-std::optional<Interval> bootstrap_mean_ci(std::span<const double> values, int resamples = kBootstrapResamples,
-                                          std::uint64_t seed = kBootstrapSeed);
+std::optional<Interval> bootstrap_mean_ci(
+    std::span<const double> values, int resamples = kBootstrapResamples, std::uint64_t seed = kBootstrapSeed);
 
 // The building blocks of the intervals above, for estimates built from several arms (a grid's
 // interaction): the mean of one resample of `values` (same n, with replacement, drawn as above),

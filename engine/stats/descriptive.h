@@ -41,8 +41,8 @@ struct ArmSummary {
     std::size_t n = 0;
     double mean = 0;
     double median = 0;
-    std::optional<double> stddev;   // null when n = 1
-    std::optional<double> cv_pct;   // 100 * stddev / mean; null when n = 1
+    std::optional<double> stddev; // null when n = 1
+    std::optional<double> cv_pct; // 100 * stddev / mean; null when n = 1
     double min = 0;
     double max = 0;
     double p50 = 0;

@@ -3,10 +3,9 @@
 
 #include "stats/descriptive.h"
 
+#include <algorithm>
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
-
-#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <vector>
@@ -19,7 +18,7 @@ std::optional<double> welch_p(std::span<const double> a, std::span<const double>
         return std::nullopt;
     const double na = static_cast<double>(a.size());
     const double nb = static_cast<double>(b.size());
-    const double va = std::pow(*sample_stddev(a), 2) / na;   // squared standard errors
+    const double va = std::pow(*sample_stddev(a), 2) / na; // squared standard errors
     const double vb = std::pow(*sample_stddev(b), 2) / nb;
     if (va + vb == 0)
         return std::nullopt;
@@ -86,9 +85,9 @@ double exact_upper_tail(std::size_t m, std::size_t n, long long u)
     c[0] = 1;
     for (std::size_t i = 1; i <= m; ++i) {
         const std::size_t up = n + i;
-        for (std::size_t k = deg; k >= up; --k)   // multiply by (1 - q^(n+i))
+        for (std::size_t k = deg; k >= up; --k) // multiply by (1 - q^(n+i))
             c[k] -= c[k - up];
-        for (std::size_t k = i; k <= deg; ++k)    // divide by (1 - q^i)
+        for (std::size_t k = i; k <= deg; ++k) // divide by (1 - q^i)
             c[k] += c[k - i];
     }
     long double total = 0, tail = 0;
@@ -120,9 +119,9 @@ MannWhitneyResult mann_whitney(std::span<const double> a, std::span<const double
     } else {
         const double n = n1 + n2;
         const double var = n1 * n2 / 12 * ((n + 1) - r.tie_term / (n * (n - 1)));
-        const double num = u - n1 * n2 / 2 - 0.5;   // continuity correction
+        const double num = u - n1 * n2 / 2 - 0.5; // continuity correction
         if (var <= 0) {
-            p = num >= 0 ? 0.0 : 2.0;   // all values tied: num = -0.5, p clipped to 1 below
+            p = num >= 0 ? 0.0 : 2.0; // all values tied: num = -0.5, p clipped to 1 below
         } else {
             const boost::math::normal_distribution<double> z;
             p = 2 * boost::math::cdf(boost::math::complement(z, num / std::sqrt(var)));

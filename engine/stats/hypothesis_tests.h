@@ -26,8 +26,8 @@ enum class MannWhitneyMethod { Exact, Asymptotic };
 std::string_view to_string(MannWhitneyMethod m);
 
 struct MannWhitneyResult {
-    double u1 = 0;   // U of the first sample (scipy's statistic)
-    double p = 1;    // two-sided
+    double u1 = 0; // U of the first sample (scipy's statistic)
+    double p = 1; // two-sided
     MannWhitneyMethod method = MannWhitneyMethod::Asymptotic;
 };
 

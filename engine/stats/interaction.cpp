@@ -4,12 +4,10 @@
 #include "stats/descriptive.h"
 #include "stats/effect.h"
 
-#include <boost/math/distributions/fisher_f.hpp>
-
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <boost/math/distributions/fisher_f.hpp>
 #include <cmath>
+#include <fmt/format.h>
 #include <random>
 #include <stdexcept>
 
@@ -26,14 +24,16 @@ std::vector<const GridCellRuns*> ordered_cells(int rows, int cols, const std::ve
     std::vector<const GridCellRuns*> at(static_cast<size_t>(rows * cols), nullptr);
     for (const auto& c : cells) {
         if (c.row < 0 || c.row >= rows || c.col < 0 || c.col >= cols || (c.row == 0 && c.col == 0))
-            throw std::invalid_argument(fmt::format("cell r{}c{} is not a non-baseline cell of a {} x {} grid", c.row,
-                                                    c.col, rows, cols));
+            throw std::invalid_argument(
+                fmt::format("cell r{}c{} is not a non-baseline cell of a {} x {} grid", c.row, c.col, rows, cols));
         auto& slot = at[static_cast<size_t>(c.row * cols + c.col)];
         if (slot)
             throw std::invalid_argument(fmt::format("cell r{}c{} is given twice", c.row, c.col));
         for (const auto* arm : {&c.baseline, &c.treatment})
-            if (arm->empty() || std::any_of(arm->begin(), arm->end(), [](double x) { return !std::isfinite(x) || x <= 0; }))
-                throw std::invalid_argument(fmt::format("cell r{}c{}: each arm needs positive finite runs", c.row, c.col));
+            if (arm->empty()
+                || std::any_of(arm->begin(), arm->end(), [](double x) { return !std::isfinite(x) || x <= 0; }))
+                throw std::invalid_argument(
+                    fmt::format("cell r{}c{}: each arm needs positive finite runs", c.row, c.col));
         slot = &c;
     }
     std::vector<const GridCellRuns*> ordered;
@@ -117,8 +117,8 @@ double additive_residual_ss(const std::vector<const GridCellRuns*>& cells, const
 
 } // namespace
 
-InteractionEstimate estimate_interaction(int rows, int cols, const std::vector<GridCellRuns>& cells, Direction direction,
-                                         int resamples, std::uint64_t seed)
+InteractionEstimate estimate_interaction(
+    int rows, int cols, const std::vector<GridCellRuns>& cells, Direction direction, int resamples, std::uint64_t seed)
 {
     const auto ordered = ordered_cells(rows, cols, cells);
     InteractionEstimate est;
@@ -126,8 +126,8 @@ InteractionEstimate estimate_interaction(int rows, int cols, const std::vector<G
     est.cols = cols;
     est.delta_pct.assign(static_cast<size_t>(rows), std::vector<double>(static_cast<size_t>(cols), 0.0));
     for (const auto* c : ordered)
-        est.delta_pct[static_cast<size_t>(c->row)][static_cast<size_t>(c->col)] =
-            delta_pct(mean(c->baseline), mean(c->treatment), direction);
+        est.delta_pct[static_cast<size_t>(c->row)][static_cast<size_t>(c->col)]
+            = delta_pct(mean(c->baseline), mean(c->treatment), direction);
 
     std::vector<double> measured;
     fill_contrasts(est.delta_pct, measured);
@@ -143,13 +143,13 @@ InteractionEstimate estimate_interaction(int rows, int cols, const std::vector<G
         }
 
     // Bootstrap: every arm of every cell resampled, all contrasts recomputed together.
-    const bool resamplable = std::all_of(ordered.begin(), ordered.end(), [](const GridCellRuns* c) {
-        return c->baseline.size() >= 2 && c->treatment.size() >= 2;
-    });
+    const bool resamplable = std::all_of(ordered.begin(), ordered.end(),
+        [](const GridCellRuns* c) { return c->baseline.size() >= 2 && c->treatment.size() >= 2; });
     if (resamplable && resamples > 0) {
         std::mt19937_64 rng(seed);
         Grid d(static_cast<size_t>(rows), std::vector<double>(static_cast<size_t>(cols), 0.0));
-        std::vector<std::vector<double>> draws(est.contrasts.size(), std::vector<double>(static_cast<size_t>(resamples)));
+        std::vector<std::vector<double>> draws(
+            est.contrasts.size(), std::vector<double>(static_cast<size_t>(resamples)));
         std::vector<double> contrast;
         for (int r = 0; r < resamples; ++r) {
             for (const auto* c : ordered) {

@@ -43,36 +43,36 @@ inline constexpr double kInteractionAlpha = 0.05;
 struct GridCellRuns {
     int row = 0;
     int col = 0;
-    std::vector<double> baseline;    // the baseline cell's runs in this cell's experiment
-    std::vector<double> treatment;   // this cell's runs
+    std::vector<double> baseline; // the baseline cell's runs in this cell's experiment
+    std::vector<double> treatment; // this cell's runs
 };
 
 struct InteractionContrast {
     int row = 0;
     int col = 0;
-    double measured_pct = 0;          // d_ij
-    double additive_pct = 0;          // d_i0 + d_0j: what the effects alone add up to
-    double interaction_pct = 0;       // measured - additive
-    std::optional<Interval> ci95;     // null when an arm it involves has fewer than 2 runs
+    double measured_pct = 0; // d_ij
+    double additive_pct = 0; // d_i0 + d_0j: what the effects alone add up to
+    double interaction_pct = 0; // measured - additive
+    std::optional<Interval> ci95; // null when an arm it involves has fewer than 2 runs
     bool ci_excludes_zero() const { return ci95 && ((*ci95)[0] > 0 || (*ci95)[1] < 0); }
 };
 
 struct InteractionEstimate {
     int rows = 0;
     int cols = 0;
-    std::vector<std::vector<double>> delta_pct;   // [row][col]; [0][0] is 0
-    std::vector<InteractionContrast> contrasts;   // the (R-1)(C-1) cells with both variables changed, row-major
-    std::optional<double> f_two_way;              // null when the runs leave no residual degrees of freedom
-    std::optional<double> p_two_way;             //   or have no spread at all
+    std::vector<std::vector<double>> delta_pct; // [row][col]; [0][0] is 0
+    std::vector<InteractionContrast> contrasts; // the (R-1)(C-1) cells with both variables changed, row-major
+    std::optional<double> f_two_way; // null when the runs leave no residual degrees of freedom
+    std::optional<double> p_two_way; //   or have no spread at all
     int df_interaction = 0;
     int df_residual = 0;
-    double pooled_variance = 0;                   // of per-run delta% (points^2)
-    bool flagged = false;                         // the effects do not add up (rule above)
+    double pooled_variance = 0; // of per-run delta% (points^2)
+    bool flagged = false; // the effects do not add up (rule above)
 };
 
 // Throws std::invalid_argument unless `cells` holds each cell but (0, 0) of a rows x cols grid
 // (2 to 4 each) exactly once, each arm with at least one positive finite value.
-InteractionEstimate estimate_interaction(int rows, int cols, const std::vector<GridCellRuns>& cells, Direction direction,
-                                         int resamples = kBootstrapResamples, std::uint64_t seed = kBootstrapSeed);
+InteractionEstimate estimate_interaction(int rows, int cols, const std::vector<GridCellRuns>& cells,
+    Direction direction, int resamples = kBootstrapResamples, std::uint64_t seed = kBootstrapSeed);
 
 } // namespace kwb::stats

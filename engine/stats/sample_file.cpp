@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "stats/sample_file.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <fmt/format.h>
 #include <fstream>
 
 namespace kwb::stats {
 
 SampleFileError::SampleFileError(std::string file, int line, std::string problem)
-    : std::runtime_error(line > 0 ? fmt::format("{}:{}: {}", file, line, problem) : fmt::format("{}: {}", file, problem)),
-      file_(std::move(file)), line_(line), problem_(std::move(problem))
+    : std::runtime_error(
+        line > 0 ? fmt::format("{}:{}: {}", file, line, problem) : fmt::format("{}: {}", file, problem))
+    , file_(std::move(file))
+    , line_(line)
+    , problem_(std::move(problem))
 {
 }
 
@@ -92,8 +94,8 @@ double checked_value(std::string_view token, const std::string& file, int line)
     if (*v <= 0)
         throw SampleFileError(file, line, fmt::format("{} is not positive (every value must be > 0)", token));
     if (*v > kMaxSampleValue)
-        throw SampleFileError(file, line,
-                              fmt::format("{} is too large: values above 1e100 would overflow the statistics", token));
+        throw SampleFileError(
+            file, line, fmt::format("{} is too large: values above 1e100 would overflow the statistics", token));
     return *v;
 }
 
@@ -130,7 +132,7 @@ std::optional<double> parse_number(std::string_view token)
     const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
     if (ptr != token.data() + token.size())
         return std::nullopt;
-    if (ec == std::errc::result_out_of_range)   // 1e999 and the like: a number, but not a finite one
+    if (ec == std::errc::result_out_of_range) // 1e999 and the like: a number, but not a finite one
         return (token.front() == '-' ? -1 : 1) * HUGE_VAL;
     if (ec != std::errc())
         return std::nullopt;
@@ -141,19 +143,19 @@ SampleSet parse_samples(std::string_view text, const std::string& file, const st
 {
     SampleSet set;
     set.file = file;
-    if (text.substr(0, 3) == "\xEF\xBB\xBF")   // a UTF-8 byte-order mark (spreadsheet exports)
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") // a UTF-8 byte-order mark (spreadsheet exports)
         text.remove_prefix(3);
     const std::vector<Line> lines = content_lines(text, set.line_count);
     const int last_line = std::max(1, set.line_count);
     if (lines.empty())
         throw SampleFileError(file, last_line, "no values (the file is empty or holds only comments)");
 
-    if (parse_number(lines.front().text)) {   // one number per line
+    if (parse_number(lines.front().text)) { // one number per line
         if (column)
             throw SampleFileError(file, lines.front().number,
-                                  fmt::format("--column \"{}\" given, but the file holds bare numbers, not a CSV "
-                                              "header",
-                                              *column));
+                fmt::format("--column \"{}\" given, but the file holds bare numbers, not a CSV "
+                            "header",
+                    *column));
         for (const Line& l : lines) {
             set.values.push_back(checked_value(l.text, file, l.number));
             set.lines.push_back(l.number);
@@ -167,15 +169,15 @@ SampleSet parse_samples(std::string_view text, const std::string& file, const st
     for (const auto& field : header)
         if (!header_field(field))
             throw SampleFileError(file, header_line,
-                                  fmt::format("\"{}\" is neither a number nor a CSV header (each header field names "
-                                              "a column: it holds a letter and does not start like a number)",
-                                              lines.front().text));
+                fmt::format("\"{}\" is neither a number nor a CSV header (each header field names "
+                            "a column: it holds a letter and does not start like a number)",
+                    lines.front().text));
     std::vector<std::vector<std::string>> rows;
     for (std::size_t i = 1; i < lines.size(); ++i) {
         rows.push_back(split_csv(lines[i].text));
         if (rows.back().size() != header.size())
             throw SampleFileError(file, lines[i].number,
-                                  fmt::format("{} fields, but the header has {}", rows.back().size(), header.size()));
+                fmt::format("{} fields, but the header has {}", rows.back().size(), header.size()));
     }
     if (rows.empty())
         throw SampleFileError(file, last_line, "no values (a CSV header without rows)");
@@ -184,8 +186,8 @@ SampleSet parse_samples(std::string_view text, const std::string& file, const st
     if (column) {
         const auto it = std::find(header.begin(), header.end(), *column);
         if (it == header.end())
-            throw SampleFileError(file, header_line,
-                                  fmt::format("no column \"{}\" (columns: {})", *column, join(header)));
+            throw SampleFileError(
+                file, header_line, fmt::format("no column \"{}\" (columns: {})", *column, join(header)));
         col = static_cast<std::size_t>(it - header.begin());
     } else if (header.size() > 1) {
         std::vector<std::string> numeric;
@@ -199,11 +201,11 @@ SampleSet parse_samples(std::string_view text, const std::string& file, const st
             }
         }
         if (numeric.empty())
-            throw SampleFileError(file, header_line,
-                                  fmt::format("no column holds only numbers (columns: {})", join(header)));
+            throw SampleFileError(
+                file, header_line, fmt::format("no column holds only numbers (columns: {})", join(header)));
         if (numeric.size() > 1)
-            throw SampleFileError(file, header_line,
-                                  fmt::format("several numeric columns ({}): pick one with --column", join(numeric)));
+            throw SampleFileError(
+                file, header_line, fmt::format("several numeric columns ({}): pick one with --column", join(numeric)));
     }
     for (std::size_t i = 0; i < rows.size(); ++i) {
         set.values.push_back(checked_value(rows[i][col], file, lines[i + 1].number));
@@ -222,8 +224,8 @@ SampleSet read_sample_file(const std::string& path, const std::optional<std::str
     char chunk[1 << 16];
     while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
         if (text.size() + static_cast<std::size_t>(in.gcount()) > kMaxSampleFileBytes)
-            throw SampleFileError(path, 0, fmt::format("larger than {} MiB, the limit for a sample file",
-                                                       kMaxSampleFileBytes >> 20));
+            throw SampleFileError(
+                path, 0, fmt::format("larger than {} MiB, the limit for a sample file", kMaxSampleFileBytes >> 20));
         text.append(chunk, static_cast<std::size_t>(in.gcount()));
     }
     if (in.bad())
@@ -237,8 +239,8 @@ void check_paired_counts(const SampleSet& baseline, const SampleSet& treatment)
         return;
     const int line = treatment.lines.empty() ? std::max(1, treatment.line_count) : treatment.lines.back();
     throw SampleFileError(treatment.file, line,
-                          fmt::format("{} values, but the baseline ({}) has {}: --paired needs equal counts",
-                                      treatment.values.size(), baseline.file, baseline.values.size()));
+        fmt::format("{} values, but the baseline ({}) has {}: --paired needs equal counts", treatment.values.size(),
+            baseline.file, baseline.values.size()));
 }
 
 } // namespace kwb::stats

@@ -21,7 +21,7 @@ class SampleFileError : public std::runtime_error {
 public:
     SampleFileError(std::string file, int line, std::string problem);
     const std::string& file() const { return file_; }
-    int line() const { return line_; }   // 1-based; 0 when the file could not be read at all
+    int line() const { return line_; } // 1-based; 0 when the file could not be read at all
     const std::string& problem() const { return problem_; }
 
 private:
@@ -31,24 +31,25 @@ private:
 };
 
 // The largest sample file read (256 MiB: some 20 million values); past it reading stops.
-inline constexpr std::size_t kMaxSampleFileBytes = std::size_t{256} << 20;
+inline constexpr std::size_t kMaxSampleFileBytes = std::size_t {256} << 20;
 // The largest value accepted: sums of squares of a million values stay far inside double range.
 inline constexpr double kMaxSampleValue = 1e100;
 
 struct SampleSet {
-    std::string file;            // as named by the user
+    std::string file; // as named by the user
     std::vector<double> values;
-    std::vector<int> lines;      // the line of each value
-    int line_count = 0;          // lines in the file
+    std::vector<int> lines; // the line of each value
+    int line_count = 0; // lines in the file
 };
 
 // Parses `text` as the content of `file` (the name is only used in errors). With `column`, a CSV
 // file's column of that name is read; a one-number-per-line file ignores it. Throws
 // SampleFileError on bad input: no values, a token that is not a number, a non-finite value, a
 // value <= 0 or above kMaxSampleValue, a first line that is neither a number nor a header,
-// `column` on a file of bare numbers, an unknown column, a ragged row, zero or several numeric columns without `column`.
-SampleSet parse_samples(std::string_view text, const std::string& file,
-                        const std::optional<std::string>& column = std::nullopt);
+// `column` on a file of bare numbers, an unknown column, a ragged row, zero or several numeric columns without
+// `column`.
+SampleSet parse_samples(
+    std::string_view text, const std::string& file, const std::optional<std::string>& column = std::nullopt);
 
 // Reads and parses a file; an unreadable file is a SampleFileError with line 0.
 SampleSet read_sample_file(const std::string& path, const std::optional<std::string>& column = std::nullopt);

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
@@ -13,12 +12,12 @@ namespace kwb {
 
 struct ParamDifference {
     std::string name;
-    nlohmann::json baseline;    // effective value (given, else the default), null when unknown
+    nlohmann::json baseline; // effective value (given, else the default), null when unknown
     nlohmann::json treatment;
 };
 
 struct ArmDiff {
-    std::vector<ParamDifference> differences;   // effective values differ, sorted by name
+    std::vector<ParamDifference> differences; // effective values differ, sorted by name
     // Set explicitly on one arm only while the effective values agree: the "forced setting on one
     // arm" trap (a production default on one side, the same value forced on the other). Not a
     // difference, but worth showing beside the diff.
@@ -32,6 +31,6 @@ struct ArmDiff {
 // `defaults` fills in parameters an arm leaves out (a workload's defaults); it may be empty.
 // Numbers compare by value, so 128 and 128.0 are the same setting.
 ArmDiff diff_arms(const nlohmann::json& baseline, const nlohmann::json& treatment,
-                  const nlohmann::json& defaults = nlohmann::json::object());
+    const nlohmann::json& defaults = nlohmann::json::object());
 
 } // namespace kwb

@@ -3,9 +3,8 @@
 
 #include "study/arm_diff.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <fmt/format.h>
 #include <set>
 
 namespace kwb {
@@ -39,7 +38,8 @@ std::string grid_shape_problem(const GridGroup& grid)
     for (const auto& v : grid.variables) {
         const int n = static_cast<int>(v.levels.size());
         if (n < kGridMinLevels || n > kGridMaxLevels)
-            return fmt::format("'{}' has {} levels; a grid variable has {} to {}", v.name, n, kGridMinLevels, kGridMaxLevels);
+            return fmt::format(
+                "'{}' has {} levels; a grid variable has {} to {}", v.name, n, kGridMinLevels, kGridMaxLevels);
         for (size_t i = 0; i < v.levels.size(); ++i)
             for (size_t j = 0; j < i; ++j)
                 if (same_value(v.levels[i], v.levels[j]))
@@ -56,8 +56,8 @@ nlohmann::json grid_cell_params(const GridGroup& grid, const nlohmann::json& sha
     return params;
 }
 
-std::vector<Experiment> grid_cell_experiments(const GridGroup& grid, const Experiment& prototype,
-                                              const nlohmann::json& shared)
+std::vector<Experiment> grid_cell_experiments(
+    const GridGroup& grid, const Experiment& prototype, const nlohmann::json& shared)
 {
     std::vector<Experiment> cells;
     const std::vector<int> origin = {0, 0};
@@ -74,7 +74,7 @@ std::vector<Experiment> grid_cell_experiments(const GridGroup& grid, const Exper
             e.kind = kGridCellKind;
             e.group = grid.id;
             e.arms = {{grid_cell_label(origin), baseline, std::nullopt},
-                      {grid_cell_label(e.cell), grid_cell_params(grid, shared, e.cell), std::nullopt}};
+                {grid_cell_label(e.cell), grid_cell_params(grid, shared, e.cell), std::nullopt}};
             cells.push_back(std::move(e));
         }
     return cells;
@@ -83,7 +83,8 @@ std::vector<Experiment> grid_cell_experiments(const GridGroup& grid, const Exper
 nlohmann::json grid_level_from_text(const nlohmann::json& like, const std::string& text, std::string& problem)
 {
     const auto first = text.find_first_not_of(' ');
-    const std::string t = first == std::string::npos ? std::string() : text.substr(first, text.find_last_not_of(' ') - first + 1);
+    const std::string t
+        = first == std::string::npos ? std::string() : text.substr(first, text.find_last_not_of(' ') - first + 1);
     if (t.empty()) {
         problem = "an empty level";
         return nullptr;
@@ -111,7 +112,7 @@ std::string add_grid(Study& study, const Experiment& prototype, std::vector<Grid
     grid.variables = std::move(variables);
     if (auto problem = grid_shape_problem(grid); !problem.empty())
         return problem;
-    const nlohmann::json shared = prototype.arms.front().params;   // a copy: cells are appended below
+    const nlohmann::json shared = prototype.arms.front().params; // a copy: cells are appended below
     for (const auto& v : grid.variables)
         if (!shared.contains(v.name))
             return fmt::format("'{}' is not a parameter of {}'s arms", v.name, prototype.id);
@@ -140,7 +141,8 @@ std::string add_grid(Study& study, const Experiment& prototype, std::vector<Grid
 
 const GridGroup* find_grid(const Study& study, const std::string& id)
 {
-    const auto it = std::find_if(study.grids.begin(), study.grids.end(), [&](const GridGroup& g) { return g.id == id; });
+    const auto it
+        = std::find_if(study.grids.begin(), study.grids.end(), [&](const GridGroup& g) { return g.id == id; });
     return it == study.grids.end() ? nullptr : &*it;
 }
 
@@ -159,7 +161,7 @@ std::vector<const Experiment*> grid_cells(const Study& study, const GridGroup& g
 }
 
 std::string grid_cell_problem(const Study& study, const Experiment& cell, const nlohmann::json& baseline_params,
-                              const nlohmann::json& cell_params)
+    const nlohmann::json& cell_params)
 {
     const GridGroup* grid = find_grid(study, cell.group);
     if (!grid)
@@ -172,24 +174,25 @@ std::string grid_cell_problem(const Study& study, const Experiment& cell, const 
         return "a grid cell names its level of each of the grid's two variables (field 'cell')";
     for (size_t i = 0; i < 2; ++i)
         if (cell.cell[i] >= static_cast<int>(grid->variables[i].levels.size()))
-            return fmt::format("cell {}: '{}' has no level {}", grid_cell_label(cell.cell), grid->variables[i].name,
-                               cell.cell[i]);
+            return fmt::format(
+                "cell {}: '{}' has no level {}", grid_cell_label(cell.cell), grid->variables[i].name, cell.cell[i]);
     if (cell.cell[0] == 0 && cell.cell[1] == 0)
         return "the baseline cell r0c0 is not run against itself";
     for (const auto& other : grid_cells(study, *grid))
         if (other != &cell && other->cell == cell.cell)
-            return fmt::format("cell {} appears twice in grid {} (also {})", grid_cell_label(cell.cell), grid->id, other->id);
+            return fmt::format(
+                "cell {} appears twice in grid {} (also {})", grid_cell_label(cell.cell), grid->id, other->id);
     // Each arm holds its cell's levels; every other parameter is shared, so a difference is
     // attributable to the grid's variables alone.
     const std::vector<int> origin = {0, 0};
-    for (const auto& [params, at] : {std::pair{&baseline_params, origin}, std::pair{&cell_params, cell.cell}})
+    for (const auto& [params, at] : {std::pair {&baseline_params, origin}, std::pair {&cell_params, cell.cell}})
         for (size_t i = 0; i < 2; ++i) {
             const auto& var = grid->variables[i];
             const auto& want = var.levels[static_cast<size_t>(at[i])];
             if (!params->contains(var.name) || !same_value((*params)[var.name], want))
                 return fmt::format("arm {} should hold {} = {} (its level in cell {})",
-                                   params == &baseline_params ? cell.arms[0].name : cell.arms[1].name, var.name,
-                                   want.dump(), grid_cell_label(at));
+                    params == &baseline_params ? cell.arms[0].name : cell.arms[1].name, var.name, want.dump(),
+                    grid_cell_label(at));
         }
     std::set<std::string> allowed = {grid->variables[0].name, grid->variables[1].name};
     const ArmDiff diff = diff_arms(baseline_params, cell_params);
@@ -203,7 +206,7 @@ std::string grid_cell_problem(const Study& study, const Experiment& cell, const 
             names += fmt::format("{}{}", names.empty() ? "" : ", ", n);
         return fmt::format("the arms also differ in {} (not a variable of grid {}); the cell's effect could not be "
                            "attributed",
-                           names, grid->id);
+            names, grid->id);
     }
     return {};
 }

@@ -4,7 +4,6 @@
 #include "study/study.h"
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
@@ -34,8 +33,8 @@ nlohmann::json grid_cell_params(const GridGroup& grid, const nlohmann::json& sha
 // profile, metric, guards, backend) with id "<grid id>-r<i>c<j>", kind "grid-cell", the group and
 // cell set, and arms {"r0c0": baseline cell, "r<i>c<j>": that cell}. `shared` holds every
 // parameter with the grid variables at their baseline levels.
-std::vector<Experiment> grid_cell_experiments(const GridGroup& grid, const Experiment& prototype,
-                                              const nlohmann::json& shared);
+std::vector<Experiment> grid_cell_experiments(
+    const GridGroup& grid, const Experiment& prototype, const nlohmann::json& shared);
 
 // A level typed as text, of the type of `like` (the parameter's baseline value): an integer
 // parameter takes integers, a number any number, text stays text. Sets `problem` on bad text.
@@ -57,6 +56,6 @@ std::vector<const Experiment*> grid_cells(const Study& study, const GridGroup& g
 // the grid, and its two arms (parameters resolved, defaults filled in) must be the baseline cell
 // and the cell its coordinates name: they may differ only in the grid's variables.
 std::string grid_cell_problem(const Study& study, const Experiment& cell, const nlohmann::json& baseline_params,
-                              const nlohmann::json& cell_params);
+    const nlohmann::json& cell_params);
 
 } // namespace kwb

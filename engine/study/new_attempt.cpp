@@ -3,15 +3,13 @@
 
 #include "study/grid.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cctype>
+#include <fmt/format.h>
 #include <stdexcept>
 
 namespace kwb {
 namespace {
-
 
 // "ab-1" -> "ab-2" (the first free number after the stem).
 std::string next_id(const Study& study, const Experiment& e)
@@ -41,8 +39,8 @@ std::string next_grid_id(const Study& study)
 
 bool is_runnable(const Experiment& e)
 {
-    return e.status == ExperimentStatus::Pending || e.status == ExperimentStatus::Stopped ||
-           e.status == ExperimentStatus::Running;
+    return e.status == ExperimentStatus::Pending || e.status == ExperimentStatus::Stopped
+        || e.status == ExperimentStatus::Running;
 }
 
 bool has_runnable_experiment(const Study& study)

@@ -19,8 +19,14 @@ const Experiment* Study::find_experiment(const std::string& id) const
 const std::vector<std::string>& tradeoff_axes()
 {
     static const std::vector<std::string> axes = {
-        "loc-complexity",   "hardware-specificity", "toolchain-version", "maintainability",
-        "numerical-correctness", "generality",      "scheduling-impact", "memory-budget",
+        "loc-complexity",
+        "hardware-specificity",
+        "toolchain-version",
+        "maintainability",
+        "numerical-correctness",
+        "generality",
+        "scheduling-impact",
+        "memory-budget",
     };
     return axes;
 }
@@ -33,9 +39,12 @@ std::string_view to_string(RunOrder o)
 std::string_view to_string(StopRule s)
 {
     switch (s) {
-    case StopRule::Count: return "count";
-    case StopRule::Duration: return "duration";
-    case StopRule::Decision: return "decision";
+    case StopRule::Count:
+        return "count";
+    case StopRule::Duration:
+        return "duration";
+    case StopRule::Decision:
+        return "decision";
     }
     return "count";
 }
@@ -43,11 +52,16 @@ std::string_view to_string(StopRule s)
 std::string_view to_string(ExperimentStatus s)
 {
     switch (s) {
-    case ExperimentStatus::Pending: return "pending";
-    case ExperimentStatus::Running: return "running";
-    case ExperimentStatus::Done: return "done";
-    case ExperimentStatus::Stopped: return "stopped";
-    case ExperimentStatus::Failed: return "failed";
+    case ExperimentStatus::Pending:
+        return "pending";
+    case ExperimentStatus::Running:
+        return "running";
+    case ExperimentStatus::Done:
+        return "done";
+    case ExperimentStatus::Stopped:
+        return "stopped";
+    case ExperimentStatus::Failed:
+        return "failed";
     }
     return "pending";
 }

@@ -4,11 +4,10 @@
 #include "util/direction.h"
 #include "verdict/verdict_types.h"
 
-#include <nlohmann/json.hpp>
-
 #include <array>
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,36 +22,36 @@ inline constexpr int kStudySchemaVersion = 3;
 
 // Phase 1: one metric, from X to Y, and the K/R/W triple.
 struct Target {
-    std::string metric;                 // e.g. "time_ms", "ttft_ms", "tok_s"
+    std::string metric; // e.g. "time_ms", "ttft_ms", "tok_s"
     Direction direction = Direction::Lower;
-    std::string unit;                   // e.g. "ms"
-    std::optional<double> current;      // measured value today
-    std::optional<double> goal;         // value to reach
-    std::string kernel;                 // K: exact semantics, dtypes, shapes, layouts
-    std::string reference;              // R: correctness oracle
-    std::string workload;               // W: workload distribution or focused shape
+    std::string unit; // e.g. "ms"
+    std::optional<double> current; // measured value today
+    std::optional<double> goal; // value to reach
+    std::string kernel; // K: exact semantics, dtypes, shapes, layouts
+    std::string reference; // R: correctness oracle
+    std::string workload; // W: workload distribution or focused shape
 };
 
 // Phase 2: what the hardware sheet showed when the study was made (kwb devices --json shape).
 struct HardwareSnapshot {
-    std::string captured_at;            // ISO 8601 UTC
+    std::string captured_at; // ISO 8601 UTC
     nlohmann::json devices = nlohmann::json::array();
-    std::string device_in_use;          // name of the device the experiments ran on
-    std::vector<std::string> warnings;  // known traps found for this device
+    std::string device_in_use; // name of the device the experiments ran on
+    std::vector<std::string> warnings; // known traps found for this device
 };
 
 // Phase 3: the measured binding constraint.
 struct BindingEvidence {
-    std::string constraint;             // memory-bandwidth, compute, smem, launch-overhead, scheduler, at-extremes, or empty
+    std::string constraint; // memory-bandwidth, compute, smem, launch-overhead, scheduler, at-extremes, or empty
     std::string notes;
     nlohmann::json metrics = nlohmann::json::object(); // name -> value, as measured
 };
 
 // Phase 4: the formula that predicts the change, with its magnitude.
 struct Prediction {
-    std::string formula;                         // muParser expression giving predicted delta%
-    std::map<std::string, double> variables;     // named constants the formula uses
-    std::optional<double> predicted_delta_pct;   // the formula's value, positive = better
+    std::string formula; // muParser expression giving predicted delta%
+    std::map<std::string, double> variables; // named constants the formula uses
+    std::optional<double> predicted_delta_pct; // the formula's value, positive = better
     std::string rationale;
     // Schema 3: the catalogue part (its `match`, e.g. "H100 80GB HBM3") whose figures give the
     // formula's hardware constants; empty: the GPU of the study's device sheet. The predicted value
@@ -68,39 +67,39 @@ struct CorrectnessCheck {
     std::optional<double> max_abs_error;
     std::optional<double> max_rel_error;
     std::optional<double> tolerance;
-    std::string compared;               // what was compared with what, e.g. "gemm vs cuBLASLt (fp32 out)"
-    std::string checked_at;             // ISO 8601 UTC
+    std::string compared; // what was compared with what, e.g. "gemm vs cuBLASLt (fp32 out)"
+    std::string checked_at; // ISO 8601 UTC
 };
 
 // Schema 3: an arm that is an external benchmark command (workload "command", docs/adapters.md).
 struct CommandSpec {
-    std::string cmd;                             // run by /bin/sh -c; {out} becomes a fresh result-file path
-    std::string cwd;                             // working directory; empty: where kwb runs
-    std::map<std::string, std::string> env;      // overrides on top of kwb's environment
-    double timeout_s = 600;                      // per repetition; the process group is killed then
-    std::string setup, teardown;                 // once per arm, before the first and after the last repetition
-    std::string setup_each, teardown_each;       // around every repetition
-    std::string check;                           // correctness check, exit 0 = correct; empty: unverified
-    std::string adapter = "auto";                // adapter name, or auto (detected from the output)
-    nlohmann::json adapter_options = nlohmann::json::object();   // select, map, patterns
+    std::string cmd; // run by /bin/sh -c; {out} becomes a fresh result-file path
+    std::string cwd; // working directory; empty: where kwb runs
+    std::map<std::string, std::string> env; // overrides on top of kwb's environment
+    double timeout_s = 600; // per repetition; the process group is killed then
+    std::string setup, teardown; // once per arm, before the first and after the last repetition
+    std::string setup_each, teardown_each; // around every repetition
+    std::string check; // correctness check, exit 0 = correct; empty: unverified
+    std::string adapter = "auto"; // adapter name, or auto (detected from the output)
+    nlohmann::json adapter_options = nlohmann::json::object(); // select, map, patterns
 };
 
 // One arm of an A/B: a complete parameter set for the workload.
 struct Arm {
-    std::string name;                            // "baseline" or "treatment" (grids: "r0c1"...)
+    std::string name; // "baseline" or "treatment" (grids: "r0c1"...)
     nlohmann::json params = nlohmann::json::object();
-    std::optional<CorrectnessCheck> check{};     // schema 3: null until the run checked it
-    std::optional<CommandSpec> command{};        // schema 3: set for the command workload
+    std::optional<CorrectnessCheck> check {}; // schema 3: null until the run checked it
+    std::optional<CommandSpec> command {}; // schema 3: set for the command workload
 };
 
 // Which device an experiment ran on. The model is what "same device" means: a study measured on
 // one H200 resumes on any H200, never on an A100 (study/device_identity.h owns that rule).
 struct DeviceIdentity {
-    std::string kind;                   // "cpu" or "cuda"
-    std::string model;                  // "NVIDIA H200", "Intel(R) Xeon(R) Processor"
-    std::string uuid;                   // GPUs: "GPU-8c1a..."; empty for CPUs
-    std::optional<int> index;           // the CUDA device index it ran on
-    std::string driver;                 // driver version where known
+    std::string kind; // "cpu" or "cuda"
+    std::string model; // "NVIDIA H200", "Intel(R) Xeon(R) Processor"
+    std::string uuid; // GPUs: "GPU-8c1a..."; empty for CPUs
+    std::optional<int> index; // the CUDA device index it ran on
+    std::string driver; // driver version where known
 
     bool empty() const { return kind.empty() && model.empty(); }
 };
@@ -109,15 +108,15 @@ enum class RunOrder { Abba, RandomisedBlocks };
 enum class StopRule { Count, Duration, Decision };
 
 struct RunPlan {
-    int runs_per_arm = 5;               // Count: exactly this many; Decision: at most this many
-    int warmup_runs = 1;                // per arm, discarded, recorded as warm-up
+    int runs_per_arm = 5; // Count: exactly this many; Decision: at most this many
+    int warmup_runs = 1; // per arm, discarded, recorded as warm-up
     RunOrder order = RunOrder::Abba;
-    std::uint64_t seed = 1;             // for randomised blocks
+    std::uint64_t seed = 1; // for randomised blocks
     StopRule stop = StopRule::Count;
-    double duration_s = 0;              // Duration: stop once this much wall time has passed
-    double max_seconds = 3600;          // any rule: never run longer than this
-    int max_runs_per_arm = 1000;        // Duration: never more than this many runs per arm
-    int aa_splits = 0;                  // A/A calibration splits of the baseline; 0 = off
+    double duration_s = 0; // Duration: stop once this much wall time has passed
+    double max_seconds = 3600; // any rule: never run longer than this
+    int max_runs_per_arm = 1000; // Duration: never more than this many runs per arm
+    int aa_splits = 0; // A/A calibration splits of the baseline; 0 = off
     // Schema 3: a repetition is a batch of launches (iterations) whose count is calibrated once
     // per experiment so the faster arm's repetition lasts at least this long; both arms use the
     // same count and values are stored per launch. 0 = off (the workload's own count).
@@ -133,47 +132,47 @@ struct Controls {
 // One repetition of one arm.
 struct Sample {
     std::string arm;
-    int rep = 0;                        // index within its arm, from 0
-    int position = 0;                   // index in the run order of the experiment, from 0
-    std::string started_at;             // ISO 8601 UTC
+    int rep = 0; // index within its arm, from 0
+    int position = 0; // index in the run order of the experiment, from 0
+    std::string started_at; // ISO 8601 UTC
     double duration_s = 0;
-    std::map<std::string, double> metrics;   // metric name -> value of this repetition
-    std::vector<double> iterations;          // per-iteration values of the target metric, if several
+    std::map<std::string, double> metrics; // metric name -> value of this repetition
+    std::vector<double> iterations; // per-iteration values of the target metric, if several
     std::optional<double> clock_mhz;
     std::optional<double> temperature_c;
-    bool warmup = false;                // warm-up repetitions are kept but never judged
+    bool warmup = false; // warm-up repetitions are kept but never judged
     bool discarded = false;
     bool throttled = false;
     std::string note;
     // Schema 3, GPU runs (absent where unknown: no NVML, a CPU run):
     std::optional<double> mem_clock_mhz;
     std::optional<double> power_w;
-    std::vector<std::string> throttle_reasons;   // NVML clock-event reasons seen during the repetition
-    std::optional<int> launches;                 // launches (iterations) in this repetition
+    std::vector<std::string> throttle_reasons; // NVML clock-event reasons seen during the repetition
+    std::optional<int> launches; // launches (iterations) in this repetition
     // Schema 3, command arms: a failed repetition (non-zero exit, timeout, nothing the adapter could
     // read) is kept with failed = true, discarded = true, no metrics and the reason in note.
     bool failed = false;
     std::optional<int> exit_status;
-    std::string stdout_tail, stderr_tail;        // the last 4 KiB, with a note when cut
-    std::string adapter;                         // the adapter that read it
-    std::map<std::string, std::string> fingerprint;   // adapter fields that must match across arms
-    std::optional<double> peak_gpu_mem_mib;      // NVML, all GPUs, while the command ran
+    std::string stdout_tail, stderr_tail; // the last 4 KiB, with a note when cut
+    std::string adapter; // the adapter that read it
+    std::map<std::string, std::string> fingerprint; // adapter fields that must match across arms
+    std::optional<double> peak_gpu_mem_mib; // NVML, all GPUs, while the command ran
 };
 
 // A stream recorded by a sampler during the experiment (CPU utilisation, RSS, SM occupancy...).
 struct SamplerLane {
     std::string name;
     std::string unit;
-    std::vector<double> t_s;            // seconds since the experiment started
+    std::vector<double> t_s; // seconds since the experiment started
     std::vector<double> values;
 };
 
 // The A/A calibration: the baseline split against itself.
 struct AaCalibration {
     int splits = 0;
-    int false_alarms = 0;               // splits whose verdict was anything but NOISE
+    int false_alarms = 0; // splits whose verdict was anything but NOISE
     std::vector<std::string> verdicts;
-    std::string method;                 // how the splits were drawn, in words
+    std::string method; // how the splits were drawn, in words
 
     double false_alarm_rate() const { return splits > 0 ? static_cast<double>(false_alarms) / splits : 0.0; }
 };
@@ -182,44 +181,44 @@ struct AaCalibration {
 // plan-complete, max-count, max-time, duration, beyond-license, below-kill, inside-noise-band,
 // or stopped (a signal / the Stop button).
 struct StopRecord {
-    std::string rule;                       // count, duration, decision
+    std::string rule; // count, duration, decision
     std::string code;
-    int runs_per_arm = 0;                   // per arm when it stopped
-    std::optional<double> alpha;            // decision: the confidence sequence's total error
-    int looks = 0;                          // decision: looks taken (the last one's number)
-    std::optional<std::array<double, 2>> interval;   // decision: the last look's interval of delta%
-    std::optional<double> interval_level;   // its level, 1 - alpha_k
+    int runs_per_arm = 0; // per arm when it stopped
+    std::optional<double> alpha; // decision: the confidence sequence's total error
+    int looks = 0; // decision: looks taken (the last one's number)
+    std::optional<std::array<double, 2>> interval; // decision: the last look's interval of delta%
+    std::optional<double> interval_level; // its level, 1 - alpha_k
 };
 
 enum class ExperimentStatus { Pending, Running, Done, Stopped, Failed };
 
 struct Experiment {
-    std::string id;                     // unique in the study, e.g. "ab-1"
-    std::string kind = "ab";            // "ab", or "grid-cell" (one cell of a grid group)
+    std::string id; // unique in the study, e.g. "ab-1"
+    std::string kind = "ab"; // "ab", or "grid-cell" (one cell of a grid group)
     std::string workload;
-    std::string backend = "auto";       // auto, cpu, cuda
-    std::string metric;                 // the target metric judged by the verdict
-    std::vector<std::string> guards;    // other metrics that must not regress
-    std::vector<Arm> arms;              // arms[0] is the baseline
+    std::string backend = "auto"; // auto, cpu, cuda
+    std::string metric; // the target metric judged by the verdict
+    std::vector<std::string> guards; // other metrics that must not regress
+    std::vector<Arm> arms; // arms[0] is the baseline
     RunPlan plan;
     Controls controls;
-    std::string profile = "generic";    // verdict profile name
+    std::string profile = "generic"; // verdict profile name
     nlohmann::json profile_overrides = nlohmann::json::object();
-    bool acknowledged_multi_variable = false;  // the user accepted arms that differ in >1 parameter
+    bool acknowledged_multi_variable = false; // the user accepted arms that differ in >1 parameter
     ExperimentStatus status = ExperimentStatus::Pending;
-    std::string error;                  // why it failed, if it did
-    std::string stop_reason;            // why the runner stopped (plan complete, duration, decision, signal...)
+    std::string error; // why it failed, if it did
+    std::string stop_reason; // why the runner stopped (plan complete, duration, decision, signal...)
     std::vector<Sample> samples;
     std::vector<SamplerLane> lanes;
     std::optional<AaCalibration> aa;
-    std::vector<std::string> missing_gates;   // wizard gates that were not met when it ran
+    std::vector<std::string> missing_gates; // wizard gates that were not met when it ran
     // Schema 3:
-    DeviceIdentity device;              // the device the samples were taken on (empty until run)
-    std::optional<int> launches_per_rep;   // the calibrated launch count both arms use
-    std::vector<std::string> limitations;  // what this run could not record, e.g. "no NVML: clocks not recorded"
-    std::optional<SampleVerdict> verdict;        // sample verdict (JSON: the kwb verdict --json shape) or none
-    std::optional<FinalVerdict> final_verdict;   // after study-level rules, or none
-    std::optional<StopRecord> stopping;          // schema 3: why and when it stopped (null until it did)
+    DeviceIdentity device; // the device the samples were taken on (empty until run)
+    std::optional<int> launches_per_rep; // the calibrated launch count both arms use
+    std::vector<std::string> limitations; // what this run could not record, e.g. "no NVML: clocks not recorded"
+    std::optional<SampleVerdict> verdict; // sample verdict (JSON: the kwb verdict --json shape) or none
+    std::optional<FinalVerdict> final_verdict; // after study-level rules, or none
+    std::optional<StopRecord> stopping; // schema 3: why and when it stopped (null until it did)
     // Schema 3, grids (kind "grid-cell"): the grid group this cell belongs to and its level index
     // per grid variable, e.g. {1, 0}. A cell is a complete two-arm experiment (the baseline cell
     // against this one), so cells can run apart (another GPU, another job) and still be judged.
@@ -237,25 +236,25 @@ struct GridVariable {
 // experiment of kind "grid-cell" naming this group; the interaction estimate is stored here once
 // every cell is judged (verdict/grid_interaction.h), null before.
 struct GridGroup {
-    std::string id;                     // "grid-1"
+    std::string id; // "grid-1"
     std::vector<GridVariable> variables;
     nlohmann::json interaction;
 };
 
 // Phase 7: one tradeoff axis. A license needs at least one axis with a named sacrifice.
 struct Tradeoff {
-    std::string axis;                   // loc-complexity, hardware-specificity, ...
+    std::string axis; // loc-complexity, hardware-specificity, ...
     bool sacrificed = false;
-    std::string note;                   // what exactly was given up
+    std::string note; // what exactly was given up
 };
 
 // One A/B attempt and what it left standing.
 struct LedgerEntry {
     std::string experiment_id;
-    std::string at;                     // ISO 8601 UTC
-    std::string verdict;                // LICENSE, KILL, NOISE, INCONCLUSIVE
+    std::string at; // ISO 8601 UTC
+    std::string verdict; // LICENSE, KILL, NOISE, INCONCLUSIVE
     std::string summary;
-    std::vector<std::string> hypotheses;    // hypotheses still standing after this attempt
+    std::vector<std::string> hypotheses; // hypotheses still standing after this attempt
 };
 
 struct Study {
@@ -271,7 +270,7 @@ struct Study {
     std::vector<Experiment> experiments;
     std::vector<Tradeoff> tradeoffs;
     std::vector<LedgerEntry> ledger;
-    std::vector<GridGroup> grids;       // schema 3
+    std::vector<GridGroup> grids; // schema 3
 
     Experiment* find_experiment(const std::string& id);
     const Experiment* find_experiment(const std::string& id) const;

@@ -5,10 +5,9 @@
 #include "study/study_json.h"
 #include "util/atomic_file.h"
 
+#include <chrono>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
-
-#include <chrono>
 
 namespace kwb {
 namespace {
@@ -48,7 +47,8 @@ void migrate_2_to_3(nlohmann::json& doc)
 void migrate_study_json(nlohmann::json& doc)
 {
     if (!doc.is_object())
-        throw FormatError(fmt::format("not a Kernel Workbench study (the document is {}, not an object)", doc.type_name()));
+        throw FormatError(
+            fmt::format("not a Kernel Workbench study (the document is {}, not an object)", doc.type_name()));
     const auto it = doc.find("schema_version");
     if (it == doc.end())
         throw FormatError("not a Kernel Workbench study (field 'schema_version' missing)");
@@ -56,13 +56,14 @@ void migrate_study_json(nlohmann::json& doc)
         throw FormatError("field 'schema_version': expected an integer");
     // Compared as a 64-bit value: 4294967298 must not read as 2.
     const long long version = it->is_number_unsigned() && it->get<unsigned long long>() > kStudySchemaVersion
-                                  ? static_cast<long long>(kStudySchemaVersion) + 1
-                                  : it->get<long long>();
+        ? static_cast<long long>(kStudySchemaVersion) + 1
+        : it->get<long long>();
     if (version < 1)
         throw FormatError(fmt::format("field 'schema_version': {} is not a valid version", version));
     if (version > kStudySchemaVersion)
-        throw FormatError(fmt::format("field 'schema_version': {} was written by a newer Kernel Workbench (this one reads up to {})",
-                                      it->dump(), kStudySchemaVersion));
+        throw FormatError(
+            fmt::format("field 'schema_version': {} was written by a newer Kernel Workbench (this one reads up to {})",
+                it->dump(), kStudySchemaVersion));
     if (version == 1)
         migrate_1_to_2(doc);
     if (version <= 2)
@@ -75,19 +76,20 @@ Study parse_study(std::string_view text, const std::string& origin)
     // The last key the parser passed: a number beyond double range (1e400) is only found by the
     // lexer, and the error should still name the field it was written for.
     std::string last_key;
-    const nlohmann::json::parser_callback_t note_key = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& value) {
-        if (event == nlohmann::json::parse_event_t::key && value.is_string())
-            last_key = value.get_ref<const std::string&>();
-        return true;
-    };
+    const nlohmann::json::parser_callback_t note_key
+        = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& value) {
+              if (event == nlohmann::json::parse_event_t::key && value.is_string())
+                  last_key = value.get_ref<const std::string&>();
+              return true;
+          };
     try {
         doc = nlohmann::json::parse(text, note_key);
     } catch (const nlohmann::json::out_of_range& e) {
         std::string what = e.what();
         if (const auto pos = what.find("] "); pos != std::string::npos)
             what = what.substr(pos + 2);
-        throw StudyLoadError(fmt::format("{}: field '{}': {} (beyond the range of a number)", origin,
-                                         last_key.empty() ? "?" : last_key, what));
+        throw StudyLoadError(fmt::format(
+            "{}: field '{}': {} (beyond the range of a number)", origin, last_key.empty() ? "?" : last_key, what));
     } catch (const nlohmann::json::parse_error& e) {
         // nlohmann's message carries the byte offset; keep it, drop its "[json.exception...]" prefix.
         std::string what = e.what();
@@ -98,7 +100,7 @@ Study parse_study(std::string_view text, const std::string& origin)
     try {
         migrate_study_json(doc);
         Study study = study_from_json(doc);
-        refresh_prediction(study);   // the stored value is the formula's, never a typed one
+        refresh_prediction(study); // the stored value is the formula's, never a typed one
         return study;
     } catch (const FormatError& e) {
         throw StudyLoadError(fmt::format("{}: {}", origin, e.what()));

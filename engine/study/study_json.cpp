@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study/study_json.h"
-#include "verdict/verdict_json.h"
 
 #include "study/plan_limits.h"
+#include "verdict/verdict_json.h"
 
 #include <fmt/format.h>
-
 #include <limits>
 
 namespace kwb {
@@ -18,8 +17,9 @@ json optional_number(const std::optional<double>& v)
     return v ? json(*v) : json(nullptr);
 }
 
-template <typename Enum, size_t N>
-Enum parse_enum(const JsonReader& r, std::string_view key, Enum fallback, const std::pair<std::string_view, Enum> (&names)[N])
+template<typename Enum, size_t N>
+Enum parse_enum(
+    const JsonReader& r, std::string_view key, Enum fallback, const std::pair<std::string_view, Enum> (&names)[N])
 {
     const auto text = r.optional_string(key);
     if (!text)
@@ -33,14 +33,15 @@ Enum parse_enum(const JsonReader& r, std::string_view key, Enum fallback, const 
     r.fail(key, fmt::format("unknown value \"{}\" (expected one of {})", *text, allowed));
 }
 
-constexpr std::pair<std::string_view, Direction> kDirections[] = {{"lower", Direction::Lower}, {"higher", Direction::Higher}};
-constexpr std::pair<std::string_view, RunOrder> kOrders[] = {{"abba", RunOrder::Abba},
-                                                             {"randomised-blocks", RunOrder::RandomisedBlocks}};
-constexpr std::pair<std::string_view, StopRule> kStops[] = {
-    {"count", StopRule::Count}, {"duration", StopRule::Duration}, {"decision", StopRule::Decision}};
-constexpr std::pair<std::string_view, ExperimentStatus> kStatuses[] = {
-    {"pending", ExperimentStatus::Pending}, {"running", ExperimentStatus::Running}, {"done", ExperimentStatus::Done},
-    {"stopped", ExperimentStatus::Stopped}, {"failed", ExperimentStatus::Failed}};
+constexpr std::pair<std::string_view, Direction> kDirections[]
+    = {{"lower", Direction::Lower}, {"higher", Direction::Higher}};
+constexpr std::pair<std::string_view, RunOrder> kOrders[]
+    = {{"abba", RunOrder::Abba}, {"randomised-blocks", RunOrder::RandomisedBlocks}};
+constexpr std::pair<std::string_view, StopRule> kStops[]
+    = {{"count", StopRule::Count}, {"duration", StopRule::Duration}, {"decision", StopRule::Decision}};
+constexpr std::pair<std::string_view, ExperimentStatus> kStatuses[]
+    = {{"pending", ExperimentStatus::Pending}, {"running", ExperimentStatus::Running}, {"done", ExperimentStatus::Done},
+        {"stopped", ExperimentStatus::Stopped}, {"failed", ExperimentStatus::Failed}};
 
 std::vector<std::string> strings(const JsonReader& r, std::string_view key)
 {
@@ -83,11 +84,12 @@ std::map<std::string, double> number_map(const JsonReader& r, std::string_view k
 int int_value(const JsonReader& r, std::string_view key, long long value)
 {
     const auto* raw = r.json().contains(key) ? &r.json()[std::string(key)] : nullptr;
-    const bool huge_unsigned = raw && raw->is_number_unsigned() &&
-                               raw->get<unsigned long long>() > static_cast<unsigned long long>(std::numeric_limits<int>::max());
+    const bool huge_unsigned = raw && raw->is_number_unsigned()
+        && raw->get<unsigned long long>() > static_cast<unsigned long long>(std::numeric_limits<int>::max());
     if (huge_unsigned || value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
-        r.fail(key, fmt::format("{} is out of range (at most {})", raw ? raw->dump() : std::to_string(value),
-                                std::numeric_limits<int>::max()));
+        r.fail(key,
+            fmt::format("{} is out of range (at most {})", raw ? raw->dump() : std::to_string(value),
+                std::numeric_limits<int>::max()));
     return static_cast<int>(value);
 }
 
@@ -142,68 +144,54 @@ json raw_or(const JsonReader& r, std::string_view key, json fallback)
 
 json stop_record_json(const StopRecord& s)
 {
-    return {{"rule", s.rule},
-            {"code", s.code},
-            {"runs_per_arm", s.runs_per_arm},
-            {"alpha", s.alpha ? json(*s.alpha) : json(nullptr)},
-            {"looks", s.looks},
-            {"interval", s.interval ? json(*s.interval) : json(nullptr)},
-            {"interval_level", s.interval_level ? json(*s.interval_level) : json(nullptr)}};
+    return {{"rule", s.rule}, {"code", s.code}, {"runs_per_arm", s.runs_per_arm},
+        {"alpha", s.alpha ? json(*s.alpha) : json(nullptr)}, {"looks", s.looks},
+        {"interval", s.interval ? json(*s.interval) : json(nullptr)},
+        {"interval_level", s.interval_level ? json(*s.interval_level) : json(nullptr)}};
 }
 
 json to_json(const Target& t)
 {
-    return {{"metric", t.metric},   {"direction", to_string(t.direction)}, {"unit", t.unit},
-            {"current", optional_number(t.current)}, {"goal", optional_number(t.goal)},
-            {"kernel", t.kernel},   {"reference", t.reference},         {"workload", t.workload}};
+    return {{"metric", t.metric}, {"direction", to_string(t.direction)}, {"unit", t.unit},
+        {"current", optional_number(t.current)}, {"goal", optional_number(t.goal)}, {"kernel", t.kernel},
+        {"reference", t.reference}, {"workload", t.workload}};
 }
 
 json to_json(const RunPlan& p)
 {
     return {{"runs_per_arm", p.runs_per_arm}, {"warmup_runs", p.warmup_runs}, {"order", to_string(p.order)},
-            {"seed", p.seed},                 {"stop", to_string(p.stop)},    {"duration_s", p.duration_s},
-            {"max_seconds", p.max_seconds},   {"max_runs_per_arm", p.max_runs_per_arm},
-            {"aa_splits", p.aa_splits},       {"min_rep_ms", p.min_rep_ms}};
+        {"seed", p.seed}, {"stop", to_string(p.stop)}, {"duration_s", p.duration_s}, {"max_seconds", p.max_seconds},
+        {"max_runs_per_arm", p.max_runs_per_arm}, {"aa_splits", p.aa_splits}, {"min_rep_ms", p.min_rep_ms}};
 }
 
 json to_json(const CorrectnessCheck& c)
 {
-    return {{"ok", c.ok},
-            {"max_abs_error", optional_number(c.max_abs_error)},
-            {"max_rel_error", optional_number(c.max_rel_error)},
-            {"tolerance", optional_number(c.tolerance)},
-            {"compared", c.compared},
-            {"checked_at", c.checked_at}};
+    return {{"ok", c.ok}, {"max_abs_error", optional_number(c.max_abs_error)},
+        {"max_rel_error", optional_number(c.max_rel_error)}, {"tolerance", optional_number(c.tolerance)},
+        {"compared", c.compared}, {"checked_at", c.checked_at}};
 }
 
 json to_json(const CommandSpec& c)
 {
-    return {{"cmd", c.cmd},
-            {"cwd", c.cwd},
-            {"env", c.env},
-            {"timeout_s", c.timeout_s},
-            {"setup", c.setup},
-            {"teardown", c.teardown},
-            {"setup_each", c.setup_each},
-            {"teardown_each", c.teardown_each},
-            {"check", c.check},
-            {"adapter", c.adapter},
-            {"adapter_options", c.adapter_options}};
+    return {{"cmd", c.cmd}, {"cwd", c.cwd}, {"env", c.env}, {"timeout_s", c.timeout_s}, {"setup", c.setup},
+        {"teardown", c.teardown}, {"setup_each", c.setup_each}, {"teardown_each", c.teardown_each}, {"check", c.check},
+        {"adapter", c.adapter}, {"adapter_options", c.adapter_options}};
 }
 
 json to_json(const DeviceIdentity& d)
 {
     if (d.empty())
         return nullptr;
-    return {{"kind", d.kind}, {"model", d.model}, {"uuid", d.uuid},
-            {"index", d.index ? json(*d.index) : json(nullptr)}, {"driver", d.driver}};
+    return {{"kind", d.kind}, {"model", d.model}, {"uuid", d.uuid}, {"index", d.index ? json(*d.index) : json(nullptr)},
+        {"driver", d.driver}};
 }
 
 json to_json(const Experiment& e)
 {
     json arms = json::array();
     for (const auto& a : e.arms)
-        arms.push_back({{"name", a.name}, {"params", a.params}, {"check", a.check ? to_json(*a.check) : json(nullptr)}});
+        arms.push_back(
+            {{"name", a.name}, {"params", a.params}, {"check", a.check ? to_json(*a.check) : json(nullptr)}});
     for (size_t i = 0; i < e.arms.size(); ++i)
         if (e.arms[i].command)
             arms[i]["command"] = to_json(*e.arms[i].command);
@@ -215,38 +203,18 @@ json to_json(const Experiment& e)
         lanes.push_back({{"name", l.name}, {"unit", l.unit}, {"t_s", l.t_s}, {"values", l.values}});
     json aa = nullptr;
     if (e.aa)
-        aa = {{"splits", e.aa->splits},
-              {"false_alarms", e.aa->false_alarms},
-              {"false_alarm_rate", e.aa->false_alarm_rate()},
-              {"verdicts", e.aa->verdicts},
-              {"method", e.aa->method}};
-    return {{"id", e.id},
-            {"kind", e.kind},
-            {"workload", e.workload},
-            {"backend", e.backend},
-            {"metric", e.metric},
-            {"guards", e.guards},
-            {"arms", arms},
-            {"plan", to_json(e.plan)},
-            {"controls", {{"checklist", e.controls.checklist}, {"notes", e.controls.notes}}},
-            {"profile", e.profile},
-            {"profile_overrides", e.profile_overrides},
-            {"acknowledged_multi_variable", e.acknowledged_multi_variable},
-            {"status", to_string(e.status)},
-            {"error", e.error},
-            {"stop_reason", e.stop_reason},
-            {"samples", samples},
-            {"lanes", lanes},
-            {"aa_calibration", aa},
-            {"missing_gates", e.missing_gates},
-            {"device", to_json(e.device)},
-            {"launches_per_rep", e.launches_per_rep ? json(*e.launches_per_rep) : json(nullptr)},
-            {"limitations", e.limitations},
-            {"verdict", e.verdict ? to_json(*e.verdict) : json(nullptr)},
-            {"final_verdict", e.final_verdict ? to_json(*e.final_verdict) : json(nullptr)},
-            {"stopping", e.stopping ? stop_record_json(*e.stopping) : json(nullptr)},
-            {"group", e.group},
-            {"cell", e.cell}};
+        aa = {{"splits", e.aa->splits}, {"false_alarms", e.aa->false_alarms},
+            {"false_alarm_rate", e.aa->false_alarm_rate()}, {"verdicts", e.aa->verdicts}, {"method", e.aa->method}};
+    return {{"id", e.id}, {"kind", e.kind}, {"workload", e.workload}, {"backend", e.backend}, {"metric", e.metric},
+        {"guards", e.guards}, {"arms", arms}, {"plan", to_json(e.plan)},
+        {"controls", {{"checklist", e.controls.checklist}, {"notes", e.controls.notes}}}, {"profile", e.profile},
+        {"profile_overrides", e.profile_overrides}, {"acknowledged_multi_variable", e.acknowledged_multi_variable},
+        {"status", to_string(e.status)}, {"error", e.error}, {"stop_reason", e.stop_reason}, {"samples", samples},
+        {"lanes", lanes}, {"aa_calibration", aa}, {"missing_gates", e.missing_gates}, {"device", to_json(e.device)},
+        {"launches_per_rep", e.launches_per_rep ? json(*e.launches_per_rep) : json(nullptr)},
+        {"limitations", e.limitations}, {"verdict", e.verdict ? to_json(*e.verdict) : json(nullptr)},
+        {"final_verdict", e.final_verdict ? to_json(*e.final_verdict) : json(nullptr)},
+        {"stopping", e.stopping ? stop_record_json(*e.stopping) : json(nullptr)}, {"group", e.group}, {"cell", e.cell}};
 }
 
 json to_json(const GridGroup& g)
@@ -270,7 +238,7 @@ StopRecord stop_record_from(const JsonReader& r)
     if (const auto* a = r.optional_array("interval")) {
         if (a->size() != 2 || !(*a)[0].is_number() || !(*a)[1].is_number())
             r.fail("interval", "expected [lo, hi] of two numbers");
-        s.interval = std::array<double, 2>{(*a)[0].get<double>(), (*a)[1].get<double>()};
+        s.interval = std::array<double, 2> {(*a)[0].get<double>(), (*a)[1].get<double>()};
     }
     s.interval_level = r.optional_number("interval_level");
     return s;
@@ -317,7 +285,7 @@ RunPlan plan_from(const JsonReader& r)
     p.min_rep_ms = r.number_or("min_rep_ms", p.min_rep_ms);
     if (!(p.min_rep_ms >= 0 && p.min_rep_ms <= 60000))
         r.fail("min_rep_ms", "must be between 0 (off) and 60000 ms");
-    for (const auto& problem : plan_problems(p))   // the documented ranges (study/plan_limits.h)
+    for (const auto& problem : plan_problems(p)) // the documented ranges (study/plan_limits.h)
         r.fail(problem.field, problem.problem);
     return p;
 }
@@ -358,8 +326,8 @@ CommandSpec command_from(const JsonReader& r)
     c.check = r.string_or("check", "");
     c.adapter = r.string_or("adapter", "auto");
     c.adapter_options = r.json().contains("adapter_options") && r.json()["adapter_options"].is_object()
-                            ? r.json()["adapter_options"]
-                            : json::object();
+        ? r.json()["adapter_options"]
+        : json::object();
     return c;
 }
 
@@ -387,7 +355,7 @@ Experiment experiment_from(const JsonReader& r)
     const auto& arms = r.array("arms");
     for (size_t i = 0; i < arms.size(); ++i) {
         const auto a = r.element(arms, i, "arms");
-        Arm arm{a.string("name"), raw_or(a, "params", json::object()), std::nullopt};
+        Arm arm {a.string("name"), raw_or(a, "params", json::object()), std::nullopt};
         if (!arm.params.is_object())
             a.fail("params", "expected an object of parameter values");
         if (auto c = a.optional_object("check"))
@@ -418,7 +386,7 @@ Experiment experiment_from(const JsonReader& r)
     if (const auto* lanes = r.optional_array("lanes")) {
         for (size_t i = 0; i < lanes->size(); ++i) {
             const auto l = r.element(*lanes, i, "lanes");
-            SamplerLane lane{l.string("name"), l.string_or("unit", ""), numbers(l, "t_s"), numbers(l, "values")};
+            SamplerLane lane {l.string("name"), l.string_or("unit", ""), numbers(l, "t_s"), numbers(l, "values")};
             if (lane.t_s.size() != lane.values.size())
                 l.fail("values", "must have as many entries as t_s");
             e.lanes.push_back(std::move(lane));
@@ -453,8 +421,8 @@ Experiment experiment_from(const JsonReader& r)
     if (const auto* cell = r.optional_array("cell"))
         for (size_t i = 0; i < cell->size(); ++i) {
             if (!(*cell)[i].is_number_integer() || (*cell)[i].get<long long>() < 0 || (*cell)[i].get<long long>() > 64)
-                throw FormatError(fmt::format("field '{}[{}]': expected a level index (an integer from 0)",
-                                              r.field_path("cell"), i));
+                throw FormatError(
+                    fmt::format("field '{}[{}]': expected a level index (an integer from 0)", r.field_path("cell"), i));
             e.cell.push_back((*cell)[i].get<int>());
         }
     return e;
@@ -467,7 +435,7 @@ GridGroup grid_from(const JsonReader& r)
     const auto& variables = r.array("variables");
     for (size_t i = 0; i < variables.size(); ++i) {
         const auto v = r.element(variables, i, "variables");
-        GridVariable var{v.string("name"), {}};
+        GridVariable var {v.string("name"), {}};
         const auto& levels = v.array("levels");
         var.levels.assign(levels.begin(), levels.end());
         g.variables.push_back(std::move(var));
@@ -480,15 +448,9 @@ GridGroup grid_from(const JsonReader& r)
 
 json sample_to_json(const Sample& s)
 {
-    json j = {{"arm", s.arm},
-              {"rep", s.rep},
-              {"position", s.position},
-              {"started_at", s.started_at},
-              {"duration_s", s.duration_s},
-              {"metrics", s.metrics},
-              {"warmup", s.warmup},
-              {"discarded", s.discarded},
-              {"throttled", s.throttled}};
+    json j = {{"arm", s.arm}, {"rep", s.rep}, {"position", s.position}, {"started_at", s.started_at},
+        {"duration_s", s.duration_s}, {"metrics", s.metrics}, {"warmup", s.warmup}, {"discarded", s.discarded},
+        {"throttled", s.throttled}};
     if (!s.iterations.empty())
         j["iterations"] = s.iterations;
     if (s.clock_mhz)
@@ -566,30 +528,26 @@ json study_to_json(const Study& study)
         tradeoffs.push_back({{"axis", t.axis}, {"sacrificed", t.sacrificed}, {"note", t.note}});
     json ledger = json::array();
     for (const auto& l : study.ledger)
-        ledger.push_back({{"experiment", l.experiment_id}, {"at", l.at}, {"verdict", l.verdict},
-                          {"summary", l.summary}, {"hypotheses", l.hypotheses}});
+        ledger.push_back({{"experiment", l.experiment_id}, {"at", l.at}, {"verdict", l.verdict}, {"summary", l.summary},
+            {"hypotheses", l.hypotheses}});
     json grids = json::array();
     for (const auto& g : study.grids)
         grids.push_back(to_json(g));
     const auto& hw = study.hardware;
     const auto& p = study.prediction;
-    return {{"schema_version", kStudySchemaVersion},
-            {"name", study.name},
-            {"description", study.description},
-            {"created_at", study.created_at},
-            {"modified_at", study.modified_at},
-            {"target", to_json(study.target)},
-            {"hardware", {{"captured_at", hw.captured_at}, {"devices", hw.devices},
-                          {"device_in_use", hw.device_in_use}, {"warnings", hw.warnings}}},
-            {"binding", {{"constraint", study.binding.constraint}, {"notes", study.binding.notes},
-                         {"metrics", study.binding.metrics}}},
-            {"prediction", {{"formula", p.formula}, {"variables", p.variables},
-                            {"predicted_delta_pct", optional_number(p.predicted_delta_pct)},
-                            {"rationale", p.rationale}, {"gpu", p.gpu}}},
-            {"experiments", experiments},
-            {"tradeoffs", tradeoffs},
-            {"ledger", ledger},
-            {"grids", grids}};
+    return {{"schema_version", kStudySchemaVersion}, {"name", study.name}, {"description", study.description},
+        {"created_at", study.created_at}, {"modified_at", study.modified_at}, {"target", to_json(study.target)},
+        {"hardware",
+            {{"captured_at", hw.captured_at}, {"devices", hw.devices}, {"device_in_use", hw.device_in_use},
+                {"warnings", hw.warnings}}},
+        {"binding",
+            {{"constraint", study.binding.constraint}, {"notes", study.binding.notes},
+                {"metrics", study.binding.metrics}}},
+        {"prediction",
+            {{"formula", p.formula}, {"variables", p.variables},
+                {"predicted_delta_pct", optional_number(p.predicted_delta_pct)}, {"rationale", p.rationale},
+                {"gpu", p.gpu}}},
+        {"experiments", experiments}, {"tradeoffs", tradeoffs}, {"ledger", ledger}, {"grids", grids}};
 }
 
 Study study_from_json(const nlohmann::json& document)
@@ -633,7 +591,7 @@ Study study_from_json(const nlohmann::json& document)
         for (size_t i = 0; i < ledger->size(); ++i) {
             const auto l = r.element(*ledger, i, "ledger");
             s.ledger.push_back({l.string("experiment"), l.string_or("at", ""), l.string("verdict"),
-                                l.string_or("summary", ""), strings(l, "hypotheses")});
+                l.string_or("summary", ""), strings(l, "hypotheses")});
         }
     if (const auto* grids = r.optional_array("grids"))
         for (size_t i = 0; i < grids->size(); ++i)

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "util/atomic_file.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <csignal>
-#include <ctime>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <fstream>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -52,8 +51,8 @@ bool all_digits(std::string_view s)
 
 bool alnum6(std::string_view s)
 {
-    return s.size() == 6 &&
-           std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
+    return s.size() == 6
+        && std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
 }
 
 } // namespace
@@ -71,8 +70,8 @@ std::vector<std::filesystem::path> remove_stale_temporaries(const std::filesyste
             continue;
         const std::string_view rest = std::string_view(name).substr(prefix.size());
         bool stale = false;
-        if (const auto dot = rest.find('.'); dot != std::string_view::npos && all_digits(rest.substr(0, dot)) &&
-                                             alnum6(rest.substr(dot + 1))) {
+        if (const auto dot = rest.find('.');
+            dot != std::string_view::npos && all_digits(rest.substr(0, dot)) && alnum6(rest.substr(dot + 1))) {
             // Ours: stale once its process is gone (ESRCH). EPERM means someone else's live process.
             const long pid = std::strtol(std::string(rest.substr(0, dot)).c_str(), nullptr, 10);
             stale = pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
@@ -80,7 +79,8 @@ std::vector<std::filesystem::path> remove_stale_temporaries(const std::filesyste
             // Made by a version that did not name its PID: stale when untouched for an hour (no save
             // writes for that long).
             struct stat st = {};
-            stale = ::lstat(it->path().c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::time(nullptr) - st.st_mtime > 3600;
+            stale
+                = ::lstat(it->path().c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::time(nullptr) - st.st_mtime > 3600;
         }
         if (stale && it->is_regular_file(ec) && ::unlink(it->path().c_str()) == 0)
             removed.push_back(it->path());
@@ -104,7 +104,7 @@ void check_replaceable(const std::filesystem::path& path)
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents)
 {
-    const std::filesystem::path target = link_target(path);   // errors still name `path`, as given
+    const std::filesystem::path target = link_target(path); // errors still name `path`, as given
     const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
     std::string tmpl = temporary_template(dir, target);
     const int fd = ::mkstemp(tmpl.data());
@@ -161,8 +161,8 @@ std::string read_file(const std::filesystem::path& path, std::size_t max_bytes)
         if (text.size() + static_cast<std::size_t>(in.gcount()) > max_bytes) {
             errno = EFBIG;
             throw std::runtime_error(fmt::format("{}: larger than the {} limit for this file", path.string(),
-                                                 max_bytes % (1u << 20) == 0 ? fmt::format("{} MiB", max_bytes >> 20)
-                                                                             : fmt::format("{} bytes", max_bytes)));
+                max_bytes % (1u << 20) == 0 ? fmt::format("{} MiB", max_bytes >> 20)
+                                            : fmt::format("{} bytes", max_bytes)));
         }
         text.append(chunk, static_cast<std::size_t>(in.gcount()));
     }

@@ -24,7 +24,7 @@ void check_replaceable(const std::filesystem::path& path);
 std::vector<std::filesystem::path> remove_stale_temporaries(const std::filesystem::path& path);
 
 // The largest file read_file() reads by default (a study of a million samples is about 400 MiB).
-inline constexpr std::size_t kMaxReadBytes = std::size_t{1} << 30;   // 1 GiB
+inline constexpr std::size_t kMaxReadBytes = std::size_t {1} << 30; // 1 GiB
 
 // Reads a whole file; throws std::runtime_error naming the path when it cannot, or when it holds
 // more than `max_bytes` (it stops reading there: /dev/zero does not grow without limit).

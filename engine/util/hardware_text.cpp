@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "util/hardware_text.h"
 
-#include <fmt/format.h>
-
 #include <cmath>
+#include <fmt/format.h>
 
 namespace kwb {
 
@@ -29,8 +28,8 @@ std::string cache_name(int level, std::string_view type)
 std::string sm_name(std::string_view compute_capability)
 {
     const auto dot = compute_capability.find('.');
-    if (dot == std::string_view::npos || dot == 0 || dot + 1 == compute_capability.size() ||
-        compute_capability.find('.', dot + 1) != std::string_view::npos)
+    if (dot == std::string_view::npos || dot == 0 || dot + 1 == compute_capability.size()
+        || compute_capability.find('.', dot + 1) != std::string_view::npos)
         return std::string(compute_capability);
     return fmt::format("sm_{}{}", compute_capability.substr(0, dot), compute_capability.substr(dot + 1));
 }

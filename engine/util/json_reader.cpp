@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "util/json_reader.h"
 
-#include <fmt/format.h>
-
 #include <cmath>
+#include <fmt/format.h>
 
 namespace kwb {
 
@@ -12,8 +11,8 @@ JsonReader::JsonReader(const nlohmann::json& value, std::string path)
     , path_(std::move(path))
 {
     if (!value_.is_object())
-        throw FormatError(fmt::format("{}: expected an object, found {}", path_.empty() ? "document" : path_,
-                                      value_.type_name()));
+        throw FormatError(
+            fmt::format("{}: expected an object, found {}", path_.empty() ? "document" : path_, value_.type_name()));
 }
 
 std::string JsonReader::field_path(std::string_view key) const

@@ -8,8 +8,8 @@
 
 namespace kwb {
 
-SampleEvidence collect_evidence(const std::vector<double>& baseline, const std::vector<double>& treatment,
-                                Direction direction, bool paired)
+SampleEvidence collect_evidence(
+    const std::vector<double>& baseline, const std::vector<double>& treatment, Direction direction, bool paired)
 {
     SampleEvidence e;
     e.direction = direction;
@@ -61,19 +61,11 @@ nlohmann::json arm_to_json(const stats::ArmSummary& arm, const stats::Bimodality
         for (const auto& m : bimodality.modes)
             modes.push_back({{"share", m.share}, {"mean", number_or_null(m.mean)}});
     }
-    return {{"n", arm.n},
-            {"mean", number_or_null(arm.mean)},
-            {"median", number_or_null(arm.median)},
-            {"stddev", number_or_null(arm.stddev)},
-            {"cv_pct", number_or_null(arm.cv_pct)},
-            {"min", number_or_null(arm.min)},
-            {"max", number_or_null(arm.max)},
-            {"p50", number_or_null(arm.p50)},
-            {"p90", number_or_null(arm.p90)},
-            {"p99", number_or_null(arm.p99)},
-            {"outliers_mild", arm.outliers.mild},
-            {"outliers_extreme", arm.outliers.extreme},
-            {"modes", modes}};
+    return {{"n", arm.n}, {"mean", number_or_null(arm.mean)}, {"median", number_or_null(arm.median)},
+        {"stddev", number_or_null(arm.stddev)}, {"cv_pct", number_or_null(arm.cv_pct)},
+        {"min", number_or_null(arm.min)}, {"max", number_or_null(arm.max)}, {"p50", number_or_null(arm.p50)},
+        {"p90", number_or_null(arm.p90)}, {"p99", number_or_null(arm.p99)}, {"outliers_mild", arm.outliers.mild},
+        {"outliers_extreme", arm.outliers.extreme}, {"modes", modes}};
 }
 
 } // namespace kwb

@@ -12,7 +12,6 @@
 #include "util/direction.h"
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <vector>
 
@@ -20,9 +19,9 @@ namespace kwb {
 
 struct PairedEvidence {
     std::size_t n_pairs = 0;
-    std::vector<double> delta_pct;                 // per pair, positive = better
+    std::vector<double> delta_pct; // per pair, positive = better
     double mean_delta_pct = 0;
-    std::optional<stats::Interval> ci95_delta_pct;   // null with one pair
+    std::optional<stats::Interval> ci95_delta_pct; // null with one pair
 };
 
 struct SampleEvidence {
@@ -31,8 +30,8 @@ struct SampleEvidence {
     stats::ArmSummary treatment;
     stats::Bimodality bimodal_baseline;
     stats::Bimodality bimodal_treatment;
-    double delta_pct = 0;                      // of the means, positive = better
-    std::optional<double> sigma_pct;           // max(cv%_B, cv%_T); null when an arm has n = 1
+    double delta_pct = 0; // of the means, positive = better
+    std::optional<double> sigma_pct; // max(cv%_B, cv%_T); null when an arm has n = 1
     double speedup = 1;
     std::optional<stats::Interval> ci95_delta_pct;
     std::optional<double> p_welch;
@@ -41,8 +40,8 @@ struct SampleEvidence {
 };
 
 // Inputs must be valid (non-empty, finite, > 0; equal counts when paired).
-SampleEvidence collect_evidence(const std::vector<double>& baseline, const std::vector<double>& treatment,
-                                Direction direction, bool paired);
+SampleEvidence collect_evidence(
+    const std::vector<double>& baseline, const std::vector<double>& treatment, Direction direction, bool paired);
 
 // JSON helpers shared by the verdict objects: a finite number, or null.
 nlohmann::json number_or_null(double x);

@@ -3,10 +3,9 @@
 
 #include "study/grid.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 namespace kwb {
 namespace {
@@ -21,7 +20,7 @@ std::vector<double> usable_runs(const Experiment& e, const std::string& arm)
 const Experiment* cell_at(const Study& study, const GridGroup& grid, int row, int col)
 {
     for (const auto* e : grid_cells(study, grid))
-        if (e->cell == std::vector<int>{row, col})
+        if (e->cell == std::vector<int> {row, col})
             return e;
     return nullptr;
 }
@@ -37,7 +36,7 @@ Direction grid_direction(const Study& study, const GridGroup& grid)
 
 nlohmann::json interval(const std::optional<stats::Interval>& ci)
 {
-    return ci ? nlohmann::json{(*ci)[0], (*ci)[1]} : nlohmann::json(nullptr);
+    return ci ? nlohmann::json {(*ci)[0], (*ci)[1]} : nlohmann::json(nullptr);
 }
 
 nlohmann::json optional_number(const std::optional<double>& v)
@@ -65,8 +64,8 @@ std::vector<std::string> grid_cells_pending(const Study& study, const GridGroup&
             if (r == 0 && c == 0)
                 continue;
             const Experiment* e = cell_at(study, grid, r, c);
-            if (!e || e->arms.size() != 2 || usable_runs(*e, e->arms[0].name).empty() ||
-                usable_runs(*e, e->arms[1].name).empty())
+            if (!e || e->arms.size() != 2 || usable_runs(*e, e->arms[0].name).empty()
+                || usable_runs(*e, e->arms[1].name).empty())
                 pending.push_back(grid_cell_label({r, c}));
         }
     return pending;
@@ -93,13 +92,9 @@ nlohmann::json interaction_to_json(const Study& study, const GridGroup& grid, co
     nlohmann::json contrasts = nlohmann::json::array();
     for (const auto& c : est.contrasts) {
         const Experiment* e = cell_at(study, grid, c.row, c.col);
-        contrasts.push_back({{"cell", {c.row, c.col}},
-                             {"experiment", e ? e->id : std::string()},
-                             {"measured_pct", c.measured_pct},
-                             {"additive_pct", c.additive_pct},
-                             {"interaction_pct", c.interaction_pct},
-                             {"ci95", interval(c.ci95)},
-                             {"ci_excludes_zero", c.ci_excludes_zero()}});
+        contrasts.push_back({{"cell", {c.row, c.col}}, {"experiment", e ? e->id : std::string()},
+            {"measured_pct", c.measured_pct}, {"additive_pct", c.additive_pct}, {"interaction_pct", c.interaction_pct},
+            {"ci95", interval(c.ci95)}, {"ci_excludes_zero", c.ci_excludes_zero()}});
     }
     const bool two_by_two = est.rows == 2 && est.cols == 2;
     const auto& first = est.contrasts.front();
@@ -111,41 +106,36 @@ nlohmann::json interaction_to_json(const Study& study, const GridGroup& grid, co
     if (two_by_two) {
         summary = fmt::format("{} and {} together: {:+.2f}%, the two alone add up to {:+.2f}%; interaction {:+.2f} "
                               "points{}: {}",
-                              level_name(grid, 0, 1), level_name(grid, 1, 1), first.measured_pct, first.additive_pct,
-                              first.interaction_pct, ci_text(first),
-                              est.flagged ? "the effects do not add up"
-                              : first.ci95 ? "consistent with effects that add up"
-                                           : "not assessed (an arm has fewer than 2 runs)");
+            level_name(grid, 0, 1), level_name(grid, 1, 1), first.measured_pct, first.additive_pct,
+            first.interaction_pct, ci_text(first),
+            est.flagged      ? "the effects do not add up"
+                : first.ci95 ? "consistent with effects that add up"
+                             : "not assessed (an arm has fewer than 2 runs)");
     } else {
-        const auto largest = std::max_element(est.contrasts.begin(), est.contrasts.end(), [](const auto& a, const auto& b) {
-            return std::fabs(a.interaction_pct) < std::fabs(b.interaction_pct);
-        });
+        const auto largest = std::max_element(est.contrasts.begin(), est.contrasts.end(),
+            [](const auto& a, const auto& b) { return std::fabs(a.interaction_pct) < std::fabs(b.interaction_pct); });
         summary = fmt::format("largest interaction at {} ({}, {}): {:+.2f} points{}; two-way test {}: {}",
-                              grid_cell_label({largest->row, largest->col}), level_name(grid, 0, largest->row),
-                              level_name(grid, 1, largest->col), largest->interaction_pct, ci_text(*largest),
-                              est.p_two_way ? fmt::format("p = {:.3g}", *est.p_two_way) : std::string("not assessed"),
-                              est.flagged ? "the effects do not add up"
-                              : est.p_two_way ? "consistent with effects that add up"
-                                              : "not assessed (no spread or too few runs)");
+            grid_cell_label({largest->row, largest->col}), level_name(grid, 0, largest->row),
+            level_name(grid, 1, largest->col), largest->interaction_pct, ci_text(*largest),
+            est.p_two_way ? fmt::format("p = {:.3g}", *est.p_two_way) : std::string("not assessed"),
+            est.flagged         ? "the effects do not add up"
+                : est.p_two_way ? "consistent with effects that add up"
+                                : "not assessed (no spread or too few runs)");
     }
-    return {{"metric", grid_cells(study, grid).front()->metric},
-            {"direction", to_string(grid_direction(study, grid))},
-            {"delta_pct", est.delta_pct},
-            {"contrasts", contrasts},
-            {"difference_of_differences_pct", two_by_two ? nlohmann::json(first.interaction_pct) : nlohmann::json(nullptr)},
-            {"ci95", two_by_two ? interval(first.ci95) : nlohmann::json(nullptr)},
-            {"f_two_way", optional_number(est.f_two_way)},
-            {"p_two_way", optional_number(est.p_two_way)},
-            {"df", {est.df_interaction, est.df_residual}},
-            {"pooled_variance", est.pooled_variance > 0 ? nlohmann::json(est.pooled_variance) : nlohmann::json(nullptr)},
-            {"flagged", est.flagged},
-            {"alpha", stats::kInteractionAlpha},
-            {"resamples", stats::kBootstrapResamples},
-            {"summary", summary},
-            {"method", "contrast I_ij = d_ij - (d_i0 + d_0j) of the cells' delta% (each cell against its own interleaved "
-                       "baseline); 95% percentile bootstrap CI, every arm resampled; two-way interaction F-test of the "
-                       "additive model by precision-weighted least squares; flagged when a 2x2 contrast's CI excludes 0 "
-                       "or a larger grid's p < 0.05"}};
+    return {{"metric", grid_cells(study, grid).front()->metric}, {"direction", to_string(grid_direction(study, grid))},
+        {"delta_pct", est.delta_pct}, {"contrasts", contrasts},
+        {"difference_of_differences_pct", two_by_two ? nlohmann::json(first.interaction_pct) : nlohmann::json(nullptr)},
+        {"ci95", two_by_two ? interval(first.ci95) : nlohmann::json(nullptr)},
+        {"f_two_way", optional_number(est.f_two_way)}, {"p_two_way", optional_number(est.p_two_way)},
+        {"df", {est.df_interaction, est.df_residual}},
+        {"pooled_variance", est.pooled_variance > 0 ? nlohmann::json(est.pooled_variance) : nlohmann::json(nullptr)},
+        {"flagged", est.flagged}, {"alpha", stats::kInteractionAlpha}, {"resamples", stats::kBootstrapResamples},
+        {"summary", summary},
+        {"method",
+            "contrast I_ij = d_ij - (d_i0 + d_0j) of the cells' delta% (each cell against its own interleaved "
+            "baseline); 95% percentile bootstrap CI, every arm resampled; two-way interaction F-test of the "
+            "additive model by precision-weighted least squares; flagged when a 2x2 contrast's CI excludes 0 "
+            "or a larger grid's p < 0.05"}};
 }
 
 void judge_grid(Study& study, GridGroup& grid)

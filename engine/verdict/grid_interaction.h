@@ -5,7 +5,6 @@
 #include "study/study.h"
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "verdict/profile.h"
 
-#include <fmt/format.h>
-
 #include <cmath>
+#include <fmt/format.h>
 #include <stdexcept>
 
 namespace kwb {
@@ -12,7 +11,7 @@ Profile make_profile(std::string_view name, Direction direction)
 {
     if (name != "generic" && name != "strict" && name != "speedup")
         throw std::invalid_argument(fmt::format("unknown profile \"{}\" (expected generic, strict or speedup)", name));
-    Profile p;   // the defaults of the spec's table are the struct's initialisers
+    Profile p; // the defaults of the spec's table are the struct's initialisers
     p.name = std::string(name);
     p.direction = direction;
     return p;
@@ -25,8 +24,8 @@ std::string_view rule_family(const Profile& profile)
 
 const std::vector<std::string>& profile_override_keys()
 {
-    static const std::vector<std::string> keys{"min_n",      "license_pct", "kill_pct",        "max_sigma_pct",
-                                               "unstable_sigma_pct", "noise_k", "license_speedup", "kill_speedup"};
+    static const std::vector<std::string> keys {"min_n", "license_pct", "kill_pct", "max_sigma_pct",
+        "unstable_sigma_pct", "noise_k", "license_speedup", "kill_speedup"};
     return keys;
 }
 

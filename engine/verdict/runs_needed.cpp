@@ -9,8 +9,8 @@
 
 namespace kwb {
 
-RunsNeeded runs_needed_for_ci(double delta_pct, const stats::Interval& ci, std::size_t n_per_arm,
-                              const std::vector<double>& thresholds_pct)
+RunsNeeded runs_needed_for_ci(
+    double delta_pct, const stats::Interval& ci, std::size_t n_per_arm, const std::vector<double>& thresholds_pct)
 {
     RunsNeeded out;
     const auto [lo, hi] = ci;
@@ -24,8 +24,8 @@ RunsNeeded runs_needed_for_ci(double delta_pct, const stats::Interval& ci, std::
     if (!nearest || n_per_arm == 0)
         return out;
     out.threshold_pct = nearest;
-    const double room = std::fabs(delta_pct - *nearest);          // what the CI's side may span
-    const double side = delta_pct > *nearest ? delta_pct - lo : hi - delta_pct;   // what it spans now
+    const double room = std::fabs(delta_pct - *nearest); // what the CI's side may span
+    const double side = delta_pct > *nearest ? delta_pct - lo : hi - delta_pct; // what it spans now
     if (!(room > 0) || !(side > 0))
         return out;
     const double n = static_cast<double>(n_per_arm) * (side / room) * (side / room);
@@ -41,7 +41,7 @@ std::vector<double> delta_thresholds(const Profile& profile)
 {
     if (rule_family(profile) == "speedup")
         return {stats::speedup_to_delta_pct(profile.kill_speedup, profile.direction),
-                stats::speedup_to_delta_pct(profile.license_speedup, profile.direction)};
+            stats::speedup_to_delta_pct(profile.license_speedup, profile.direction)};
     return {profile.kill_pct, profile.license_pct};
 }
 

@@ -21,15 +21,15 @@ namespace kwb {
 inline constexpr int kRunsNeededCap = 1000000;
 
 struct RunsNeeded {
-    std::optional<int> per_arm;             // total runs per arm; null: already clear, or cannot
-    std::optional<double> threshold_pct;    // the threshold (delta%) it would clear
+    std::optional<int> per_arm; // total runs per arm; null: already clear, or cannot
+    std::optional<double> threshold_pct; // the threshold (delta%) it would clear
 };
 
 // `thresholds_pct` on the delta% axis. The threshold chosen is the nearest to `delta_pct` among
 // those the CI does not clear yet (lo < t <= hi); none -> null (already
 // clear); delta% exactly on it, or more than kRunsNeededCap runs -> null (cannot).
-RunsNeeded runs_needed_for_ci(double delta_pct, const stats::Interval& ci, std::size_t n_per_arm,
-                              const std::vector<double>& thresholds_pct);
+RunsNeeded runs_needed_for_ci(
+    double delta_pct, const stats::Interval& ci, std::size_t n_per_arm, const std::vector<double>& thresholds_pct);
 
 // The thresholds of a profile on the delta% axis: kill_pct and license_pct, or for the speedup
 // family kill_speedup and license_speedup converted to delta%.

@@ -20,7 +20,7 @@ std::string modes_text(const char* arm, const stats::Bimodality& b)
         modes += fmt::format("{}{}% of runs at {}", modes.empty() ? "" : " and ", num(100 * m.share), num(m.mean));
     return fmt::format("bimodal runs in the {}: {} (a gap of {}, {} times the pooled spread): find the cause or "
                        "characterise the modes before licensing",
-                       arm, modes, num(b.gap), b.pooled_sd > 0 ? num(b.gap / b.pooled_sd) : std::string("infinitely many"));
+        arm, modes, num(b.gap), b.pooled_sd > 0 ? num(b.gap / b.pooled_sd) : std::string("infinitely many"));
 }
 
 // Rules 5-7 of the generic and strict families (on delta%).
@@ -30,7 +30,7 @@ void decide_on_delta(const SampleEvidence& e, const Profile& p, double sigma, Sa
     if (delta >= p.license_pct && sigma < p.max_sigma_pct) {
         d.rule = 5;
         const std::string base = fmt::format("delta {}% >= license {}% with sigma {}% < {}%", num(delta),
-                                             num(p.license_pct), num(sigma), num(p.max_sigma_pct));
+            num(p.license_pct), num(sigma), num(p.max_sigma_pct));
         if (rule_family(p) != "strict") {
             d.word = VerdictWord::License;
             d.reasons.push_back(base);
@@ -40,19 +40,19 @@ void decide_on_delta(const SampleEvidence& e, const Profile& p, double sigma, Sa
         const bool ci_ok = ci && (*ci)[0] >= p.kill_pct;
         const bool p_ok = e.p_welch && *e.p_welch < 0.05;
         const std::string ci_text = ci ? fmt::format("the 95% CI of delta [{}%, {}%] {} kill {}%", num((*ci)[0]),
-                                                     num((*ci)[1]), ci_ok ? "clears" : "reaches below", num(p.kill_pct))
+                                        num((*ci)[1]), ci_ok ? "clears" : "reaches below", num(p.kill_pct))
                                        : std::string("the 95% CI of delta is undefined");
-        const std::string p_text = e.p_welch ? fmt::format("Welch p = {} {} 0.05", wording::p_value(*e.p_welch),
-                                                           p_ok ? "<" : ">=")
-                                             : std::string("Welch p is undefined (both arms constant)");
+        const std::string p_text = e.p_welch
+            ? fmt::format("Welch p = {} {} 0.05", wording::p_value(*e.p_welch), p_ok ? "<" : ">=")
+            : std::string("Welch p is undefined (both arms constant)");
         if (ci_ok && p_ok) {
             d.word = VerdictWord::License;
             d.reasons.push_back(fmt::format("{}; {} and {}", base, ci_text, p_text));
         } else {
             d.word = VerdictWord::Inconclusive;
             d.strict_gate_failed = true;
-            d.reasons.push_back(fmt::format("not significant: {}, but {} and {} (the strict profile needs both)", base,
-                                            ci_text, p_text));
+            d.reasons.push_back(fmt::format(
+                "not significant: {}, but {} and {} (the strict profile needs both)", base, ci_text, p_text));
         }
         return;
     }
@@ -60,17 +60,17 @@ void decide_on_delta(const SampleEvidence& e, const Profile& p, double sigma, Sa
         d.rule = 6;
         d.word = VerdictWord::Kill;
         d.reasons.push_back(fmt::format("delta {}% < kill {}%: {}", num(delta), num(p.kill_pct),
-                                        delta < 0 ? "a real regression" : "too small to matter"));
+            delta < 0 ? "a real regression" : "too small to matter"));
         return;
     }
     d.rule = 7;
     d.word = VerdictWord::Inconclusive;
     if (delta < p.license_pct)
         d.reasons.push_back(fmt::format("grey zone: delta {}% is between kill {}% and license {}%", num(delta),
-                                        num(p.kill_pct), num(p.license_pct)));
+            num(p.kill_pct), num(p.license_pct)));
     else
         d.reasons.push_back(fmt::format("grey zone: delta {}% >= license {}% but sigma {}% is not below {}%",
-                                        num(delta), num(p.license_pct), num(sigma), num(p.max_sigma_pct)));
+            num(delta), num(p.license_pct), num(sigma), num(p.max_sigma_pct)));
 }
 
 // Rules 5-7 of the speedup family (on the speedup ratio).
@@ -81,21 +81,21 @@ void decide_on_speedup(const SampleEvidence& e, const Profile& p, double sigma, 
         d.rule = 5;
         d.word = VerdictWord::License;
         d.reasons.push_back(fmt::format("speedup {}x >= license {}x with sigma {}% < {}%", num(s),
-                                        num(p.license_speedup), num(sigma), num(p.max_sigma_pct)));
+            num(p.license_speedup), num(sigma), num(p.max_sigma_pct)));
     } else if (s < p.kill_speedup) {
         d.rule = 6;
         d.word = VerdictWord::Kill;
         d.reasons.push_back(fmt::format("speedup {}x < kill {}x: {}", num(s), num(p.kill_speedup),
-                                        s < 1 ? "a real regression" : "too small to matter"));
+            s < 1 ? "a real regression" : "too small to matter"));
     } else {
         d.rule = 7;
         d.word = VerdictWord::Inconclusive;
         if (s < p.license_speedup)
             d.reasons.push_back(fmt::format("grey zone: speedup {}x is between kill {}x and license {}x", num(s),
-                                            num(p.kill_speedup), num(p.license_speedup)));
+                num(p.kill_speedup), num(p.license_speedup)));
         else
             d.reasons.push_back(fmt::format("grey zone: speedup {}x >= license {}x but sigma {}% is not below {}%",
-                                            num(s), num(p.license_speedup), num(sigma), num(p.max_sigma_pct)));
+                num(s), num(p.license_speedup), num(sigma), num(p.max_sigma_pct)));
     }
 }
 
@@ -112,7 +112,7 @@ SampleDecision decide_sample(const SampleEvidence& e, const Profile& p)
         d.word = VerdictWord::Inconclusive;
         d.reasons.push_back(fmt::format("not enough runs: the baseline has {}, the treatment {}; the profile needs {} "
                                         "in each arm",
-                                        nb, nt, p.min_n));
+            nb, nt, p.min_n));
         return d;
     }
     // Rule 2: a stable workload. With min_n lowered to 1 an arm of one run has no spread at all:
@@ -129,7 +129,7 @@ SampleDecision decide_sample(const SampleEvidence& e, const Profile& p)
         d.word = VerdictWord::Inconclusive;
         d.reasons.push_back(fmt::format("workload not stable: sigma {}% > {}% (raise duration or warm-up, check "
                                         "throttling)",
-                                        num(sigma), num(p.unstable_sigma_pct)));
+            num(sigma), num(p.unstable_sigma_pct)));
         return d;
     }
     // Rule 3: bimodal arms.
@@ -149,7 +149,7 @@ SampleDecision decide_sample(const SampleEvidence& e, const Profile& p)
         d.rule = 4;
         d.word = VerdictWord::Noise;
         d.reasons.push_back(fmt::format("delta {}% is within the noise band: |delta| <= {} x sigma {}% = {}%",
-                                        num(e.delta_pct), num(p.noise_k), num(sigma), num(p.noise_k * sigma)));
+            num(e.delta_pct), num(p.noise_k), num(sigma), num(p.noise_k * sigma)));
         return d;
     }
     // Rules 5-7.
@@ -176,7 +176,7 @@ std::optional<DeltaInterval> finite(const std::optional<stats::Interval>& ci)
 {
     if (!ci || !std::isfinite((*ci)[0]) || !std::isfinite((*ci)[1]))
         return std::nullopt;
-    return DeltaInterval{(*ci)[0], (*ci)[1]};
+    return DeltaInterval {(*ci)[0], (*ci)[1]};
 }
 
 ArmStats arm_stats(const stats::ArmSummary& arm, const stats::Bimodality& bimodality)
@@ -221,13 +221,13 @@ SampleVerdict make_sample_verdict(const SampleEvidence& e, SampleDecision d, con
     v.bimodal_baseline = e.bimodal_baseline.bimodal;
     v.bimodal_treatment = e.bimodal_treatment.bimodal;
     if (e.paired)
-        v.paired = PairedStats{e.paired->n_pairs, finite(e.paired->mean_delta_pct), finite(e.paired->ci95_delta_pct)};
+        v.paired = PairedStats {e.paired->n_pairs, finite(e.paired->mean_delta_pct), finite(e.paired->ci95_delta_pct)};
     v.baseline = arm_stats(e.baseline, e.bimodal_baseline);
     v.treatment = arm_stats(e.treatment, e.bimodal_treatment);
     v.profile = p;
     if (e.ci95_delta_pct) {
-        const RunsNeeded more = runs_needed_for_ci(e.delta_pct, *e.ci95_delta_pct,
-                                                   std::min(e.baseline.n, e.treatment.n), delta_thresholds(p));
+        const RunsNeeded more = runs_needed_for_ci(
+            e.delta_pct, *e.ci95_delta_pct, std::min(e.baseline.n, e.treatment.n), delta_thresholds(p));
         v.runs_needed_per_arm = more.per_arm;
         v.runs_needed_threshold_pct = finite(more.threshold_pct);
     }
@@ -239,8 +239,8 @@ nlohmann::json sample_verdict_json(const SampleEvidence& e, const SampleDecision
     return to_json(make_sample_verdict(e, d, p));
 }
 
-SampleVerdict judge_samples(const std::vector<double>& baseline, const std::vector<double>& treatment,
-                            const Profile& profile, bool paired)
+SampleVerdict judge_samples(
+    const std::vector<double>& baseline, const std::vector<double>& treatment, const Profile& profile, bool paired)
 {
     if (baseline.empty() || treatment.empty())
         throw std::invalid_argument("judge_samples: an arm has no values");

@@ -11,8 +11,8 @@ namespace kwb {
 
 struct SampleDecision {
     VerdictWord word = VerdictWord::Inconclusive;
-    int rule = 0;                       // the rule that matched, 1-7
-    bool strict_gate_failed = false;    // strict: rule 5 matched but the CI or Welch's p did not hold
+    int rule = 0; // the rule that matched, 1-7
+    bool strict_gate_failed = false; // strict: rule 5 matched but the CI or Welch's p did not hold
     std::vector<std::string> reasons;
 };
 
@@ -22,7 +22,7 @@ SampleDecision decide_sample(const SampleEvidence& evidence, const Profile& prof
 SampleVerdict make_sample_verdict(const SampleEvidence& evidence, SampleDecision decision, const Profile& profile);
 
 // The `kwb verdict --json` object for evidence judged by a decision: to_json(make_sample_verdict()).
-nlohmann::json sample_verdict_json(const SampleEvidence& evidence, const SampleDecision& decision,
-                                   const Profile& profile);
+nlohmann::json sample_verdict_json(
+    const SampleEvidence& evidence, const SampleDecision& decision, const Profile& profile);
 
 } // namespace kwb

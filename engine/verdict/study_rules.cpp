@@ -37,7 +37,7 @@ GuardVerdict judge_guard(const GuardArms& g, const Profile& target_profile, std:
     }
     const SampleVerdict v = judge_samples(g.baseline, g.treatment, p, false);
     out.judged = true;
-    out.assessed = v.rule != 1 && v.rule != 2;   // enough runs and stable
+    out.assessed = v.rule != 1 && v.rule != 2; // enough runs and stable
     const double delta = v.delta_pct.value_or(0.0);
     const double sigma = v.sigma_pct.value_or(0.0);
     out.regressed = out.assessed && delta < 0 && std::fabs(delta) > p.noise_k * sigma && -delta > g.tolerance_pct;
@@ -51,11 +51,10 @@ GuardVerdict judge_guard(const GuardArms& g, const Profile& target_profile, std:
     else if (out.regressed)
         reason = fmt::format("guard {} regressed: delta {}% is beyond its noise band ({} x sigma {}% = {}%) and "
                              "its tolerance of {}%",
-                             g.metric, num(delta), num(p.noise_k), num(sigma), num(p.noise_k * sigma),
-                             num(g.tolerance_pct));
+            g.metric, num(delta), num(p.noise_k), num(sigma), num(p.noise_k * sigma), num(g.tolerance_pct));
     else
         reason = fmt::format("guard {} holds: delta {}% (sigma {}%, tolerance {}%)", g.metric, num(delta), num(sigma),
-                             num(g.tolerance_pct));
+            num(g.tolerance_pct));
     return out;
 }
 
@@ -102,15 +101,14 @@ FinalVerdict apply_study_rules(const SampleVerdict& sample, const StudyRulesInpu
         const double pr = *input.predicted_delta_pct;
         if ((m > 0 && pr < 0) || (m < 0 && pr > 0)) {
             f.flags.push_back("sign mismatch");
-            f.reasons.push_back(fmt::format("prediction check: measured delta {}% and predicted {}% have opposite signs",
-                                            num(m), num(pr)));
+            f.reasons.push_back(fmt::format(
+                "prediction check: measured delta {}% and predicted {}% have opposite signs", num(m), num(pr)));
         }
         if (std::fabs(m) < std::fabs(pr) / 2 || std::fabs(m) > 2 * std::fabs(pr)) {
             f.flags.push_back("magnitude off");
-            f.reasons.push_back(fmt::format("prediction check: measured |delta| {}% is {} the predicted {}%",
-                                            num(std::fabs(m)),
-                                            std::fabs(m) < std::fabs(pr) / 2 ? "less than half of" : "more than twice",
-                                            num(std::fabs(pr))));
+            f.reasons.push_back(
+                fmt::format("prediction check: measured |delta| {}% is {} the predicted {}%", num(std::fabs(m)),
+                    std::fabs(m) < std::fabs(pr) / 2 ? "less than half of" : "more than twice", num(std::fabs(pr))));
         }
     }
 
@@ -118,9 +116,9 @@ FinalVerdict apply_study_rules(const SampleVerdict& sample, const StudyRulesInpu
     if (input.aa && input.aa->splits > 0) {
         const auto& aa = *input.aa;
         const double rate = static_cast<double>(aa.false_alarms) / aa.splits;
-        f.reasons.push_back(fmt::format("A/A calibration: {} of {} splits gave a false alarm ({}%)", aa.false_alarms,
-                                        aa.splits, num(100 * rate)));
-        f.aa = SplitHalfSummary{aa.splits, aa.false_alarms, rate};
+        f.reasons.push_back(fmt::format(
+            "A/A calibration: {} of {} splits gave a false alarm ({}%)", aa.false_alarms, aa.splits, num(100 * rate)));
+        f.aa = SplitHalfSummary {aa.splits, aa.false_alarms, rate};
     }
     return f;
 }

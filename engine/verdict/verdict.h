@@ -6,11 +6,10 @@
 
 #include "study/study.h"
 #include "util/direction.h"
-#include "verdict/verdict_types.h"
 #include "verdict/verdict_json.h"
+#include "verdict/verdict_types.h"
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,8 +28,8 @@ nlohmann::json profile_to_json(const Profile& profile);
 // The sample verdict of spec/verdict.md (verdict_types.h); to_json() of it is exactly the object
 // `kwb verdict --json` prints.
 // Inputs must already be valid (non-empty, finite, > 0; equal counts when paired).
-SampleVerdict judge_samples(const std::vector<double>& baseline, const std::vector<double>& treatment,
-                            const Profile& profile, bool paired);
+SampleVerdict judge_samples(
+    const std::vector<double>& baseline, const std::vector<double>& treatment, const Profile& profile, bool paired);
 
 // One guard metric of a study: it must not regress while the target improves.
 struct GuardArms {
@@ -45,7 +44,7 @@ struct StudyRulesInput {
     std::vector<GuardArms> guards;
     std::vector<Tradeoff> tradeoffs;
     std::optional<double> predicted_delta_pct;
-    std::optional<AaCalibration> aa;   // cited in the reasons when present
+    std::optional<AaCalibration> aa; // cited in the reasons when present
 };
 
 // The study-level rules applied after the sample verdict: guards, tradeoff gate, prediction

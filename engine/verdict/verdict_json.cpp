@@ -4,9 +4,8 @@
 #include "util/json_reader.h"
 #include "verdict/profile.h"
 
-#include <fmt/format.h>
-
 #include <cmath>
+#include <fmt/format.h>
 #include <stdexcept>
 
 namespace kwb {
@@ -39,33 +38,19 @@ json arm_json(const ArmStats& a)
         for (const auto& m : *a.modes)
             modes.push_back({{"share", m.share}, {"mean", num(m.mean)}});
     }
-    return {{"n", a.n},
-            {"mean", num(a.mean)},
-            {"median", num(a.median)},
-            {"stddev", num(a.stddev)},
-            {"cv_pct", num(a.cv_pct)},
-            {"min", num(a.min)},
-            {"max", num(a.max)},
-            {"p50", num(a.p50)},
-            {"p90", num(a.p90)},
-            {"p99", num(a.p99)},
-            {"outliers_mild", a.outliers_mild},
-            {"outliers_extreme", a.outliers_extreme},
-            {"modes", modes}};
+    return {{"n", a.n}, {"mean", num(a.mean)}, {"median", num(a.median)}, {"stddev", num(a.stddev)},
+        {"cv_pct", num(a.cv_pct)}, {"min", num(a.min)}, {"max", num(a.max)}, {"p50", num(a.p50)}, {"p90", num(a.p90)},
+        {"p99", num(a.p99)}, {"outliers_mild", a.outliers_mild}, {"outliers_extreme", a.outliers_extreme},
+        {"modes", modes}};
 }
 
 json guard_json(const GuardVerdict& g)
 {
-    json j = {{"metric", g.metric},
-              {"direction", std::string(to_string(g.direction))},
-              {"tolerance_pct", g.tolerance_pct},
-              {"n_baseline", g.n_baseline},
-              {"n_treatment", g.n_treatment},
-              {"assessed", g.assessed},
-              {"regressed", g.regressed},
-              {"verdict", g.word ? json(std::string(to_string(*g.word))) : json(nullptr)},
-              {"delta_pct", num(g.delta_pct)},
-              {"sigma_pct", num(g.sigma_pct)}};
+    json j
+        = {{"metric", g.metric}, {"direction", std::string(to_string(g.direction))}, {"tolerance_pct", g.tolerance_pct},
+            {"n_baseline", g.n_baseline}, {"n_treatment", g.n_treatment}, {"assessed", g.assessed},
+            {"regressed", g.regressed}, {"verdict", g.word ? json(std::string(to_string(*g.word))) : json(nullptr)},
+            {"delta_pct", num(g.delta_pct)}, {"sigma_pct", num(g.sigma_pct)}};
     if (g.judged) {
         j["ci95_delta_pct"] = interval(g.ci95_delta_pct);
         j["reasons"] = g.reasons;
@@ -94,7 +79,7 @@ std::optional<DeltaInterval> interval_of(const JsonReader& r, std::string_view k
         return std::nullopt;
     if (a->size() != 2 || !(*a)[0].is_number() || !(*a)[1].is_number())
         r.fail(key, "expected [lo, hi] of two numbers");
-    return DeltaInterval{(*a)[0].get<double>(), (*a)[1].get<double>()};
+    return DeltaInterval {(*a)[0].get<double>(), (*a)[1].get<double>()};
 }
 
 std::optional<bool> flag_of(const JsonReader& r, std::string_view key)
@@ -125,7 +110,7 @@ Profile profile_of(const JsonReader& r)
 {
     auto p = r.optional_object("profile");
     if (!p)
-        return Profile{};
+        return Profile {};
     try {
         return profile_from_json(p->json());
     } catch (const std::invalid_argument& e) {
@@ -181,9 +166,8 @@ json to_json(const SampleVerdict& v)
     j["bimodal_baseline"] = flag(v.bimodal_baseline);
     j["bimodal_treatment"] = flag(v.bimodal_treatment);
     if (v.paired)
-        j["paired"] = {{"n_pairs", v.paired->n_pairs},
-                       {"mean_delta_pct", num(v.paired->mean_delta_pct)},
-                       {"ci95_delta_pct", interval(v.paired->ci95_delta_pct)}};
+        j["paired"] = {{"n_pairs", v.paired->n_pairs}, {"mean_delta_pct", num(v.paired->mean_delta_pct)},
+            {"ci95_delta_pct", interval(v.paired->ci95_delta_pct)}};
     else
         j["paired"] = nullptr;
     j["arms"] = {{"baseline", arm_json(v.baseline)}, {"treatment", arm_json(v.treatment)}};
@@ -203,7 +187,7 @@ json to_json(const FinalVerdict& f)
     j["measured_delta_pct"] = num(f.measured_delta_pct);
     if (f.aa)
         j["aa"] = {{"splits", f.aa->splits}, {"false_alarms", f.aa->false_alarms},
-                   {"false_alarm_rate", f.aa->false_alarm_rate}};
+            {"false_alarm_rate", f.aa->false_alarm_rate}};
     else
         j["aa"] = nullptr;
     j["verdict"] = std::string(to_string(f.word));
@@ -240,8 +224,8 @@ SampleVerdict sample_verdict_from_json(const json& j, const std::string& path)
     v.bimodal_baseline = flag_of(r, "bimodal_baseline");
     v.bimodal_treatment = flag_of(r, "bimodal_treatment");
     if (auto p = r.optional_object("paired"))
-        v.paired = PairedStats{count_of(*p, "n_pairs"), p->optional_number("mean_delta_pct"),
-                               interval_of(*p, "ci95_delta_pct")};
+        v.paired = PairedStats {
+            count_of(*p, "n_pairs"), p->optional_number("mean_delta_pct"), interval_of(*p, "ci95_delta_pct")};
     if (auto arms = r.optional_object("arms")) {
         if (auto b = arms->optional_object("baseline"))
             v.baseline = arm_of(*b);
@@ -303,9 +287,8 @@ FinalVerdict final_verdict_from_json(const json& j, const std::string& path)
     f.predicted_delta_pct = r.optional_number("predicted_delta_pct");
     f.measured_delta_pct = r.optional_number("measured_delta_pct");
     if (auto aa = r.optional_object("aa"))
-        f.aa = SplitHalfSummary{static_cast<int>(aa->integer_or("splits", 0)),
-                                static_cast<int>(aa->integer_or("false_alarms", 0)),
-                                aa->number_or("false_alarm_rate", 0)};
+        f.aa = SplitHalfSummary {static_cast<int>(aa->integer_or("splits", 0)),
+            static_cast<int>(aa->integer_or("false_alarms", 0)), aa->number_or("false_alarm_rate", 0)};
     return f;
 }
 

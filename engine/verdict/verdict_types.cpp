@@ -6,10 +6,14 @@ namespace kwb {
 std::string_view to_string(VerdictWord word)
 {
     switch (word) {
-    case VerdictWord::License: return "LICENSE";
-    case VerdictWord::Kill: return "KILL";
-    case VerdictWord::Noise: return "NOISE";
-    case VerdictWord::Inconclusive: return "INCONCLUSIVE";
+    case VerdictWord::License:
+        return "LICENSE";
+    case VerdictWord::Kill:
+        return "KILL";
+    case VerdictWord::Noise:
+        return "NOISE";
+    case VerdictWord::Inconclusive:
+        return "INCONCLUSIVE";
     }
     return "INCONCLUSIVE";
 }

@@ -34,8 +34,8 @@ struct Profile {
     double max_sigma_pct = 5;
     double unstable_sigma_pct = 10;
     double noise_k = 2;
-    double license_speedup = 5.0;   // speedup profile only
-    double kill_speedup = 2.0;      // speedup profile only
+    double license_speedup = 5.0; // speedup profile only
+    double kill_speedup = 2.0; // speedup profile only
 };
 
 enum class VerdictWord { License, Kill, Noise, Inconclusive };
@@ -44,11 +44,11 @@ enum class VerdictWord { License, Kill, Noise, Inconclusive };
 std::string_view to_string(VerdictWord word);
 std::optional<VerdictWord> parse_verdict_word(std::string_view text);
 
-using DeltaInterval = std::array<double, 2>;   // [lo, hi] in delta%
+using DeltaInterval = std::array<double, 2>; // [lo, hi] in delta%
 
 // One mode of a bimodal arm.
 struct VerdictMode {
-    double share = 0;                 // of the arm's runs, 0-1
+    double share = 0; // of the arm's runs, 0-1
     std::optional<double> mean;
 };
 
@@ -58,36 +58,36 @@ struct ArmStats {
     std::optional<double> mean, median, stddev, cv_pct, min, max, p50, p90, p99;
     int outliers_mild = 0;
     int outliers_extreme = 0;
-    std::optional<std::vector<VerdictMode>> modes;   // only for a bimodal arm
+    std::optional<std::vector<VerdictMode>> modes; // only for a bimodal arm
 };
 
 // Paired evidence of interleaved runs: per-pair delta%, its mean and bootstrap CI.
 struct PairedStats {
     std::size_t n_pairs = 0;
     std::optional<double> mean_delta_pct;
-    std::optional<DeltaInterval> ci95_delta_pct;   // null with one pair
+    std::optional<DeltaInterval> ci95_delta_pct; // null with one pair
 };
 
 // The sample verdict of spec/verdict.md (`kwb verdict --json` as a struct).
 struct SampleVerdict {
     VerdictWord word = VerdictWord::Inconclusive;
     std::vector<std::string> reasons;
-    int rule = 0;                                   // the sample rule that matched, 1-7
-    std::optional<double> delta_pct;                // of the means, positive = better
-    std::optional<double> sigma_pct;                // max(cv%_B, cv%_T); null when an arm has n = 1
+    int rule = 0; // the sample rule that matched, 1-7
+    std::optional<double> delta_pct; // of the means, positive = better
+    std::optional<double> sigma_pct; // max(cv%_B, cv%_T); null when an arm has n = 1
     std::optional<double> speedup;
-    std::optional<DeltaInterval> ci95_delta_pct;    // percentile bootstrap, 10,000 resamples
+    std::optional<DeltaInterval> ci95_delta_pct; // percentile bootstrap, 10,000 resamples
     std::optional<double> p_welch;
     std::optional<double> p_mannwhitney;
     std::optional<double> u_mannwhitney;
-    std::string mannwhitney_method;                 // "exact" or "asymptotic"
-    std::optional<bool> bimodal_baseline;           // null: not assessed (n < 6)
+    std::string mannwhitney_method; // "exact" or "asymptotic"
+    std::optional<bool> bimodal_baseline; // null: not assessed (n < 6)
     std::optional<bool> bimodal_treatment;
     std::optional<PairedStats> paired;
     ArmStats baseline;
     ArmStats treatment;
     Profile profile;
-    std::optional<int> runs_needed_per_arm;         // for the CI to clear the nearest threshold
+    std::optional<int> runs_needed_per_arm; // for the CI to clear the nearest threshold
     std::optional<double> runs_needed_threshold_pct;
 
     std::size_t n_baseline() const { return baseline.n; }
@@ -101,12 +101,12 @@ struct GuardVerdict {
     double tolerance_pct = 0;
     std::size_t n_baseline = 0;
     std::size_t n_treatment = 0;
-    bool assessed = false;                          // enough runs and stable (rules 1-2 passed)
+    bool assessed = false; // enough runs and stable (rules 1-2 passed)
     bool regressed = false;
-    std::optional<VerdictWord> word;                // null when it had no samples
+    std::optional<VerdictWord> word; // null when it had no samples
     std::optional<double> delta_pct;
     std::optional<double> sigma_pct;
-    bool judged = false;                            // samples existed: ci and reasons below are meaningful
+    bool judged = false; // samples existed: ci and reasons below are meaningful
     std::optional<DeltaInterval> ci95_delta_pct;
     std::vector<std::string> reasons;
 };
@@ -123,7 +123,7 @@ struct SplitHalfSummary {
 struct FinalVerdict {
     VerdictWord word = VerdictWord::Inconclusive;
     std::vector<std::string> reasons;
-    std::vector<std::string> flags;                 // "sign mismatch", "magnitude off"
+    std::vector<std::string> flags; // "sign mismatch", "magnitude off"
     VerdictWord sample_word = VerdictWord::Inconclusive;
     std::vector<std::string> sample_reasons;
     Profile profile;
@@ -131,7 +131,7 @@ struct FinalVerdict {
     bool tradeoff_named = false;
     std::optional<double> predicted_delta_pct;
     std::optional<double> measured_delta_pct;
-    std::optional<SplitHalfSummary> aa;             // JSON key "aa" (kept for compatibility)
+    std::optional<SplitHalfSummary> aa; // JSON key "aa" (kept for compatibility)
 };
 
 } // namespace kwb

@@ -3,9 +3,8 @@
 
 // How numbers read in verdict reasons: short, but never rounded to a misleading zero.
 
-#include <fmt/format.h>
-
 #include <cmath>
+#include <fmt/format.h>
 #include <string>
 
 namespace kwb::wording {

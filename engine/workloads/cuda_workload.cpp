@@ -12,8 +12,8 @@ const KwbGpuBackendApi& api_or_throw(const std::string& workload)
 {
     const auto* api = GpuBackend::instance().api();
     if (!api)
-        throw WorkloadError(
-            fmt::format("{}: the GPU backend is not available: {}", workload, GpuBackend::instance().unavailable_reason()));
+        throw WorkloadError(fmt::format(
+            "{}: the GPU backend is not available: {}", workload, GpuBackend::instance().unavailable_reason()));
     if (!api->prepare || !api->run || !api->verify || !api->release)
         throw WorkloadError(fmt::format("{}: the GPU backend plugin has no workloads", workload));
     return *api;
@@ -38,8 +38,12 @@ std::optional<double> number_at(const nlohmann::json& j, const char* key)
 class CudaPreparedWorkload final : public PreparedWorkload {
 public:
     CudaPreparedWorkload(const KwbGpuBackendApi& api, KwbGpuWorkload* handle, std::string name,
-                         const CudaRunOptions& options, CudaMetrics metrics)
-        : api_(api), handle_(handle), name_(std::move(name)), options_(options), metrics_(std::move(metrics))
+        const CudaRunOptions& options, CudaMetrics metrics)
+        : api_(api)
+        , handle_(handle)
+        , name_(std::move(name))
+        , options_(options)
+        , metrics_(std::move(metrics))
     {
     }
     ~CudaPreparedWorkload() override { api_.release(handle_); }
@@ -125,14 +129,15 @@ void cuda_time_metrics(const nlohmann::json& run, std::map<std::string, double>&
         metrics["tflops"] = *flops / (ms * 1e9);
 }
 
-std::unique_ptr<PreparedWorkload> prepare_cuda(const std::string& workload, const nlohmann::json& params,
-                                               const CudaRunOptions& options, CudaMetrics metrics)
+std::unique_ptr<PreparedWorkload> prepare_cuda(
+    const std::string& workload, const nlohmann::json& params, const CudaRunOptions& options, CudaMetrics metrics)
 {
     const auto& api = api_or_throw(workload);
     const char* error = nullptr;
     KwbGpuWorkload* handle = api.prepare(workload.c_str(), params.dump().c_str(), options.device, &error);
     if (!handle)
-        throw WorkloadError(fmt::format("{}: {}", workload, error && *error ? error : "the GPU backend could not prepare it"));
+        throw WorkloadError(
+            fmt::format("{}: {}", workload, error && *error ? error : "the GPU backend could not prepare it"));
     return std::make_unique<CudaPreparedWorkload>(api, handle, workload, options, std::move(metrics));
 }
 
@@ -162,7 +167,8 @@ std::string check_cuda_config(const std::string& workload, const nlohmann::json&
     const auto* api = GpuBackend::instance().api();
     if (!api || !api->check_config)
         return {};
-    const auto reply = nlohmann::json::parse(api->check_config(workload.c_str(), params.dump().c_str(), device), nullptr, false);
+    const auto reply
+        = nlohmann::json::parse(api->check_config(workload.c_str(), params.dump().c_str(), device), nullptr, false);
     if (reply.is_discarded() || !reply.is_object())
         return fmt::format("{}: the GPU backend's configuration check did not answer in JSON", workload);
     if (reply.value("ok", false))

@@ -15,8 +15,8 @@ namespace kwb {
 
 struct CudaRunOptions {
     int device = 0;
-    bool cold = false;          // cache=cold: flush L2 before every launch
-    int launches = 1;           // the workload's own count until the runner calibrates it
+    bool cold = false; // cache=cold: flush L2 before every launch
+    int launches = 1; // the workload's own count until the runner calibrates it
 };
 
 // Turns one repetition's plugin figures into the workload's metrics (time_ms always; GB/s,
@@ -33,8 +33,8 @@ CudaRunOptions cuda_run_options(const nlohmann::json& params);
 
 // Throws WorkloadError with the plugin's one line when the plugin is missing, the device
 // cannot hold the configuration, or allocation fails.
-std::unique_ptr<PreparedWorkload> prepare_cuda(const std::string& workload, const nlohmann::json& params,
-                                               const CudaRunOptions& options, CudaMetrics metrics);
+std::unique_ptr<PreparedWorkload> prepare_cuda(
+    const std::string& workload, const nlohmann::json& params, const CudaRunOptions& options, CudaMetrics metrics);
 
 // The plugin's check of one configuration against one device's limits, without allocating:
 // empty when it fits, else the one-line reason with the numbers. Empty too when no plugin is

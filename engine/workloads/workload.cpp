@@ -3,11 +3,10 @@
 
 #include "study/study.h"
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace kwb {
 
@@ -71,20 +70,20 @@ nlohmann::json resolve_params(const Workload& workload, const nlohmann::json& gi
     for (const auto& [name, value] : given.items()) {
         const auto spec = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& p) { return p.name == name; });
         if (spec == specs.end())
-            throw WorkloadError(fmt::format("{}: unknown parameter '{}' (parameters: {})", workload.name(), name,
-                                            param_names(workload)));
+            throw WorkloadError(fmt::format(
+                "{}: unknown parameter '{}' (parameters: {})", workload.name(), name, param_names(workload)));
         if (backend && !on_backend(*spec, *backend))
             throw WorkloadError(fmt::format("{}: parameter '{}' exists on the {} backend only, not on {}",
-                                            workload.name(), name, to_string(spec->only_on.front()),
-                                            to_string(*backend)));
-        if (spec->default_value.is_number() != value.is_number() || spec->default_value.is_string() != value.is_string())
+                workload.name(), name, to_string(spec->only_on.front()), to_string(*backend)));
+        if (spec->default_value.is_number() != value.is_number()
+            || spec->default_value.is_string() != value.is_string())
             throw WorkloadError(fmt::format("{}: parameter '{}' must be a {}, got {}", workload.name(), name,
-                                            spec->default_value.is_number() ? "number" : "string", value.dump()));
+                spec->default_value.is_number() ? "number" : "string", value.dump()));
         if (spec->default_value.is_number_integer() && value.is_number_float()) {
             const auto whole = whole_number(value);
             if (!whole)
-                throw WorkloadError(fmt::format("{}: parameter '{}' must be an integer, got {}", workload.name(), name,
-                                                value.dump()));
+                throw WorkloadError(
+                    fmt::format("{}: parameter '{}' must be an integer, got {}", workload.name(), name, value.dump()));
             resolved[name] = *whole;
             continue;
         }
@@ -100,8 +99,8 @@ nlohmann::json describe_workload(const Workload& workload)
         backends.push_back(to_string(b));
     nlohmann::json params = nlohmann::json::array();
     for (const auto& p : workload.params()) {
-        nlohmann::json param = {{"name", p.name}, {"default", p.default_value}, {"values", p.values},
-                                {"description", p.description}};
+        nlohmann::json param
+            = {{"name", p.name}, {"default", p.default_value}, {"values", p.values}, {"description", p.description}};
         nlohmann::json on = nlohmann::json::array();
         for (auto b : p.only_on.empty() ? workload.backends() : p.only_on)
             on.push_back(to_string(b));
@@ -113,16 +112,14 @@ nlohmann::json describe_workload(const Workload& workload)
     nlohmann::json metrics = nlohmann::json::array();
     for (const auto& m : workload.metrics())
         metrics.push_back({{"name", m.name}, {"unit", m.unit}, {"direction", to_string(m.direction)},
-                           {"description", m.description}});
+            {"description", m.description}});
     return {{"name", workload.name()}, {"description", workload.description()}, {"backends", backends},
-            {"aliases", workload.aliases()}, {"params", params}, {"metrics", metrics},
-            {"synthetic", workload.synthetic()}};
+        {"aliases", workload.aliases()}, {"params", params}, {"metrics", metrics}, {"synthetic", workload.synthetic()}};
 }
 
 namespace {
 
-template <typename Range, typename Name>
-std::string join_names(const Range& items, Name name)
+template<typename Range, typename Name> std::string join_names(const Range& items, Name name)
 {
     std::vector<std::string> names;
     for (const auto& item : items)

@@ -3,10 +3,9 @@
 
 #include "util/direction.h"
 
-#include <nlohmann/json.hpp>
-
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -28,16 +27,16 @@ public:
 
 struct ParamSpec {
     std::string name;
-    nlohmann::json default_value;          // a number or a string
-    std::vector<nlohmann::json> values;    // listed values: each runs one repetition in seconds on 2 cores
+    nlohmann::json default_value; // a number or a string
+    std::vector<nlohmann::json> values; // listed values: each runs one repetition in seconds on 2 cores
     std::string description;
-    std::vector<Backend> only_on{};        // empty: every backend of the workload; else those that have it
-    nlohmann::json cuda_default{};         // the default on the cuda backend where it differs (null: same)
+    std::vector<Backend> only_on {}; // empty: every backend of the workload; else those that have it
+    nlohmann::json cuda_default {}; // the default on the cuda backend where it differs (null: same)
 };
 
 struct MetricSpec {
-    std::string name;                      // e.g. "time_ms"
-    std::string unit;                      // e.g. "ms"
+    std::string name; // e.g. "time_ms"
+    std::string unit; // e.g. "ms"
     Direction direction = Direction::Lower;
     std::string description;
 };
@@ -47,8 +46,8 @@ struct MetricSpec {
 struct RepetitionResult {
     std::map<std::string, double> metrics;
     std::vector<double> iterations;
-    std::optional<double> total_ms;        // the timed region of the whole repetition (GPU: CUDA events)
-    std::optional<int> launches;           // launches (iterations) the repetition ran
+    std::optional<double> total_ms; // the timed region of the whole repetition (GPU: CUDA events)
+    std::optional<int> launches; // launches (iterations) the repetition ran
     std::optional<double> clock_mhz;
     std::optional<double> temperature_c;
     bool throttled = false;
@@ -68,7 +67,7 @@ struct VerifyResult {
     double max_abs_error = 0;
     double tolerance = 0;
     std::string detail;
-    std::optional<double> max_rel_error{};
+    std::optional<double> max_rel_error {};
 };
 
 // A workload prepared for one parameter set on one backend: buffers allocated, inputs seeded.
@@ -86,7 +85,7 @@ public:
     // Called before each run_once() with the arm's name and the run's position in the experiment's
     // order (negative for warm-ups). A workload that draws random values (synthetic) derives its
     // stream from them, so draws depend on which arm and which run, never on call order.
-    virtual void set_run(std::string_view /*arm*/, int /*position*/) {}
+    virtual void set_run(std::string_view /*arm*/, int /*position*/) { }
 };
 
 class Workload {
@@ -107,7 +106,7 @@ public:
     // Checks parameter values (ranges, divisibility, buffer sizes) without preparing anything, so
     // a study is refused when it is written (kwb new exit 2 naming the value and the rule) rather
     // than failing at run time. Throws WorkloadError; prepare() applies the same checks.
-    virtual void validate(const nlohmann::json& /*resolved_params*/, Backend /*backend*/) const {}
+    virtual void validate(const nlohmann::json& /*resolved_params*/, Backend /*backend*/) const { }
     // Prepares one arm of an experiment. The default resolves the arm's parameters and calls
     // prepare(); a workload whose arms are more than parameters (an external command) overrides it.
     virtual std::unique_ptr<PreparedWorkload> prepare_arm(const Arm& arm, Backend backend) const;
@@ -122,8 +121,8 @@ std::optional<long long> whole_number(const nlohmann::json& value);
 // right kind (number vs string). Throws WorkloadError naming the parameter. With a backend, the
 // defaults are that backend's and a parameter the backend lacks is refused ("gemm: parameter
 // 'block' exists on the cpu backend only"); parameters of other backends are left out.
-nlohmann::json resolve_params(const Workload& workload, const nlohmann::json& given,
-                              std::optional<Backend> backend = std::nullopt);
+nlohmann::json resolve_params(
+    const Workload& workload, const nlohmann::json& given, std::optional<Backend> backend = std::nullopt);
 
 bool has_backend(const Workload& workload, Backend backend);
 // True when `given` names only parameters the backend has (what `--backend auto` needs to pick it).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cpu/attention.h"
+
 #include "cpu/vec_ops.h"
 
 #include <algorithm>
@@ -42,7 +43,10 @@ void attention_reference(const AttentionShape& shape, const float* q, const floa
 }
 
 FlashAttention::FlashAttention(int tile_q, int tile_k, int head_dim, ThreadPool& pool)
-    : tile_q_(tile_q), tile_k_(tile_k), pool_(pool), scratch_(static_cast<std::size_t>(pool.size()))
+    : tile_q_(tile_q)
+    , tile_k_(tile_k)
+    , pool_(pool)
+    , scratch_(static_cast<std::size_t>(pool.size()))
 {
     const auto tq = static_cast<std::size_t>(tile_q), tk = static_cast<std::size_t>(tile_k);
     const auto d = static_cast<std::size_t>(head_dim);
@@ -61,12 +65,12 @@ void FlashAttention::run(const AttentionShape& shape, const float* q, const floa
     pool_.for_each(static_cast<std::size_t>(shape.heads) * q_tiles, [&](std::size_t task, int worker) {
         // Later query tiles see more keys; dynamic scheduling in the pool evens that out.
         run_tile(shape, q, k, v, o, static_cast<int>(task / q_tiles), static_cast<int>(task % q_tiles) * tile_q_,
-                 scratch_[static_cast<std::size_t>(worker)]);
+            scratch_[static_cast<std::size_t>(worker)]);
     });
 }
 
 void FlashAttention::run_tile(const AttentionShape& shape, const float* q, const float* k, const float* v, float* o,
-                              int head, int i0, Scratch& s) const
+    int head, int i0, Scratch& s) const
 {
     const auto d = static_cast<std::size_t>(shape.head_dim);
     const std::size_t base = static_cast<std::size_t>(head) * shape.seq * d;

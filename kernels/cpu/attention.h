@@ -33,14 +33,14 @@ public:
 
 private:
     struct Scratch {
-        std::vector<float> scores;  // tile_q x tile_k
-        std::vector<float> k_t;     // head_dim x tile_k: the K tile transposed
-        std::vector<float> acc;     // tile_q x head_dim: unnormalised output
+        std::vector<float> scores; // tile_q x tile_k
+        std::vector<float> k_t; // head_dim x tile_k: the K tile transposed
+        std::vector<float> acc; // tile_q x head_dim: unnormalised output
         std::vector<float> row_max; // tile_q
         std::vector<float> row_sum; // tile_q
     };
     void run_tile(const AttentionShape& shape, const float* q, const float* k, const float* v, float* o, int head,
-                  int i0, Scratch& s) const;
+        int i0, Scratch& s) const;
 
     int tile_q_;
     int tile_k_;

@@ -14,9 +14,14 @@ constexpr const char* kName = "attention";
 class PreparedAttention final : public PreparedWorkload {
 public:
     PreparedAttention(AttentionShape shape, int tile_q, int tile_k, int threads, int iterations)
-        : shape_(shape), iterations_(iterations), pool_(threads), flash_(tile_q, tile_k, shape.head_dim, pool_),
-          q_(static_cast<std::size_t>(shape.heads) * shape.seq * shape.head_dim), k_(q_.size()), v_(q_.size()),
-          o_(q_.size())
+        : shape_(shape)
+        , iterations_(iterations)
+        , pool_(threads)
+        , flash_(tile_q, tile_k, shape.head_dim, pool_)
+        , q_(static_cast<std::size_t>(shape.heads) * shape.seq * shape.head_dim)
+        , k_(q_.size())
+        , v_(q_.size())
+        , o_(q_.size())
     {
         // Q and K span [-2, 2) so scores reach a few units: the softmax is peaked enough that
         // the running-max rescale matters, not a near-uniform average.
@@ -28,7 +33,8 @@ public:
     RepetitionResult run_once() override
     {
         RepetitionResult r;
-        r.iterations = time_iterations(iterations_, [&] { flash_.run(shape_, q_.data(), k_.data(), v_.data(), o_.data()); });
+        r.iterations
+            = time_iterations(iterations_, [&] { flash_.run(shape_, q_.data(), k_.data(), v_.data(), o_.data()); });
         const double ms = mean(r.iterations);
         // Two matrix products (QK^T and PV) over the causal half: 4 * d flops per (query, key) pair.
         const double pairs = static_cast<double>(shape_.seq) * (shape_.seq + 1) / 2.0;
@@ -67,7 +73,8 @@ public:
     std::string name() const override { return kName; }
     std::string description() const override
     {
-        return "causal self-attention prefill, fp32, flash style (tiled, online softmax), one task per head x query tile";
+        return "causal self-attention prefill, fp32, flash style (tiled, online softmax), one task per head x query "
+               "tile";
     }
     std::vector<Backend> backends() const override { return {Backend::Cpu}; }
     std::vector<ParamSpec> params() const override
@@ -85,8 +92,8 @@ public:
     std::vector<MetricSpec> metrics() const override
     {
         return {time_metric("one prefill of all heads"),
-                {"gflops", "GFLOP/s", Direction::Higher,
-                 "4 * heads * head_dim * seq_len*(seq_len+1)/2 / time_ms (causal half only)"}};
+            {"gflops", "GFLOP/s", Direction::Higher,
+                "4 * heads * head_dim * seq_len*(seq_len+1)/2 / time_ms (causal half only)"}};
     }
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
     {
@@ -108,7 +115,8 @@ private:
         shape.seq = static_cast<int>(int_param(params, kName, "seq_len", 1, 65536));
         shape.head_dim = static_cast<int>(int_param(params, kName, "head_dim", 1, 1024));
         shape.heads = static_cast<int>(int_param(params, kName, "heads", 1, 256));
-        check_buffer(kName, static_cast<double>(shape.heads) * shape.seq * shape.head_dim, "heads x seq_len x head_dim");
+        check_buffer(
+            kName, static_cast<double>(shape.heads) * shape.seq * shape.head_dim, "heads x seq_len x head_dim");
         const auto tile_q = int_param(params, kName, "tile_q", 1, 4096);
         const auto tile_k = int_param(params, kName, "tile_k", 1, 4096);
         check_buffer(kName, static_cast<double>(tile_q) * tile_k, "tile_q x tile_k");
@@ -117,7 +125,7 @@ private:
         if (!make)
             return nullptr;
         return std::make_unique<PreparedAttention>(shape, static_cast<int>(tile_q), static_cast<int>(tile_k),
-                                                   static_cast<int>(threads), static_cast<int>(iterations));
+            static_cast<int>(threads), static_cast<int>(iterations));
     }
 };
 

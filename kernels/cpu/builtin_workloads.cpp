@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "builtin_workloads.h"
+
 #include "cpu/cpu_workloads.h"
 #include "workloads/command/command_workload.h"
 
@@ -15,7 +16,7 @@ const WorkloadRegistry& builtin_workloads()
         r.add(cpu::make_triad_workload());
         r.add(cpu::make_decoder_workload());
         r.add(cpu::make_synthetic_workload());
-        r.add(command::make_command_workload());   // external commands as arms (docs/adapters.md)
+        r.add(command::make_command_workload()); // external commands as arms (docs/adapters.md)
         return r;
     }();
     return registry;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cpu/decoder.h"
+
 #include "cpu/rmsnorm.h"
 #include "cpu/vec_ops.h"
 
@@ -12,8 +13,8 @@ namespace kwb::cpu {
 
 namespace {
 
-constexpr int kNormWidth = 8;  // rmsnorm's vector width inside the decoder
-constexpr int kOutChunk = 16;  // output features per linear task: 16 weight rows stay in L1/L2
+constexpr int kNormWidth = 8; // rmsnorm's vector width inside the decoder
+constexpr int kOutChunk = 16; // output features per linear task: 16 weight rows stay in L1/L2
 
 std::size_t idx(long long a)
 {
@@ -23,7 +24,11 @@ std::size_t idx(long long a)
 } // namespace
 
 DecoderEngine::DecoderEngine(const DecoderWeights& weights, int batch, int max_seq, ThreadPool& pool)
-    : w_(weights), c_(weights.config), batch_(batch), max_seq_(max_seq), pool_(pool)
+    : w_(weights)
+    , c_(weights.config)
+    , batch_(batch)
+    , max_seq_(max_seq)
+    , pool_(pool)
 {
     const int hd = c_.head_dim();
     rope_cos_.resize(idx(max_seq) * (hd / 2));
@@ -71,7 +76,7 @@ std::span<const float> DecoderEngine::prefill(std::span<const std::vector<int>> 
             throw std::invalid_argument("DecoderEngine::prefill: prompts must have the same length");
         for (int t = 0; t < len; ++t)
             std::copy_n(w_.embedding.data() + idx(prompts[b][t]) * c_.hidden, c_.hidden,
-                        x_.data() + (idx(b) * len + t) * c_.hidden);
+                x_.data() + (idx(b) * len + t) * c_.hidden);
     }
     forward(len);
     return logits_;

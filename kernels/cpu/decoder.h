@@ -50,11 +50,11 @@ private:
     int max_seq_;
     ThreadPool& pool_;
     int length_ = 0;
-    std::vector<float> rope_cos_, rope_sin_;         // [max_seq][head_dim / 2]
-    std::vector<float> k_cache_, v_cache_;           // [layer][batch][kv_head][max_seq][head_dim]
+    std::vector<float> rope_cos_, rope_sin_; // [max_seq][head_dim / 2]
+    std::vector<float> k_cache_, v_cache_; // [layer][batch][kv_head][max_seq][head_dim]
     std::vector<float> x_, xn_, q_, k_, v_, attn_, tmp_, gate_, up_; // activations, rows x width
-    std::vector<float> last_, logits_;               // [batch][hidden], [batch][vocab]
-    std::vector<std::vector<float>> scores_;         // per worker: max_seq
+    std::vector<float> last_, logits_; // [batch][hidden], [batch][vocab]
+    std::vector<std::vector<float>> scores_; // per worker: max_seq
 };
 
 } // namespace kwb::cpu

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cpu/decoder_model.h"
+
 #include "cpu/rmsnorm.h"
 #include "cpu/workload_util.h"
 

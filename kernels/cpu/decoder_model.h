@@ -29,14 +29,14 @@ inline constexpr float kRopeTheta = 10000.0f;
 // Linear weights are [out][in], row-major (PyTorch's nn.Linear layout): y = W x.
 struct DecoderLayerWeights {
     std::vector<float> attn_norm; // hidden
-    std::vector<float> wq;        // hidden x hidden
-    std::vector<float> wk;        // kv_dim x hidden
-    std::vector<float> wv;        // kv_dim x hidden
-    std::vector<float> wo;        // hidden x hidden
-    std::vector<float> ffn_norm;  // hidden
-    std::vector<float> w_gate;    // ffn x hidden
-    std::vector<float> w_up;      // ffn x hidden
-    std::vector<float> w_down;    // hidden x ffn
+    std::vector<float> wq; // hidden x hidden
+    std::vector<float> wk; // kv_dim x hidden
+    std::vector<float> wv; // kv_dim x hidden
+    std::vector<float> wo; // hidden x hidden
+    std::vector<float> ffn_norm; // hidden
+    std::vector<float> w_gate; // ffn x hidden
+    std::vector<float> w_up; // ffn x hidden
+    std::vector<float> w_down; // hidden x ffn
 };
 
 struct DecoderWeights {
@@ -44,7 +44,7 @@ struct DecoderWeights {
     std::vector<float> embedding; // vocab x hidden
     std::vector<DecoderLayerWeights> layers;
     std::vector<float> final_norm; // hidden
-    std::vector<float> lm_head;    // vocab x hidden
+    std::vector<float> lm_head; // vocab x hidden
 };
 
 // Seeded weights scaled so activations keep unit variance through the layers (uniform with

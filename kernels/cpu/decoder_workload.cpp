@@ -3,11 +3,10 @@
 #include "cpu/decoder.h"
 #include "cpu/workload_util.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cfloat>
 #include <chrono>
+#include <fmt/format.h>
 #include <random>
 
 namespace kwb::cpu {
@@ -25,8 +24,10 @@ struct Generation {
 class PreparedDecoder final : public PreparedWorkload {
 public:
     PreparedDecoder(const DecoderConfig& config, const Generation& g)
-        : gen_(g), weights_(make_decoder_weights(config)), pool_(g.threads),
-          engine_(weights_, g.batch, g.prompt_len + g.gen_tokens, pool_)
+        : gen_(g)
+        , weights_(make_decoder_weights(config))
+        , pool_(g.threads)
+        , engine_(weights_, g.batch, g.prompt_len + g.gen_tokens, pool_)
     {
         // Prompt tokens from their own stream of the seed, so they differ from the weights'.
         std::mt19937_64 rng(config.seed ^ 0x9e3779b97f4a7c15ull);
@@ -42,9 +43,8 @@ public:
     RepetitionResult run_once() override
     {
         using clock = std::chrono::steady_clock;
-        const auto ms_since = [](clock::time_point t) {
-            return std::chrono::duration<double, std::milli>(clock::now() - t).count();
-        };
+        const auto ms_since
+            = [](clock::time_point t) { return std::chrono::duration<double, std::milli>(clock::now() - t).count(); };
         engine_.reset();
         std::vector<int> next(prompts_.size());
         std::vector<double> itl;
@@ -82,13 +82,13 @@ public:
         pick(next);
         const auto decode_logits = engine_.decode(next);
         double err = 0, scale = 1;
-        for (std::size_t b : {std::size_t{0}, prompts_.size() - 1}) {
+        for (std::size_t b : {std::size_t {0}, prompts_.size() - 1}) {
             std::vector<int> tokens = prompts_[b];
             tokens.push_back(next[b]);
             const auto ref = decoder_reference(weights_, tokens, 2);
             const std::span<const float> ref_prefill(ref.data(), vocab), ref_decode(ref.data() + vocab, vocab);
             err = std::max({err, max_abs_diff(std::span(prefill_logits).subspan(b * vocab, vocab), ref_prefill),
-                            max_abs_diff(decode_logits.subspan(b * vocab, vocab), ref_decode)});
+                max_abs_diff(decode_logits.subspan(b * vocab, vocab), ref_decode)});
             scale = std::max(scale, max_abs(ref));
         }
         // Each layer adds sums of `hidden` and `ffn` terms in fp32 (about that many eps of
@@ -141,13 +141,13 @@ public:
     {
         return {
             {"ttft_ms", "ms", Direction::Lower,
-             "time to first token: prefill of the whole batch plus choosing each sequence's first token "
-             "(one per repetition, also its single iteration value)"},
+                "time to first token: prefill of the whole batch plus choosing each sequence's first token "
+                "(one per repetition, also its single iteration value)"},
             {"itl_p50_ms", "ms", Direction::Lower,
-             "median inter-token latency: one decode step (a token for every sequence) over the repetition's steps"},
+                "median inter-token latency: one decode step (a token for every sequence) over the repetition's steps"},
             {"itl_p99_ms", "ms", Direction::Lower, "99th percentile of the same steps (interpolated)"},
             {"tok_s", "tok/s", Direction::Higher,
-             "generated tokens (batch * gen_tokens) / wall time of the repetition, prefill included"},
+                "generated tokens (batch * gen_tokens) / wall time of the repetition, prefill included"},
         };
     }
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
@@ -175,10 +175,12 @@ private:
         c.vocab = static_cast<int>(int_param(params, kName, "vocab", 2, 1 << 20));
         c.seed = static_cast<std::uint64_t>(int_param(params, kName, "seed", 0, (1LL << 53)));
         if (c.hidden % c.heads != 0)
-            throw WorkloadError(fmt::format("{}: parameter 'heads' ({}) must divide 'hidden' ({})", kName, c.heads, c.hidden));
+            throw WorkloadError(
+                fmt::format("{}: parameter 'heads' ({}) must divide 'hidden' ({})", kName, c.heads, c.hidden));
         if (c.head_dim() % 2 != 0)
             throw WorkloadError(fmt::format("{}: hidden / heads = {} must be even for rotary embedding (parameters "
-                                            "'hidden' and 'heads')", kName, c.head_dim()));
+                                            "'hidden' and 'heads')",
+                kName, c.head_dim()));
         if (c.heads % c.kv_heads != 0)
             throw WorkloadError(
                 fmt::format("{}: parameter 'kv_heads' ({}) must divide 'heads' ({})", kName, c.kv_heads, c.heads));

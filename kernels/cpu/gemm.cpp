@@ -13,7 +13,8 @@ void gemm_reference(int m, int n, int k, const float* a, const float* b, float* 
             // Double accumulation: the oracle should be more accurate than what it checks.
             double sum = 0;
             for (int p = 0; p < k; ++p)
-                sum += static_cast<double>(a[static_cast<std::size_t>(i) * k + p]) * b[static_cast<std::size_t>(p) * n + j];
+                sum += static_cast<double>(a[static_cast<std::size_t>(i) * k + p])
+                    * b[static_cast<std::size_t>(p) * n + j];
             c[static_cast<std::size_t>(i) * n + j] = static_cast<float>(sum);
         }
 }
@@ -75,9 +76,12 @@ void micro_kernel(int kc, const float* __restrict a, const float* __restrict b, 
 } // namespace
 
 BlockedGemm::BlockedGemm(int block, ThreadPool& pool)
-    : block_(block), pool_(pool), scratch_(static_cast<std::size_t>(pool.size()))
+    : block_(block)
+    , pool_(pool)
+    , scratch_(static_cast<std::size_t>(pool.size()))
 {
-    const auto panel = static_cast<std::size_t>(round_up(block, kMr > kNr ? kMr : kNr)) * static_cast<std::size_t>(block);
+    const auto panel
+        = static_cast<std::size_t>(round_up(block, kMr > kNr ? kMr : kNr)) * static_cast<std::size_t>(block);
     for (auto& s : scratch_) {
         s.a_panels.resize(panel);
         s.b_panels.resize(panel);
@@ -96,8 +100,8 @@ void BlockedGemm::run(int m, int n, int k, const float* a, const float* b, float
     });
 }
 
-void BlockedGemm::run_tile(int m, int n, int k, const float* a, const float* b, float* c, int i0, int j0,
-                           Scratch& s) const
+void BlockedGemm::run_tile(
+    int m, int n, int k, const float* a, const float* b, float* c, int i0, int j0, Scratch& s) const
 {
     const int mc = std::min(block_, m - i0);
     const int nc = std::min(block_, n - j0);
@@ -111,7 +115,7 @@ void BlockedGemm::run_tile(int m, int n, int k, const float* a, const float* b, 
         for (int p = 0; p < mc; p += kMr)
             for (int q = 0; q < nc; q += kNr) {
                 micro_kernel(kc, s.a_panels.data() + static_cast<std::size_t>(p) * kc,
-                             s.b_panels.data() + static_cast<std::size_t>(q) * kc, tile);
+                    s.b_panels.data() + static_cast<std::size_t>(q) * kc, tile);
                 // Only the part of the register tile inside C is real; the rest is padding.
                 const int rows = std::min(kMr, mc - p);
                 const int cols = std::min(kNr, nc - q);

@@ -16,8 +16,14 @@ constexpr const char* kName = "gemm";
 class PreparedGemm final : public PreparedWorkload {
 public:
     PreparedGemm(int size, int block, int threads, int iterations, bool wrong_result)
-        : n_(size), iterations_(iterations), wrong_result_(wrong_result), pool_(threads), gemm_(block, pool_),
-          a_(static_cast<std::size_t>(size) * size), b_(a_.size()), c_(a_.size())
+        : n_(size)
+        , iterations_(iterations)
+        , wrong_result_(wrong_result)
+        , pool_(threads)
+        , gemm_(block, pool_)
+        , a_(static_cast<std::size_t>(size) * size)
+        , b_(a_.size())
+        , c_(a_.size())
     {
         fill_uniform(a_, 1);
         fill_uniform(b_, 2);
@@ -78,7 +84,8 @@ public:
     std::string description() const override
     {
         return "C = A*B. cpu: fp32, square size^3, cache-blocked with packed panels and a 4x8 register tile; "
-               "cuda: bf16 inputs, fp32 accumulation, M x N x K tensor-core tiles (mma.sync, cp.async pipeline) or cuBLASLt";
+               "cuda: bf16 inputs, fp32 accumulation, M x N x K tensor-core tiles (mma.sync, cp.async pipeline) or "
+               "cuBLASLt";
     }
     std::vector<Backend> backends() const override { return {Backend::Cpu, Backend::Cuda}; }
     std::vector<ParamSpec> params() const override
@@ -88,16 +95,18 @@ public:
         iterations.cuda_default = 10;
         return {
             only_on(Backend::Cpu, {"size", 512, int_values({128, 256, 384, 512, 768, 1024}), "M = N = K"}),
-            only_on(Backend::Cpu, {"block", 64, int_values({16, 32, 64, 128, 256}),
-                                   "edge of the square cache block (rows of A, columns of B, K slice); need not divide size"}),
+            only_on(Backend::Cpu,
+                {"block", 64, int_values({16, 32, 64, 128, 256}),
+                    "edge of the square cache block (rows of A, columns of B, K slice); need not divide size"}),
             only_on(Backend::Cpu, threads_param()),
             iterations,
-            cuda({"m", 4096, int_values({1000, 2048, 4096, 8192}), "rows of A and C (any size; need not divide the tile)"}),
+            cuda({"m", 4096, int_values({1000, 2048, 4096, 8192}),
+                "rows of A and C (any size; need not divide the tile)"}),
             cuda({"n", 4096, int_values({1030, 2048, 4096, 8192}), "columns of B and C"}),
             cuda({"k", 4096, int_values({520, 2048, 4096, 8192}), "columns of A, rows of B"}),
             cuda({"impl", "tiled", {"tiled", "cublaslt", "wgmma"},
-                  "tiled: the plugin's mma.sync tensor-core kernel; cublaslt: the library, the reference arm; "
-                  "wgmma: the Hopper (sm_90a) TMA + wgmma kernel, block 128x128x64 or 128x256x64, 12 warps"}),
+                "tiled: the plugin's mma.sync tensor-core kernel; cublaslt: the library, the reference arm; "
+                "wgmma: the Hopper (sm_90a) TMA + wgmma kernel, block 128x128x64 or 128x256x64, 12 warps"}),
             cuda({"block_m", 128, int_values({64, 128, 256}), "rows of C per thread block"}),
             cuda({"block_n", 128, int_values({64, 128, 256}), "columns of C per thread block"}),
             cuda({"block_k", 32, int_values({32, 64}), "K slice per pipeline stage"}),
@@ -110,8 +119,8 @@ public:
     std::vector<MetricSpec> metrics() const override
     {
         return {time_metric("one GEMM"),
-                {"gflops", "GFLOP/s", Direction::Higher, "2*M*N*K / time_ms: arithmetic throughput"},
-                {"tflops", "TFLOP/s", Direction::Higher, "2*M*N*K / time_ms, in TFLOP/s (% of peak on the hardware page)"}};
+            {"gflops", "GFLOP/s", Direction::Higher, "2*M*N*K / time_ms: arithmetic throughput"},
+            {"tflops", "TFLOP/s", Direction::Higher, "2*M*N*K / time_ms, in TFLOP/s (% of peak on the hardware page)"}};
     }
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
     {
@@ -140,9 +149,9 @@ private:
     static CpuConfig cpu_config(const nlohmann::json& params)
     {
         return {static_cast<int>(int_param(params, kName, "size", 1, 4096)),
-                static_cast<int>(int_param(params, kName, "block", 1, 4096)),
-                static_cast<int>(int_param(params, kName, "threads", 1, 256)),
-                static_cast<int>(int_param(params, kName, "iterations", 1, 100000))};
+            static_cast<int>(int_param(params, kName, "block", 1, 4096)),
+            static_cast<int>(int_param(params, kName, "threads", 1, 256)),
+            static_cast<int>(int_param(params, kName, "iterations", 1, 100000))};
     }
 };
 

@@ -28,7 +28,7 @@ namespace {
 // One row with W floats per step. The inner `j` loops are unrolled completely, so for W > 1 the
 // W partial sums and products are straight-line code that GCC packs into vector registers; the
 // tail (hidden not a multiple of W) runs one float at a time.
-template <int W>
+template<int W>
 void rmsnorm_row(int hidden, const float* __restrict x, const float* __restrict weight, float* __restrict y)
 {
     const auto n = static_cast<std::size_t>(hidden);
@@ -51,11 +51,16 @@ using RowFn = void (*)(int, const float*, const float*, float*);
 RowFn row_function(int vector_width)
 {
     switch (vector_width) {
-    case 1: return rmsnorm_row<1>;
-    case 4: return rmsnorm_row<4>;
-    case 8: return rmsnorm_row<8>;
-    case 16: return rmsnorm_row<16>;
-    default: return nullptr;
+    case 1:
+        return rmsnorm_row<1>;
+    case 4:
+        return rmsnorm_row<4>;
+    case 8:
+        return rmsnorm_row<8>;
+    case 16:
+        return rmsnorm_row<16>;
+    default:
+        return nullptr;
     }
 }
 

@@ -4,11 +4,10 @@
 #include "cpu/workload_util.h"
 #include "workloads/cuda_workload.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cfloat>
 #include <cstddef>
+#include <fmt/format.h>
 
 namespace kwb::cpu {
 namespace {
@@ -18,8 +17,14 @@ constexpr const char* kName = "rmsnorm";
 class PreparedRmsNorm final : public PreparedWorkload {
 public:
     PreparedRmsNorm(int rows, int hidden, int vector_width, int threads, int iterations)
-        : rows_(rows), hidden_(hidden), width_(vector_width), iterations_(iterations), pool_(threads),
-          x_(static_cast<std::size_t>(rows) * hidden), weight_(static_cast<std::size_t>(hidden)), y_(x_.size())
+        : rows_(rows)
+        , hidden_(hidden)
+        , width_(vector_width)
+        , iterations_(iterations)
+        , pool_(threads)
+        , x_(static_cast<std::size_t>(rows) * hidden)
+        , weight_(static_cast<std::size_t>(hidden))
+        , y_(x_.size())
     {
         fill_uniform(x_, 21);
         fill_uniform(weight_, 22, 0.5f, 1.5f);
@@ -70,11 +75,11 @@ public:
     std::vector<Backend> backends() const override { return {Backend::Cpu, Backend::Cuda}; }
     std::vector<ParamSpec> params() const override
     {
-        ParamSpec rows{"rows", 512, int_values({64, 256, 512, 1024, 2048}), "rows (tokens) normalised independently"};
+        ParamSpec rows {"rows", 512, int_values({64, 256, 512, 1024, 2048}), "rows (tokens) normalised independently"};
         rows.cuda_default = 8192;
-        ParamSpec width{"vector_width", 4, int_values({1, 4, 8}),
-                        "elements per access and partial sums in the reduction (1 = scalar loop; cpu: 1, 4, 8, 16 "
-                        "fp32; cuda: 1, 2, 4, 8 bf16)"};
+        ParamSpec width {"vector_width", 4, int_values({1, 4, 8}),
+            "elements per access and partial sums in the reduction (1 = scalar loop; cpu: 1, 4, 8, 16 "
+            "fp32; cuda: 1, 2, 4, 8 bf16)"};
         width.cuda_default = 8;
         auto iterations = iterations_param(100, {1, 100, 500});
         iterations.cuda_default = 10;
@@ -91,9 +96,9 @@ public:
     std::vector<MetricSpec> metrics() const override
     {
         return {time_metric("one rows x hidden RMSNorm"),
-                {"gbs", "GB/s", Direction::Higher,
-                 "bytes read once and written once (cpu: 2 * 4 * rows * hidden fp32; cuda: bf16 x and y) / time_ms; "
-                 "the second read of x is not counted"}};
+            {"gbs", "GB/s", Direction::Higher,
+                "bytes read once and written once (cpu: 2 * 4 * rows * hidden fp32; cuda: bf16 x and y) / time_ms; "
+                "the second read of x is not counted"}};
     }
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
     {
@@ -122,11 +127,12 @@ private:
         check_buffer(kName, static_cast<double>(rows) * hidden, "rows x hidden");
         const auto width = int_param(params, kName, "vector_width", 1, 16);
         if (!rmsnorm_supports_width(static_cast<int>(width)))
-            throw WorkloadError(fmt::format("{}: parameter 'vector_width' must be 1, 4, 8 or 16, got {}", kName, width));
+            throw WorkloadError(
+                fmt::format("{}: parameter 'vector_width' must be 1, 4, 8 or 16, got {}", kName, width));
         const auto threads = int_param(params, kName, "threads", 1, 256);
         const auto iterations = int_param(params, kName, "iterations", 1, 100000);
         return {static_cast<int>(rows), static_cast<int>(hidden), static_cast<int>(width), static_cast<int>(threads),
-                static_cast<int>(iterations)};
+            static_cast<int>(iterations)};
     }
 };
 

@@ -15,9 +15,8 @@
 #include "cpu/cpu_workloads.h"
 #include "cpu/workload_util.h"
 
-#include <fmt/format.h>
-
 #include <cmath>
+#include <fmt/format.h>
 #include <random>
 
 namespace kwb::cpu {
@@ -69,7 +68,8 @@ double number_param(const nlohmann::json& params, std::string_view name, double 
 
 class PreparedSynthetic final : public PreparedWorkload {
 public:
-    explicit PreparedSynthetic(SyntheticParams p) : p_(p)
+    explicit PreparedSynthetic(SyntheticParams p)
+        : p_(p)
     {
         const double cv = p_.cv_pct / 100;
         log_sigma_ = std::sqrt(std::log1p(cv * cv));
@@ -83,8 +83,8 @@ public:
 
     RepetitionResult run_once() override
     {
-        const std::uint64_t key = splitmix64(splitmix64(p_.seed) ^ arm_hash_) ^
-                                  static_cast<std::uint64_t>(static_cast<std::int64_t>(position_));
+        const std::uint64_t key = splitmix64(splitmix64(p_.seed) ^ arm_hash_)
+            ^ static_cast<std::uint64_t>(static_cast<std::int64_t>(position_));
         std::mt19937_64 rng(splitmix64(key));
         std::uniform_real_distribution<double> u(0.0, 1.0);
         std::normal_distribution<double> z(0.0, 1.0);
@@ -92,8 +92,8 @@ public:
         v *= 1 + p_.drift_pct / 100 * std::max(position_, 0);
         if (u(rng) < p_.bimodal_share)
             v *= 1 + p_.bimodal_gap_pct / 100;
-        const double noise = p_.lognormal ? std::exp(log_sigma_ * z(rng) - log_sigma_ * log_sigma_ / 2)
-                                          : 1 + p_.cv_pct / 100 * z(rng);
+        const double noise
+            = p_.lognormal ? std::exp(log_sigma_ * z(rng) - log_sigma_ * log_sigma_ / 2) : 1 + p_.cv_pct / 100 * z(rng);
         v *= noise;
         if (u(rng) < p_.outlier_rate)
             v *= kOutlierFactor;
@@ -102,14 +102,11 @@ public:
         RepetitionResult r;
         r.metrics["value"] = v;
         r.iterations = {v};
-        ++position_;   // a caller that never calls set_run still gets distinct draws
+        ++position_; // a caller that never calls set_run still gets distinct draws
         return r;
     }
 
-    VerifyResult verify() override
-    {
-        return verify_result(0, 0, "synthetic: no computation to check");
-    }
+    VerifyResult verify() override { return verify_result(0, 0, "synthetic: no computation to check"); }
 
 private:
     SyntheticParams p_;
@@ -134,12 +131,14 @@ public:
             {"dist", "normal", {"normal", "lognormal"}, "noise distribution: normal or lognormal (same mean and cv)"},
             {"mean", 10.0, {1.0, 10.0, 100.0}, "the baseline's true mean value"},
             {"cv_pct", 3.0, {0.5, 1.0, 3.0, 4.5, 10.0}, "noise: coefficient of variation in percent"},
-            {"delta_pct", 0.0, {0.0, 5.0, 8.0, 9.0, 20.0}, "the true improvement in percent (value lower by this much); arms differ only here"},
+            {"delta_pct", 0.0, {0.0, 5.0, 8.0, 9.0, 20.0},
+                "the true improvement in percent (value lower by this much); arms differ only here"},
             {"drift_pct", 0.0, {0.0, 0.1, 1.0}, "linear drift in percent of the value per judged run of the order"},
             {"bimodal_share", 0.0, {0.0, 0.2, 0.33}, "share (0-1) of repetitions in a slow second mode"},
             {"bimodal_gap_pct", 0.0, {0.0, 20.0}, "how much slower the second mode is, in percent"},
             {"outlier_rate", 0.0, {0.0, 0.05}, "share (0-1) of repetitions that are outliers (1.5 times the value)"},
-            {"seed", 1, int_values({1, 2, 3}), "seed of the draws; with the arm's name and the run's position it fixes every value"},
+            {"seed", 1, int_values({1, 2, 3}),
+                "seed of the draws; with the arm's name and the run's position it fixes every value"},
         };
     }
     std::vector<MetricSpec> metrics() const override
@@ -152,7 +151,8 @@ public:
         SyntheticParams p;
         const auto dist = params.value("dist", std::string("normal"));
         if (dist != "normal" && dist != "lognormal")
-            throw WorkloadError(fmt::format("{}: parameter 'dist' must be normal or lognormal, got \"{}\"", kName, dist));
+            throw WorkloadError(
+                fmt::format("{}: parameter 'dist' must be normal or lognormal, got \"{}\"", kName, dist));
         p.lognormal = dist == "lognormal";
         p.mean = number_param(params, "mean", 1e-300, 1e300);
         if (!(p.mean > 0))

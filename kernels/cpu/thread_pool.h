@@ -45,7 +45,7 @@ private:
     std::condition_variable done_cv_;
     const std::function<void(std::size_t, int)>* job_ = nullptr;
     std::size_t tasks_ = 0;
-    std::atomic<std::size_t> next_{0};
+    std::atomic<std::size_t> next_ {0};
     std::uint64_t generation_ = 0;
     int busy_ = 0;
     bool stop_ = false;

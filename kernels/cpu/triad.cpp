@@ -31,8 +31,7 @@ void triad_slice(std::size_t n, float s, const float* __restrict b, const float*
 
 namespace {
 
-template <typename Slice>
-void for_each_slice(std::size_t n, ThreadPool& pool, const Slice& slice_fn)
+template<typename Slice> void for_each_slice(std::size_t n, ThreadPool& pool, const Slice& slice_fn)
 {
     // Slices start on 64-byte boundaries (16 floats) so two threads never share a cache line.
     const auto slices = static_cast<std::size_t>(pool.size());
@@ -48,15 +47,14 @@ void for_each_slice(std::size_t n, ThreadPool& pool, const Slice& slice_fn)
 
 void stream_copy(std::size_t n, const float* b, float* a, ThreadPool& pool)
 {
-    for_each_slice(n, pool, [&](std::size_t begin, std::size_t end) {
-        std::memcpy(a + begin, b + begin, (end - begin) * sizeof(float));
-    });
+    for_each_slice(n, pool,
+        [&](std::size_t begin, std::size_t end) { std::memcpy(a + begin, b + begin, (end - begin) * sizeof(float)); });
 }
 
 void triad(std::size_t n, float s, const float* b, const float* c, float* a, ThreadPool& pool)
 {
     for_each_slice(n, pool,
-                   [&](std::size_t begin, std::size_t end) { triad_slice(end - begin, s, b + begin, c + begin, a + begin); });
+        [&](std::size_t begin, std::size_t end) { triad_slice(end - begin, s, b + begin, c + begin, a + begin); });
 }
 
 } // namespace kwb::cpu

@@ -4,11 +4,10 @@
 #include "cpu/workload_util.h"
 #include "workloads/cuda_workload.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cfloat>
 #include <cstddef>
+#include <fmt/format.h>
 
 namespace kwb::cpu {
 namespace {
@@ -19,7 +18,12 @@ constexpr float kScalar = 3.0f; // STREAM's scalar
 class PreparedTriad final : public PreparedWorkload {
 public:
     PreparedTriad(bool copy, std::size_t n, int threads, int iterations)
-        : copy_(copy), iterations_(iterations), pool_(threads), a_(n), b_(n), c_(n)
+        : copy_(copy)
+        , iterations_(iterations)
+        , pool_(threads)
+        , a_(n)
+        , b_(n)
+        , c_(n)
     {
         fill_uniform(b_, 31);
         fill_uniform(c_, 32);
@@ -51,7 +55,8 @@ public:
         std::vector<float> ref(a_.size());
         triad_reference(ref.size(), kScalar, b_.data(), c_.data(), ref.data());
         // Same two operations per element; only a fused multiply-add may round differently.
-        return verify_result(max_abs_diff(a_, ref), 2 * FLT_EPSILON * std::max(1.0, max_abs(ref)), "triad vs scalar loop");
+        return verify_result(
+            max_abs_diff(a_, ref), 2 * FLT_EPSILON * std::max(1.0, max_abs(ref)), "triad vs scalar loop");
     }
 
 private:
@@ -82,13 +87,14 @@ public:
     std::vector<std::string> aliases() const override { return {"triad"}; }
     std::vector<ParamSpec> params() const override
     {
-        ParamSpec size{"size_mb", 64, int_values({1, 4, 16, 64, 128}),
-                       "MiB per array; past the last-level cache (L2 on a GPU) it measures DRAM bandwidth"};
+        ParamSpec size {"size_mb", 64, int_values({1, 4, 16, 64, 128}),
+            "MiB per array; past the last-level cache (L2 on a GPU) it measures DRAM bandwidth"};
         size.cuda_default = 1024;
         auto iterations = iterations_param(10, {1, 10, 50});
         iterations.cuda_default = 10;
         return {
-            {"op", "triad", {"triad", "copy"}, "triad: a = b + 3*c (two reads, one write); copy: a = b (one read, one write)"},
+            {"op", "triad", {"triad", "copy"},
+                "triad: a = b + 3*c (two reads, one write); copy: a = b (one read, one write)"},
             size,
             only_on(Backend::Cpu, threads_param()),
             iterations,
@@ -100,9 +106,9 @@ public:
     std::vector<MetricSpec> metrics() const override
     {
         return {time_metric("one pass over the arrays"),
-                {"gbs", "GB/s", Direction::Higher,
-                 "STREAM bytes (copy 2, triad 3 times size_mb MiB: reads plus the write; write-allocate not counted) "
-                 "/ time_ms"}};
+            {"gbs", "GB/s", Direction::Higher,
+                "STREAM bytes (copy 2, triad 3 times size_mb MiB: reads plus the write; write-allocate not counted) "
+                "/ time_ms"}};
     }
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
     {
@@ -141,8 +147,8 @@ private:
     static CpuConfig cpu_config(const nlohmann::json& params)
     {
         return {static_cast<int>(int_param(params, kName, "size_mb", 1, 1024)),
-                static_cast<int>(int_param(params, kName, "threads", 1, 256)),
-                static_cast<int>(int_param(params, kName, "iterations", 1, 100000))};
+            static_cast<int>(int_param(params, kName, "threads", 1, 256)),
+            static_cast<int>(int_param(params, kName, "iterations", 1, 100000))};
     }
 };
 

@@ -14,8 +14,7 @@
 namespace kwb::cpu::vec {
 
 // sum of a[i] * b[i]
-template <int W = 8>
-inline float dot(const float* __restrict a, const float* __restrict b, std::size_t n)
+template<int W = 8> inline float dot(const float* __restrict a, const float* __restrict b, std::size_t n)
 {
     float acc[W] = {};
     std::size_t i = 0;
@@ -34,8 +33,7 @@ inline float dot(const float* __restrict a, const float* __restrict b, std::size
 }
 
 // y[i] += alpha * x[i]
-template <int W = 8>
-inline void axpy(float alpha, const float* __restrict x, float* __restrict y, std::size_t n)
+template<int W = 8> inline void axpy(float alpha, const float* __restrict x, float* __restrict y, std::size_t n)
 {
     std::size_t i = 0;
     for (; i + W <= n; i += W) {
@@ -48,8 +46,7 @@ inline void axpy(float alpha, const float* __restrict x, float* __restrict y, st
 }
 
 // y[i] *= alpha
-template <int W = 8>
-inline void scale(float alpha, float* __restrict y, std::size_t n)
+template<int W = 8> inline void scale(float alpha, float* __restrict y, std::size_t n)
 {
     std::size_t i = 0;
     for (; i + W <= n; i += W) {

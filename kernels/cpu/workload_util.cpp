@@ -1,24 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cpu/workload_util.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <numeric>
 
 namespace kwb::cpu {
 
-long long int_param(const nlohmann::json& params, std::string_view workload, std::string_view name,
-                    long long lo, long long hi)
+long long int_param(
+    const nlohmann::json& params, std::string_view workload, std::string_view name, long long lo, long long hi)
 {
     const auto it = params.find(name);
     if (it == params.end())
         throw WorkloadError(fmt::format("{}: parameter '{}' is missing", workload, name));
     const auto whole = whole_number(*it);
     if (!whole)
-        throw WorkloadError(fmt::format("{}: parameter '{}' must be an integer in [{}, {}], got {}", workload, name,
-                                        lo, hi, it->dump()));
+        throw WorkloadError(fmt::format(
+            "{}: parameter '{}' must be an integer in [{}, {}], got {}", workload, name, lo, hi, it->dump()));
     const long long x = *whole;
     if (x < lo || x > hi)
         throw WorkloadError(
@@ -31,13 +30,14 @@ void check_buffer(std::string_view workload, double elements, std::string_view w
     constexpr double kMaxBytes = 1024.0 * 1024 * 1024;
     if (elements * sizeof(float) > kMaxBytes)
         throw WorkloadError(fmt::format("{}: {} would need {:.1f} GiB; the limit is 1 GiB per buffer", workload, what,
-                                        elements * sizeof(float) / kMaxBytes));
+            elements * sizeof(float) / kMaxBytes));
 }
 
 void require_cpu(std::string_view workload, Backend backend)
 {
     if (backend != Backend::Cpu)
-        throw WorkloadError(fmt::format("{}: the {} backend is not built yet (only cpu)", workload, to_string(backend)));
+        throw WorkloadError(
+            fmt::format("{}: the {} backend is not built yet (only cpu)", workload, to_string(backend)));
 }
 
 std::vector<nlohmann::json> int_values(std::initializer_list<long long> values)
@@ -86,7 +86,8 @@ VerifyResult verify_result(double max_abs_error, double tolerance, std::string_v
     r.max_abs_error = max_abs_error;
     r.tolerance = tolerance;
     r.ok = max_abs_error <= tolerance;
-    r.detail = fmt::format("{}: max |error| {:.3g} {} tolerance {:.3g}", what, max_abs_error, r.ok ? "<=" : ">", tolerance);
+    r.detail
+        = fmt::format("{}: max |error| {:.3g} {} tolerance {:.3g}", what, max_abs_error, r.ok ? "<=" : ">", tolerance);
     return r;
 }
 
@@ -111,7 +112,7 @@ double percentile(std::vector<double> values, double p)
 ParamSpec iterations_param(long long default_value, std::initializer_list<long long> values)
 {
     return {"iterations", default_value, int_values(values),
-            "timed iterations per repetition; time_ms is their mean and each is kept as an iteration value"};
+        "timed iterations per repetition; time_ms is their mean and each is kept as an iteration value"};
 }
 
 ParamSpec threads_param()
@@ -127,16 +128,17 @@ ParamSpec only_on(Backend backend, ParamSpec spec)
 
 ParamSpec cache_param()
 {
-    return only_on(Backend::Cuda, {"cache", "hot", {"hot", "cold"},
-                                   "hot: inputs stay in L2 between launches; cold: L2 flushed before every launch "
-                                   "(outside the timed region, each launch timed with its own events)"});
+    return only_on(Backend::Cuda,
+        {"cache", "hot", {"hot", "cold"},
+            "hot: inputs stay in L2 between launches; cold: L2 flushed before every launch "
+            "(outside the timed region, each launch timed with its own events)"});
 }
 
 ParamSpec fault_param()
 {
     return {"inject_fault", "none", {"none", "wrong-result"},
-            "test hook for the correctness gate: wrong-result perturbs the output after computing it, so the check "
-            "fails and the run ends without a verdict"};
+        "test hook for the correctness gate: wrong-result perturbs the output after computing it, so the check "
+        "fails and the run ends without a verdict"};
 }
 
 bool wants_wrong_result(const nlohmann::json& params)
@@ -147,7 +149,7 @@ bool wants_wrong_result(const nlohmann::json& params)
 MetricSpec time_metric(std::string_view per_iteration_work)
 {
     return {"time_ms", "ms", Direction::Lower,
-            fmt::format("mean wall time of one iteration ({}) over the repetition's iterations", per_iteration_work)};
+        fmt::format("mean wall time of one iteration ({}) over the repetition's iterations", per_iteration_work)};
 }
 
 } // namespace kwb::cpu

@@ -15,8 +15,8 @@ namespace kwb::cpu {
 // Reads integer parameter `name` and checks it lies in [lo, hi]. Throws WorkloadError with one
 // line that names the workload and the parameter, e.g.
 // "gemm: parameter 'block' must be an integer in [1, 4096], got 0".
-long long int_param(const nlohmann::json& params, std::string_view workload, std::string_view name,
-                    long long lo, long long hi);
+long long int_param(
+    const nlohmann::json& params, std::string_view workload, std::string_view name, long long lo, long long hi);
 
 // Throws WorkloadError when one buffer of `elements` floats would exceed 1 GiB: a mistyped size
 // should fail with a message, not with std::bad_alloc or the machine swapping.
@@ -40,8 +40,7 @@ double max_abs(std::span<const float> a);
 VerifyResult verify_result(double max_abs_error, double tolerance, std::string_view what);
 
 // Wall time of f() in milliseconds on the steady clock.
-template <class F>
-double time_ms(F&& f)
+template<class F> double time_ms(F&& f)
 {
     const auto t0 = std::chrono::steady_clock::now();
     f();
@@ -50,8 +49,7 @@ double time_ms(F&& f)
 }
 
 // Runs `iterations` timed calls of f() and returns their times in ms.
-template <class F>
-std::vector<double> time_iterations(int iterations, F&& f)
+template<class F> std::vector<double> time_iterations(int iterations, F&& f)
 {
     std::vector<double> ms;
     ms.reserve(static_cast<std::size_t>(iterations));
@@ -83,6 +81,5 @@ ParamSpec cache_param();
 ParamSpec fault_param();
 // True when `params` asks for the wrong-result fault.
 bool wants_wrong_result(const nlohmann::json& params);
-
 
 } // namespace kwb::cpu

@@ -2,7 +2,6 @@
 #include "device_query.h"
 
 #include <cuda_runtime.h>
-
 #include <dlfcn.h>
 #include <string>
 
@@ -19,8 +18,8 @@ std::string why_no_device(cudaError_t err)
     }
     switch (err) {
     case cudaErrorInsufficientDriver:
-        return "the NVIDIA driver is older than the CUDA " + std::to_string(CUDART_VERSION / 1000) +
-               " runtime of the GPU backend (update the driver)";
+        return "the NVIDIA driver is older than the CUDA " + std::to_string(CUDART_VERSION / 1000)
+            + " runtime of the GPU backend (update the driver)";
     case cudaErrorNoDevice:
         return "no CUDA-capable GPU is visible (check CUDA_VISIBLE_DEVICES and nvidia-smi)";
     default:
@@ -65,7 +64,7 @@ nlohmann::json query_devices()
     cudaDriverGetVersion(&driver);
     auto devices = nlohmann::json::array();
     for (int d = 0; d < count; ++d) {
-        cudaDeviceProp p{};
+        cudaDeviceProp p {};
         if (cudaGetDeviceProperties(&p, d) != cudaSuccess)
             continue;
         const int clock_khz = attribute(cudaDevAttrClockRate, d);

@@ -13,7 +13,7 @@ namespace kwbtest {
 inline const QString kKwb = QStringLiteral(KWB_BIN_DIR "/kwb");
 
 struct Result {
-    int exit_code = -1;   // -1: did not finish (crashed or timed out)
+    int exit_code = -1; // -1: did not finish (crashed or timed out)
     QByteArray out;
     QByteArray err;
 };
@@ -50,11 +50,10 @@ inline QJsonObject load(const QString& path)
 // milliseconds. `extra` goes to `kwb new` as is.
 inline QString new_gemm_study(const QString& path, const QStringList& extra = {})
 {
-    const auto r = kwb(QStringList{QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"),
-                                   QStringLiteral("--param"), QStringLiteral("size=128"), QStringLiteral("--vary"),
-                                   QStringLiteral("block=32,128"), QStringLiteral("--out"), path,
-                                   QStringLiteral("--force")} +
-                       extra);
+    const auto r = kwb(QStringList {QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"),
+                           QStringLiteral("--param"), QStringLiteral("size=128"), QStringLiteral("--vary"),
+                           QStringLiteral("block=32,128"), QStringLiteral("--out"), path, QStringLiteral("--force")}
+        + extra);
     if (r.exit_code != 0)
         qWarning("kwb new failed: %s", r.err.constData());
     return path;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The general forms of `kwb` (spec/cli.md): version, devices, workloads, errors and exit statuses.
+#include "kwb_process.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTest>
-
-#include "kwb_process.h"
 
 using namespace kwbtest;
 
@@ -34,7 +34,7 @@ private slots:
     {
         const auto r = kwb({QStringLiteral("devices"), QStringLiteral("--json")});
         QCOMPARE(r.exit_code, 0);
-        QJsonParseError error{};
+        QJsonParseError error {};
         const auto doc = QJsonDocument::fromJson(r.out, &error);
         QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
         const auto devices = doc.object().value(u"devices").toArray();
@@ -86,10 +86,10 @@ private slots:
     void badUsageExitsTwoWithOneLine_data()
     {
         QTest::addColumn<QStringList>("args");
-        QTest::addRow("unknown option") << QStringList{QStringLiteral("--frobnicate")};
-        QTest::addRow("unknown command") << QStringList{QStringLiteral("frobnicate")};
-        QTest::addRow("unknown sub-option") << QStringList{QStringLiteral("devices"), QStringLiteral("--frobnicate")};
-        QTest::addRow("no command") << QStringList{};
+        QTest::addRow("unknown option") << QStringList {QStringLiteral("--frobnicate")};
+        QTest::addRow("unknown command") << QStringList {QStringLiteral("frobnicate")};
+        QTest::addRow("unknown sub-option") << QStringList {QStringLiteral("devices"), QStringLiteral("--frobnicate")};
+        QTest::addRow("no command") << QStringList {};
     }
 
     void badUsageExitsTwoWithOneLine()
@@ -105,9 +105,9 @@ private slots:
     void helpExitsZeroOnStdout_data()
     {
         QTest::addColumn<QStringList>("args");
-        QTest::addRow("top") << QStringList{QStringLiteral("--help")};
-        QTest::addRow("devices") << QStringList{QStringLiteral("devices"), QStringLiteral("--help")};
-        QTest::addRow("workloads") << QStringList{QStringLiteral("workloads"), QStringLiteral("--help")};
+        QTest::addRow("top") << QStringList {QStringLiteral("--help")};
+        QTest::addRow("devices") << QStringList {QStringLiteral("devices"), QStringLiteral("--help")};
+        QTest::addRow("workloads") << QStringList {QStringLiteral("workloads"), QStringLiteral("--help")};
     }
 
     void helpExitsZeroOnStdout()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Grids through the real kwb: `kwb new --grid` writes a grid group of cell experiments, `kwb run`
 // runs every cell to its verdict and stores the interaction; refusals exit 2 naming the problem.
+#include "kwb_process.h"
 #include "study/grid.h"
 #include "study/study_file.h"
 #include "verdict/grid_interaction.h"
@@ -11,17 +12,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "kwb_process.h"
-
 using namespace kwbtest;
 
 namespace {
 
 QStringList grid_args(const QString& out, const QStringList& grids, const QStringList& extra = {})
 {
-    QStringList args{QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"), QStringLiteral("--param"),
-                     QStringLiteral("size=128"), QStringLiteral("--runs"), QStringLiteral("3"), QStringLiteral("--out"),
-                     out, QStringLiteral("--force")};
+    QStringList args {QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"),
+        QStringLiteral("--param"), QStringLiteral("size=128"), QStringLiteral("--runs"), QStringLiteral("3"),
+        QStringLiteral("--out"), out, QStringLiteral("--force")};
     for (const auto& g : grids)
         args << QStringLiteral("--grid") << g;
     return args + extra;
@@ -45,12 +44,13 @@ private slots:
         const QJsonObject g = grids.first().toObject();
         QCOMPARE(g.value(u"id").toString(), QStringLiteral("grid-1"));
         QCOMPARE(g.value(u"variables").toArray().at(0).toObject().value(u"name").toString(), QStringLiteral("block"));
-        QCOMPARE(g.value(u"variables").toArray().at(1).toObject().value(u"levels").toArray(), (QJsonArray{1, 2}));
+        QCOMPARE(g.value(u"variables").toArray().at(1).toObject().value(u"levels").toArray(), (QJsonArray {1, 2}));
         QVERIFY(g.value(u"interaction").isNull());
 
         const QJsonArray ex = s.value(u"experiments").toArray();
-        QCOMPARE(ex.size(), 3);   // every cell but the baseline cell
-        const QStringList ids = {QStringLiteral("grid-1-r0c1"), QStringLiteral("grid-1-r1c0"), QStringLiteral("grid-1-r1c1")};
+        QCOMPARE(ex.size(), 3); // every cell but the baseline cell
+        const QStringList ids
+            = {QStringLiteral("grid-1-r0c1"), QStringLiteral("grid-1-r1c0"), QStringLiteral("grid-1-r1c1")};
         const QList<QJsonArray> cells = {{0, 1}, {1, 0}, {1, 1}};
         for (int i = 0; i < 3; ++i) {
             const QJsonObject e = ex.at(i).toObject();
@@ -66,7 +66,7 @@ private slots:
             QCOMPARE(base.value(u"threads").toInt(), 1);
             QCOMPARE(cell.value(u"block").toInt(), cells[i][0].toInt() ? 128 : 32);
             QCOMPARE(cell.value(u"threads").toInt(), cells[i][1].toInt() ? 2 : 1);
-            QCOMPARE(cell.value(u"size").toInt(), 128);   // shared parameters stored in every arm
+            QCOMPARE(cell.value(u"size").toInt(), 128); // shared parameters stored in every arm
         }
     }
 
@@ -74,7 +74,9 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("g.json"));
-        QCOMPARE(kwbtest::kwb(grid_args(path, {QStringLiteral("block=32,128"), QStringLiteral("threads=1,2")})).exit_code, 0);
+        QCOMPARE(
+            kwbtest::kwb(grid_args(path, {QStringLiteral("block=32,128"), QStringLiteral("threads=1,2")})).exit_code,
+            0);
         const auto r = kwbtest::kwb({QStringLiteral("run"), path});
         QVERIFY2(r.exit_code == 0, r.err.constData());
         QVERIFY(r.out.contains("grid-1: interaction: "));
@@ -84,7 +86,9 @@ private slots:
             const QJsonObject e = v.toObject();
             QCOMPARE(e.value(u"status").toString(), QStringLiteral("done"));
             const QJsonObject verdict = e.value(u"verdict").toObject();
-            QVERIFY(QStringList({QStringLiteral("LICENSE"), QStringLiteral("KILL"), QStringLiteral("NOISE"), QStringLiteral("INCONCLUSIVE")}).contains(verdict.value(u"verdict").toString()));
+            QVERIFY(QStringList({QStringLiteral("LICENSE"), QStringLiteral("KILL"), QStringLiteral("NOISE"),
+                                    QStringLiteral("INCONCLUSIVE")})
+                        .contains(verdict.value(u"verdict").toString()));
             QCOMPARE(verdict.value(u"n_baseline").toInt(), 3);
             QVERIFY(e.value(u"final_verdict").isObject());
         }
@@ -104,21 +108,23 @@ private slots:
         QVERIFY(est);
         QCOMPARE(in.value(u"difference_of_differences_pct").toDouble(), est->contrasts.front().interaction_pct);
         const auto delta = [&](const char* id) { return *study.find_experiment(id)->verdict->delta_pct; };
-        QVERIFY(qAbs(est->contrasts.front().interaction_pct -
-                     (delta("grid-1-r1c1") - delta("grid-1-r1c0") - delta("grid-1-r0c1"))) < 1e-9);
+        QVERIFY(qAbs(est->contrasts.front().interaction_pct
+                    - (delta("grid-1-r1c1") - delta("grid-1-r1c0") - delta("grid-1-r0c1")))
+            < 1e-9);
     }
 
     void largerGridHasATwoWayTest()
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("g.json"));
-        QCOMPARE(kwbtest::kwb(grid_args(path, {QStringLiteral("block=16,32,64"), QStringLiteral("threads=1,2")})).exit_code, 0);
+        QCOMPARE(
+            kwbtest::kwb(grid_args(path, {QStringLiteral("block=16,32,64"), QStringLiteral("threads=1,2")})).exit_code,
+            0);
         QCOMPARE(load(path).value(u"experiments").toArray().size(), 5);
         const auto r = kwbtest::kwb({QStringLiteral("run"), path});
         QVERIFY2(r.exit_code == 0, r.err.constData());
-        const QJsonObject in =
-            load(path).value(u"grids").toArray().first().toObject().value(u"interaction").toObject();
-        QCOMPARE(in.value(u"contrasts").toArray().size(), 2);   // r1c1 and r2c1
+        const QJsonObject in = load(path).value(u"grids").toArray().first().toObject().value(u"interaction").toObject();
+        QCOMPARE(in.value(u"contrasts").toArray().size(), 2); // r1c1 and r2c1
         QVERIFY(in.value(u"difference_of_differences_pct").isNull());
         QVERIFY(in.value(u"p_two_way").isDouble());
         QCOMPARE(in.value(u"df").toArray().at(0).toInt(), 2);
@@ -129,17 +135,26 @@ private slots:
         QTest::addColumn<QStringList>("grids");
         QTest::addColumn<QStringList>("extra");
         QTest::addColumn<QString>("message");
-        QTest::addRow("one variable") << QStringList{QStringLiteral("block=32,128")} << QStringList{} << "give --grid twice";
-        QTest::addRow("five levels") << QStringList{QStringLiteral("block=16,32,64,128,256"), QStringLiteral("threads=1,2")} << QStringList{}
-                                     << "2 to 4 levels";
-        QTest::addRow("one level") << QStringList{QStringLiteral("block=32"), QStringLiteral("threads=1,2")} << QStringList{} << "2 to 4 levels";
-        QTest::addRow("repeated level") << QStringList{QStringLiteral("block=32,32"), QStringLiteral("threads=1,2")} << QStringList{} << "twice";
-        QTest::addRow("same variable") << QStringList{QStringLiteral("block=32,64"), QStringLiteral("block=16,128")} << QStringList{} << "both grid variables";
-        QTest::addRow("also fixed") << QStringList{QStringLiteral("size=128,256"), QStringLiteral("threads=1,2")} << QStringList{} << "also fixed";
-        QTest::addRow("with --vary") << QStringList{QStringLiteral("block=32,128"), QStringLiteral("threads=1,2")} << QStringList{QStringLiteral("--vary"), QStringLiteral("iterations=1,5")}
+        QTest::addRow("one variable") << QStringList {QStringLiteral("block=32,128")} << QStringList {}
+                                      << "give --grid twice";
+        QTest::addRow("five levels") << QStringList {QStringLiteral("block=16,32,64,128,256"),
+            QStringLiteral("threads=1,2")}
+                                     << QStringList {} << "2 to 4 levels";
+        QTest::addRow("one level") << QStringList {QStringLiteral("block=32"), QStringLiteral("threads=1,2")}
+                                   << QStringList {} << "2 to 4 levels";
+        QTest::addRow("repeated level") << QStringList {QStringLiteral("block=32,32"), QStringLiteral("threads=1,2")}
+                                        << QStringList {} << "twice";
+        QTest::addRow("same variable") << QStringList {QStringLiteral("block=32,64"), QStringLiteral("block=16,128")}
+                                       << QStringList {} << "both grid variables";
+        QTest::addRow("also fixed") << QStringList {QStringLiteral("size=128,256"), QStringLiteral("threads=1,2")}
+                                    << QStringList {} << "also fixed";
+        QTest::addRow("with --vary") << QStringList {QStringLiteral("block=32,128"), QStringLiteral("threads=1,2")}
+                                     << QStringList {QStringLiteral("--vary"), QStringLiteral("iterations=1,5")}
                                      << "not both";
-        QTest::addRow("unknown parameter") << QStringList{QStringLiteral("blok=32,128"), QStringLiteral("threads=1,2")} << QStringList{} << "no parameter 'blok'";
-        QTest::addRow("not a number") << QStringList{QStringLiteral("block=32,big"), QStringLiteral("threads=1,2")} << QStringList{} << "takes an integer";
+        QTest::addRow("unknown parameter") << QStringList {QStringLiteral("blok=32,128"), QStringLiteral("threads=1,2")}
+                                           << QStringList {} << "no parameter 'blok'";
+        QTest::addRow("not a number") << QStringList {QStringLiteral("block=32,big"), QStringLiteral("threads=1,2")}
+                                      << QStringList {} << "takes an integer";
     }
 
     void badGridsAreRefused()
@@ -159,7 +174,9 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("g.json"));
-        QCOMPARE(kwbtest::kwb(grid_args(path, {QStringLiteral("block=32,128"), QStringLiteral("threads=1,2")})).exit_code, 0);
+        QCOMPARE(
+            kwbtest::kwb(grid_args(path, {QStringLiteral("block=32,128"), QStringLiteral("threads=1,2")})).exit_code,
+            0);
         QJsonObject s = load(path);
         QJsonArray ex = s.value(u"experiments").toArray();
         QJsonObject e = ex.at(2).toObject();
@@ -184,9 +201,10 @@ private slots:
     void newAttemptOfAFinishedStudy()
     {
         QTemporaryDir dir;
-        const QString path = new_gemm_study(dir.filePath(QStringLiteral("s.json")), {QStringLiteral("--runs"), QStringLiteral("3")});
+        const QString path
+            = new_gemm_study(dir.filePath(QStringLiteral("s.json")), {QStringLiteral("--runs"), QStringLiteral("3")});
         const auto refused = kwbtest::kwb({QStringLiteral("run"), path, QStringLiteral("--new-attempt")});
-        QCOMPARE(refused.exit_code, 2);   // ab-1 is still pending: plain kwb run runs it
+        QCOMPARE(refused.exit_code, 2); // ab-1 is still pending: plain kwb run runs it
         QVERIFY2(refused.err.contains("not finished"), refused.err.constData());
         QCOMPARE(kwbtest::kwb({QStringLiteral("run"), path}).exit_code, 0);
         const auto r = kwbtest::kwb({QStringLiteral("run"), path, QStringLiteral("--new-attempt")});

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `kwb predict STUDY [--json]`: the predicted delta% and speedup of the study's formula, and a
 // formula that does not parse or evaluate as bad input naming the position (spec/cli.md).
+#include "kwb_process.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include "kwb_process.h"
 
 using namespace kwbtest;
 
@@ -20,7 +20,7 @@ QString study_with_formula(const QTemporaryDir& dir, const QString& formula, con
     QJsonObject p;
     p[QStringLiteral("formula")] = formula;
     p[QStringLiteral("variables")] = variables;
-    p[QStringLiteral("predicted_delta_pct")] = 99.0;   // typed by hand: never believed
+    p[QStringLiteral("predicted_delta_pct")] = 99.0; // typed by hand: never believed
     s[QStringLiteral("prediction")] = p;
     write_all(path, QJsonDocument(s).toJson());
     return path;
@@ -47,7 +47,7 @@ private slots:
     void json()
     {
         QTemporaryDir dir;
-        const QString path = study_with_formula(dir, QStringLiteral("2 * k"), QJsonObject{{QStringLiteral("k"), 10}});
+        const QString path = study_with_formula(dir, QStringLiteral("2 * k"), QJsonObject {{QStringLiteral("k"), 10}});
         const auto r = kwb({QStringLiteral("predict"), path, QStringLiteral("--json")});
         QCOMPARE(r.exit_code, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
@@ -55,7 +55,7 @@ private slots:
         QCOMPARE(o.value(u"speedup").toDouble(), 1.25);
         QCOMPARE(o.value(u"direction").toString(), QStringLiteral("lower"));
         QVERIFY(o.value(u"error").isNull());
-        QCOMPARE(o.value(u"used").toArray(), QJsonArray{QStringLiteral("k")});
+        QCOMPARE(o.value(u"used").toArray(), QJsonArray {QStringLiteral("k")});
         bool found = false;
         for (const auto& v : o.value(u"variables").toArray())
             found |= v.toObject().value(u"name").toString() == u"treatment_block";
@@ -66,10 +66,14 @@ private slots:
     {
         QTest::addColumn<QString>("formula");
         QTest::addColumn<QString>("message");
-        QTest::addRow("unknown name") << "100 * (1 - baseline_block / treatmnt_block)" << "position 29 ('treatmnt_block')";
-        QTest::addRow("missing operator") << "2 3" << "position 3 ('3')";
-        QTest::addRow("empty") << "" << "position 1";
-        QTest::addRow("division by zero") << "1 / 0" << "infinity";
+        QTest::addRow("unknown name") << "100 * (1 - baseline_block / treatmnt_block)"
+                                      << "position 29 ('treatmnt_block')";
+        QTest::addRow("missing operator") << "2 3"
+                                          << "position 3 ('3')";
+        QTest::addRow("empty") << ""
+                               << "position 1";
+        QTest::addRow("division by zero") << "1 / 0"
+                                          << "infinity";
     }
 
     void badFormulaNamesThePosition()

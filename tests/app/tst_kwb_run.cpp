@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `kwb new` and `kwb run` driven as a user (or the GUI) drives them: the study file, the progress
 // stream, signals, resume, refusals and exit statuses (spec/cli.md, docs/progress-stream.md).
+#include "kwb_process.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -8,9 +10,6 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include "kwb_process.h"
-
 #include <csignal>
 
 using namespace kwbtest;
@@ -30,7 +29,7 @@ void save(const QString& path, const QJsonObject& study)
 void set_experiment(const QString& path, const QJsonObject& e)
 {
     QJsonObject s = load(path);
-    s[QStringLiteral("experiments")] = QJsonArray{e};
+    s[QStringLiteral("experiments")] = QJsonArray {e};
     save(path, s);
 }
 
@@ -69,7 +68,7 @@ QList<QJsonObject> parse_lines(const QByteArray& out, QString* problem)
     for (const auto& line : out.split('\n')) {
         if (line.isEmpty())
             continue;
-        QJsonParseError error{};
+        QJsonParseError error {};
         const auto doc = QJsonDocument::fromJson(line, &error);
         if (error.error != QJsonParseError::NoError || !doc.isObject()) {
             *problem = QStringLiteral("not a JSON object: ") + QString::fromUtf8(line);
@@ -89,10 +88,7 @@ private:
     QTemporaryDir dir_;
     QString path(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
 
-    QString new_study(const char* name, const QStringList& extra = {})
-    {
-        return new_gemm_study(path(name), extra);
-    }
+    QString new_study(const char* name, const QStringList& extra = {}) { return new_gemm_study(path(name), extra); }
 
 private slots:
     void initTestCase()
@@ -108,7 +104,7 @@ private slots:
     {
         const QString p = new_study("new.json");
         const QByteArray text = read_all(p);
-        QVERIFY(text.contains("\"block\": 32"));    // an integer, not 32.0
+        QVERIFY(text.contains("\"block\": 32")); // an integer, not 32.0
         QVERIFY(text.contains("\"block\": 128"));
         const auto s = load(p);
         QVERIFY(s.value(u"schema_version").toInt() >= 2);
@@ -126,7 +122,7 @@ private slots:
         QCOMPARE(base.value(u"size").toInt(), 128);
         base.remove(QStringLiteral("block"));
         treat.remove(QStringLiteral("block"));
-        QCOMPARE(base, treat);   // every other parameter identical
+        QCOMPARE(base, treat); // every other parameter identical
     }
 
     void runProducesInterleavedSamplesAndBothVerdicts()
@@ -141,11 +137,12 @@ private slots:
         QCOMPARE(judged(e, QStringLiteral("baseline")), 4);
         const auto verdict = e.value(u"verdict").toObject();
         const auto final_verdict = e.value(u"final_verdict").toObject();
-        for (const char* key : {"verdict", "reasons", "delta_pct", "sigma_pct", "ci95_delta_pct", "p_welch", "arms", "profile"})
+        for (const char* key :
+            {"verdict", "reasons", "delta_pct", "sigma_pct", "ci95_delta_pct", "p_welch", "arms", "profile"})
             QVERIFY2(verdict.contains(QLatin1String(key)), key);
         QVERIFY(verdict.value(u"paired").isObject());
         QVERIFY(final_verdict.contains(u"verdict"));
-        QVERIFY(!e.value(u"missing_gates").toArray().isEmpty());   // no prediction, no tradeoff
+        QVERIFY(!e.value(u"missing_gates").toArray().isEmpty()); // no prediction, no tradeoff
         QVERIFY(!e.value(u"stop_reason").toString().isEmpty());
         QCOMPARE(load(p).value(u"ledger").toArray().size(), 1);
         // Run again: nothing pending, nothing changes in the results.
@@ -156,8 +153,8 @@ private slots:
 
     void jsonProgressStreamFollowsTheDocument()
     {
-        const QString p = new_study("stream.json", {QStringLiteral("--runs"), QStringLiteral("3"),
-                                                    QStringLiteral("--order"), QStringLiteral("random")});
+        const QString p = new_study("stream.json",
+            {QStringLiteral("--runs"), QStringLiteral("3"), QStringLiteral("--order"), QStringLiteral("random")});
         const auto r = kwb({QStringLiteral("run"), p, QStringLiteral("--json-progress")});
         QCOMPARE(r.exit_code, 0);
         QString problem;
@@ -186,8 +183,8 @@ private slots:
         for (const auto& l : lines) {
             const auto type = l.value(u"type").toString();
             if (type == u"sample") {
-                for (const char* key : {"experiment", "arm", "rep", "position", "value", "values", "duration_s", "t_s",
-                                        "warmup", "flags"})
+                for (const char* key :
+                    {"experiment", "arm", "rep", "position", "value", "values", "duration_s", "t_s", "warmup", "flags"})
                     QVERIFY2(l.contains(QLatin1String(key)), key);
                 QVERIFY(l.value(u"value").toDouble() > 0);
                 if (l.value(u"warmup").toBool()) {
@@ -198,7 +195,8 @@ private slots:
                 }
             } else if (type == u"progress") {
                 ++progress;
-                QVERIFY(l.contains(u"done") && l.contains(u"planned") && l.contains(u"elapsed_s") && l.contains(u"eta_s"));
+                QVERIFY(
+                    l.contains(u"done") && l.contains(u"planned") && l.contains(u"elapsed_s") && l.contains(u"eta_s"));
             } else if (type == u"verdict") {
                 ++verdicts;
                 QVERIFY(l.value(u"verdict").toObject().contains(u"verdict"));
@@ -216,7 +214,7 @@ private slots:
         QStringList planned;
         for (const auto& a : plan.value(u"order").toArray())
             planned << a.toString();
-        QCOMPARE(streamed_order, planned);   // the run followed the announced order
+        QCOMPARE(streamed_order, planned); // the run followed the announced order
     }
 
     void signalStopsSavesAndExits130_data()
@@ -263,7 +261,7 @@ private slots:
         QCOMPARE(judged(e, QStringLiteral("baseline")) + judged(e, QStringLiteral("treatment")), streamed);
         QVERIFY(streamed >= 3);
         QVERIFY(!order_of(e).startsWith(u"gap"));
-        QVERIFY(e.value(u"verdict").isObject());   // stopped with samples in both arms: judged
+        QVERIFY(e.value(u"verdict").isObject()); // stopped with samples in both arms: judged
     }
 
     void resumeContinuesTheOrder()
@@ -318,12 +316,12 @@ private slots:
 
         const auto r = kwb({QStringLiteral("run"), p, QStringLiteral("--json-progress")});
         QCOMPARE(r.exit_code, 2);
-        QCOMPARE(r.err.trimmed().count('\n'), 0);           // one line
-        QVERIFY2(r.err.contains(p.toUtf8()), r.err.constData());   // naming the file
+        QCOMPARE(r.err.trimmed().count('\n'), 0); // one line
+        QVERIFY2(r.err.contains(p.toUtf8()), r.err.constData()); // naming the file
         if (mutation == "runs_per_arm")
-            QVERIFY2(r.err.contains("runs_per_arm"), r.err.constData());   // and the field
+            QVERIFY2(r.err.contains("runs_per_arm"), r.err.constData()); // and the field
         QVERIFY(r.out.isEmpty());
-        QCOMPARE(read_all(p), bytes);                       // never overwritten
+        QCOMPARE(read_all(p), bytes); // never overwritten
     }
 
     void newRefusesToOverwriteWithoutForce()
@@ -331,12 +329,12 @@ private slots:
         const QString p = path("exists.json");
         write_all(p, "precious\n");
         const QStringList args = {QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"),
-                                  QStringLiteral("--vary"), QStringLiteral("block=32,128"), QStringLiteral("--out"), p};
+            QStringLiteral("--vary"), QStringLiteral("block=32,128"), QStringLiteral("--out"), p};
         const auto r = kwb(args);
         QCOMPARE(r.exit_code, 2);
         QVERIFY(r.err.contains("--force"));
         QCOMPARE(read_all(p), QByteArray("precious\n"));
-        QCOMPARE(kwb(args + QStringList{QStringLiteral("--force")}).exit_code, 0);
+        QCOMPARE(kwb(args + QStringList {QStringLiteral("--force")}).exit_code, 0);
         QVERIFY(read_all(p).contains("schema_version"));
     }
 
@@ -345,27 +343,29 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QByteArray>("says");
         const auto gemm = [](QStringList more) {
-            return QStringList{QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm")} + more;
+            return QStringList {QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm")} + more;
         };
-        QTest::addRow("unknown workload")
-            << QStringList{QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("nope"),
-                           QStringLiteral("--vary"), QStringLiteral("block=1,2")}
-            << QByteArray("nope");
-        QTest::addRow("unknown vary param") << gemm({QStringLiteral("--vary"), QStringLiteral("tile=1,2")}) << QByteArray("tile");
-        QTest::addRow("unknown fixed param")
-            << gemm({QStringLiteral("--param"), QStringLiteral("tile=4"), QStringLiteral("--vary"), QStringLiteral("block=32,128")})
-            << QByteArray("tile");
-        QTest::addRow("not an integer") << gemm({QStringLiteral("--vary"), QStringLiteral("block=32,big")}) << QByteArray("integer");
-        QTest::addRow("one value") << gemm({QStringLiteral("--vary"), QStringLiteral("block=32")}) << QByteArray("two values");
-        QTest::addRow("same values") << gemm({QStringLiteral("--vary"), QStringLiteral("block=32,32")}) << QByteArray("same");
-        QTest::addRow("unknown metric")
-            << gemm({QStringLiteral("--vary"), QStringLiteral("block=32,128"), QStringLiteral("--metric"), QStringLiteral("fps")})
-            << QByteArray("fps");
-        QTest::addRow("command form mixed with a workload")
-            << QStringList{QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"),
-                           QStringLiteral("--baseline-cmd"), QStringLiteral("true"), QStringLiteral("--treatment-cmd"),
-                           QStringLiteral("true")}
-            << QByteArray("takes no --workload");
+        QTest::addRow("unknown workload") << QStringList {QStringLiteral("new"), QStringLiteral("--workload"),
+            QStringLiteral("nope"), QStringLiteral("--vary"), QStringLiteral("block=1,2")}
+                                          << QByteArray("nope");
+        QTest::addRow("unknown vary param")
+            << gemm({QStringLiteral("--vary"), QStringLiteral("tile=1,2")}) << QByteArray("tile");
+        QTest::addRow("unknown fixed param") << gemm({QStringLiteral("--param"), QStringLiteral("tile=4"),
+            QStringLiteral("--vary"), QStringLiteral("block=32,128")})
+                                             << QByteArray("tile");
+        QTest::addRow("not an integer") << gemm({QStringLiteral("--vary"), QStringLiteral("block=32,big")})
+                                        << QByteArray("integer");
+        QTest::addRow("one value") << gemm({QStringLiteral("--vary"), QStringLiteral("block=32")})
+                                   << QByteArray("two values");
+        QTest::addRow("same values") << gemm({QStringLiteral("--vary"), QStringLiteral("block=32,32")})
+                                     << QByteArray("same");
+        QTest::addRow("unknown metric") << gemm({QStringLiteral("--vary"), QStringLiteral("block=32,128"),
+            QStringLiteral("--metric"), QStringLiteral("fps")})
+                                        << QByteArray("fps");
+        QTest::addRow("command form mixed with a workload") << QStringList {QStringLiteral("new"),
+            QStringLiteral("--workload"), QStringLiteral("gemm"), QStringLiteral("--baseline-cmd"),
+            QStringLiteral("true"), QStringLiteral("--treatment-cmd"), QStringLiteral("true")}
+                                                            << QByteArray("takes no --workload");
     }
     void newRefusesBadInput()
     {
@@ -373,7 +373,7 @@ private slots:
         QFETCH(QByteArray, says);
         const QString p = path("bad-input.json");
         QFile::remove(p);
-        const auto r = kwb(args + QStringList{QStringLiteral("--out"), p});
+        const auto r = kwb(args + QStringList {QStringLiteral("--out"), p});
         QCOMPARE(r.exit_code, 2);
         QCOMPARE(r.err.trimmed().count('\n'), 0);
         QVERIFY2(r.err.contains(says), r.err.constData());

@@ -30,8 +30,8 @@ private slots:
     {
         const QString p = path("wrong.json");
         const auto made = kwb({QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"),
-                               QStringLiteral("--param"), QStringLiteral("size=128"), QStringLiteral("--vary"),
-                               QStringLiteral("inject_fault=none,wrong-result"), QStringLiteral("--out"), p});
+            QStringLiteral("--param"), QStringLiteral("size=128"), QStringLiteral("--vary"),
+            QStringLiteral("inject_fault=none,wrong-result"), QStringLiteral("--out"), p});
         QCOMPARE(made.exit_code, 0);
         const auto r = kwb({QStringLiteral("run"), p});
         QCOMPARE(r.exit_code, 1);
@@ -93,7 +93,7 @@ private slots:
         const auto after = load(p).value(u"experiments").toArray();
         QCOMPARE(after.size(), 2);
         QCOMPARE(after.at(0).toObject().value(u"device").toObject().value(u"model").toString(),
-                 QStringLiteral("A Different CPU"));
+            QStringLiteral("A Different CPU"));
         const auto next = after.at(1).toObject();
         QCOMPARE(next.value(u"status").toString(), QStringLiteral("done"));
         QVERIFY(next.value(u"controls").toObject().value(u"notes").toString().contains(u"A Different CPU"));
@@ -104,8 +104,8 @@ private slots:
     {
         const QString p = path("cpu-only.json");
         const auto r = kwb({QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"),
-                            QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--vary"),
-                            QStringLiteral("block_n=64,128"), QStringLiteral("--out"), p});
+            QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--vary"),
+            QStringLiteral("block_n=64,128"), QStringLiteral("--out"), p});
         QCOMPARE(r.exit_code, 2);
         QVERIFY2(r.err.contains("block_n") && r.err.contains("cuda backend only"), r.err.constData());
     }

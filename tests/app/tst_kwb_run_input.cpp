@@ -2,6 +2,8 @@
 // `kwb run` and `kwb new` against what a demanding user does to them: a reader that closes the
 // progress stream early, studies edited by hand into shapes the runner cannot resume, and plans
 // that would not load again (spec/cli.md, docs/run-engine.md, docs/study-format.md).
+#include "kwb_process.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -10,9 +12,6 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include "kwb_process.h"
-
 #include <unistd.h>
 
 using namespace kwbtest;
@@ -21,18 +20,17 @@ namespace {
 
 QJsonObject sample(const char* arm, int position, bool warmup = false)
 {
-    return {{QStringLiteral("arm"), QString::fromLatin1(arm)},
-            {QStringLiteral("rep"), position < 0 ? 0 : position / 2},
-            {QStringLiteral("position"), position},
-            {QStringLiteral("warmup"), warmup},
-            {QStringLiteral("metrics"), QJsonObject{{QStringLiteral("time_ms"), 1.5}}}};
+    return {{QStringLiteral("arm"), QString::fromLatin1(arm)}, {QStringLiteral("rep"), position < 0 ? 0 : position / 2},
+        {QStringLiteral("position"), position}, {QStringLiteral("warmup"), warmup},
+        {QStringLiteral("metrics"), QJsonObject {{QStringLiteral("time_ms"), 1.5}}}};
 }
 
 // Makes a file or directory unwritable, also for root (who ignores permission bits, not the
 // immutable attribute), and undoes it when it goes out of scope.
 class ReadOnly {
 public:
-    explicit ReadOnly(QString path) : path_(std::move(path))
+    explicit ReadOnly(QString path)
+        : path_(std::move(path))
     {
         if (::geteuid() == 0)
             ok_ = QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("+i"), path_}) == 0;
@@ -44,8 +42,8 @@ public:
         if (::geteuid() == 0)
             QProcess::execute(QStringLiteral("chattr"), {QStringLiteral("-i"), path_});
         else
-            QFile::setPermissions(path_, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup |
-                                             QFile::ExeGroup);
+            QFile::setPermissions(
+                path_, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::ExeGroup);
     }
     bool ok() const { return ok_; }
 
@@ -63,14 +61,11 @@ private:
     QTemporaryDir dir_;
     QString path(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
 
-    QString new_study(const char* name, const QStringList& extra = {})
-    {
-        return new_gemm_study(path(name), extra);
-    }
+    QString new_study(const char* name, const QStringList& extra = {}) { return new_gemm_study(path(name), extra); }
 
     QStringList temporaries() const
     {
-        return QDir(dir_.path()).entryList(QStringList{QStringLiteral(".*.json.*")}, QDir::Files | QDir::Hidden);
+        return QDir(dir_.path()).entryList(QStringList {QStringLiteral(".*.json.*")}, QDir::Files | QDir::Hidden);
     }
 
 private slots:
@@ -82,9 +77,10 @@ private slots:
         const QString p = new_study("pipe.json", {QStringLiteral("--runs"), QStringLiteral("100000")});
         QProcess sh;
         sh.start(QStringLiteral("bash"),
-                 {QStringLiteral("-c"), QStringLiteral("\"$0\" run \"$1\" --json-progress | head -1 >/dev/null; "
-                                                       "exit ${PIPESTATUS[0]}"),
-                  kKwb, p});
+            {QStringLiteral("-c"),
+                QStringLiteral("\"$0\" run \"$1\" --json-progress | head -1 >/dev/null; "
+                               "exit ${PIPESTATUS[0]}"),
+                kKwb, p});
         QVERIFY(sh.waitForFinished(300000));
         QCOMPARE(sh.exitCode(), 130);
         const QJsonObject e = load(p).value(u"experiments").toArray().first().toObject();
@@ -105,7 +101,7 @@ private slots:
         write_all(p, QJsonDocument(study).toJson());
         QCOMPARE(kwb({QStringLiteral("run"), p}).exit_code, 0);
         QCOMPARE(load(p).value(u"experiments").toArray().first().toObject().value(u"status").toString(),
-                 QStringLiteral("done"));
+            QStringLiteral("done"));
     }
 
     void handEditedStudiesAreRefused_data()
@@ -114,7 +110,8 @@ private slots:
         QTest::addColumn<QByteArray>("says");
         QTest::addRow("duplicate experiment ids") << QStringLiteral("dup-id") << QByteArray("'ab-1'");
         QTest::addRow("arms with one name") << QStringLiteral("dup-arm") << QByteArray("both arms are named");
-        QTest::addRow("sample of an unknown arm") << QStringLiteral("unknown-arm") << QByteArray("samples[0]: arm 'control'");
+        QTest::addRow("sample of an unknown arm")
+            << QStringLiteral("unknown-arm") << QByteArray("samples[0]: arm 'control'");
         QTest::addRow("judged sample before the order") << QStringLiteral("negative") << QByteArray("position -3");
         QTest::addRow("two samples at one position") << QStringLiteral("twice") << QByteArray("position 0 is taken");
         QTest::addRow("position at the end of int") << QStringLiteral("huge") << QByteArray("position 2147483647");
@@ -178,11 +175,12 @@ private slots:
         QDir().mkpath(sub);
         const QString p = sub + QStringLiteral("/s.json");
         QFile::remove(p);
-        QCOMPARE(kwb({QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"), QStringLiteral("--param"),
-                      QStringLiteral("size=128"), QStringLiteral("--vary"), QStringLiteral("block=32,128"),
-                      QStringLiteral("--runs"), QStringLiteral("3"), QStringLiteral("--out"), p})
-                     .exit_code,
-                 0);
+        QCOMPARE(
+            kwb({QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"), QStringLiteral("--param"),
+                    QStringLiteral("size=128"), QStringLiteral("--vary"), QStringLiteral("block=32,128"),
+                    QStringLiteral("--runs"), QStringLiteral("3"), QStringLiteral("--out"), p})
+                .exit_code,
+            0);
         const QByteArray before = read_all(p);
         Result r;
         {
@@ -196,7 +194,7 @@ private slots:
         QVERIFY2(r.err.contains(p.toUtf8()), r.err.constData());
         QVERIFY(r.out.isEmpty());
         QCOMPARE(read_all(p), before);
-        QCOMPARE(QDir(sub).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("s.json")});
+        QCOMPARE(QDir(sub).entryList(QDir::Files | QDir::Hidden), QStringList {QStringLiteral("s.json")});
     }
 
     // kwb new never writes a study that kwb run refuses to load.
@@ -204,10 +202,11 @@ private slots:
     {
         QTest::addColumn<QStringList>("extra");
         QTest::addColumn<QByteArray>("says");
-        QTest::addRow("max-seconds 0") << QStringList{QStringLiteral("--max-seconds"), QStringLiteral("0")}
+        QTest::addRow("max-seconds 0") << QStringList {QStringLiteral("--max-seconds"), QStringLiteral("0")}
                                        << QByteArray("--max-seconds");
-        QTest::addRow("max-seconds negative") << QStringList{QStringLiteral("--max-seconds=-5")} << QByteArray("--max-seconds");
-        QTest::addRow("duration negative") << QStringList{QStringLiteral("--duration=-1")} << QByteArray("--duration");
+        QTest::addRow("max-seconds negative")
+            << QStringList {QStringLiteral("--max-seconds=-5")} << QByteArray("--max-seconds");
+        QTest::addRow("duration negative") << QStringList {QStringLiteral("--duration=-1")} << QByteArray("--duration");
     }
     void newRefusesAPlanThatWouldNotLoad()
     {
@@ -215,9 +214,9 @@ private slots:
         QFETCH(QByteArray, says);
         const QString p = path("refused.json");
         QFile::remove(p);
-        const auto r = kwb(QStringList{QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("rmsnorm"),
-                                       QStringLiteral("--vary"), QStringLiteral("threads=1,2"), QStringLiteral("--out"), p} +
-                           extra);
+        const auto r = kwb(QStringList {QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("rmsnorm"),
+                               QStringLiteral("--vary"), QStringLiteral("threads=1,2"), QStringLiteral("--out"), p}
+            + extra);
         QCOMPARE(r.exit_code, 2);
         QCOMPARE(r.err.trimmed().count('\n'), 0);
         QVERIFY2(r.err.contains(says), r.err.constData());

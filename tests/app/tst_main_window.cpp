@@ -9,8 +9,8 @@
 #include "pages/verdict_page.h"
 #include "plots/distribution_plot.h"
 #include "plots/live_plot.h"
-#include "plots/verdict_badge.h"
 #include "plots/sigma_chart.h"
+#include "plots/verdict_badge.h"
 #include "study/study_file.h"
 #include "workbench_test_util.h"
 
@@ -27,8 +27,7 @@ namespace {
 constexpr int kTimeout = 60000;
 }
 
-class TestMainWindow : public QObject
-{
+class TestMainWindow : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -108,7 +107,7 @@ void TestMainWindow::runLoopWithAStandInChild()
     w.show();
     QVERIFY(w.openDemo(false));
     QVERIFY(w.document()->saveAs(m_dir.filePath(u"demo.json"_s)));
-    QVERIFY(!w.document()->hasRunnableExperiment());   // the demo is finished: Run adds an attempt
+    QVERIFY(!w.document()->hasRunnableExperiment()); // the demo is finished: Run adds an attempt
     const auto before = w.document()->study().experiments.size();
     auto* runAction = w.findChild<QAction*>(u"runAction"_s);
     QVERIFY(runAction && runAction->isEnabled());
@@ -116,11 +115,11 @@ void TestMainWindow::runLoopWithAStandInChild()
     QCOMPARE(w.currentView(), u"live"_s);
     QVERIFY(w.runController()->isRunning());
     QCOMPARE(w.document()->study().experiments.size(), before + 1);
-    QVERIFY(!w.document()->isModified());   // saved before the child started
+    QVERIFY(!w.document()->isModified()); // saved before the child started
     QVERIFY(!runAction->isEnabled());
     QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kTimeout);
     QCOMPARE(w.runController()->lastStatus(), u"done"_s);
-    QCOMPARE(w.currentView(), u"results"_s);   // the end of a run shows its distributions
+    QCOMPARE(w.currentView(), u"results"_s); // the end of a run shows its distributions
     QVERIFY(w.shownError().isEmpty());
     QVERIFY(runAction->isEnabled());
 }
@@ -139,7 +138,7 @@ void TestMainWindow::stopKeepsTheWindowQuiet()
     stopAction->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kTimeout);
     QCOMPARE(w.runController()->lastStatus(), u"stopped"_s);
-    QVERIFY(w.shownError().isEmpty());   // a stop is not an error
+    QVERIFY(w.shownError().isEmpty()); // a stop is not an error
 }
 
 void TestMainWindow::failedChildLeavesTheWindowUsable()
@@ -153,7 +152,7 @@ void TestMainWindow::failedChildLeavesTheWindowUsable()
     QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kTimeout);
     QVERIFY2(w.shownError().contains(u"device lost"_s), qPrintable(w.shownError()));
     QVERIFY(w.showView(u"8"_s));
-    QVERIFY(!w.verdictPage()->finalVerdict().isEmpty());   // the study is still there
+    QVERIFY(!w.verdictPage()->finalVerdict().isEmpty()); // the study is still there
     qputenv("FAKE_KWB_MODE", "done");
     w.run();
     QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kTimeout);
@@ -174,25 +173,25 @@ void TestMainWindow::closingWithEditsAsksToSave()
     const QString path = m_dir.filePath(u"edits.json"_s);
     QVERIFY(w.document()->saveAs(path));
     const std::string savedName = w.document()->study().name;
-    QVERIFY(w.close());   // saved: nothing to ask
+    QVERIFY(w.close()); // saved: nothing to ask
     QVERIFY(asked.isEmpty());
 
     w.show();
     w.document()->mutableStudy().name = "edited";
     w.document()->markModified();
-    QVERIFY(!w.close());   // Cancel: the window stays with its edits
+    QVERIFY(!w.close()); // Cancel: the window stays with its edits
     QVERIFY(w.isVisible());
-    QCOMPARE(asked, QList<LeaveQuestion>{LeaveQuestion::SaveChanges});
+    QCOMPARE(asked, QList<LeaveQuestion> {LeaveQuestion::SaveChanges});
     QVERIFY(w.document()->isModified());
 
     answer = LeaveAnswer::Discard;
-    QVERIFY(w.maySwitchStudy());   // New / Open: Discard lets the edits go
+    QVERIFY(w.maySwitchStudy()); // New / Open: Discard lets the edits go
     QVERIFY(w.close());
-    QCOMPARE(kwb::load_study(QFile::encodeName(path).toStdString()).name, savedName);   // nothing written
+    QCOMPARE(kwb::load_study(QFile::encodeName(path).toStdString()).name, savedName); // nothing written
 
     w.show();
     answer = LeaveAnswer::Accept;
-    QVERIFY(w.close());   // Save, then close
+    QVERIFY(w.close()); // Save, then close
     QCOMPARE(kwb::load_study(QFile::encodeName(path).toStdString()).name, std::string("edited"));
     QVERIFY(!w.document()->isModified());
 }
@@ -216,13 +215,13 @@ void TestMainWindow::closingDuringARunStopsItFirst()
     QVERIFY(!w.maySwitchStudy());
     QVERIFY(asked.isEmpty());
 
-    QVERIFY(!w.close());   // Cancel: the run goes on
-    QCOMPARE(asked, QList<LeaveQuestion>{LeaveQuestion::StopRun});
+    QVERIFY(!w.close()); // Cancel: the run goes on
+    QCOMPARE(asked, QList<LeaveQuestion> {LeaveQuestion::StopRun});
     QVERIFY(w.runController()->isRunning());
     QVERIFY(w.isVisible());
 
     answer = LeaveAnswer::Accept;
-    QVERIFY(!w.close());   // Stop: the window waits for the child to save, then closes itself
+    QVERIFY(!w.close()); // Stop: the window waits for the child to save, then closes itself
     QTRY_VERIFY_WITH_TIMEOUT(!w.isVisible(), kTimeout);
     QCOMPARE(w.runController()->lastStatus(), u"stopped"_s);
     QCOMPARE(asked.size(), 2);

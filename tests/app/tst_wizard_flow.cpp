@@ -167,7 +167,8 @@ void TestWizardFlow::emptyStudyToAVerdictInTheWindow()
     QVERIFY(!w.verdictPage()->finalVerdict().isEmpty());
     QCOMPARE(study.ledger.size(), size_t(1));
     const kwb::Study onDisk = kwb::load_study(QFile::encodeName(dir.filePath(u"flow.json"_s)).toStdString());
-    QVERIFY(onDisk.experiments.at(0).final_verdict && onDisk.experiments.at(0).final_verdict->word == done.final_verdict->word);
+    QVERIFY(onDisk.experiments.at(0).final_verdict
+        && onDisk.experiments.at(0).final_verdict->word == done.final_verdict->word);
     QCOMPARE(onDisk.experiments.at(0).final_verdict->reasons, done.final_verdict->reasons);
 }
 

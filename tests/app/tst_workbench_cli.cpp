@@ -37,8 +37,7 @@ int distinctColours(const QImage& image)
 }
 } // namespace
 
-class TestWorkbenchCli : public QObject
-{
+class TestWorkbenchCli : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -89,7 +88,8 @@ void TestWorkbenchCli::screenshotOfAStudyFileAtASize()
 {
     const QString study = QStringLiteral(KWB_SOURCE_DIR "/resources/studies/demo.json");
     const QString png = m_dir.filePath(u"sized.png"_s);
-    const Result r = runWorkbench({study, u"--phase"_s, u"results"_s, u"--screenshot"_s, png, u"--size"_s, u"1024x700"_s}, m_env);
+    const Result r
+        = runWorkbench({study, u"--phase"_s, u"results"_s, u"--screenshot"_s, png, u"--size"_s, u"1024x700"_s}, m_env);
     QVERIFY2(r.exitCode == 0, qPrintable(r.stderrText));
     QCOMPARE(QImage(png).size(), QSize(1024, 700));
 }
@@ -98,12 +98,12 @@ void TestWorkbenchCli::badInputExits2_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
-    QTest::addRow("missing study") << QStringList{u"/nonexistent/s.json"_s, u"--phase"_s, u"8"_s, u"--screenshot"_s, u"x.png"_s}
-                                   << u"/nonexistent/s.json"_s;
-    QTest::addRow("unknown view") << QStringList{u"--phase"_s, u"9"_s, u"--screenshot"_s, u"x.png"_s} << u"--phase"_s;
-    QTest::addRow("bad size") << QStringList{u"--phase"_s, u"1"_s, u"--screenshot"_s, u"x.png"_s, u"--size"_s, u"big"_s}
-                              << u"--size"_s;
-    QTest::addRow("unknown option") << QStringList{u"--frobnicate"_s} << u"frobnicate"_s;
+    QTest::addRow("missing study") << QStringList {u"/nonexistent/s.json"_s, u"--phase"_s, u"8"_s, u"--screenshot"_s,
+        u"x.png"_s} << u"/nonexistent/s.json"_s;
+    QTest::addRow("unknown view") << QStringList {u"--phase"_s, u"9"_s, u"--screenshot"_s, u"x.png"_s} << u"--phase"_s;
+    QTest::addRow("bad size") << QStringList {u"--phase"_s, u"1"_s, u"--screenshot"_s, u"x.png"_s, u"--size"_s,
+        u"big"_s} << u"--size"_s;
+    QTest::addRow("unknown option") << QStringList {u"--frobnicate"_s} << u"frobnicate"_s;
 }
 
 void TestWorkbenchCli::badInputExits2()

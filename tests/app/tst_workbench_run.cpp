@@ -23,7 +23,7 @@ using namespace kwb::gui;
 
 namespace {
 const QString kKwb = QStringLiteral(KWB_BIN_DIR "/kwb");
-constexpr int kRunTimeout = 300000;   // generous: 2 shared cores, other suites in parallel
+constexpr int kRunTimeout = 300000; // generous: 2 shared cores, other suites in parallel
 
 bool kwbSucceeds(const QStringList& args, QString* err = nullptr)
 {
@@ -36,8 +36,7 @@ bool kwbSucceeds(const QStringList& args, QString* err = nullptr)
 }
 } // namespace
 
-class TestWorkbenchRun : public QObject
-{
+class TestWorkbenchRun : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -63,15 +62,15 @@ QString TestWorkbenchRun::newStudy(const QString& name, int runs)
     const QString path = m_dir.filePath(name);
     QString err;
     if (!kwbSucceeds({u"new"_s, u"--workload"_s, u"gemm"_s, u"--vary"_s, u"block=32,128"_s, u"--runs"_s,
-                      QString::number(runs), u"--out"_s, path},
-                     &err))
+                         QString::number(runs), u"--out"_s, path},
+            &err))
         qWarning("kwb new failed: %s", qPrintable(err));
     // The window keeps Run locked until phase 1's target and phase 4's prediction exist.
     kwb::Study s = kwb::load_study(QFile::encodeName(path).toStdString());
     s.target.metric = s.experiments.at(0).metric;
     s.target.current = 30;
     s.target.goal = 20;
-    s.prediction.formula = "30";   // the stored prediction is always the formula's value
+    s.prediction.formula = "30"; // the stored prediction is always the formula's value
     s.prediction.predicted_delta_pct = 30;
     kwb::save_study(s, QFile::encodeName(path).toStdString());
     return path;
@@ -125,7 +124,7 @@ void TestWorkbenchRun::shortCpuAbThroughTheRealChild()
     QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(std::string(to_string(e->verdict->word))));
     QCOMPARE(w.verdictPage()->finalVerdict(), QString::fromStdString(std::string(to_string(e->final_verdict->word))));
     QCOMPARE(w.resultsPage()->badge()->verdict(), w.verdictPage()->finalVerdict());
-    QCOMPARE(w.currentView(), u"results"_s);   // the end of the run lands on the distributions
+    QCOMPARE(w.currentView(), u"results"_s); // the end of the run lands on the distributions
     QVERIFY(std::abs(*e->verdict->delta_pct - to_json(engine).at("delta_pct").get<double>()) < 1e-9);
 }
 
@@ -174,7 +173,7 @@ void TestWorkbenchRun::runOnTheFinishedDemoAddsAnAttempt()
     QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kRunTimeout);
     QVERIFY2(w.runController()->lastStatus() == u"done"_s, qPrintable(w.shownError()));
     const kwb::Study& study = w.document()->study();
-    QCOMPARE(study.experiments.size(), size_t{2});
+    QCOMPARE(study.experiments.size(), size_t {2});
     const kwb::Experiment* e = w.document()->currentExperiment();
     QCOMPARE(e->id, std::string("ab-2"));
     QCOMPARE(e->status, kwb::ExperimentStatus::Done);

@@ -14,8 +14,8 @@ inline SampleVerdict engineSampleVerdict(const Study& study, const Experiment& e
 {
     const Direction direction = e.metric == study.target.metric ? study.target.direction : Direction::Lower;
     const Profile profile = apply_overrides(make_profile(e.profile, direction), e.profile_overrides);
-    return judge_samples(judged_values(e, e.arms.at(0).name, e.metric), judged_values(e, e.arms.at(1).name, e.metric),
-                         profile, paired);
+    return judge_samples(
+        judged_values(e, e.arms.at(0).name, e.metric), judged_values(e, e.arms.at(1).name, e.metric), profile, paired);
 }
 
 } // namespace kwb::test

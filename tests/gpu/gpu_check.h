@@ -29,10 +29,10 @@ inline int finish(const char* name)
 
 } // namespace kwb::gputest
 
-#define KWB_CHECK(cond)                                                                                   \
-    do {                                                                                                  \
-        if (!(cond)) {                                                                                    \
-            std::printf("%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                          \
-            ++kwb::gputest::failures();                                                                   \
-        }                                                                                                 \
+#define KWB_CHECK(cond)                                                                                                \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            std::printf("%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                                       \
+            ++kwb::gputest::failures();                                                                                \
+        }                                                                                                              \
     } while (0)

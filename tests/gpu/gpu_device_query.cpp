@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The GPU backend plugin loads and describes every visible GPU with a plausible hardware sheet.
 #include "gpu_check.h"
-
 #include "hardware/device_sheet.h"
 #include "hardware/gpu_backend.h"
 

@@ -7,8 +7,7 @@
 using namespace Qt::StringLiterals;
 using namespace kwb::gui;
 
-class TestCloseGuard : public QObject
-{
+class TestCloseGuard : public QObject {
     Q_OBJECT
 private slots:
     void question_data();

@@ -4,14 +4,12 @@
 
 #include <QAbstractItemModelTester>
 #include <QTest>
-
 #include <cmath>
 
 using namespace Qt::StringLiterals;
 using namespace kwb::gui;
 
-class TestDistributionStats : public QObject
-{
+class TestDistributionStats : public QObject {
     Q_OBJECT
 private slots:
     void percentiles_data();
@@ -50,7 +48,7 @@ void TestDistributionStats::describeMatchesHandNumbers()
     QCOMPARE(d.n, 4);
     QCOMPARE(d.mean, 13.0);
     QCOMPARE(d.median, 13.0);
-    QVERIFY(std::abs(d.stddev - std::sqrt(20.0 / 3.0)) < 1e-12);   // sample sd, n-1
+    QVERIFY(std::abs(d.stddev - std::sqrt(20.0 / 3.0)) < 1e-12); // sample sd, n-1
     QVERIFY(std::abs(d.cv_pct - 100 * std::sqrt(20.0 / 3.0) / 13) < 1e-12);
     QCOMPARE(d.q1, 11.5);
     QCOMPARE(d.q3, 14.5);
@@ -63,16 +61,16 @@ void TestDistributionStats::oneValueHasNoSpread()
     QCOMPARE(d.n, 1);
     QVERIFY(std::isnan(d.stddev));
     QVERIFY(std::isnan(d.cv_pct));
-    QVERIFY(!d.kde_density.isEmpty());   // still a bump where the value is
+    QVERIFY(!d.kde_density.isEmpty()); // still a bump where the value is
     QVERIFY(describe(u"e"_s, {}).kde_y.isEmpty());
 }
 
 void TestDistributionStats::kdeIntegratesToOne_data()
 {
     QTest::addColumn<std::vector<double>>("values");
-    QTest::addRow("tight") << std::vector<double>{41.2, 41.5, 41.3, 41.9, 41.0};
-    QTest::addRow("two modes") << std::vector<double>{10, 10.1, 10.2, 20, 20.1, 20.2};
-    QTest::addRow("all equal") << std::vector<double>{3, 3, 3};
+    QTest::addRow("tight") << std::vector<double> {41.2, 41.5, 41.3, 41.9, 41.0};
+    QTest::addRow("two modes") << std::vector<double> {10, 10.1, 10.2, 20, 20.1, 20.2};
+    QTest::addRow("all equal") << std::vector<double> {3, 3, 3};
 }
 
 void TestDistributionStats::kdeIntegratesToOne()
@@ -112,7 +110,7 @@ void TestDistributionStats::statsModel()
     QCOMPARE(model.data(model.index(0, ArmStatsModel::N)).toInt(), 3);
     QCOMPARE(model.data(model.index(0, ArmStatsModel::Mean), Qt::EditRole).toDouble(), 12.0);
     QCOMPARE(model.data(model.index(0, ArmStatsModel::Stddev)).toString(), u"2.000"_s);
-    QCOMPARE(model.data(model.index(1, ArmStatsModel::Stddev)).toString(), u"–"_s);   // n = 1: no spread
+    QCOMPARE(model.data(model.index(1, ArmStatsModel::Stddev)).toString(), u"–"_s); // n = 1: no spread
     model.setArms({}, {});
     QCOMPARE(model.rowCount(), 0);
 }

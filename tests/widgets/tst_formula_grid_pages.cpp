@@ -34,7 +34,7 @@ Study abStudy()
     e.workload = "gemm";
     e.metric = "time_ms";
     e.arms = {{"baseline", {{"block", 32}, {"threads", 1}, {"size", 128}}, std::nullopt},
-              {"treatment", {{"block", 128}, {"threads", 1}, {"size", 128}}, std::nullopt}};
+        {"treatment", {{"block", 128}, {"threads", 1}, {"size", 128}}, std::nullopt}};
     s.experiments.push_back(e);
     return s;
 }
@@ -74,8 +74,7 @@ Study judgedGridStudy()
     return s;
 }
 
-template <typename T>
-T* child(QWidget& page, const char* name)
+template<typename T> T* child(QWidget& page, const char* name)
 {
     auto* w = page.findChild<T*>(QString::fromLatin1(name));
     if (!w)
@@ -85,8 +84,7 @@ T* child(QWidget& page, const char* name)
 
 } // namespace
 
-class TestFormulaGridPages : public QObject
-{
+class TestFormulaGridPages : public QObject {
     Q_OBJECT
 private slots:
     void formulaIsEvaluatedAsTyped()
@@ -103,10 +101,10 @@ private slots:
         QVERIFY(!doc.study().prediction.predicted_delta_pct);
         const QString error = child<QLabel>(page, "formulaError")->text();
         QVERIFY2(error.contains(u"position 29 ('treatmnt_block')"_s), qPrintable(error));
-        QVERIFY(error.contains(QString(28, u' ') + u'^'));   // the caret under the bad token
+        QVERIFY(error.contains(QString(28, u' ') + u'^')); // the caret under the bad token
 
         edit->setCursorPosition(28);
-        QTest::keyClicks(edit, u"t"_s);   // treatmnt -> ttreatmnt: still wrong
+        QTest::keyClicks(edit, u"t"_s); // treatmnt -> ttreatmnt: still wrong
         edit->selectAll();
         QTest::keyClicks(edit, u"100 * (1 - baseline_block / treatment_block)"_s);
         QCOMPARE(*doc.study().prediction.predicted_delta_pct, 75.0);
@@ -179,13 +177,13 @@ private slots:
         QTest::keyClicks(child<QLineEdit>(page, "rowLevels"), u"32"_s);
         QTest::keyClicks(child<QLineEdit>(page, "colLevels"), u"1, 2"_s);
         QTest::mouseClick(child<QPushButton>(page, "makeGrid"), Qt::LeftButton);
-        QVERIFY(doc.study().grids.empty());   // one level is no grid
+        QVERIFY(doc.study().grids.empty()); // one level is no grid
         QVERIFY(child<QLabel>(page, "makeStatus")->text().contains(u"2 to 4"_s));
 
         QTest::keyClicks(child<QLineEdit>(page, "rowLevels"), u", 64, 128"_s);
         QTest::mouseClick(child<QPushButton>(page, "makeGrid"), Qt::LeftButton);
         QCOMPARE(doc.study().grids.size(), size_t(1));
-        QCOMPARE(doc.study().experiments.size(), size_t(1 + 5));   // the A/B and a 3x2 grid's cells
+        QCOMPARE(doc.study().experiments.size(), size_t(1 + 5)); // the A/B and a 3x2 grid's cells
         const auto& cell = *doc.study().find_experiment("grid-1-r2c1");
         QCOMPARE(cell.arms[1].params.at("block").get<int>(), 128);
         QCOMPARE(cell.arms[1].params.at("threads").get<int>(), 2);
@@ -203,11 +201,12 @@ private slots:
         page.refresh();
         const QString corner = page.heatMap()->cellText(1, 1);
         QVERIFY2(corner.contains(u"Δ +15.0 %"_s) && corner.contains(u"CI ["_s) && corner.contains(u"σ"_s),
-                 qPrintable(corner));
+            qPrintable(corner));
         QVERIFY(page.heatMap()->cellText(0, 0).contains(u"baseline"_s));
         QVERIFY(page.heatMap()->cellText(1, 0).contains(u"LICENSE"_s));
         const QString interaction = child<QLabel>(page, "interaction")->text();
-        QVERIFY2(interaction.contains(u"do not add up"_s) && interaction.contains(u"-15.00"_s), qPrintable(interaction));
+        QVERIFY2(
+            interaction.contains(u"do not add up"_s) && interaction.contains(u"-15.00"_s), qPrintable(interaction));
 
         const GridView view = gridView(doc.study(), doc.study().grids.front());
         QVERIFY(view.flagged);

@@ -10,8 +10,7 @@
 using namespace Qt::StringLiterals;
 using namespace kwb::gui;
 
-class TestHardwareSheet : public QObject
-{
+class TestHardwareSheet : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -120,7 +119,7 @@ void TestHardwareSheet::cataloguePeaksWithTheirSource()
 void TestHardwareSheet::unknownKeysAreShownRawAtTheEnd()
 {
     QJsonObject cpu = m_devices.at(0).toObject();
-    cpu.insert(u"numa_nodes"_s, QJsonArray{0, 1});
+    cpu.insert(u"numa_nodes"_s, QJsonArray {0, 1});
     const DeviceSheet sheet = deviceSheet(cpu);
     const SheetRow& last = sheet.rows.last();
     QVERIFY(!last.known);
@@ -128,7 +127,8 @@ void TestHardwareSheet::unknownKeysAreShownRawAtTheEnd()
     QCOMPARE(last.value, u"[0,1]"_s);
 
     // A device kind the sheet has never seen still shows every field.
-    const DeviceSheet other = deviceSheet(QJsonObject{{u"kind"_s, u"rocm"_s}, {u"name"_s, u"MI300X"_s}, {u"cus"_s, 304}});
+    const DeviceSheet other
+        = deviceSheet(QJsonObject {{u"kind"_s, u"rocm"_s}, {u"name"_s, u"MI300X"_s}, {u"cus"_s, 304}});
     QCOMPARE(other.heading, u"ROCM"_s);
     QCOMPARE(other.rows.size(), 1);
     QCOMPARE(other.rows.first().value, u"304"_s);

@@ -2,14 +2,12 @@
 #include "models/live_series.h"
 
 #include <QTest>
-
 #include <cmath>
 
 using namespace Qt::StringLiterals;
 using kwb::gui::LiveSeries;
 
-class TestLiveSeries : public QObject
-{
+class TestLiveSeries : public QObject {
     Q_OBJECT
 private slots:
     void runningMeanAndBand();
@@ -31,11 +29,11 @@ void TestLiveSeries::runningMeanAndBand()
     QVERIFY(b);
     QCOMPARE(b->value.size(), 3);
     QCOMPARE(b->mean, QList<double>({10, 11, 12}));
-    QCOMPARE(b->low.first(), 10.0);   // one value: no spread yet
-    QVERIFY(std::abs(b->high.last() - (12 + 2)) < 1e-12);   // sd of 10,12,14 is 2
+    QCOMPARE(b->low.first(), 10.0); // one value: no spread yet
+    QVERIFY(std::abs(b->high.last() - (12 + 2)) < 1e-12); // sd of 10,12,14 is 2
     QVERIFY(std::abs(b->low.last() - (12 - 2)) < 1e-12);
     QCOMPARE(s.sampleCount(), 4);
-    QCOMPARE(s.arms().first().name, u"baseline"_s);   // plan order, not arrival order
+    QCOMPARE(s.arms().first().name, u"baseline"_s); // plan order, not arrival order
 }
 
 void TestLiveSeries::warmupsAreKeptApart()
@@ -76,16 +74,16 @@ void TestLiveSeries::replayUsesStartTimes()
         return s;
     };
     e.samples = {sample("baseline", 0, "2026-01-01T00:00:00.000Z", 20, true),
-                 sample("baseline", 0, "2026-01-01T00:00:01.000Z", 10, false),
-                 sample("treatment", 1, "2026-01-01T00:00:02.000Z", 8, false)};
+        sample("baseline", 0, "2026-01-01T00:00:01.000Z", 10, false),
+        sample("treatment", 1, "2026-01-01T00:00:02.000Z", 8, false)};
     e.samples.push_back(sample("treatment", 2, "2026-01-01T00:00:03.000Z", 9, false));
     e.samples.back().discarded = true;
     e.lanes.push_back({"cpu_util", "%", {0.0, 1.0}, {90.0, 95.0}});
     LiveSeries s;
     s.replay(e, "ms");
     QCOMPARE(s.unit(), u"ms"_s);
-    QCOMPARE(s.arm(u"baseline"_s)->t, QList<double>({1.5}));   // finished = start + duration
-    QCOMPARE(s.arm(u"treatment"_s)->value, QList<double>({8}));   // the discarded run is not drawn
+    QCOMPARE(s.arm(u"baseline"_s)->t, QList<double>({1.5})); // finished = start + duration
+    QCOMPARE(s.arm(u"treatment"_s)->value, QList<double>({8})); // the discarded run is not drawn
     QCOMPARE(s.warmups().t, QList<double>({0.5}));
     QCOMPARE(s.lane(u"cpu_util"_s)->value, QList<double>({90, 95}));
 }
@@ -104,7 +102,7 @@ void TestLiveSeries::replayWithoutClockLaysRepetitionsEndToEnd()
         e.samples.push_back(s);
     }
     const auto t = kwb::gui::sampleTimes(e);
-    QCOMPARE(t, (std::vector<double>{4, 2}));
+    QCOMPARE(t, (std::vector<double> {4, 2}));
 }
 
 QTEST_GUILESS_MAIN(TestLiveSeries)

@@ -15,8 +15,7 @@
 using namespace Qt::StringLiterals;
 using namespace kwb::gui;
 
-class TestPlots : public QObject
-{
+class TestPlots : public QObject {
     Q_OBJECT
 private slots:
     void livePlotDrainsOnItsTimer();
@@ -54,7 +53,7 @@ void TestPlots::livePlotDrainsOnItsTimer()
         series.addSample(u"treatment"_s, i + 0.5, 35, false);
         series.addLaneValue(u"cpu_util"_s, u"%"_s, i, 95);
     }
-    QCOMPARE(plot.pointCount(u"baseline"_s), 0);   // nothing drawn until the timer ticks
+    QCOMPARE(plot.pointCount(u"baseline"_s), 0); // nothing drawn until the timer ticks
     QTRY_COMPARE_WITH_TIMEOUT(plot.pointCount(u"baseline"_s), 5, 10000);
     QCOMPARE(plot.pointCount(u"treatment"_s), 5);
     QCOMPARE(plot.lanePointCount(), 5);
@@ -88,7 +87,7 @@ void TestPlots::distributionPlotHoldsEveryRepetition()
     DistributionPlot plot;
     plot.resize(600, 400);
     plot.setDistributions({describe(u"baseline"_s, {41, 42, 41.5, 41.7}), describe(u"treatment"_s, {35, 35.2, 34.9})},
-                          u"time_ms"_s, u"ms"_s);
+        u"time_ms"_s, u"ms"_s);
     QCOMPARE(plot.pointCount(u"baseline"_s), 4);
     QCOMPARE(plot.pointCount(u"treatment"_s), 3);
     QCOMPARE(plot.yAxis->label(), u"time_ms (ms)"_s);
@@ -106,7 +105,7 @@ void TestPlots::sigmaChartShowsTheVerdictsDelta()
     QVERIFY(chart.hasDelta());
     QCOMPARE(chart.shownDelta(), 16.4);
     QVERIFY(chart.xAxis->range().contains(17.2));
-    QVERIFY(chart.xAxis->range().contains(-2.4));   // the whole noise band is in view
+    QVERIFY(chart.xAxis->range().contains(-2.4)); // the whole noise band is in view
     chart.setVerdict({});
     QVERIFY(!chart.hasDelta());
 }

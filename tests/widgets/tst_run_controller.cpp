@@ -17,10 +17,9 @@ using namespace kwb::gui;
 namespace {
 const QString kFake = QStringLiteral(KWB_WIDGETS_TEST_DATA "/fake_kwb.sh");
 constexpr int kTimeout = 30000;
-}
+} // namespace
 
-class TestRunController : public QObject
-{
+class TestRunController : public QObject {
     Q_OBJECT
 private slots:
     void init();
@@ -67,12 +66,12 @@ void TestRunController::doneRunFeedsTheLiveSeries()
     QCOMPARE(run.lastStatus(), u"done"_s);
     QVERIFY(!run.isRunning());
     QVERIFY(!doc.isLocked());
-    QCOMPARE(errors.count(), 0);                         // the unknown line type was ignored
-    QCOMPARE(reloaded.count(), 1);                       // the study was read back from disk
+    QCOMPARE(errors.count(), 0); // the unknown line type was ignored
+    QCOMPARE(reloaded.count(), 1); // the study was read back from disk
     QCOMPARE(live.arm(u"baseline"_s)->value, QList<double>({41.0, 41.5, 42.0}));
     QCOMPARE(live.arm(u"treatment"_s)->value.size(), 3);
     QCOMPARE(live.warmups().value, QList<double>({50.0}));
-    QCOMPARE(live.lane(u"cpu_util"_s)->value, QList<double>({97.5, 96.0}));   // the split line arrived whole
+    QCOMPARE(live.lane(u"cpu_util"_s)->value, QList<double>({97.5, 96.0})); // the split line arrived whole
     QCOMPARE(run.done(), 6);
     QCOMPARE(run.planned(), 6);
     QFile args(argsFile);
@@ -166,7 +165,7 @@ void TestRunController::unsavedStudyIsSavedBeforeTheRun()
     QVERIFY(run.start());
     QVERIFY(!doc.isModified());
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
-    QCOMPARE(doc.study().name, std::string("edited before the run"));   // reloaded from disk
+    QCOMPARE(doc.study().name, std::string("edited before the run")); // reloaded from disk
 
     StudyDocument unsaved;
     unsaved.newStudy();

@@ -7,8 +7,7 @@ using namespace Qt::StringLiterals;
 using kwb::gui::StreamEvent;
 using kwb::gui::StreamParser;
 
-class TestStreamParser : public QObject
-{
+class TestStreamParser : public QObject {
     Q_OBJECT
 private slots:
     void types_data();
@@ -73,7 +72,7 @@ void TestStreamParser::splitAnywhere()
     for (qsizetype i = 0; i < stream.size(); i += chunk)
         for (auto& e : parser.feed(stream.mid(i, chunk)))
             events.push_back(std::move(e));
-    QCOMPARE(events.size(), size_t{4});
+    QCOMPARE(events.size(), size_t {4});
     QCOMPARE(events[1].type, StreamEvent::Type::Sample);
     QCOMPARE(events[1].object.value("value"_L1).toDouble(), 41.25);
     QCOMPARE(events[2].object.value("arm"_L1).toString(), u"treatment"_s);
@@ -87,15 +86,16 @@ void TestStreamParser::partialLastLineWaitsForFinish()
     QVERIFY(parser.feed("{\"type\":\"end\",\"v\":1,\"status\":\"fail").empty());
     QVERIFY(parser.feed("ed\"}").empty());
     const auto events = parser.finish();
-    QCOMPARE(events.size(), size_t{1});
+    QCOMPARE(events.size(), size_t {1});
     QCOMPARE(events.front().object.value("status"_L1).toString(), u"failed"_s);
 }
 
 void TestStreamParser::malformedLineIsReportedAndParsingGoesOn()
 {
     StreamParser parser;
-    const auto events = parser.feed("{\"type\":\"start\",\"v\":1}\nnot json at all\n[1,2]\n{\"type\":\"end\",\"v\":1}\n");
-    QCOMPARE(events.size(), size_t{4});
+    const auto events
+        = parser.feed("{\"type\":\"start\",\"v\":1}\nnot json at all\n[1,2]\n{\"type\":\"end\",\"v\":1}\n");
+    QCOMPARE(events.size(), size_t {4});
     QCOMPARE(events[1].type, StreamEvent::Type::Malformed);
     QVERIFY2(events[1].message.contains(u"line 2"_s), qPrintable(events[1].message));
     QCOMPARE(events[2].type, StreamEvent::Type::Malformed);
@@ -107,7 +107,7 @@ void TestStreamParser::newerVersionIsReported()
 {
     StreamParser parser;
     const auto events = parser.feed("{\"type\":\"start\",\"v\":2}\n");
-    QCOMPARE(events.size(), size_t{1});
+    QCOMPARE(events.size(), size_t {1});
     QCOMPARE(events.front().type, StreamEvent::Type::Malformed);
     QVERIFY(events.front().message.contains(u"version 2"_s));
 }

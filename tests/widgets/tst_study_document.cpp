@@ -10,8 +10,7 @@
 using namespace Qt::StringLiterals;
 using kwb::gui::StudyDocument;
 
-class TestStudyDocument : public QObject
-{
+class TestStudyDocument : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -71,7 +70,7 @@ void TestStudyDocument::saveAsThenReloadRoundTrips()
     doc.newStudy();
     QVERIFY(doc.isModified());
     QCOMPARE(doc.study().tradeoffs.size(), kwb::tradeoff_axes().size());
-    QVERIFY(!doc.save());   // no file yet
+    QVERIFY(!doc.save()); // no file yet
     const QString path = dir.filePath(u"s.json"_s);
     QVERIFY2(doc.saveAs(path), qPrintable(doc.lastError()));
     QVERIFY(!doc.isModified());
@@ -128,7 +127,7 @@ void TestStudyDocument::currentExperimentIsTheLastWithSamples()
     ex[1].id = "b";
     ex[2].id = "c";
     QCOMPARE(doc.currentExperimentIndex(), 0);
-    ex[1].samples.push_back(kwb::Sample{});
+    ex[1].samples.push_back(kwb::Sample {});
     QCOMPARE(doc.currentExperimentIndex(), 1);
 }
 
@@ -143,7 +142,7 @@ void TestStudyDocument::rerunOfAFinishedExperiment()
     done.arms = {{"baseline", {{"block", 32}}}, {"treatment", {{"block", 128}}}};
     done.samples.resize(4);
     done.lanes.resize(1);
-    done.verdict = kwb::SampleVerdict{};
+    done.verdict = kwb::SampleVerdict {};
     done.verdict->word = kwb::VerdictWord::License;
     doc.mutableStudy().experiments.push_back(done);
     QVERIFY(!doc.hasRunnableExperiment());
@@ -155,7 +154,7 @@ void TestStudyDocument::rerunOfAFinishedExperiment()
     QCOMPARE(again.status, kwb::ExperimentStatus::Pending);
     QVERIFY(again.samples.empty() && again.lanes.empty() && !again.verdict.has_value());
     QCOMPARE(again.arms.at(1).params.at("block").get<int>(), 128);
-    QCOMPARE(doc.study().experiments.at(0).samples.size(), size_t{4});   // the earlier attempt is kept
+    QCOMPARE(doc.study().experiments.at(0).samples.size(), size_t {4}); // the earlier attempt is kept
     QCOMPARE(doc.appendRerun(7), QString());
 }
 

@@ -55,18 +55,28 @@ QVariant ArmStatsModel::data(const QModelIndex& index, int role) const
         return column == Arm ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::EditRole)
         return {};
-    const bool raw = role == Qt::EditRole;   // EditRole gives the number itself, for tests and sorting
+    const bool raw = role == Qt::EditRole; // EditRole gives the number itself, for tests and sorting
     auto num = [&](double v) -> QVariant { return raw ? QVariant(v) : QVariant(formatNumber(v)); };
     switch (column) {
-    case Arm: return a.name;
-    case N: return a.n;
-    case Mean: return num(a.mean);
-    case Median: return num(a.median);
-    case Stddev: return num(a.stddev);
-    case Cv: return raw ? QVariant(a.cv_pct) : QVariant(std::isfinite(a.cv_pct) ? QString::number(a.cv_pct, 'f', 2) : u"–"_s);
-    case Min: return num(a.min);
-    case Max: return num(a.max);
-    case ColumnCount: break;
+    case Arm:
+        return a.name;
+    case N:
+        return a.n;
+    case Mean:
+        return num(a.mean);
+    case Median:
+        return num(a.median);
+    case Stddev:
+        return num(a.stddev);
+    case Cv:
+        return raw ? QVariant(a.cv_pct)
+                   : QVariant(std::isfinite(a.cv_pct) ? QString::number(a.cv_pct, 'f', 2) : u"–"_s);
+    case Min:
+        return num(a.min);
+    case Max:
+        return num(a.max);
+    case ColumnCount:
+        break;
     }
     return {};
 }
@@ -79,15 +89,24 @@ QVariant ArmStatsModel::headerData(int section, Qt::Orientation orientation, int
         return section + 1;
     const QString u = m_unit.isEmpty() ? QString() : u" ("_s + m_unit + u')';
     switch (static_cast<Column>(section)) {
-    case Arm: return tr("arm");
-    case N: return tr("n");
-    case Mean: return QString(tr("mean") + u);
-    case Median: return QString(tr("median") + u);
-    case Stddev: return QString(tr("stddev") + u);
-    case Cv: return tr("cv %");
-    case Min: return QString(tr("min") + u);
-    case Max: return QString(tr("max") + u);
-    case ColumnCount: break;
+    case Arm:
+        return tr("arm");
+    case N:
+        return tr("n");
+    case Mean:
+        return QString(tr("mean") + u);
+    case Median:
+        return QString(tr("median") + u);
+    case Stddev:
+        return QString(tr("stddev") + u);
+    case Cv:
+        return tr("cv %");
+    case Min:
+        return QString(tr("min") + u);
+    case Max:
+        return QString(tr("max") + u);
+    case ColumnCount:
+        break;
     }
     return {};
 }

@@ -9,8 +9,7 @@ namespace kwb::gui {
 
 // The per-arm numbers table of the Results view: n, mean, median, stddev, cv%, min, max, each
 // with its unit in the header, so no number is shown without its unit, n and spread.
-class ArmStatsModel : public QAbstractTableModel
-{
+class ArmStatsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { Arm, N, Mean, Median, Stddev, Cv, Min, Max, ColumnCount };

@@ -29,9 +29,12 @@ LeaveStep leaveStep(LeaveQuestion question, LeaveAnswer answer)
         return answer == LeaveAnswer::Accept ? LeaveStep::StopThenLeave : LeaveStep::Stay;
     case LeaveQuestion::SaveChanges:
         switch (answer) {
-        case LeaveAnswer::Accept: return LeaveStep::SaveThenLeave;
-        case LeaveAnswer::Discard: return LeaveStep::Leave;
-        case LeaveAnswer::Cancel: return LeaveStep::Stay;
+        case LeaveAnswer::Accept:
+            return LeaveStep::SaveThenLeave;
+        case LeaveAnswer::Discard:
+            return LeaveStep::Leave;
+        case LeaveAnswer::Cancel:
+            return LeaveStep::Stay;
         }
     }
     return LeaveStep::Stay;
@@ -40,9 +43,12 @@ LeaveStep leaveStep(LeaveQuestion question, LeaveAnswer answer)
 QString leaveQuestionTitle(LeaveQuestion question)
 {
     switch (question) {
-    case LeaveQuestion::StopRun: return tr("Stop the run?");
-    case LeaveQuestion::SaveChanges: return tr("Save changes?");
-    case LeaveQuestion::None: break;
+    case LeaveQuestion::StopRun:
+        return tr("Stop the run?");
+    case LeaveQuestion::SaveChanges:
+        return tr("Save changes?");
+    case LeaveQuestion::None:
+        break;
     }
     return {};
 }
@@ -56,7 +62,8 @@ QString leaveQuestionText(LeaveQuestion question, const QString& studyName)
             .arg(studyName);
     case LeaveQuestion::SaveChanges:
         return tr("\"%1\" has unsaved edits. Save them before leaving?").arg(studyName);
-    case LeaveQuestion::None: break;
+    case LeaveQuestion::None:
+        break;
     }
     return {};
 }

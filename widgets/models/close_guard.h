@@ -14,7 +14,7 @@ namespace kwb::gui {
 // never a kill: the child finishes its repetition, saves what finished and exits; the window
 // leaves after that.
 enum class LeaveQuestion { None, StopRun, SaveChanges };
-enum class LeaveAnswer { Accept, Discard, Cancel };   // Accept: Save, or Stop the run
+enum class LeaveAnswer { Accept, Discard, Cancel }; // Accept: Save, or Stop the run
 enum class LeaveStep { Leave, SaveThenLeave, StopThenLeave, Stay };
 
 LeaveQuestion leaveQuestion(bool running, bool modified);

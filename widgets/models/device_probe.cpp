@@ -20,9 +20,8 @@ void DeviceProbe::start(const QString& kwbProgram)
     m_finished = false;
     delete m_process;
     m_process = new QProcess(this);
-    connect(m_process, &QProcess::finished, this, [this] {
-        setResult(m_process->readAllStandardOutput(), m_process->readAllStandardError());
-    });
+    connect(m_process, &QProcess::finished, this,
+        [this] { setResult(m_process->readAllStandardOutput(), m_process->readAllStandardError()); });
     connect(m_process, &QProcess::errorOccurred, this, [this, kwbProgram](QProcess::ProcessError e) {
         if (e == QProcess::FailedToStart) {
             m_reason = tr("cannot start %1: %2").arg(kwbProgram, m_process->errorString());

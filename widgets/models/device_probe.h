@@ -12,8 +12,7 @@ namespace kwb::gui {
 // The devices this machine offers, asked of `kwb devices --json` in a child process. Why not
 // in-process: the GUI never loads the GPU backend, so a broken driver can neither hang nor crash
 // the window; it only costs the status bar its GPU name, with the reason kwb gave.
-class DeviceProbe : public QObject
-{
+class DeviceProbe : public QObject {
     Q_OBJECT
 public:
     explicit DeviceProbe(QObject* parent = nullptr);

@@ -3,7 +3,6 @@
 
 #include <QList>
 #include <QString>
-
 #include <vector>
 
 namespace kwb::gui {
@@ -17,18 +16,18 @@ struct ArmDistribution {
     int n = 0;
     double mean = 0;
     double median = 0;
-    double stddev = 0;     // NaN when n < 2
-    double cv_pct = 0;     // NaN when n < 2
+    double stddev = 0; // NaN when n < 2
+    double cv_pct = 0; // NaN when n < 2
     double min = 0;
     double max = 0;
     double q1 = 0;
     double q3 = 0;
-    double whisker_low = 0;    // lowest value within 1.5 IQR of q1
-    double whisker_high = 0;   // highest value within 1.5 IQR of q3
-    QList<double> outliers;    // beyond the whiskers
-    QList<double> values;      // as given (run order)
-    QList<bool> throttled;     // per value, where known: drawn apart, never left out
-    QList<double> kde_y;       // density evaluation points (the metric's axis)
+    double whisker_low = 0; // lowest value within 1.5 IQR of q1
+    double whisker_high = 0; // highest value within 1.5 IQR of q3
+    QList<double> outliers; // beyond the whiskers
+    QList<double> values; // as given (run order)
+    QList<bool> throttled; // per value, where known: drawn apart, never left out
+    QList<double> kde_y; // density evaluation points (the metric's axis)
     QList<double> kde_density; // density at each point, integrating to 1
 };
 

@@ -18,8 +18,8 @@ std::optional<double> number(const nlohmann::json& object, const char* key)
 
 std::optional<double> end_of(const nlohmann::json& object, const char* key, size_t end)
 {
-    if (!object.is_object() || !object.contains(key) || !object[key].is_array() || object[key].size() != 2 ||
-        !object[key][end].is_number())
+    if (!object.is_object() || !object.contains(key) || !object[key].is_array() || object[key].size() != 2
+        || !object[key][end].is_number())
         return std::nullopt;
     return object[key][end].get<double>();
 }
@@ -59,7 +59,7 @@ GridView gridView(const Study& study, const GridGroup& grid)
             v.col = c;
             v.baseline = r == 0 && c == 0;
             for (const auto* e : cells) {
-                if (e->cell != std::vector<int>{r, c})
+                if (e->cell != std::vector<int> {r, c})
                     continue;
                 v.experimentId = QString::fromStdString(e->id);
                 v.status = QString::fromStdString(std::string(to_string(e->status)));

@@ -6,7 +6,6 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 
 // What the grid page and its heat map show of one grid group, read from the study: each cell's
@@ -17,7 +16,7 @@ namespace kwb::gui {
 struct GridCellView {
     int row = 0;
     int col = 0;
-    QString experimentId;              // empty for the baseline cell
+    QString experimentId; // empty for the baseline cell
     bool baseline = false;
     std::optional<double> deltaPct;
     std::optional<double> ciLow;
@@ -25,17 +24,17 @@ struct GridCellView {
     std::optional<double> sigmaPct;
     int nBaseline = 0;
     int nTreatment = 0;
-    QString verdict;                   // final verdict word; empty until judged
-    QString status;                    // pending, running, done, stopped, failed
+    QString verdict; // final verdict word; empty until judged
+    QString status; // pending, running, done, stopped, failed
 };
 
 struct GridView {
     QString id;
     QString rowVariable;
     QString colVariable;
-    QStringList rowLevels;             // as written in the study (JSON text of each level)
+    QStringList rowLevels; // as written in the study (JSON text of each level)
     QStringList colLevels;
-    QList<GridCellView> cells;         // every cell, row-major, the baseline cell included
+    QList<GridCellView> cells; // every cell, row-major, the baseline cell included
     QString metric;
     bool hasInteraction = false;
     QString interactionSummary;
@@ -44,7 +43,7 @@ struct GridView {
     std::optional<double> ciLow;
     std::optional<double> ciHigh;
     std::optional<double> pTwoWay;
-    QStringList pending;               // cells not judged yet, e.g. "r1c1"
+    QStringList pending; // cells not judged yet, e.g. "r1c1"
 
     const GridCellView* cell(int row, int col) const;
 };

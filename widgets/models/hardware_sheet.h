@@ -11,20 +11,18 @@ namespace kwb::gui {
 // One line of a hardware sheet: a label a person reads, the value with its unit, and the JSON key
 // it came from (for the tooltip, and so a test can find it). Rows for keys the sheet does not know
 // keep the key as their label and the raw value: a newer kwb may add fields, and none is hidden.
-struct SheetRow
-{
+struct SheetRow {
     QString label;
     QString value;
     QString key;
     bool known = true;
-    QList<SheetRow> children;   // e.g. the GPU catalogue's peaks under one row
+    QList<SheetRow> children; // e.g. the GPU catalogue's peaks under one row
 };
 
 // One device of `kwb devices --json` or of a study's hardware.devices: "CPU" / "GPU 0" and the
 // model name as the heading, then the limits that decide a kernel's tiles, in a fixed order, then
 // any unknown keys in the order they came.
-struct DeviceSheet
-{
+struct DeviceSheet {
     QString heading;
     QString name;
     QList<SheetRow> rows;

@@ -18,22 +18,26 @@ QJsonValue toQJson(const nlohmann::json& value)
 
 QJsonObject toQJsonObject(const nlohmann::json& value)
 {
-    return value.is_object() ? toQJson(value).toObject() : QJsonObject{};
+    return value.is_object() ? toQJson(value).toObject() : QJsonObject {};
 }
 
 QString jsonScalarText(const QJsonValue& value)
 {
     switch (value.type()) {
-    case QJsonValue::Bool: return value.toBool() ? u"yes"_s : u"no"_s;
-    case QJsonValue::Double: return QString::number(value.toDouble(), 'g', 6);
-    case QJsonValue::String: return value.toString();
+    case QJsonValue::Bool:
+        return value.toBool() ? u"yes"_s : u"no"_s;
+    case QJsonValue::Double:
+        return QString::number(value.toDouble(), 'g', 6);
+    case QJsonValue::String:
+        return value.toString();
     case QJsonValue::Null:
-    case QJsonValue::Undefined: return u"–"_s;
+    case QJsonValue::Undefined:
+        return u"–"_s;
     case QJsonValue::Array:
     case QJsonValue::Object:
-        return QString::fromUtf8(QJsonDocument(value.isArray() ? QJsonDocument(value.toArray())
-                                                               : QJsonDocument(value.toObject()))
-                                     .toJson(QJsonDocument::Compact));
+        return QString::fromUtf8(
+            QJsonDocument(value.isArray() ? QJsonDocument(value.toArray()) : QJsonDocument(value.toObject()))
+                .toJson(QJsonDocument::Compact));
     }
     return {};
 }

@@ -2,7 +2,6 @@
 #include "models/live_series.h"
 
 #include <QDateTime>
-
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -12,7 +11,7 @@ namespace kwb::gui {
 void LiveSeries::clear()
 {
     m_arms.clear();
-    m_warmups = ArmTrace{};
+    m_warmups = ArmTrace {};
     m_lanes.clear();
     m_metric.clear();
     m_unit.clear();
@@ -48,7 +47,7 @@ void LiveSeries::addLaneValue(const QString& lane, const QString& unit, double t
 {
     auto it = std::find_if(m_lanes.begin(), m_lanes.end(), [&](const LaneTrace& l) { return l.name == lane; });
     if (it == m_lanes.end()) {
-        m_lanes.append(LaneTrace{lane, unit, {}, {}});
+        m_lanes.append(LaneTrace {lane, unit, {}, {}});
         it = std::prev(m_lanes.end());
     }
     it->t.append(t_s);
@@ -64,7 +63,7 @@ void LiveSeries::replay(const Experiment& experiment, const std::string& unit)
     setPlan(arms, QString::fromStdString(experiment.metric), QString::fromStdString(unit));
     const auto times = sampleTimes(experiment);
     std::vector<size_t> order(experiment.samples.size());
-    std::iota(order.begin(), order.end(), size_t{0});
+    std::iota(order.begin(), order.end(), size_t {0});
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return times[a] < times[b]; });
     for (const size_t i : order) {
         const Sample& s = experiment.samples[i];
@@ -75,7 +74,8 @@ void LiveSeries::replay(const Experiment& experiment, const std::string& unit)
     }
     for (const auto& lane : experiment.lanes)
         for (size_t i = 0; i < lane.t_s.size(); ++i)
-            addLaneValue(QString::fromStdString(lane.name), QString::fromStdString(lane.unit), lane.t_s[i], lane.values[i]);
+            addLaneValue(
+                QString::fromStdString(lane.name), QString::fromStdString(lane.unit), lane.t_s[i], lane.values[i]);
 }
 
 const ArmTrace* LiveSeries::arm(const QString& name) const
@@ -107,7 +107,7 @@ ArmTrace& LiveSeries::armTrace(const QString& name)
     for (auto& a : m_arms)
         if (a.name == name)
             return a;
-    m_arms.append(ArmTrace{});
+    m_arms.append(ArmTrace {});
     m_arms.last().name = name;
     return m_arms.last();
 }
@@ -131,7 +131,7 @@ std::vector<double> sampleTimes(const Experiment& experiment)
     }
     // No clock: lay the repetitions end to end, warm-ups first, then in run order.
     std::vector<size_t> order(samples.size());
-    std::iota(order.begin(), order.end(), size_t{0});
+    std::iota(order.begin(), order.end(), size_t {0});
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         if (samples[a].warmup != samples[b].warmup)
             return samples[a].warmup;

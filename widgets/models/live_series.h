@@ -13,11 +13,11 @@ namespace kwb::gui {
 // deviation band after each repetition (what the engineer watches converge).
 struct ArmTrace {
     QString name;
-    QList<double> t;        // seconds since the run started
+    QList<double> t; // seconds since the run started
     QList<double> value;
-    QList<double> mean;     // running mean after each point
-    QList<double> low;      // running mean - sd (equal to mean while n < 2)
-    QList<double> high;     // running mean + sd
+    QList<double> mean; // running mean after each point
+    QList<double> low; // running mean - sd (equal to mean while n < 2)
+    QList<double> high; // running mean + sd
     // Welford accumulators: the running band costs O(1) per sample however long the run.
     double acc_mean = 0;
     double acc_m2 = 0;
@@ -34,8 +34,7 @@ struct LaneTrace {
 // The data behind the live plot, fed sample by sample by the run controller (or all at once by
 // replaying a finished experiment). Appending only bumps a revision number: the plot polls it on
 // a display-rate timer and redraws once for however many samples arrived, never per sample.
-class LiveSeries
-{
+class LiveSeries {
 public:
     void clear();
     void setPlan(const QStringList& arms, const QString& metric, const QString& unit);

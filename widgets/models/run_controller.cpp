@@ -128,12 +128,17 @@ QString RunController::progressText() const
         if (m_lastStatus.isEmpty())
             return {};
         return tr("last run %1: %2/%3 repetitions in %4")
-            .arg(m_lastStatus).arg(m_done).arg(m_planned).arg(formatSeconds(elapsedSeconds()));
+            .arg(m_lastStatus)
+            .arg(m_done)
+            .arg(m_planned)
+            .arg(formatSeconds(elapsedSeconds()));
     }
     const double eta = etaSeconds();
     QString text = tr("%1 %2/%3 repetitions · %4 elapsed")
                        .arg(m_state == State::Stopping ? tr("stopping after this repetition:") : tr("running:"))
-                       .arg(m_done).arg(m_planned).arg(formatSeconds(elapsedSeconds()));
+                       .arg(m_done)
+                       .arg(m_planned)
+                       .arg(formatSeconds(elapsedSeconds()));
     text += eta >= 0 ? tr(" · ETA %1").arg(formatSeconds(eta)) : tr(" · ETA unknown");
     return text;
 }
@@ -176,11 +181,11 @@ void RunController::handle(const StreamEvent& event)
     }
     case StreamEvent::Type::Sample:
         m_live->addSample(o.value("arm"_L1).toString(), o.value("t_s"_L1).toDouble(), o.value("value"_L1).toDouble(),
-                          o.value("warmup"_L1).toBool());
+            o.value("warmup"_L1).toBool());
         break;
     case StreamEvent::Type::Metric:
         m_live->addLaneValue(o.value("name"_L1).toString(), o.value("unit"_L1).toString(), o.value("t_s"_L1).toDouble(),
-                             o.value("value"_L1).toDouble());
+            o.value("value"_L1).toDouble());
         break;
     case StreamEvent::Type::Progress:
         m_done = o.value("done"_L1).toInt();
@@ -190,7 +195,7 @@ void RunController::handle(const StreamEvent& event)
         emit progressChanged();
         break;
     case StreamEvent::Type::Verdict:
-        break;   // the verdicts are read from the study file when the child exits
+        break; // the verdicts are read from the study file when the child exits
     case StreamEvent::Type::Error:
         reportError(o.value("message"_L1).toString());
         break;
@@ -218,7 +223,7 @@ void RunController::onFinished(int exitCode, QProcess::ExitStatus status)
     } else if (exitCode == 0) {
         m_lastStatus = u"done"_s;
     } else if (exitCode == kStoppedExitCode) {
-        m_lastStatus = u"stopped"_s;   // a normal stop: the child saved the repetitions it finished
+        m_lastStatus = u"stopped"_s; // a normal stop: the child saved the repetitions it finished
     } else {
         m_lastStatus = u"failed"_s;
         if (m_lastError.isEmpty())
@@ -236,7 +241,7 @@ void RunController::onFinished(int exitCode, QProcess::ExitStatus status)
 void RunController::onProcessError(QProcess::ProcessError error)
 {
     if (error != QProcess::FailedToStart)
-        return;   // crashes arrive through finished() as well
+        return; // crashes arrive through finished() as well
     m_document->setLocked(false);
     m_lastStatus = u"failed"_s;
     reportError(tr("cannot start %1: %2").arg(m_program, m_process->errorString()));

@@ -17,8 +17,7 @@ class StudyDocument;
 // it costs one run, never the window or the study. The child owns the study file while it runs
 // (the document is locked); when it exits the document is reloaded from disk, so the repetitions
 // it finished are what the views show, whether it ended, was stopped or failed.
-class RunController : public QObject
-{
+class RunController : public QObject {
     Q_OBJECT
 public:
     enum class State { Idle, Running, Stopping };
@@ -42,9 +41,9 @@ public:
     int done() const { return m_done; }
     int planned() const { return m_planned; }
     double elapsedSeconds() const;
-    double etaSeconds() const;   // negative when unknown
+    double etaSeconds() const; // negative when unknown
     QString lastError() const { return m_lastError; }
-    QString lastStatus() const { return m_lastStatus; }   // done, stopped, failed; empty before a run
+    QString lastStatus() const { return m_lastStatus; } // done, stopped, failed; empty before a run
     int lastExitCode() const { return m_lastExitCode; }
     // One line for the status bar: "7/10 repetitions · 12.3 s elapsed · ETA 5 s".
     QString progressText() const;
@@ -52,8 +51,8 @@ public:
 signals:
     void stateChanged(kwb::gui::RunController::State state);
     void progressChanged();
-    void errorReported(const QString& message);   // an error line or a malformed stream line
-    void finished(const QString& status);         // after the document was reloaded
+    void errorReported(const QString& message); // an error line or a malformed stream line
+    void finished(const QString& status); // after the document was reloaded
 
 private:
     void readStdout();

@@ -10,9 +10,12 @@ using namespace Qt::StringLiterals;
 
 namespace {
 constexpr std::pair<QLatin1StringView, StreamEvent::Type> kTypes[] = {
-    {"start"_L1, StreamEvent::Type::Start},       {"sample"_L1, StreamEvent::Type::Sample},
-    {"metric"_L1, StreamEvent::Type::Metric},     {"progress"_L1, StreamEvent::Type::Progress},
-    {"verdict"_L1, StreamEvent::Type::Verdict},   {"error"_L1, StreamEvent::Type::Error},
+    {"start"_L1, StreamEvent::Type::Start},
+    {"sample"_L1, StreamEvent::Type::Sample},
+    {"metric"_L1, StreamEvent::Type::Metric},
+    {"progress"_L1, StreamEvent::Type::Progress},
+    {"verdict"_L1, StreamEvent::Type::Verdict},
+    {"error"_L1, StreamEvent::Type::Error},
     {"end"_L1, StreamEvent::Type::End},
 };
 } // namespace
@@ -51,20 +54,22 @@ void StreamParser::parseLine(const QByteArray& raw, std::vector<StreamEvent>& ou
     const QByteArray line = raw.trimmed();
     if (line.isEmpty())
         return;
-    QJsonParseError error{};
+    QJsonParseError error {};
     const QJsonDocument doc = QJsonDocument::fromJson(line, &error);
     if (error.error != QJsonParseError::NoError || !doc.isObject()) {
         const QString why = error.error != QJsonParseError::NoError ? error.errorString() : u"not a JSON object"_s;
-        out.push_back({StreamEvent::Type::Malformed, {},
-                       QStringLiteral("progress stream line %1: %2").arg(m_lines).arg(why)});
+        out.push_back(
+            {StreamEvent::Type::Malformed, {}, QStringLiteral("progress stream line %1: %2").arg(m_lines).arg(why)});
         return;
     }
     const QJsonObject object = doc.object();
     const int version = object.value("v"_L1).toInt(kSupportedVersion);
     if (version > kSupportedVersion) {
         out.push_back({StreamEvent::Type::Malformed, object,
-                       QStringLiteral("progress stream line %1: version %2 is newer than this workbench reads (%3)")
-                           .arg(m_lines).arg(version).arg(kSupportedVersion)});
+            QStringLiteral("progress stream line %1: version %2 is newer than this workbench reads (%3)")
+                .arg(m_lines)
+                .arg(version)
+                .arg(kSupportedVersion)});
         return;
     }
     const QString type = object.value("type"_L1).toString();

@@ -4,7 +4,6 @@
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
-
 #include <vector>
 
 namespace kwb::gui {
@@ -13,16 +12,15 @@ namespace kwb::gui {
 struct StreamEvent {
     enum class Type { Start, Sample, Metric, Progress, Verdict, Error, End, Malformed };
     Type type = Type::Malformed;
-    QJsonObject object;   // the whole line as parsed
-    QString message;      // for Malformed: what was wrong, naming the line number
+    QJsonObject object; // the whole line as parsed
+    QString message; // for Malformed: what was wrong, naming the line number
 };
 
 // Splits the child's stdout into lines and parses each. Reads arrive in arbitrary pieces, so a
 // partial line is kept until its newline arrives. Unknown types and keys are ignored (the format
 // grows by adding); a line that is not a JSON object is reported, never thrown, so a garbled
 // child cannot take the window down.
-class StreamParser
-{
+class StreamParser {
 public:
     static constexpr int kSupportedVersion = 1;
 

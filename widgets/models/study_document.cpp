@@ -15,7 +15,6 @@
 #include <cctype>
 #include <filesystem>
 #include <optional>
-
 #include <sys/stat.h>
 
 namespace kwb::gui {
@@ -74,7 +73,7 @@ StudyDocument::DiskStamp StudyDocument::stampOf(const QString& path)
         return d;
     d.exists = true;
     d.device = st.st_dev;
-    d.inode = st.st_ino;   // every atomic save is a new inode
+    d.inode = st.st_ino; // every atomic save is a new inode
     d.size = st.st_size;
     d.mtime_ns = static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
     return d;
@@ -111,7 +110,8 @@ bool StudyDocument::reload()
 bool StudyDocument::loadFromText(const QByteArray& text, const QString& origin)
 {
     try {
-        m_study = parse_study(std::string_view(text.constData(), static_cast<size_t>(text.size())), origin.toStdString());
+        m_study
+            = parse_study(std::string_view(text.constData(), static_cast<size_t>(text.size())), origin.toStdString());
     } catch (const std::exception& e) {
         m_lastError = QString::fromUtf8(e.what());
         return false;
@@ -127,7 +127,7 @@ bool StudyDocument::loadFromText(const QByteArray& text, const QString& origin)
 
 void StudyDocument::newStudy()
 {
-    m_study = Study{};
+    m_study = Study {};
     m_study.name = "Untitled study";
     for (const auto& axis : tradeoff_axes())
         m_study.tradeoffs.push_back({axis, false, {}});

@@ -15,8 +15,7 @@ namespace kwb::gui {
 // The one Study the window shows: every page reads it from here and nothing keeps a copy of its
 // results, so a reload after `kwb run` exits updates every view at once. While a run owns the
 // file (locked), saving is refused: the child process is the only writer then.
-class StudyDocument : public QObject
-{
+class StudyDocument : public QObject {
     Q_OBJECT
 public:
     explicit StudyDocument(QObject* parent = nullptr);

@@ -18,8 +18,7 @@ class RunController;
 // varied parameter (a second changed variable is refused), the engine's arm diff, the matched-
 // controls checklist (ticked by the engine where it can measure), the run settings, and Start /
 // Stop with progress. Start stays locked until the engine's gates allow a run (study/gates.h).
-class AbPage : public PhasePage
-{
+class AbPage : public PhasePage {
     Q_OBJECT
 public:
     AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, QWidget* parent = nullptr);

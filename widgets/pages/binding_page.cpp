@@ -15,10 +15,10 @@ using namespace Qt::StringLiterals;
 
 BindingPage::BindingPage(StudyDocument* document, QWidget* parent)
     : PhasePage(document, tr("3 · Binding constraint"),
-                tr("Measure first: HBM > 80 % → memory-bound; tensor pipe < 40 % with occupancy > 50 % → "
-                   "compute-suboptimal; 1 block/SM with smem > 90 KB → smem-bound; > 200 launches/s → "
-                   "launch-bound; else already at the extremes → pivot axis."),
-                parent)
+        tr("Measure first: HBM > 80 % → memory-bound; tensor pipe < 40 % with occupancy > 50 % → "
+           "compute-suboptimal; 1 block/SM with smem > 90 KB → smem-bound; > 200 launches/s → "
+           "launch-bound; else already at the extremes → pivot axis."),
+        parent)
 {
     setObjectName(u"bindingPage"_s);
     auto* form = new QFormLayout;

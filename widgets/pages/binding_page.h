@@ -6,8 +6,7 @@
 namespace kwb::gui {
 
 // Phase 3: the measured binding constraint and its evidence.
-class BindingPage : public PhasePage
-{
+class BindingPage : public PhasePage {
     Q_OBJECT
 public:
     explicit BindingPage(StudyDocument* document, QWidget* parent = nullptr);

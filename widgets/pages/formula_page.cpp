@@ -16,7 +16,6 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
 namespace kwb::gui {
@@ -25,9 +24,9 @@ using namespace Qt::StringLiterals;
 
 FormulaPage::FormulaPage(StudyDocument* document, QWidget* parent)
     : PhasePage(document, tr("4 · Formula"),
-                tr("Predict the delta from hardware × workload constants, with its magnitude. "
-                   "No formula, no run."),
-                parent)
+        tr("Predict the delta from hardware × workload constants, with its magnitude. "
+           "No formula, no run."),
+        parent)
 {
     setObjectName(u"formulaPage"_s);
     auto* form = new QFormLayout;
@@ -69,11 +68,12 @@ FormulaPage::FormulaPage(StudyDocument* document, QWidget* parent)
     form->addRow(tr("Rationale"), m_rationale);
     body()->addLayout(form);
 
-    body()->addWidget(sectionLabel(tr("Variables (hardware and arms are read from the study; yours are editable)"), this));
+    body()->addWidget(
+        sectionLabel(tr("Variables (hardware and arms are read from the study; yours are editable)"), this));
     m_variables = keyValueTable(this, {tr("name"), tr("value"), tr("source"), tr("unit / origin")});
     m_variables->setObjectName(u"formulaVariables"_s);
-    m_variables->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
-                                 QAbstractItemView::AnyKeyPressed);
+    m_variables->setEditTriggers(
+        QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
     m_variables->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_variables->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_variables->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
@@ -159,10 +159,10 @@ void FormulaPage::addVariable()
     const double value = m_newValue->text().toDouble(&ok);
     if (!is_formula_name(name) || !ok) {
         m_error->setText(!is_formula_name(name)
-                             ? tr("'%1' is not a name a formula can use: letters, digits and _, not starting with a digit, "
-                                  "not a function name (e.g. %2)")
-                                   .arg(qs(name), qs(to_formula_name(name)))
-                             : tr("'%1' is not a number").arg(m_newValue->text()));
+                ? tr("'%1' is not a name a formula can use: letters, digits and _, not starting with a digit, "
+                     "not a function name (e.g. %2)")
+                      .arg(qs(name), qs(to_formula_name(name)))
+                : tr("'%1' is not a number").arg(m_newValue->text()));
         return;
     }
     document()->mutableStudy().prediction.variables[name] = value;
@@ -194,7 +194,7 @@ void FormulaPage::refresh()
     if (r.evaluation.error) {
         const auto& e = *r.evaluation.error;
         QString text = qs(e.text());
-        if (e.offset >= 0)   // the formula again with a caret under the bad token
+        if (e.offset >= 0) // the formula again with a caret under the bad token
             text = qs(p.formula) + u'\n' + QString(e.offset, u' ') + u'^' + u'\n' + text;
         m_error->setText(text);
         m_error->setVisible(true);
@@ -213,11 +213,12 @@ void FormulaPage::refresh()
     m_variables->setRowCount(static_cast<int>(r.variables.size()));
     int row = 0;
     for (const auto& v : r.variables) {
-        const bool used = std::find(r.evaluation.used.begin(), r.evaluation.used.end(), v.name) != r.evaluation.used.end();
+        const bool used
+            = std::find(r.evaluation.used.begin(), r.evaluation.used.end(), v.name) != r.evaluation.used.end();
         auto* name = new QTableWidgetItem(qs(v.name));
         name->setFlags(name->flags() & ~Qt::ItemIsEditable);
         QFont f = name->font();
-        f.setBold(used);   // the formula's own variables stand out
+        f.setBold(used); // the formula's own variables stand out
         name->setFont(f);
         auto* value = new QTableWidgetItem(QString::number(v.value, 'g', 10));
         auto* source = new QTableWidgetItem(qs(v.source));

@@ -14,8 +14,7 @@ namespace kwb::gui {
 // the engine (formula/prediction.h): the hardware constants of the chosen GPU and the arms'
 // parameters are variables beside the engineer's own; a template starts a formula; an error
 // names the position and token; the predicted delta% and speedup are the formula's, never typed.
-class FormulaPage : public PhasePage
-{
+class FormulaPage : public PhasePage {
     Q_OBJECT
 public:
     explicit FormulaPage(StudyDocument* document, QWidget* parent = nullptr);
@@ -28,7 +27,7 @@ private:
     void variableEdited(QTableWidgetItem* item);
     void addVariable();
     void removeVariable();
-    void changed();   // recompute the prediction through the engine, then tell every view
+    void changed(); // recompute the prediction through the engine, then tell every view
 
     QComboBox* m_templates;
     QComboBox* m_gpu;

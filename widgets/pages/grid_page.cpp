@@ -34,9 +34,9 @@ const Experiment* abPrototype(const Study& study)
 
 GridPage::GridPage(StudyDocument* document, QWidget* parent)
     : PhasePage(document, tr("6 · Combinational A/B"),
-                tr("Where variables couple (BLOCK_M × STAGES, KV format × graph capture, tile × shape), run a "
-                   "2×2 or 3×3 grid and read the interaction, not two separate A/Bs."),
-                parent)
+        tr("Where variables couple (BLOCK_M × STAGES, KV format × graph capture, tile × shape), run a "
+           "2×2 or 3×3 grid and read the interaction, not two separate A/Bs."),
+        parent)
 {
     setObjectName(u"gridPage"_s);
     auto* make = new QGridLayout;
@@ -95,8 +95,8 @@ void GridPage::makeGrid()
     const Experiment copy = *prototype;
     std::vector<GridVariable> variables;
     std::string problem;
-    for (const auto& [combo, edit] : {std::pair{m_rowVariable, m_rowLevels}, std::pair{m_colVariable, m_colLevels}}) {
-        GridVariable v{combo->currentText().toStdString(), {}};
+    for (const auto& [combo, edit] : {std::pair {m_rowVariable, m_rowLevels}, std::pair {m_colVariable, m_colLevels}}) {
+        GridVariable v {combo->currentText().toStdString(), {}};
         const nlohmann::json like = copy.arms.front().params.value(v.name, nlohmann::json());
         for (const QString& text : edit->text().split(u',', Qt::SkipEmptyParts)) {
             v.levels.push_back(grid_level_from_text(like, text.toStdString(), problem));
@@ -146,9 +146,10 @@ void GridPage::refresh()
         const QSignalBlocker block(m_grids);
         m_grids->clear();
         for (const auto& g : study.grids)
-            m_grids->addItem(tr("%1: %2 × %3").arg(qs(g.id), g.variables.size() == 2 ? qs(g.variables[0].name) : QString(),
-                                                 g.variables.size() == 2 ? qs(g.variables[1].name) : QString()),
-                             qs(g.id));
+            m_grids->addItem(tr("%1: %2 × %3")
+                                 .arg(qs(g.id), g.variables.size() == 2 ? qs(g.variables[0].name) : QString(),
+                                     g.variables.size() == 2 ? qs(g.variables[1].name) : QString()),
+                qs(g.id));
         const int again = m_grids->findText(wasGrid);
         m_grids->setCurrentIndex(again >= 0 ? again : m_grids->count() - 1);
     }
@@ -161,9 +162,10 @@ void GridPage::showGrid()
     const GridGroup* grid = find_grid(study, m_grids->currentData().toString().toStdString());
     if (!grid) {
         m_heatMap->setGrid({});
-        setValue(m_interaction, study.grids.empty() ? tr("This study has no grid: its variable is judged on its own "
-                                                         "by the A/B. Make one above where two variables may couple.")
-                                                    : QString());
+        setValue(m_interaction,
+            study.grids.empty() ? tr("This study has no grid: its variable is judged on its own "
+                                     "by the A/B. Make one above where two variables may couple.")
+                                : QString());
         return;
     }
     const GridView view = gridView(study, *grid);

@@ -15,8 +15,7 @@ class HeatMap;
 // each; the engine builds one cell experiment per cell, run by Run like any A/B), then read each
 // cell's delta% with its CI, sigma and verdict on the heat map, and the interaction: do the two
 // effects add up?
-class GridPage : public PhasePage
-{
+class GridPage : public PhasePage {
     Q_OBJECT
 public:
     explicit GridPage(StudyDocument* document, QWidget* parent = nullptr);

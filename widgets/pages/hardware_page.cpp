@@ -25,9 +25,9 @@ using namespace Qt::StringLiterals;
 
 HardwarePage::HardwarePage(StudyDocument* document, DeviceProbe* probe, QWidget* parent)
     : PhasePage(document, tr("2 · Hardware sheet"),
-                tr("Pull the limits before writing code: smem/SM, registers/SM, threads/SM, peak FLOP/s, "
-                   "memory bandwidth. Tiles tuned for another part's limits are the classic trap."),
-                parent)
+        tr("Pull the limits before writing code: smem/SM, registers/SM, threads/SM, peak FLOP/s, "
+           "memory bandwidth. Tiles tuned for another part's limits are the classic trap."),
+        parent)
     , m_probe(probe)
 {
     setObjectName(u"hardwarePage"_s);
@@ -71,7 +71,8 @@ HardwarePage::HardwarePage(StudyDocument* document, DeviceProbe* probe, QWidget*
     auto* recordedNote = valueLabel(this);
     setValue(recordedNote, tr("what kwb devices reported when the study was captured"));
     columns->addLayout(makeTree(tr("Recorded with the study"), u"recordedSheet"_s, m_recorded, recordedNote));
-    columns->addLayout(makeTree(tr("Detected on this machine (kwb devices)"), u"detectedSheet"_s, m_detected, m_detectedNote));
+    columns->addLayout(
+        makeTree(tr("Detected on this machine (kwb devices)"), u"detectedSheet"_s, m_detected, m_detectedNote));
     body()->addLayout(columns, 1);
     // Why there is no GPU can be long (kwb names the paths it looked in): a wrapped line under
     // the sheets, not an elided cell.

@@ -13,8 +13,7 @@ namespace kwb::gui {
 class DeviceProbe;
 
 // Phase 2: the hardware sheet the study was made on, beside what this machine offers now.
-class HardwarePage : public PhasePage
-{
+class HardwarePage : public PhasePage {
     Q_OBJECT
 public:
     HardwarePage(StudyDocument* document, DeviceProbe* probe, QWidget* parent = nullptr);

@@ -18,9 +18,9 @@ using namespace Qt::StringLiterals;
 
 LivePage::LivePage(StudyDocument* document, LiveSeries* series, RunController* controller, QWidget* parent)
     : PhasePage(document, tr("Live"),
-                tr("Every repetition as it finishes, coloured by arm, with each arm's running mean and ±1 sd "
-                   "band; the CPU sampler beneath. Interleaved arms should overlap in time, not in value."),
-                parent)
+        tr("Every repetition as it finishes, coloured by arm, with each arm's running mean and ±1 sd "
+           "band; the CPU sampler beneath. Interleaved arms should overlap in time, not in value."),
+        parent)
     , m_series(series)
     , m_controller(controller)
 {

@@ -13,8 +13,7 @@ class RunController;
 
 // The Live view: during a run, the samples as they stream in; otherwise the replay of the
 // current experiment's recorded samples and sampler lanes.
-class LivePage : public PhasePage
-{
+class LivePage : public PhasePage {
     Q_OBJECT
 public:
     LivePage(StudyDocument* document, LiveSeries* series, RunController* controller, QWidget* parent = nullptr);

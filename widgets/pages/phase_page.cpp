@@ -24,7 +24,7 @@ PhasePage::PhasePage(StudyDocument* document, const QString& title, const QStrin
     heading->setFont(f);
     auto* ruleLabel = new QLabel(rule, this);
     ruleLabel->setWordWrap(true);
-    ruleLabel->setForegroundRole(QPalette::PlaceholderText);   // muted, and readable in a dark palette
+    ruleLabel->setForegroundRole(QPalette::PlaceholderText); // muted, and readable in a dark palette
     outer->addWidget(heading);
     outer->addWidget(ruleLabel);
     m_body = new QVBoxLayout;

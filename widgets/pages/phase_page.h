@@ -14,8 +14,7 @@ class StudyDocument;
 
 // What every view of the navigator shares: a title, the playbook's rule for the phase in one
 // line, and a refresh whenever the document changes (load, reload after a run, edit).
-class PhasePage : public QWidget
-{
+class PhasePage : public QWidget {
     Q_OBJECT
 public:
     PhasePage(StudyDocument* document, const QString& title, const QString& rule, QWidget* parent = nullptr);
@@ -28,7 +27,7 @@ protected:
 
     // Small builders so each page states its content, not its plumbing.
     static QLabel* valueLabel(QWidget* parent);
-    static void setValue(QLabel* label, const QString& text);   // empty -> a grey "not set"
+    static void setValue(QLabel* label, const QString& text); // empty -> a grey "not set"
     static QTableWidget* keyValueTable(QWidget* parent, const QStringList& headers);
     static QLabel* sectionLabel(const QString& text, QWidget* parent);
 

@@ -4,17 +4,16 @@
 #include "models/arm_stats_model.h"
 #include "models/distribution_stats.h"
 #include "models/json_convert.h"
-#include "verdict/verdict_json.h"
 #include "models/study_document.h"
 #include "plots/distribution_plot.h"
 #include "plots/sigma_chart.h"
 #include "plots/verdict_badge.h"
+#include "verdict/verdict_json.h"
 
-#include <QJsonArray>
-
-#include <QHeaderView>
-#include <QLabel>
 #include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QLabel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -24,9 +23,9 @@ using namespace Qt::StringLiterals;
 
 ResultsPage::ResultsPage(StudyDocument* document, QWidget* parent)
     : PhasePage(document, tr("Results"),
-                tr("Both arms' distributions side by side (violin, box, every repetition), their numbers, and "
-                   "the delta with its 95% CI against the kill and license thresholds and the noise band."),
-                parent)
+        tr("Both arms' distributions side by side (violin, box, every repetition), their numbers, and "
+           "the delta with its 95% CI against the kill and license thresholds and the noise band."),
+        parent)
 {
     setObjectName(u"resultsPage"_s);
     // The verdict sits beside the numbers it comes from: the end of a run lands on this view.
@@ -58,7 +57,8 @@ ResultsPage::ResultsPage(StudyDocument* document, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setMaximumHeight(110);
     m_sigma = new SigmaChart(right);
-    rightLayout->addWidget(sectionLabel(tr("Per arm (judged repetitions: warm-ups and discarded runs excluded)"), right));
+    rightLayout->addWidget(
+        sectionLabel(tr("Per arm (judged repetitions: warm-ups and discarded runs excluded)"), right));
     rightLayout->addWidget(m_table);
     rightLayout->addWidget(sectionLabel(tr("Delta vs thresholds"), right));
     rightLayout->addWidget(m_sigma, 1);
@@ -91,23 +91,24 @@ void ResultsPage::refresh()
     const SampleVerdict* verdict = e && e->verdict ? &*e->verdict : nullptr;
     const FinalVerdict* final = e && e->final_verdict ? &*e->final_verdict : nullptr;
     // The chart takes the verdict's JSON form (its API, shared with the tests of the plots).
-    m_sigma->setVerdict(verdict ? toQJsonObject(to_json(*verdict)) : QJsonObject{});
+    m_sigma->setVerdict(verdict ? toQJsonObject(to_json(*verdict)) : QJsonObject {});
     // The final verdict when there is one (it is the study's answer), else the sample verdict.
     const std::vector<std::string>* reasons = final ? &final->reasons : verdict ? &verdict->reasons : nullptr;
     m_badge->setVerdict(final ? QString::fromLatin1(to_string(final->word))
-                              : verdict ? QString::fromLatin1(to_string(verdict->word)) : QString());
-    setValue(m_badgeReason, !reasons || reasons->empty()
-                                ? QString()
-                                : (final ? tr("Final verdict: ") : tr("Sample verdict: ")) + qs(reasons->front()));
+            : verdict         ? QString::fromLatin1(to_string(verdict->word))
+                              : QString());
+    setValue(m_badgeReason,
+        !reasons || reasons->empty() ? QString()
+                                     : (final ? tr("Final verdict: ") : tr("Sample verdict: ")) + qs(reasons->front()));
     // The tests' own numbers, as the verdict engine computed them, for whoever asks "significant?".
-    const auto number = [](const std::optional<double>& v, int decimals) {
-        return v ? QString::number(*v, 'g', decimals) : u"–"_s;
-    };
-    setValue(m_evidence, !verdict ? QString()
-                                  : tr("speedup %1× · Welch t p = %2 · Mann-Whitney U p = %3 (%4) · "
-                                       "bootstrap 95% CI of delta, 10,000 resamples")
-                                        .arg(number(verdict->speedup, 4), number(verdict->p_welch, 3),
-                                             number(verdict->p_mannwhitney, 3), qs(verdict->mannwhitney_method)));
+    const auto number
+        = [](const std::optional<double>& v, int decimals) { return v ? QString::number(*v, 'g', decimals) : u"–"_s; };
+    setValue(m_evidence,
+        !verdict ? QString()
+                 : tr("speedup %1× · Welch t p = %2 · Mann-Whitney U p = %3 (%4) · "
+                      "bootstrap 95% CI of delta, 10,000 resamples")
+                       .arg(number(verdict->speedup, 4), number(verdict->p_welch, 3), number(verdict->p_mannwhitney, 3),
+                           qs(verdict->mannwhitney_method)));
     if (!e) {
         setValue(m_summary, tr("This study has no experiment yet."));
         return;
@@ -117,13 +118,15 @@ void ResultsPage::refresh()
         for (const auto& [k, v] : e->arms[0].params.items()) {
             const auto other = e->arms[1].params.find(k);
             if (other == e->arms[1].params.end() || *other != v)
-                variable += tr(" · %1: %2 → %3").arg(qs(k), qs(v.dump()),
-                                                      other == e->arms[1].params.end() ? u"–"_s : qs(other->dump()));
+                variable
+                    += tr(" · %1: %2 → %3")
+                           .arg(qs(k), qs(v.dump()), other == e->arms[1].params.end() ? u"–"_s : qs(other->dump()));
         }
     }
-    setValue(m_summary, tr("%1 · %2 on %3 · %4%5 · sample verdict %6")
-                            .arg(qs(e->id), qs(e->workload), qs(e->backend), qs(std::string(to_string(e->status))), variable,
-                                 !verdict ? tr("not yet judged") : QString::fromLatin1(to_string(verdict->word))));
+    setValue(m_summary,
+        tr("%1 · %2 on %3 · %4%5 · sample verdict %6")
+            .arg(qs(e->id), qs(e->workload), qs(e->backend), qs(std::string(to_string(e->status))), variable,
+                !verdict ? tr("not yet judged") : QString::fromLatin1(to_string(verdict->word))));
 }
 
 } // namespace kwb::gui

@@ -14,8 +14,7 @@ class VerdictBadge;
 
 // The Results view: the arms' distributions side by side, their numbers, and the delta with its
 // 95% CI against the thresholds and the noise band.
-class ResultsPage : public PhasePage
-{
+class ResultsPage : public PhasePage {
     Q_OBJECT
 public:
     explicit ResultsPage(StudyDocument* document, QWidget* parent = nullptr);

@@ -42,9 +42,9 @@ std::optional<double> parsedNumber(const QLineEdit* edit)
 
 TargetPage::TargetPage(StudyDocument* document, QWidget* parent)
     : PhasePage(document, tr("1 · Target"),
-                tr("One metric, from X to Y, with its unit; pin K (kernel semantics), R (reference oracle) "
-                   "and W (workload). No numbers, no study."),
-                parent)
+        tr("One metric, from X to Y, with its unit; pin K (kernel semantics), R (reference oracle) "
+           "and W (workload). No numbers, no study."),
+        parent)
 {
     setObjectName(u"targetPage"_s);
     auto* form = new QFormLayout;

@@ -12,8 +12,7 @@ namespace kwb::gui {
 // Phase 1: one metric, from X to Y, and the K/R/W triple, edited here. The metric comes from the
 // workload's metric list (its unit and direction with it); both numbers are required. After a
 // run the page sets the target beside what the experiment measured (engine: check_target).
-class TargetPage : public PhasePage
-{
+class TargetPage : public PhasePage {
     Q_OBJECT
 public:
     explicit TargetPage(StudyDocument* document, QWidget* parent = nullptr);

@@ -16,9 +16,9 @@ using namespace Qt::StringLiterals;
 
 TradeoffPage::TradeoffPage(StudyDocument* document, QWidget* parent)
     : PhasePage(document, tr("7 · Tradeoff"),
-                tr("Name what was sacrificed. No tradeoff named = not at the extremes yet: a license with "
-                   "nothing sacrificed is refused."),
-                parent)
+        tr("Name what was sacrificed. No tradeoff named = not at the extremes yet: a license with "
+           "nothing sacrificed is refused."),
+        parent)
 {
     setObjectName(u"tradeoffPage"_s);
     m_summary = valueLabel(this);

@@ -8,8 +8,7 @@ namespace kwb::gui {
 // Phase 7: the eight tradeoff axes, each answered with a named sacrifice or an explicit "none".
 // Whether the answers name a sacrifice is the engine's tradeoff gate (study/gates.h), the same
 // function the verdict asks, so this page and the verdict cannot disagree.
-class TradeoffPage : public PhasePage
-{
+class TradeoffPage : public PhasePage {
     Q_OBJECT
 public:
     explicit TradeoffPage(StudyDocument* document, QWidget* parent = nullptr);

@@ -3,11 +3,11 @@
 
 #include "models/arm_stats_model.h"
 #include "models/json_convert.h"
-#include "verdict/verdict_json.h"
 #include "models/study_document.h"
 #include "plots/sigma_chart.h"
 #include "plots/verdict_badge.h"
 #include "study/gates.h"
+#include "verdict/verdict_json.h"
 
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -46,9 +46,9 @@ QString word(VerdictWord w)
 
 VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
     : PhasePage(document, tr("8 · License or kill"),
-                tr("n ≥ 3 per arm and sigma < 5 %; a delta within 2 sigma is noise; a license names its "
-                   "tradeoff. Every attempt, license or kill, is written down."),
-                parent)
+        tr("n ≥ 3 per arm and sigma < 5 %; a delta within 2 sigma is noise; a license names its "
+           "tradeoff. Every attempt, license or kill, is written down."),
+        parent)
 {
     setObjectName(u"verdictPage"_s);
     auto* grid = new QGridLayout;
@@ -101,7 +101,7 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
     m_ledger->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_ledger->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_ledger->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
-    m_ledger->setWordWrap(false);   // each cell's tooltip holds its whole text
+    m_ledger->setWordWrap(false); // each cell's tooltip holds its whole text
     m_ledger->setMaximumHeight(170);
     body()->addWidget(m_ledger);
     connect(m_ledger, &QTableWidget::cellChanged, this, &VerdictPage::ledgerEdited);
@@ -146,7 +146,8 @@ void VerdictPage::refresh()
     const FinalVerdict* final = e && e->final_verdict ? &*e->final_verdict : nullptr;
     m_final->setVerdict(final ? word(final->word) : QString());
     m_sample->setVerdict(sample ? word(sample->word) : QString());
-    setValue(m_finalReasons, final ? bullets(final->reasons) : tr("No final verdict yet: run the experiment to the end."));
+    setValue(
+        m_finalReasons, final ? bullets(final->reasons) : tr("No final verdict yet: run the experiment to the end."));
     setValue(m_sampleReasons, sample ? bullets(sample->reasons) : tr("No sample verdict yet."));
 
     QString evidence;
@@ -155,15 +156,16 @@ void VerdictPage::refresh()
         const auto& ci = sample->ci95_delta_pct;
         evidence = tr("delta %1 (95% CI %2 … %3 %), sigma %4, speedup %5×")
                        .arg(num(sample->delta_pct, 2, u" %"_s), num(ci ? std::optional((*ci)[0]) : std::nullopt, 2),
-                            num(ci ? std::optional((*ci)[1]) : std::nullopt, 2), num(sample->sigma_pct, 2, u" %"_s),
-                            num(sample->speedup, 3));
-        for (const auto& [name, a] : {std::pair<QString, const ArmStats&>{u"baseline"_s, sample->baseline},
-                                      {u"treatment"_s, sample->treatment}}) {
-            evidence += tr("\n%1: n = %2, mean %3 %4 ± %5 sd (cv %6)")
-                            .arg(name)
-                            .arg(static_cast<qulonglong>(a.n))
-                            .arg(ArmStatsModel::formatNumber(a.mean.value_or(std::nan(""))), unit,
-                                 ArmStatsModel::formatNumber(a.stddev.value_or(std::nan(""))), num(a.cv_pct, 2, u" %"_s));
+                           num(ci ? std::optional((*ci)[1]) : std::nullopt, 2), num(sample->sigma_pct, 2, u" %"_s),
+                           num(sample->speedup, 3));
+        for (const auto& [name, a] : {std::pair<QString, const ArmStats&> {u"baseline"_s, sample->baseline},
+                 {u"treatment"_s, sample->treatment}}) {
+            evidence
+                += tr("\n%1: n = %2, mean %3 %4 ± %5 sd (cv %6)")
+                       .arg(name)
+                       .arg(static_cast<qulonglong>(a.n))
+                       .arg(ArmStatsModel::formatNumber(a.mean.value_or(std::nan(""))), unit,
+                           ArmStatsModel::formatNumber(a.stddev.value_or(std::nan(""))), num(a.cv_pct, 2, u" %"_s));
         }
         // Three significant digits, as on the Results page: more digits of a p-value mean nothing.
         auto p = [](const std::optional<double>& v) { return v ? QString::number(*v, 'g', 3) : u"null"_s; };
@@ -178,23 +180,23 @@ void VerdictPage::refresh()
                                    : tr("Prediction check: no prediction was recorded (phase 4).");
     if (predicted && final)
         prediction += final->flags.empty()
-                          ? tr("\nPrediction-check flags: none")
-                          : tr("\nPrediction-check flags: ") + bullets(final->flags).replace(u'\n', u' ');
+            ? tr("\nPrediction-check flags: none")
+            : tr("\nPrediction-check flags: ") + bullets(final->flags).replace(u'\n', u' ');
     setValue(m_prediction, prediction);
 
     if (sample) {
         const Profile& pr = sample->profile;
-        setValue(m_profile, tr("Profile %1 (%2 is better): license ≥ %3 %, kill < %4 %, min n %5, "
-                               "max sigma %6 %, unstable above %7 %, noise = %8 × sigma")
-                                .arg(qs(pr.name), QString::fromLatin1(to_string(pr.direction)),
-                                     QString::number(pr.license_pct), QString::number(pr.kill_pct),
-                                     QString::number(pr.min_n), QString::number(pr.max_sigma_pct),
-                                     QString::number(pr.unstable_sigma_pct), QString::number(pr.noise_k)));
+        setValue(m_profile,
+            tr("Profile %1 (%2 is better): license ≥ %3 %, kill < %4 %, min n %5, "
+               "max sigma %6 %, unstable above %7 %, noise = %8 × sigma")
+                .arg(qs(pr.name), QString::fromLatin1(to_string(pr.direction)), QString::number(pr.license_pct),
+                    QString::number(pr.kill_pct), QString::number(pr.min_n), QString::number(pr.max_sigma_pct),
+                    QString::number(pr.unstable_sigma_pct), QString::number(pr.noise_k)));
     } else {
         setValue(m_profile, QString());
     }
     // The chart takes the verdict's JSON form (its API, shared with the tests of the plots).
-    m_sigma->setVerdict(sample ? toQJsonObject(to_json(*sample)) : QJsonObject{});
+    m_sigma->setVerdict(sample ? toQJsonObject(to_json(*sample)) : QJsonObject {});
 
     // The gates: what the run recorded as skipped, and what the study still lacks now (the
     // engine's study_gates), so a study run with no target, prediction or tradeoff says so here.

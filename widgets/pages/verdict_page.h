@@ -14,8 +14,7 @@ class VerdictBadge;
 // Phase 8: the final verdict as a badge with its reasons in plain sentences, and beside it the
 // sample verdict (what `kwb verdict` gives for the same samples and profile), the prediction
 // check and the sigma chart. Both verdicts are read from the study as the engine wrote them.
-class VerdictPage : public PhasePage
-{
+class VerdictPage : public PhasePage {
     Q_OBJECT
 public:
     explicit VerdictPage(StudyDocument* document, QWidget* parent = nullptr);

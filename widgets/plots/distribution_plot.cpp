@@ -92,8 +92,8 @@ void DistributionPlot::setDistributions(const QList<ArmDistribution>& arms, cons
             throttled->setData(tx, ty);
             m_throttled.insert(a.name, throttled);
             throttled->setLineStyle(QCPGraph::lsNone);
-            throttled->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCrossCircle, QPen(QColor(200, 60, 0), 1.4),
-                                                       Qt::NoBrush, 8));
+            throttled->setScatterStyle(
+                QCPScatterStyle(QCPScatterStyle::ssCrossCircle, QPen(QColor(200, 60, 0), 1.4), Qt::NoBrush, 8));
             auto* note = new QCPItemText(this);
             note->position->setCoords(x, a.max);
             note->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
@@ -109,8 +109,8 @@ void DistributionPlot::setDistributions(const QList<ArmDistribution>& arms, cons
         auto* label = new QCPItemText(this);
         label->position->setCoords(x + kViolinHalfWidth * 0.62, a.mean);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        label->setText(QStringLiteral("mean %1 %2\n± %3 sd").arg(ArmStatsModel::formatNumber(a.mean), unit,
-                                                                 ArmStatsModel::formatNumber(a.stddev)));
+        label->setText(QStringLiteral("mean %1 %2\n± %3 sd")
+                           .arg(ArmStatsModel::formatNumber(a.mean), unit, ArmStatsModel::formatNumber(a.stddev)));
         label->setFont(QFont(font().family(), 8));
 
         const double armLo = std::min(a.min, *std::min_element(vy.cbegin(), vy.cend()));

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "plots/lazy_plot.h"
-
 #include "models/distribution_stats.h"
+#include "plots/lazy_plot.h"
 
 #include <qcustomplot.h>
 
@@ -11,8 +10,7 @@ namespace kwb::gui {
 
 // The arms side by side: a violin (kernel density) with a Tukey box inside it and every
 // repetition as a jittered point, so a bimodal arm or a single outlier is visible at a glance.
-class DistributionPlot : public LazyPlot
-{
+class DistributionPlot : public LazyPlot {
     Q_OBJECT
 public:
     explicit DistributionPlot(QWidget* parent = nullptr);

@@ -4,8 +4,8 @@
 #include "plots/plot_style.h"
 
 #include <algorithm>
-#include <utility>
 #include <cmath>
+#include <utility>
 
 namespace kwb::gui {
 
@@ -56,7 +56,7 @@ HeatMap::HeatMap(QWidget* parent)
     m_map->setGradient(gradient);
     xAxis->grid()->setVisible(false);
     yAxis->grid()->setVisible(false);
-    yAxis->setRangeReversed(true);   // level 0 (the baseline) at the top left, as the grid is read
+    yAxis->setRangeReversed(true); // level 0 (the baseline) at the top left, as the grid is read
     auto* margins = new QCPMarginGroup(this);
     axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
@@ -93,7 +93,7 @@ void HeatMap::setGrid(const GridView& view)
         label->setText(text);
         label->setFont(QFont(font().family(), 8, c.baseline ? QFont::Normal : QFont::Bold));
         label->setColor(Qt::black);
-        label->setBrush(QColor(255, 255, 255, 190));   // readable on the strongest red or green
+        label->setBrush(QColor(255, 255, 255, 190)); // readable on the strongest red or green
         label->setPadding(QMargins(3, 2, 3, 2));
         label->setClipToAxisRect(true);
         m_labels << label;

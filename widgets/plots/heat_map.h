@@ -10,8 +10,7 @@ namespace kwb::gui {
 // change; the scale is symmetric so equal colours mean equal magnitudes), and each cell says its
 // delta with the 95% CI, sigma, n and verdict. Rows are the first variable's levels, columns the
 // second's; the baseline cell is marked as such. Every number comes from the cells' verdicts.
-class HeatMap : public LazyPlot
-{
+class HeatMap : public LazyPlot {
     Q_OBJECT
 public:
     explicit HeatMap(QWidget* parent = nullptr);
@@ -24,7 +23,7 @@ private:
     QCPColorMap* m_map = nullptr;
     QCPColorScale* m_scale = nullptr;
     QList<QCPItemText*> m_labels;
-    QHash<int, QString> m_texts;   // row * 16 + col -> text
+    QHash<int, QString> m_texts; // row * 16 + col -> text
 };
 
 } // namespace kwb::gui

@@ -28,7 +28,7 @@ LivePlot::LivePlot(QWidget* parent)
     axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
     m_laneRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
     connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), m_laneRect->axis(QCPAxis::atBottom),
-            qOverload<const QCPRange&>(&QCPAxis::setRange));
+        qOverload<const QCPRange&>(&QCPAxis::setRange));
 
     xAxis->setLabel(tr("time since start (s)"));
     m_laneRect->axis(QCPAxis::atBottom)->setLabel(tr("time since start (s)"));
@@ -59,7 +59,7 @@ LivePlot::LivePlot(QWidget* parent)
 void LivePlot::setSeries(const LiveSeries* series)
 {
     m_series = series;
-    m_drawn = ~quint64{0};
+    m_drawn = ~quint64 {0};
     refresh();
 }
 
@@ -131,14 +131,13 @@ void LivePlot::drain()
     if (!lane && !m_series->lanes().isEmpty())
         lane = &m_series->lanes().first();
     m_laneName = lane ? lane->name : QString();
-    m_lane->setData(lane ? lane->t : QList<double>{}, lane ? lane->value : QList<double>{}, true);
+    m_lane->setData(lane ? lane->t : QList<double> {}, lane ? lane->value : QList<double> {}, true);
     m_laneRect->axis(QCPAxis::atLeft)->setLabel(lane ? axisLabel(lane->name, lane->unit) : tr("no sampler lane"));
 
     yAxis->setLabel(axisLabel(m_series->metric(), m_series->unit()));
-    m_title->setText(m_series->sampleCount() == 0
-                         ? tr("Waiting for the first repetition…")
-                         : tr("%1 per repetition — %2 (line: running mean, band: ±1 sd)")
-                               .arg(m_series->metric(), counts.join(u", "_s)));
+    m_title->setText(m_series->sampleCount() == 0 ? tr("Waiting for the first repetition…")
+                                                  : tr("%1 per repetition — %2 (line: running mean, band: ±1 sd)")
+                                                        .arg(m_series->metric(), counts.join(u", "_s)));
     rescale();
     replotWhenVisible();
 }
@@ -174,7 +173,7 @@ void LivePlot::rescale()
     m_lane->rescaleValueAxis(false, false);
     auto* laneY = m_laneRect->axis(QCPAxis::atLeft);
     if (m_laneName == "cpu_util"_L1)
-        laneY->setRange(0, 105);   // a percentage reads best on its whole scale
+        laneY->setRange(0, 105); // a percentage reads best on its whole scale
     else
         laneY->scaleRange(1.15, laneY->range().center());
 }

@@ -3,9 +3,8 @@
 
 #include "plots/lazy_plot.h"
 
-#include <qcustomplot.h>
-
 #include <QTimer>
+#include <qcustomplot.h>
 
 namespace kwb::gui {
 
@@ -15,8 +14,7 @@ class LiveSeries;
 // and +-1 sd band; the CPU sampler's lane beneath on the same time axis. The plot pulls from the
 // LiveSeries on a ~30 Hz timer and redraws once per tick only when something arrived, so a burst
 // of samples costs one queued replot, not one per sample.
-class LivePlot : public LazyPlot
-{
+class LivePlot : public LazyPlot {
     Q_OBJECT
 public:
     explicit LivePlot(QWidget* parent = nullptr);
@@ -45,7 +43,7 @@ private:
     void rescale();
 
     const LiveSeries* m_series = nullptr;
-    quint64 m_drawn = ~quint64{0};
+    quint64 m_drawn = ~quint64 {0};
     QTimer m_timer;
     QCPAxisRect* m_laneRect = nullptr;
     QCPGraph* m_lane = nullptr;

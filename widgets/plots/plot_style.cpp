@@ -8,8 +8,8 @@ using namespace Qt::StringLiterals;
 QColor armColor(int index)
 {
     // Colour-blind-safe pairs (Okabe-Ito): blue and vermillion first since A/B has two arms.
-    static const QColor colors[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115),
-                                    QColor(204, 121, 167), QColor(86, 180, 233), QColor(230, 159, 0)};
+    static const QColor colors[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167),
+        QColor(86, 180, 233), QColor(230, 159, 0)};
     return colors[static_cast<size_t>(index) % std::size(colors)];
 }
 

@@ -4,7 +4,6 @@
 #include "plots/plot_style.h"
 
 #include <QJsonArray>
-
 #include <algorithm>
 #include <cmath>
 
@@ -109,10 +108,10 @@ void SigmaChart::setVerdict(const QJsonObject& verdict)
         if (std::isfinite(sigma))
             label += tr("  σ %1 %").arg(sigma, 0, 'f', 2);
         m_deltaLabel = new QCPItemText(this);
-        m_deltaLabel->position->setCoords(m_delta, 0.42);   // under the point, clear of the threshold labels
+        m_deltaLabel->position->setCoords(m_delta, 0.42); // under the point, clear of the threshold labels
         m_deltaLabel->setText(label);
         m_deltaLabel->setFont(QFont(font().family(), 9, QFont::Bold));
-        m_deltaLabel->setBrush(QColor(255, 255, 255, 210));   // readable where it crosses a threshold line
+        m_deltaLabel->setBrush(QColor(255, 255, 255, 210)); // readable where it crosses a threshold line
     }
     const double pad = (hi - lo) * 0.08;
     xAxis->setRange(lo - pad, hi + pad);

@@ -3,17 +3,15 @@
 
 #include "plots/lazy_plot.h"
 
-#include <qcustomplot.h>
-
 #include <QJsonObject>
+#include <qcustomplot.h>
 
 namespace kwb::gui {
 
 // The delta% with its 95% CI as an error bar, drawn against the kill and license thresholds and
 // the shaded noise band (+- noise_k x sigma%). Every number is the verdict engine's (the verdict
 // JSON); this chart only places them, so it can never disagree with the verdict it illustrates.
-class SigmaChart : public LazyPlot
-{
+class SigmaChart : public LazyPlot {
     Q_OBJECT
 public:
     explicit SigmaChart(QWidget* parent = nullptr);

@@ -6,8 +6,7 @@
 namespace kwb::gui {
 
 // The verdict word on its colour, large enough to read from across the room.
-class VerdictBadge : public QLabel
-{
+class VerdictBadge : public QLabel {
     Q_OBJECT
 public:
     explicit VerdictBadge(QWidget* parent = nullptr);

@@ -12,40 +12,48 @@ class TestFormula : public QObject {
 private slots:
     void evaluatesWithVariables()
     {
-        const auto r = evaluate_formula("100 * (1 - t_new / t_old)", {{"t_new", 9.0, "study", ""}, {"t_old", 12.5, "study", ""}});
+        const auto r = evaluate_formula(
+            "100 * (1 - t_new / t_old)", {{"t_new", 9.0, "study", ""}, {"t_old", 12.5, "study", ""}});
         QVERIFY(r.ok());
         QCOMPARE(*r.value, 28.0);
-        QCOMPARE(r.used, (std::vector<std::string>{"t_new", "t_old"}));
+        QCOMPARE(r.used, (std::vector<std::string> {"t_new", "t_old"}));
     }
 
     void laterVariableOfOneNameWins()
     {
-        const auto r = evaluate_formula("smem_per_sm / 1024", {{"smem_per_sm", 233472, "hardware", ""},
-                                                                {"smem_per_sm", 102400, "study", ""}});
+        const auto r = evaluate_formula(
+            "smem_per_sm / 1024", {{"smem_per_sm", 233472, "hardware", ""}, {"smem_per_sm", 102400, "study", ""}});
         QCOMPARE(*r.value, 100.0);
     }
 
-    void floorAndCeilAreAvailable()
-    {
-        QCOMPARE(*evaluate_formula("floor(233472 / 98304) + ceil(0.2)", {}).value, 3.0);
-    }
+    void floorAndCeilAreAvailable() { QCOMPARE(*evaluate_formula("floor(233472 / 98304) + ceil(0.2)", {}).value, 3.0); }
 
     void errorsPointAtTheBadToken_data()
     {
         QTest::addColumn<QString>("formula");
-        QTest::addColumn<int>("position");   // 1-based; 0 = no token at fault
+        QTest::addColumn<int>("position"); // 1-based; 0 = no token at fault
         QTest::addColumn<QString>("token");
         QTest::addColumn<QString>("words");
-        QTest::addRow("unknown name") << "1 + foo * 2" << 5 << "foo" << "unknown name 'foo'";
-        QTest::addRow("unknown name after a known one") << "x + smem_per_sm" << 5 << "smem_per_sm" << "unknown name";
-        QTest::addRow("missing operator") << "2 3" << 3 << "3" << "unexpected number '3'";
-        QTest::addRow("unclosed parenthesis") << "(1+2" << 4 << "" << "never closed";
-        QTest::addRow("ends too early") << "1+" << 2 << "" << "ends too early";
-        QTest::addRow("stray parenthesis") << ")" << 1 << ")" << "unexpected ')'";
-        QTest::addRow("too few arguments") << "sin()" << 5 << "sin" << "too few arguments for 'sin'";
-        QTest::addRow("two values") << "x, 2" << 2 << "," << "gives 2 values";
-        QTest::addRow("empty") << "   " << 1 << "" << "empty";
-        QTest::addRow("division by zero") << "x / 0" << 0 << "" << "infinity";
+        QTest::addRow("unknown name") << "1 + foo * 2" << 5 << "foo"
+                                      << "unknown name 'foo'";
+        QTest::addRow("unknown name after a known one") << "x + smem_per_sm" << 5 << "smem_per_sm"
+                                                        << "unknown name";
+        QTest::addRow("missing operator") << "2 3" << 3 << "3"
+                                          << "unexpected number '3'";
+        QTest::addRow("unclosed parenthesis") << "(1+2" << 4 << ""
+                                              << "never closed";
+        QTest::addRow("ends too early") << "1+" << 2 << ""
+                                        << "ends too early";
+        QTest::addRow("stray parenthesis") << ")" << 1 << ")"
+                                           << "unexpected ')'";
+        QTest::addRow("too few arguments") << "sin()" << 5 << "sin"
+                                           << "too few arguments for 'sin'";
+        QTest::addRow("two values") << "x, 2" << 2 << ","
+                                    << "gives 2 values";
+        QTest::addRow("empty") << "   " << 1 << ""
+                               << "empty";
+        QTest::addRow("division by zero") << "x / 0" << 0 << ""
+                                          << "infinity";
     }
 
     void errorsPointAtTheBadToken()
@@ -84,11 +92,16 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("name");
         QTest::addColumn<bool>("accepted");
-        QTest::addRow("plain") << "baseline_block" << "baseline_block" << true;
-        QTest::addRow("dash") << "block-m" << "block_m" << false;
-        QTest::addRow("leading digit") << "2stage" << "_2stage" << false;
-        QTest::addRow("builtin") << "min" << "min_" << false;
-        QTest::addRow("dot") << "kv.format" << "kv_format" << false;
+        QTest::addRow("plain") << "baseline_block"
+                               << "baseline_block" << true;
+        QTest::addRow("dash") << "block-m"
+                              << "block_m" << false;
+        QTest::addRow("leading digit") << "2stage"
+                                       << "_2stage" << false;
+        QTest::addRow("builtin") << "min"
+                                 << "min_" << false;
+        QTest::addRow("dot") << "kv.format"
+                             << "kv_format" << false;
     }
 
     void names()

@@ -33,7 +33,7 @@ Study gemm_study()
     e.workload = "gemm";
     e.metric = "time_ms";
     e.arms = {{"baseline", {{"block", 32}, {"size", 512}, {"fast", false}, {"dtype", "fp32"}}, std::nullopt},
-              {"treatment", {{"block", 128}, {"size", 512}, {"fast", true}, {"dtype", "fp32"}}, std::nullopt}};
+        {"treatment", {{"block", 128}, {"size", 512}, {"fast", true}, {"dtype", "fp32"}}, std::nullopt}};
     s.experiments.push_back(e);
     return s;
 }
@@ -59,7 +59,7 @@ private slots:
         QCOMPARE(find(vars, "treatment_block")->value, 128.0);
         QCOMPARE(find(vars, "treatment_fast")->value, 1.0);
         QCOMPARE(find(vars, "baseline_fast")->value, 0.0);
-        QVERIFY(!find(vars, "baseline_dtype"));   // text is no number
+        QVERIFY(!find(vars, "baseline_dtype")); // text is no number
         QCOMPARE(find(vars, "baseline_block")->source, std::string("baseline arm"));
     }
 
@@ -68,11 +68,11 @@ private slots:
         Study s = gemm_study();
         s.hardware.devices = h200_devices();
         const auto vars = formula_variables(s);
-        QCOMPARE(find(vars, "smem_per_sm")->value, 233472.0);       // the device's own report
+        QCOMPARE(find(vars, "smem_per_sm")->value, 233472.0); // the device's own report
         QCOMPARE(find(vars, "max_blocks_per_sm")->value, 32.0);
         QCOMPARE(find(vars, "sm_count")->value, 132.0);
         QCOMPARE(find(vars, "l2_bytes")->value, 62914560.0);
-        QCOMPARE(find(vars, "peak_hbm_gbs")->value, 4800.0);        // the catalogue's peak
+        QCOMPARE(find(vars, "peak_hbm_gbs")->value, 4800.0); // the catalogue's peak
         QCOMPARE(find(vars, "peak_bf16_tflops")->value, 989.4);
         QCOMPARE(find(vars, "cpu_cores")->value, 16.0);
     }
@@ -97,15 +97,16 @@ private slots:
         QCOMPARE(v->value, 102400.0);
         QCOMPARE(v->source, std::string("study"));
         QVERIFY(QString::fromStdString(v->note).contains(QStringLiteral("replaces the hardware value 233472")));
-        QCOMPARE(std::count_if(vars.begin(), vars.end(), [](const FormulaVariable& x) { return x.name == "smem_per_sm"; }),
-                 std::ptrdiff_t(1));
+        QCOMPARE(
+            std::count_if(vars.begin(), vars.end(), [](const FormulaVariable& x) { return x.name == "smem_per_sm"; }),
+            std::ptrdiff_t(1));
     }
 
     void deltaAndSpeedup_data()
     {
         QTest::addColumn<double>("delta");
         QTest::addColumn<bool>("lower");
-        QTest::addColumn<double>("speedup");   // 0 = none
+        QTest::addColumn<double>("speedup"); // 0 = none
         QTest::addRow("lower 50 pct") << 50.0 << true << 2.0;
         QTest::addRow("lower -25 pct") << -25.0 << true << 0.8;
         QTest::addRow("lower 100 pct") << 100.0 << true << 0.0;
@@ -129,7 +130,7 @@ private slots:
     {
         Study s = gemm_study();
         s.prediction.formula = "100 * (1 - baseline_block / treatment_block)";
-        s.prediction.predicted_delta_pct = 12;   // typed: never kept
+        s.prediction.predicted_delta_pct = 12; // typed: never kept
         const auto r = refresh_prediction(s);
         QCOMPARE(*s.prediction.predicted_delta_pct, 75.0);
         QCOMPARE(*r.speedup, 4.0);
@@ -148,7 +149,8 @@ private slots:
         s.prediction.formula = "2 * k";
         s.prediction.variables["k"] = 7;
         s.prediction.predicted_delta_pct = 99;
-        const QString path = QDir::tempPath() + QStringLiteral("/kwb_prediction_%1.json").arg(QCoreApplication::applicationPid());
+        const QString path
+            = QDir::tempPath() + QStringLiteral("/kwb_prediction_%1.json").arg(QCoreApplication::applicationPid());
         save_study(s, path.toStdString());
         QCOMPARE(*s.prediction.predicted_delta_pct, 14.0);
         // A file whose stored value disagrees with its formula (typed by hand) loads with the formula's.
@@ -199,7 +201,7 @@ private slots:
 
     void templateWithoutHardwareNamesWhatIsMissing()
     {
-        Study s = gemm_study();   // no GPU in its sheet
+        Study s = gemm_study(); // no GPU in its sheet
         apply_formula_template(s, *find_formula_template("occupancy-smem"));
         const auto r = evaluate_prediction(s);
         QVERIFY(!r.evaluation.ok());

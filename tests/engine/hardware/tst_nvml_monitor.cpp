@@ -51,7 +51,7 @@ private slots:
         Sample s;
         summarise_repetition({reading(1700, nvml::reason::kSwPowerCap)}, reading(1980), reading(1980), 1980.0, s);
         QVERIFY(s.throttled);
-        QCOMPARE(s.throttle_reasons, std::vector<std::string>{"sw_power_cap"});
+        QCOMPARE(s.throttle_reasons, std::vector<std::string> {"sw_power_cap"});
     }
 
     void violationCounterBetweenReadingsFlags()
@@ -60,7 +60,7 @@ private slots:
         Sample s;
         summarise_repetition({}, reading(1980, 0, 1000), reading(1980, 0, 5000), 1980.0, s);
         QVERIFY(s.throttled);
-        QCOMPARE(s.throttle_reasons, std::vector<std::string>{"power_violation"});
+        QCOMPARE(s.throttle_reasons, std::vector<std::string> {"power_violation"});
     }
 
     void slowMeanClockFlags()
@@ -70,16 +70,16 @@ private slots:
         summarise_repetition({reading(1400), reading(1400)}, reading(1400), reading(1400), 1980.0, s);
         QVERIFY(s.throttled);
         QCOMPARE(*s.clock_mhz, 1400.0);
-        QCOMPARE(s.throttle_reasons, std::vector<std::string>{"sm_clock_below_75pct"});
+        QCOMPARE(s.throttle_reasons, std::vector<std::string> {"sm_clock_below_75pct"});
         Sample t;
-        summarise_repetition({reading(1500)}, reading(1500), reading(1500), 1980.0, t);   // 76%
+        summarise_repetition({reading(1500)}, reading(1500), reading(1500), 1980.0, t); // 76%
         QVERIFY(!t.throttled);
     }
 
     void unknownFieldsStayEmpty()
     {
         Sample s;
-        summarise_repetition({}, nvml::Reading{}, nvml::Reading{}, std::nullopt, s);
+        summarise_repetition({}, nvml::Reading {}, nvml::Reading {}, std::nullopt, s);
         QVERIFY(!s.clock_mhz);
         QVERIFY(!s.power_w);
         QVERIFY(!s.throttled);

@@ -26,16 +26,19 @@ struct FakeClock {
 
 class FakeWorkload final : public Workload {
 public:
-    explicit FakeWorkload(FakeClock* clock) : clock_(clock) {}
+    explicit FakeWorkload(FakeClock* clock)
+        : clock_(clock)
+    {
+    }
 
     std::string name() const override { return "fake"; }
     std::string description() const override { return "deterministic fake"; }
     std::vector<Backend> backends() const override { return {Backend::Cpu}; }
     std::vector<ParamSpec> params() const override
     {
-        return {{"speed", 1.0, {}, ""},       {"jitter", 0.01, {}, ""}, {"guard_speed", 1.0, {}, ""},
-                {"fail_at", -1, {}, ""},      {"seconds", 1.0, {}, ""}, {"prepare_seconds", 0.0, {}, ""},
-                {"wrong", 0, {}, ""},         {"launchable", 0, {}, ""}};
+        return {{"speed", 1.0, {}, ""}, {"jitter", 0.01, {}, ""}, {"guard_speed", 1.0, {}, ""}, {"fail_at", -1, {}, ""},
+            {"seconds", 1.0, {}, ""}, {"prepare_seconds", 0.0, {}, ""}, {"wrong", 0, {}, ""},
+            {"launchable", 0, {}, ""}};
     }
     std::vector<MetricSpec> metrics() const override
     {
@@ -46,8 +49,7 @@ public:
         if (clock_)
             clock_->now += p.at("prepare_seconds").get<double>();
         auto prepared = std::make_unique<Prepared>(clock_, p.at("speed").get<double>(), p.at("jitter").get<double>(),
-                                                   p.at("guard_speed").get<double>(), p.at("fail_at").get<int>(),
-                                                   p.at("seconds").get<double>());
+            p.at("guard_speed").get<double>(), p.at("fail_at").get<int>(), p.at("seconds").get<double>());
         prepared->wrong_ = p.at("wrong").get<int>() != 0;
         prepared->launchable_ = p.at("launchable").get<int>() != 0;
         return prepared;
@@ -57,7 +59,12 @@ private:
     class Prepared final : public PreparedWorkload {
     public:
         Prepared(FakeClock* clock, double speed, double jitter, double guard_speed, int fail_at, double seconds)
-            : clock_(clock), speed_(speed), jitter_(jitter), guard_speed_(guard_speed), fail_at_(fail_at), seconds_(seconds)
+            : clock_(clock)
+            , speed_(speed)
+            , jitter_(jitter)
+            , guard_speed_(guard_speed)
+            , fail_at_(fail_at)
+            , seconds_(seconds)
         {
         }
         RepetitionResult run_once() override
@@ -78,7 +85,7 @@ private:
         }
         VerifyResult verify() override
         {
-            return wrong_ ? VerifyResult{false, 0.5, 1e-3, "fake vs its reference"} : VerifyResult{true, 0, 0, ""};
+            return wrong_ ? VerifyResult {false, 0.5, 1e-3, "fake vs its reference"} : VerifyResult {true, 0, 0, ""};
         }
         bool set_launches(int launches) override
         {
@@ -91,11 +98,11 @@ private:
 
         static double noise(int k)
         {
-            std::uint64_t x = 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(k + 1);   // splitmix64
+            std::uint64_t x = 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(k + 1); // splitmix64
             x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
             x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
             x ^= x >> 31;
-            return static_cast<double>(x >> 11) / 4503599627370496.0 - 1.0;   // [0, 2) - 1
+            return static_cast<double>(x >> 11) / 4503599627370496.0 - 1.0; // [0, 2) - 1
         }
 
     private:

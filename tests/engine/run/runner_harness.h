@@ -4,7 +4,6 @@
 // The runner tests' harness: studies of the fake workload, a recording observer, a sampler that
 // reads from its own thread, and the Runner wired to the fake clock.
 #include "fake_workload.h"
-
 #include "run/runner.h"
 #include "study/study.h"
 
@@ -54,7 +53,11 @@ struct Recorder : RunObserver {
     RunStart start;
     std::function<void(const Sample&)> after_sample;
 
-    void on_start(const Experiment&, const RunStart& s) override { events.push_back("start"); start = s; }
+    void on_start(const Experiment&, const RunStart& s) override
+    {
+        events.push_back("start");
+        start = s;
+    }
     void on_sample(const Experiment&, const Sample& s, double) override
     {
         events.push_back("sample");
@@ -63,7 +66,11 @@ struct Recorder : RunObserver {
             after_sample(s);
     }
     void on_metric(const MetricReading& r) override { metrics.push_back(r); }
-    void on_progress(const Experiment&, const RunProgress& p) override { events.push_back("progress"); progress.push_back(p); }
+    void on_progress(const Experiment&, const RunProgress& p) override
+    {
+        events.push_back("progress");
+        progress.push_back(p);
+    }
     void on_verdict(const Experiment&) override { events.push_back("verdict"); }
     void on_error(const std::string& m, bool) override { events.push_back("error: " + m); }
 };
@@ -92,9 +99,9 @@ private:
 
 struct Harness {
     FakeClock clock;
-    FakeWorkload workload{&clock};
+    FakeWorkload workload {&clock};
     Recorder recorder;
-    std::atomic<bool> cancel{false};
+    std::atomic<bool> cancel {false};
     std::vector<size_t> checkpoint_sizes;
     std::vector<Sampler*> samplers;
 

@@ -3,7 +3,6 @@
 #include "run/aa_calibration.h"
 
 #include <QTest>
-
 #include <algorithm>
 
 using namespace kwb;
@@ -16,8 +15,8 @@ private slots:
     {
         const std::vector<double> v = {1, 2, 3, 4, 5, 6, 7};
         const auto [a, b] = aa_split(v, 0, 1);
-        QCOMPARE(a, (std::vector<double>{1, 3, 5, 7}));
-        QCOMPARE(b, (std::vector<double>{2, 4, 6}));
+        QCOMPARE(a, (std::vector<double> {1, 3, 5, 7}));
+        QCOMPARE(b, (std::vector<double> {2, 4, 6}));
     }
 
     void furtherSplitsAreSeededHalvings()
@@ -26,15 +25,15 @@ private slots:
         for (size_t i = 0; i < v.size(); ++i)
             v[i] = static_cast<double>(i + 1);
         const auto s1 = aa_split(v, 1, 7);
-        QCOMPARE(s1, aa_split(v, 1, 7));                  // reproducible
-        QVERIFY(s1 != aa_split(v, 2, 7));                 // each split differs
+        QCOMPARE(s1, aa_split(v, 1, 7)); // reproducible
+        QVERIFY(s1 != aa_split(v, 2, 7)); // each split differs
         QCOMPARE(s1.first.size(), size_t(6));
         QCOMPARE(s1.second.size(), size_t(6));
         std::vector<double> both = s1.first;
         both.insert(both.end(), s1.second.begin(), s1.second.end());
         std::sort(both.begin(), both.end());
-        QCOMPARE(both, v);                                // a partition
-        QVERIFY(std::is_sorted(s1.first.begin(), s1.first.end()));   // halves keep run order
+        QCOMPARE(both, v); // a partition
+        QVERIFY(std::is_sorted(s1.first.begin(), s1.first.end())); // halves keep run order
     }
 
     void steadyBaselineHasNoFalseAlarms()

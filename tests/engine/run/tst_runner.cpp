@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Runner against a deterministic fake workload and a fake clock: run order, stopping rules,
 // cancellation and resume, workload errors, checkpoints, sampler lanes, verdicts and gates.
-#include "runner_harness.h"
-
 #include "run/judge_experiment.h"
 #include "run/runner.h"
+#include "runner_harness.h"
 #include "study/study_file.h"
 #include "study/study_json.h"
 
 #include <QTest>
-
 #include <thread>
 
 class TestRunner : public QObject {
@@ -24,12 +22,12 @@ private slots:
         QCOMPARE(h.run(s, e), RunOutcome::Done);
         QCOMPARE(e.status, ExperimentStatus::Done);
         QCOMPARE(arm_letters(e), std::string("ABBAABBA"));
-        QCOMPARE(e.samples.size(), size_t(10));   // 2 warm-ups + 8
+        QCOMPARE(e.samples.size(), size_t(10)); // 2 warm-ups + 8
         QVERIFY(e.samples[0].warmup && e.samples[1].warmup);
         QCOMPARE(judged_values(e, "baseline", "time_ms").size(), size_t(4));
         QVERIFY(e.stop_reason.starts_with("plan complete"));
         QVERIFY(pairing_applies(e));
-        QCOMPARE(std::string(to_string(e.verdict->word)), std::string("LICENSE"));        // 20% faster, sigma ~1%
+        QCOMPARE(std::string(to_string(e.verdict->word)), std::string("LICENSE")); // 20% faster, sigma ~1%
         QVERIFY(e.verdict->paired.has_value());
         // No tradeoff named: the study-level rules hold the license back.
         QCOMPARE(std::string(to_string(e.final_verdict->word)), std::string("INCONCLUSIVE"));
@@ -106,7 +104,7 @@ private slots:
         Harness h;
         RunPlan p = count_plan(5, 0);
         p.stop = StopRule::Duration;
-        p.duration_s = 7;   // each fake repetition takes 1 s: after 4 blocks 8 s have passed
+        p.duration_s = 7; // each fake repetition takes 1 s: after 4 blocks 8 s have passed
         Study s = make_study(1.0, p);
         Experiment& e = s.experiments[0];
         QCOMPARE(h.run(s, e), RunOutcome::Done);
@@ -122,7 +120,7 @@ private slots:
         p.duration_s = 0.5;
         Study s = make_study(1.0, p);
         h.run(s, s.experiments[0]);
-        QCOMPARE(judged_values(s.experiments[0], "treatment", "time_ms").size(), size_t(3));   // generic min_n
+        QCOMPARE(judged_values(s.experiments[0], "treatment", "time_ms").size(), size_t(3)); // generic min_n
     }
 
     void durationHasACap()
@@ -145,7 +143,7 @@ private slots:
         p.max_seconds = 5;
         Study s = make_study(1.0, p);
         h.run(s, s.experiments[0]);
-        QCOMPARE(arm_letters(s.experiments[0]), std::string("ABBAAB"));   // 6 s at the third boundary
+        QCOMPARE(arm_letters(s.experiments[0]), std::string("ABBAAB")); // 6 s at the third boundary
         QVERIFY(s.experiments[0].stop_reason.starts_with("max time"));
     }
 
@@ -172,7 +170,7 @@ private slots:
         Harness h;
         RunPlan p = count_plan(4, 0);
         p.stop = StopRule::Decision;
-        Study s = make_study(1.0753, p);   // 7% better: the grey zone, which no early stop may claim
+        Study s = make_study(1.0753, p); // 7% better: the grey zone, which no early stop may claim
         h.run(s, s.experiments[0]);
         QCOMPARE(judged_values(s.experiments[0], "baseline", "time_ms").size(), size_t(4));
         QVERIFY(s.experiments[0].stop_reason.starts_with("max count"));
@@ -185,14 +183,14 @@ private slots:
         Study s = make_study(1.25, count_plan(10));
         Experiment& e = s.experiments[0];
         h.recorder.after_sample = [&](const Sample& smp) {
-            if (!smp.warmup && smp.position == 6)   // the 7th judged run: mid-block
+            if (!smp.warmup && smp.position == 6) // the 7th judged run: mid-block
                 h.cancel = true;
         };
         QCOMPARE(h.run(s, e), RunOutcome::Stopped);
         QCOMPARE(e.status, ExperimentStatus::Stopped);
         QCOMPARE(arm_letters(e), std::string("ABBAABB"));
         QVERIFY(e.stop_reason.starts_with("stopped"));
-        QVERIFY(!pairing_applies(e));          // a torn block: 3 baseline, 4 treatment
+        QVERIFY(!pairing_applies(e)); // a torn block: 3 baseline, 4 treatment
         QCOMPARE(static_cast<int>(e.verdict->n_baseline()), 3);
         QCOMPARE(static_cast<int>(e.verdict->n_treatment()), 4);
         QVERIFY(e.final_verdict.has_value());
@@ -200,14 +198,14 @@ private slots:
 
         // Resume: warm-ups again (a new process is cold), then the order from position 7 on.
         h.cancel = false;
-        h.recorder = Recorder{};
+        h.recorder = Recorder {};
         QCOMPARE(h.run(s, e), RunOutcome::Done);
         QCOMPARE(arm_letters(e), std::string("ABBAABBAABBAABBAABBA"));
         QCOMPARE(h.recorder.start.done_before, 7);
         QCOMPARE(e.samples.size(), size_t(2 + 7 + 2 + 13));
         QVERIFY(pairing_applies(e));
         QCOMPARE(static_cast<int>(e.verdict->n_treatment()), 10);
-        QCOMPARE(s.ledger.size(), size_t(1));   // the experiment's entry is replaced, not repeated
+        QCOMPARE(s.ledger.size(), size_t(1)); // the experiment's entry is replaced, not repeated
     }
 
     void cancelBeforeStartRunsNothing()
@@ -229,10 +227,10 @@ private slots:
         QCOMPARE(h.run(s, e), RunOutcome::Failed);
         QCOMPARE(e.status, ExperimentStatus::Failed);
         QVERIFY(e.error.find("device fell over") != std::string::npos);
-        QCOMPARE(arm_letters(e), std::string("ABBAA"));   // the treatment's third run threw
+        QCOMPARE(arm_letters(e), std::string("ABBAA")); // the treatment's third run threw
         QVERIFY(!e.verdict.has_value());
         QVERIFY(std::any_of(h.recorder.events.begin(), h.recorder.events.end(),
-                            [](const std::string& ev) { return ev.starts_with("error: "); }));
+            [](const std::string& ev) { return ev.starts_with("error: "); }));
         QCOMPARE(h.checkpoint_sizes.back(), size_t(5));
     }
 
@@ -247,7 +245,7 @@ private slots:
         QCOMPARE(lanes.size(), size_t(1));
         QCOMPARE(lanes[0].name, std::string("cpu_util"));
         QCOMPARE(lanes[0].unit, std::string("%"));
-        QCOMPARE(lanes[0].values, (std::vector<double>{50, 51, 52}));
+        QCOMPARE(lanes[0].values, (std::vector<double> {50, 51, 52}));
         QCOMPARE(h.recorder.metrics.size(), size_t(3));
     }
 
@@ -257,7 +255,7 @@ private slots:
         Study s = make_study(1.25, count_plan(5));
         Experiment& e = s.experiments[0];
         e.guards = {"guard_ms"};
-        e.arms[1].params["guard_speed"] = 0.5;   // the guard takes twice as long
+        e.arms[1].params["guard_speed"] = 0.5; // the guard takes twice as long
         e.acknowledged_multi_variable = true;
         s.tradeoffs.push_back({"memory-budget", true, "a larger scratch buffer"});
         h.run(s, e);
@@ -276,8 +274,9 @@ private slots:
         QVERIFY(e.aa.has_value());
         QCOMPARE(e.aa->splits, 4);
         QCOMPARE(e.aa->verdicts.size(), size_t(4));
-        QCOMPARE(e.aa->false_alarms, static_cast<int>(std::count_if(e.aa->verdicts.begin(), e.aa->verdicts.end(),
-                                                                     [](const std::string& w) { return w != "NOISE"; })));
+        QCOMPARE(e.aa->false_alarms,
+            static_cast<int>(std::count_if(
+                e.aa->verdicts.begin(), e.aa->verdicts.end(), [](const std::string& w) { return w != "NOISE"; })));
         QVERIFY(!e.aa->method.empty());
         const auto reasons = nlohmann::json(e.final_verdict->reasons).dump();
         QVERIFY(reasons.find("A/A calibration") != std::string::npos);
@@ -294,7 +293,7 @@ private slots:
         h.run(s, e);
         QVERIFY(!e.aa.has_value());
         QVERIFY(std::any_of(e.missing_gates.begin(), e.missing_gates.end(),
-                            [](const std::string& g) { return g.starts_with("A/A calibration"); }));
+            [](const std::string& g) { return g.starts_with("A/A calibration"); }));
     }
 
     void missingGatesAreRecorded()
@@ -303,8 +302,10 @@ private slots:
         Study s = make_study(1.0, count_plan(3));
         h.run(s, s.experiments[0]);
         const auto& gates = s.experiments[0].missing_gates;
-        QVERIFY(std::any_of(gates.begin(), gates.end(), [](const std::string& g) { return g.starts_with("prediction"); }));
-        QVERIFY(std::any_of(gates.begin(), gates.end(), [](const std::string& g) { return g.starts_with("tradeoff"); }));
+        QVERIFY(
+            std::any_of(gates.begin(), gates.end(), [](const std::string& g) { return g.starts_with("prediction"); }));
+        QVERIFY(
+            std::any_of(gates.begin(), gates.end(), [](const std::string& g) { return g.starts_with("tradeoff"); }));
 
         Study full = make_study(1.0, count_plan(3));
         full.target.current = 10;
@@ -322,13 +323,13 @@ private slots:
     {
         Harness h;
         Study s = make_study(1.0, count_plan(3, 0));
-        s.experiments[0].arms[1].params["speed"] = -1.0;   // negative "times"
+        s.experiments[0].arms[1].params["speed"] = -1.0; // negative "times"
         s.experiments[0].arms[1].params["fail_at"] = -1;
         h.run(s, s.experiments[0]);
         const auto& e = s.experiments[0];
-        QVERIFY(std::all_of(e.samples.begin(), e.samples.end(),
-                            [](const Sample& x) { return x.arm == "baseline" || x.discarded; }));
-        QVERIFY(!e.verdict.has_value());   // no judged treatment run, so no verdict
+        QVERIFY(std::all_of(
+            e.samples.begin(), e.samples.end(), [](const Sample& x) { return x.arm == "baseline" || x.discarded; }));
+        QVERIFY(!e.verdict.has_value()); // no judged treatment run, so no verdict
     }
 };
 

@@ -52,7 +52,7 @@ private slots:
         QVERIFY(!s.experiments.front().launches_per_rep);
 
         Harness h2;
-        Study t = make_study(1.0, count_plan(2));   // no launch count: nothing to calibrate
+        Study t = make_study(1.0, count_plan(2)); // no launch count: nothing to calibrate
         QCOMPARE(h2.run(t, t.experiments.front()), RunOutcome::Done);
         QVERIFY(!t.experiments.front().launches_per_rep);
     }
@@ -73,10 +73,10 @@ private slots:
     void aWrongTreatmentEndsWithoutAVerdict()
     {
         Harness h;
-        Study s = make_study(3.0, count_plan(3));   // three times faster, and wrong
+        Study s = make_study(3.0, count_plan(3)); // three times faster, and wrong
         Experiment& e = s.experiments.front();
         e.arms[1].params["wrong"] = 1;
-        e.verdict = SampleVerdict{};      // a verdict from an earlier session is withdrawn
+        e.verdict = SampleVerdict {}; // a verdict from an earlier session is withdrawn
         QCOMPARE(h.run(s, e), RunOutcome::Failed);
         QCOMPARE(e.status, ExperimentStatus::Failed);
         QVERIFY(!e.verdict.has_value());

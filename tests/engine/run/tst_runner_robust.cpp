@@ -3,12 +3,10 @@
 // throws on a sampler's thread, values JSON cannot hold, plans at the end of int, and the clock
 // of live readings when preparing the arms takes time.
 #include "runner_harness.h"
-
 #include "study/study_file.h"
 #include "study/study_json.h"
 
 #include <QTest>
-
 #include <limits>
 #include <stdexcept>
 
@@ -27,7 +25,7 @@ private slots:
                 unsaved.push_back(e.samples.size());
         };
         h.run(s, e);
-        QCOMPARE(unsaved, std::vector<size_t>{});
+        QCOMPARE(unsaved, std::vector<size_t> {});
     }
 
     void aThrowingLiveMetricFailsTheRunNotTheProcess()
@@ -51,7 +49,7 @@ private slots:
     {
         Harness h;
         Study s = make_study(1.0, count_plan(3));
-        s.experiments[0].arms[1].params["speed"] = 0.0;   // time_ms = 10 / 0: infinite, discarded
+        s.experiments[0].arms[1].params["speed"] = 0.0; // time_ms = 10 / 0: infinite, discarded
         h.run(s, s.experiments[0]);
         QVERIFY(s.experiments[0].samples.back().discarded);
         const Study back = parse_study(study_to_json(s).dump(), "memory");
@@ -74,7 +72,7 @@ private slots:
     void liveReadingsCountFromTheirSamplersStart()
     {
         Harness h;
-        FakeSampler sampler;   // readings at 0, 0.1 and 0.2 s after its start
+        FakeSampler sampler; // readings at 0, 0.1 and 0.2 s after its start
         h.samplers = {&sampler};
         Study s = make_study(1.0, count_plan(3), {{"prepare_seconds", 5.0}});
         Experiment& e = s.experiments[0];

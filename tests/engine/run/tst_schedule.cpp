@@ -3,7 +3,6 @@
 #include "run/schedule.h"
 
 #include <QTest>
-
 #include <set>
 
 using namespace kwb;
@@ -38,7 +37,7 @@ private slots:
         QCOMPARE(letters(runs), std::string("ABBAABBAABBA"));
         for (size_t i = 0; i < runs.size(); ++i) {
             QCOMPARE(runs[i].position, static_cast<int>(i));
-            QCOMPARE(runs[i].rep, static_cast<int>(i / 2));   // rep = block: one run per arm per block
+            QCOMPARE(runs[i].rep, static_cast<int>(i / 2)); // rep = block: one run per arm per block
             QVERIFY(!runs[i].warmup);
         }
     }
@@ -61,7 +60,7 @@ private slots:
             QCOMPARE(std::set<char>(block.begin(), block.end()).size(), size_t(3));
             distinct.insert(block);
         }
-        QVERIFY(distinct.size() > 1);   // not the same permutation every time
+        QVERIFY(distinct.size() > 1); // not the same permutation every time
     }
 
     void ordersArePrefixStable_data()
@@ -99,7 +98,7 @@ private slots:
     {
         const std::vector<Arm> arms = {{"baseline", {}}, {"treatment", {}}};
         const auto names = order_names(arms, plan(RunOrder::Abba), 2);
-        QCOMPARE(names, (std::vector<std::string>{"baseline", "treatment", "treatment", "baseline"}));
+        QCOMPARE(names, (std::vector<std::string> {"baseline", "treatment", "treatment", "baseline"}));
     }
 };
 

@@ -30,7 +30,7 @@ std::vector<double> arm(double mean, int n)
 std::pair<int, std::string> drive(StoppingRule& rule, int first, int last, double base, double treat)
 {
     for (int n = first; n <= last; ++n)
-        if (auto r = rule.check(n, 0, [&] { return ArmValues{arm(base, n), arm(treat, n), true}; }))
+        if (auto r = rule.check(n, 0, [&] { return ArmValues {arm(base, n), arm(treat, n), true}; }))
             return {n, *r};
     return {-1, ""};
 }
@@ -46,13 +46,13 @@ private slots:
         StoppingRule rule(plan(StopRule::Count, 5), make_profile("generic", Direction::Lower));
         QCOMPARE(drive(rule, 0, 20, 10, 10).first, 5);
         QCOMPARE(rule.stop_code(), std::string("plan-complete"));
-        QVERIFY(rule.looks().empty());   // count never looks
+        QVERIFY(rule.looks().empty()); // count never looks
     }
 
     void decisionStopsBeyondLicense()
     {
         StoppingRule rule(plan(StopRule::Decision, 30), make_profile("generic", Direction::Lower));
-        const auto [n, why] = drive(rule, 0, 30, 10, 8);   // 20% better, spread 0.5%
+        const auto [n, why] = drive(rule, 0, 30, 10, 8); // 20% better, spread 0.5%
         QCOMPARE(n, 3);
         QCOMPARE(rule.stop_code(), std::string("beyond-license"));
         QVERIFY2(why.starts_with("decision"), why.c_str());
@@ -85,8 +85,8 @@ private slots:
     void looksAreNumberedFromNSoAResumeContinuesTheSequence()
     {
         StoppingRule rule(plan(StopRule::Decision, 30), make_profile("generic", Direction::Lower));
-        QVERIFY(!rule.check(7, 0, [] { return ArmValues{arm(10, 7), arm(9.3, 7), true}; }));
-        QCOMPARE(rule.looks().back().look, 5);   // n = 7 is the fifth look of a sequence from n = 3
+        QVERIFY(!rule.check(7, 0, [] { return ArmValues {arm(10, 7), arm(9.3, 7), true}; }));
+        QCOMPARE(rule.looks().back().look, 5); // n = 7 is the fifth look of a sequence from n = 3
         QVERIFY(look_alpha(0.01, 5) < look_alpha(0.01, 1));
         double sum = 0;
         for (int k = 1; k < 100000; ++k)
@@ -108,8 +108,8 @@ private slots:
         p.duration_s = 1e9;
         p.max_seconds = 60;
         StoppingRule rule(p, make_profile("generic", Direction::Lower));
-        QVERIFY(!rule.check(1, 59.9, [] { return ArmValues{}; }));
-        const auto why = rule.check(1, 60, [] { return ArmValues{}; });
+        QVERIFY(!rule.check(1, 59.9, [] { return ArmValues {}; }));
+        const auto why = rule.check(1, 60, [] { return ArmValues {}; });
         QVERIFY(why && why->starts_with("max time"));
     }
 
@@ -128,7 +128,7 @@ private slots:
     {
         SampleVerdict v;
         v.word = VerdictWord::License;
-        v.ci95_delta_pct = DeltaInterval{11.0, 15.0};
+        v.ci95_delta_pct = DeltaInterval {11.0, 15.0};
         const auto j = judgement_of(v);
         QCOMPARE(j.word, std::string("LICENSE"));
         QVERIFY(j.ci95_delta_pct && (*j.ci95_delta_pct)[0] == 11.0);

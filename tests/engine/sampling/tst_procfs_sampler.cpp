@@ -3,7 +3,6 @@
 #include "sampling/procfs_sampler.h"
 
 #include <QTest>
-
 #include <atomic>
 #include <mutex>
 #include <vector>
@@ -42,7 +41,7 @@ private slots:
     {
         const auto v = parse_proc_statm_rss_mib("1000 512 100 10 0 200 0\n", 4096);
         QVERIFY(v.has_value());
-        QCOMPARE(*v, 2.0);   // 512 pages of 4 KiB
+        QCOMPARE(*v, 2.0); // 512 pages of 4 KiB
     }
 
     void deliversReadingsUntilStopped()
@@ -52,7 +51,12 @@ private slots:
             QSKIP("no procfs here");
         std::mutex m;
         std::vector<MetricReading> got;
-        sampler.start([&](const MetricReading& r) { std::lock_guard l(m); got.push_back(r); }, 0.02);
+        sampler.start(
+            [&](const MetricReading& r) {
+                std::lock_guard l(m);
+                got.push_back(r);
+            },
+            0.02);
         // Burn some CPU so utilisation is not zero, until a few readings have come.
         volatile double x = 0;
         for (int round = 0; round < 1000; ++round) {

@@ -3,12 +3,10 @@
 // (scripts/gen_interaction_fixtures.py writes tests/data/interaction/cases.json), and its input checks.
 #include "stats/interaction.h"
 
-#include <nlohmann/json.hpp>
-
 #include <QTest>
-
 #include <cmath>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 using namespace kwb;
 using namespace kwb::stats;
@@ -25,10 +23,10 @@ InteractionEstimate estimate(const nlohmann::json& c)
 {
     std::vector<GridCellRuns> cells;
     for (const auto& cell : c.at("cells"))
-        cells.push_back({cell.at("row").get<int>(), cell.at("col").get<int>(), cell.at("baseline").get<std::vector<double>>(),
-                         cell.at("treatment").get<std::vector<double>>()});
+        cells.push_back({cell.at("row").get<int>(), cell.at("col").get<int>(),
+            cell.at("baseline").get<std::vector<double>>(), cell.at("treatment").get<std::vector<double>>()});
     return estimate_interaction(c.at("rows").get<int>(), c.at("cols").get<int>(), cells,
-                                c.at("direction") == "lower" ? Direction::Lower : Direction::Higher);
+        c.at("direction") == "lower" ? Direction::Lower : Direction::Higher);
 }
 
 bool close(double a, double b, double rel)
@@ -60,8 +58,8 @@ private slots:
 
         for (int i = 0; i < got.rows; ++i)
             for (int j = 0; j < got.cols; ++j)
-                QVERIFY(close(got.delta_pct[i][j], want["delta_pct"][i][j].get<double>(), 1e-9) ||
-                        std::fabs(got.delta_pct[i][j]) < 1e-12);
+                QVERIFY(close(got.delta_pct[i][j], want["delta_pct"][i][j].get<double>(), 1e-9)
+                    || std::fabs(got.delta_pct[i][j]) < 1e-12);
         const auto& contrasts = want.at("interaction_pct");
         QCOMPARE(got.contrasts.size(), contrasts.size());
         for (size_t k = 0; k < contrasts.size(); ++k) {
@@ -72,16 +70,16 @@ private slots:
                 const double ours = (*got.contrasts[k].ci95)[static_cast<size_t>(end)];
                 const double theirs = want["ci95"][k][static_cast<size_t>(end)].get<double>();
                 QVERIFY2(std::fabs(ours - theirs) <= 0.5,
-                         qPrintable(QStringLiteral("contrast %1 end %2: %3 vs %4").arg(k).arg(end).arg(ours).arg(theirs)));
+                    qPrintable(QStringLiteral("contrast %1 end %2: %3 vs %4").arg(k).arg(end).arg(ours).arg(theirs)));
             }
         }
         QCOMPARE(got.df_interaction, want["df"][0].get<int>());
         QCOMPARE(got.df_residual, want["df"][1].get<int>());
         QVERIFY(got.f_two_way && got.p_two_way);
         QVERIFY2(close(*got.f_two_way, want["f_two_way"].get<double>(), 1e-7),
-                 qPrintable(QStringLiteral("F %1 vs %2").arg(*got.f_two_way).arg(want["f_two_way"].get<double>())));
+            qPrintable(QStringLiteral("F %1 vs %2").arg(*got.f_two_way).arg(want["f_two_way"].get<double>())));
         QVERIFY2(close(*got.p_two_way, want["p_two_way"].get<double>(), 1e-6),
-                 qPrintable(QStringLiteral("p %1 vs %2").arg(*got.p_two_way).arg(want["p_two_way"].get<double>())));
+            qPrintable(QStringLiteral("p %1 vs %2").arg(*got.p_two_way).arg(want["p_two_way"].get<double>())));
         QCOMPARE(got.flagged, want["flagged"].get<bool>());
     }
 
@@ -110,7 +108,7 @@ private slots:
         const auto est = estimate_interaction(2, 2, cells, Direction::Lower);
         QCOMPARE(est.contrasts[0].interaction_pct, 30.0 - (20.0 + 10.0));
         QVERIFY(!est.contrasts[0].ci95);
-        QVERIFY(!est.p_two_way);   // no residual degrees of freedom
+        QVERIFY(!est.p_two_way); // no residual degrees of freedom
         QVERIFY(!est.flagged);
     }
 

@@ -8,7 +8,6 @@
 #include "stats/hypothesis_tests.h"
 
 #include <QTest>
-
 #include <cmath>
 
 using namespace kwb;
@@ -26,12 +25,12 @@ private slots:
         QTest::addColumn<Values>("values");
         QTest::addColumn<double>("q");
         QTest::addColumn<double>("expected");
-        QTest::addRow("single") << Values{7} << 90.0 << 7.0;
-        QTest::addRow("median even") << Values{4, 1, 3, 2} << 50.0 << 2.5;
-        QTest::addRow("p90 of 1..10") << Values{1, 2, 3, 4, 5, 6, 7, 8, 9, 10} << 90.0 << 9.1;
-        QTest::addRow("p99 of 1..5") << Values{1, 2, 3, 4, 5} << 99.0 << 4.96;
-        QTest::addRow("p0 is min") << Values{3, 1, 2} << 0.0 << 1.0;
-        QTest::addRow("p100 is max") << Values{3, 1, 2} << 100.0 << 3.0;
+        QTest::addRow("single") << Values {7} << 90.0 << 7.0;
+        QTest::addRow("median even") << Values {4, 1, 3, 2} << 50.0 << 2.5;
+        QTest::addRow("p90 of 1..10") << Values {1, 2, 3, 4, 5, 6, 7, 8, 9, 10} << 90.0 << 9.1;
+        QTest::addRow("p99 of 1..5") << Values {1, 2, 3, 4, 5} << 99.0 << 4.96;
+        QTest::addRow("p0 is min") << Values {3, 1, 2} << 0.0 << 1.0;
+        QTest::addRow("p100 is max") << Values {3, 1, 2} << 100.0 << 3.0;
     }
     void percentiles()
     {
@@ -43,7 +42,7 @@ private slots:
 
     void summary_of_one_value()
     {
-        const ArmSummary s = summarize(Values{5});
+        const ArmSummary s = summarize(Values {5});
         QCOMPARE(s.n, std::size_t(1));
         QCOMPARE(s.mean, 5.0);
         QVERIFY(!s.stddev);
@@ -53,8 +52,8 @@ private slots:
 
     void summary_sample_stddev()
     {
-        const ArmSummary s = summarize(Values{2, 4, 4, 4, 5, 5, 7, 9});
-        QVERIFY(std::fabs(*s.stddev - std::sqrt(32.0 / 7)) < 1e-12);   // n - 1 denominator
+        const ArmSummary s = summarize(Values {2, 4, 4, 4, 5, 5, 7, 9});
+        QVERIFY(std::fabs(*s.stddev - std::sqrt(32.0 / 7)) < 1e-12); // n - 1 denominator
         QVERIFY(std::fabs(*s.cv_pct - 100 * std::sqrt(32.0 / 7) / 5) < 1e-12);
     }
 
@@ -63,11 +62,11 @@ private slots:
         QTest::addColumn<Values>("values");
         QTest::addColumn<int>("mild");
         QTest::addColumn<int>("extreme");
-        QTest::addRow("none") << Values{10, 10.1, 9.9, 10.05, 9.95} << 0 << 0;
-        QTest::addRow("one mild") << Values{10, 11, 12, 13, 14, 15, 16, 17, 24} << 1 << 0;
-        QTest::addRow("one extreme counts in both") << Values{10, 11, 12, 13, 14, 15, 16, 17, 40} << 1 << 1;
-        QTest::addRow("low side") << Values{1, 10, 11, 12, 13, 14, 15, 16, 17} << 1 << 0;
-        QTest::addRow("constant") << Values{3, 3, 3, 3} << 0 << 0;
+        QTest::addRow("none") << Values {10, 10.1, 9.9, 10.05, 9.95} << 0 << 0;
+        QTest::addRow("one mild") << Values {10, 11, 12, 13, 14, 15, 16, 17, 24} << 1 << 0;
+        QTest::addRow("one extreme counts in both") << Values {10, 11, 12, 13, 14, 15, 16, 17, 40} << 1 << 1;
+        QTest::addRow("low side") << Values {1, 10, 11, 12, 13, 14, 15, 16, 17} << 1 << 0;
+        QTest::addRow("constant") << Values {3, 3, 3, 3} << 0 << 0;
     }
     void tukey()
     {
@@ -82,21 +81,21 @@ private slots:
     void bimodality_data()
     {
         QTest::addColumn<Values>("values");
-        QTest::addColumn<int>("expected");   // -1 not assessed, 0 no, 1 yes
-        QTest::addRow("n = 5 not assessed") << Values{1, 1, 1, 9, 9} << -1;
-        QTest::addRow("all equal") << Values{4, 4, 4, 4, 4, 4} << 0;
-        QTest::addRow("single outlier") << Values{10, 10.1, 9.9, 10, 10.05, 9.95, 10.02, 25} << 0;
-        QTest::addRow("two clusters") << Values{78.9, 79.1, 78.7, 79.0, 78.8, 79.2, 56.0, 56.1, 55.9} << 1;
-        QTest::addRow("two of six on the low side") << Values{5, 5.1, 9, 9.1, 9.05, 8.95} << 1;
-        QTest::addRow("one of six on the low side") << Values{5, 9.02, 9, 9.1, 9.05, 8.95} << 0;
-        QTest::addRow("two constant clusters") << Values{2, 2, 2, 3, 3, 3} << 1;
-        QTest::addRow("uniform") << Values{1, 2, 3, 4, 5, 6, 7, 8} << 0;
+        QTest::addColumn<int>("expected"); // -1 not assessed, 0 no, 1 yes
+        QTest::addRow("n = 5 not assessed") << Values {1, 1, 1, 9, 9} << -1;
+        QTest::addRow("all equal") << Values {4, 4, 4, 4, 4, 4} << 0;
+        QTest::addRow("single outlier") << Values {10, 10.1, 9.9, 10, 10.05, 9.95, 10.02, 25} << 0;
+        QTest::addRow("two clusters") << Values {78.9, 79.1, 78.7, 79.0, 78.8, 79.2, 56.0, 56.1, 55.9} << 1;
+        QTest::addRow("two of six on the low side") << Values {5, 5.1, 9, 9.1, 9.05, 8.95} << 1;
+        QTest::addRow("one of six on the low side") << Values {5, 9.02, 9, 9.1, 9.05, 8.95} << 0;
+        QTest::addRow("two constant clusters") << Values {2, 2, 2, 3, 3, 3} << 1;
+        QTest::addRow("uniform") << Values {1, 2, 3, 4, 5, 6, 7, 8} << 0;
         // n = 20: m = ceil(0.15 * 20) = 3 exactly (not 4 from a rounding 3.0000000000000004)
-        QTest::addRow("n20 three high") << Values{10, 10.1, 10.2, 10.1, 10, 10.2, 10.1, 10, 10.2, 10.1,
-                                                  10, 10.2, 10.1, 10, 10.2, 10.1, 10, 20, 20.1, 20.2}
+        QTest::addRow("n20 three high") << Values {10, 10.1, 10.2, 10.1, 10, 10.2, 10.1, 10, 10.2, 10.1, 10, 10.2, 10.1,
+            10, 10.2, 10.1, 10, 20, 20.1, 20.2}
                                         << 1;
-        QTest::addRow("n20 two high") << Values{10, 10.1, 10.2, 10.1, 10, 10.2, 10.1, 10, 10.2, 10.1,
-                                                10, 10.2, 10.1, 10, 10.2, 10.1, 10, 10.1, 20, 20.1}
+        QTest::addRow("n20 two high") << Values {10, 10.1, 10.2, 10.1, 10, 10.2, 10.1, 10, 10.2, 10.1, 10, 10.2, 10.1,
+            10, 10.2, 10.1, 10, 10.1, 20, 20.1}
                                       << 0;
     }
     void bimodality()
@@ -112,7 +111,7 @@ private slots:
 
     void bimodal_modes_larger_share_first()
     {
-        const Bimodality b = assess_bimodality(Values{78.9, 79.1, 78.7, 79.0, 78.8, 79.2, 56.0, 56.1, 55.9});
+        const Bimodality b = assess_bimodality(Values {78.9, 79.1, 78.7, 79.0, 78.8, 79.2, 56.0, 56.1, 55.9});
         QVERIFY(std::fabs(b.modes[0].share - 6.0 / 9) < 1e-12);
         QVERIFY(std::fabs(b.modes[0].mean - 78.95) < 1e-9);
         QVERIFY(std::fabs(b.modes[1].share - 3.0 / 9) < 1e-12);
@@ -122,7 +121,7 @@ private slots:
     void bimodal_equal_gaps_take_the_low_one()
     {
         // Gaps 1, 10, 1, 10, 1 (exact in binary): the cut is at the first 10, nearest the low end.
-        const Bimodality b = assess_bimodality(Values{1, 2, 12, 13, 23, 24});
+        const Bimodality b = assess_bimodality(Values {1, 2, 12, 13, 23, 24});
         QVERIFY(b.bimodal.has_value());
         QCOMPARE(b.n_low, std::size_t(2));
     }
@@ -132,17 +131,18 @@ private slots:
         QTest::addColumn<Values>("a");
         QTest::addColumn<Values>("b");
         QTest::addColumn<QString>("method");
-        QTest::addColumn<double>("p");   // -1: not checked here
-        QTest::addRow("7 vs 20 no ties exact") << Values{1, 2, 3, 4, 5, 6, 7}
-                                               << Values{8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27}
-                                               << QStringLiteral("exact") << -1.0;
-        QTest::addRow("8 vs 8 asymptotic") << Values{1, 2, 3, 4, 5, 6, 7, 8} << Values{9, 10, 11, 12, 13, 14, 15, 16}
+        QTest::addColumn<double>("p"); // -1: not checked here
+        QTest::addRow("7 vs 20 no ties exact")
+            << Values {1, 2, 3, 4, 5, 6, 7}
+            << Values {8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27}
+            << QStringLiteral("exact") << -1.0;
+        QTest::addRow("8 vs 8 asymptotic") << Values {1, 2, 3, 4, 5, 6, 7, 8} << Values {9, 10, 11, 12, 13, 14, 15, 16}
                                            << QStringLiteral("asymptotic") << -1.0;
-        QTest::addRow("small with a tie asymptotic") << Values{1, 2, 3} << Values{3, 4, 5} << QStringLiteral("asymptotic")
-                                                     << -1.0;
-        QTest::addRow("3 vs 3 separated") << Values{1, 2, 3} << Values{4, 5, 6} << QStringLiteral("exact") << 0.1;
-        QTest::addRow("n = 1 each") << Values{1} << Values{2} << QStringLiteral("exact") << 1.0;
-        QTest::addRow("all tied") << Values{7, 7, 7} << Values{7, 7, 7, 7} << QStringLiteral("asymptotic") << 1.0;
+        QTest::addRow("small with a tie asymptotic")
+            << Values {1, 2, 3} << Values {3, 4, 5} << QStringLiteral("asymptotic") << -1.0;
+        QTest::addRow("3 vs 3 separated") << Values {1, 2, 3} << Values {4, 5, 6} << QStringLiteral("exact") << 0.1;
+        QTest::addRow("n = 1 each") << Values {1} << Values {2} << QStringLiteral("exact") << 1.0;
+        QTest::addRow("all tied") << Values {7, 7, 7} << Values {7, 7, 7, 7} << QStringLiteral("asymptotic") << 1.0;
         QTest::addRow("all tied large") << Values(20, 3.0) << Values(30, 3.0) << QStringLiteral("asymptotic") << 1.0;
     }
     void mann_whitney_method()
@@ -159,20 +159,20 @@ private slots:
 
     void welch_undefined()
     {
-        QVERIFY(!welch_p(Values{1}, Values{2, 3}));
-        QVERIFY(!welch_p(Values{2, 2, 2}, Values{3, 3}));
-        QVERIFY(welch_p(Values{2, 2, 2}, Values{3, 3.1}).has_value());
-        QCOMPARE(*welch_p(Values{1, 2, 3}, Values{1, 2, 3}), 1.0);
+        QVERIFY(!welch_p(Values {1}, Values {2, 3}));
+        QVERIFY(!welch_p(Values {2, 2, 2}, Values {3, 3}));
+        QVERIFY(welch_p(Values {2, 2, 2}, Values {3, 3.1}).has_value());
+        QCOMPARE(*welch_p(Values {1, 2, 3}, Values {1, 2, 3}), 1.0);
     }
 
     void bootstrap_is_deterministic()
     {
-        const Values b{10.0, 10.4, 9.8, 10.2, 10.1, 9.9, 10.3};
-        const Values t{9.1, 9.5, 8.9, 9.2, 9.2, 9.0};
+        const Values b {10.0, 10.4, 9.8, 10.2, 10.1, 9.9, 10.3};
+        const Values t {9.1, 9.5, 8.9, 9.2, 9.2, 9.0};
         const auto first = bootstrap_delta_ci(b, t, Direction::Lower);
         const auto second = bootstrap_delta_ci(b, t, Direction::Lower);
         QVERIFY(first && second);
-        QCOMPARE((*first)[0], (*second)[0]);   // bit for bit
+        QCOMPARE((*first)[0], (*second)[0]); // bit for bit
         QCOMPARE((*first)[1], (*second)[1]);
         QVERIFY((*first)[0] < 9.5 && (*first)[1] > 9.5);
         // Another seed gives another (close) interval: the seed is what makes it repeatable.
@@ -181,16 +181,16 @@ private slots:
         QVERIFY(std::fabs((*other)[0] - (*first)[0]) < 0.5);
         // The pinned values guard against an accidental change of generator or draw order.
         QVERIFY2(std::fabs((*first)[0] - 7.299097) < 1e-5 && std::fabs((*first)[1] - 11.346678) < 1e-5,
-                 (std::to_string((*first)[0]) + " " + std::to_string((*first)[1])).c_str());
+            (std::to_string((*first)[0]) + " " + std::to_string((*first)[1])).c_str());
     }
 
     void bootstrap_edge_cases()
     {
-        QVERIFY(!bootstrap_delta_ci(Values{1}, Values{2, 3}, Direction::Lower));
-        QVERIFY(!bootstrap_mean_ci(Values{1}));
-        const auto c = bootstrap_delta_ci(Values{5, 5, 5}, Values{4, 4, 4}, Direction::Lower);
+        QVERIFY(!bootstrap_delta_ci(Values {1}, Values {2, 3}, Direction::Lower));
+        QVERIFY(!bootstrap_mean_ci(Values {1}));
+        const auto c = bootstrap_delta_ci(Values {5, 5, 5}, Values {4, 4, 4}, Direction::Lower);
         QVERIFY(std::fabs((*c)[0] - 20) < 1e-9 && std::fabs((*c)[1] - 20) < 1e-9);
-        const auto h = bootstrap_delta_ci(Values{5, 5, 5}, Values{4, 4, 4}, Direction::Higher);
+        const auto h = bootstrap_delta_ci(Values {5, 5, 5}, Values {4, 4, 4}, Direction::Higher);
         QVERIFY(std::fabs((*h)[0] + 20) < 1e-9);
     }
 

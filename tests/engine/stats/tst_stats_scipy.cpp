@@ -4,7 +4,6 @@
 #include "verdict/verdict.h"
 
 #include <QTest>
-
 #include <cmath>
 #include <fstream>
 
@@ -18,9 +17,9 @@ nlohmann::json load_cases()
     return nlohmann::json::parse(in).at("cases");
 }
 
-double g_max_rel_moments = 0;   // means, stddev, percentiles, delta, speedup
-double g_max_rel_p = 0;         // Welch and Mann-Whitney p-values
-double g_max_ci_diff = 0;       // bootstrap CI ends, in points of delta%
+double g_max_rel_moments = 0; // means, stddev, percentiles, delta, speedup
+double g_max_rel_p = 0; // Welch and Mann-Whitney p-values
+double g_max_ci_diff = 0; // bootstrap CI ends, in points of delta%
 
 double rel(double a, double b)
 {
@@ -28,8 +27,8 @@ double rel(double a, double b)
 }
 
 // Compares a number or null; returns an error text or empty.
-std::string compare(const std::string& what, const nlohmann::json& got, const nlohmann::json& want, double tol,
-                    double& max_seen)
+std::string compare(
+    const std::string& what, const nlohmann::json& got, const nlohmann::json& want, double tol, double& max_seen)
 {
     if (want.is_null() || got.is_null())
         return want.is_null() == got.is_null() ? "" : what + ": got " + got.dump() + ", want " + want.dump();
@@ -59,15 +58,16 @@ private slots:
         const auto c = load_cases().at(static_cast<std::size_t>(index));
         const auto dir = *parse_direction(c.at("direction").get<std::string>());
         const bool paired = c.at("paired").get<bool>();
-        const auto v = judge_samples(c.at("baseline").get<std::vector<double>>(), c.at("treatment").get<std::vector<double>>(),
-                                     make_profile("generic", dir), paired);
+        const auto v = judge_samples(c.at("baseline").get<std::vector<double>>(),
+            c.at("treatment").get<std::vector<double>>(), make_profile("generic", dir), paired);
         const auto& want = c.at("expected");
         const auto got = to_json(v);
         std::vector<std::string> errors;
-        auto check = [&](const std::string& what, const nlohmann::json& g, const nlohmann::json& w, double tol, double& m) {
-            if (auto e = compare(what, g, w, tol, m); !e.empty())
-                errors.push_back(e);
-        };
+        auto check
+            = [&](const std::string& what, const nlohmann::json& g, const nlohmann::json& w, double tol, double& m) {
+                  if (auto e = compare(what, g, w, tol, m); !e.empty())
+                      errors.push_back(e);
+              };
         check("delta_pct", got.at("delta_pct"), want.at("delta_pct"), 1e-9, g_max_rel_moments);
         check("speedup", got.at("speedup"), want.at("speedup"), 1e-12, g_max_rel_moments);
         check("sigma_pct", got.at("sigma_pct"), want.at("sigma_pct"), 1e-9, g_max_rel_moments);
@@ -85,7 +85,8 @@ private slots:
                 const double d = std::fabs(gci[k].get<double>() - wci[k].get<double>());
                 g_max_ci_diff = std::max(g_max_ci_diff, d);
                 if (d > 0.5)
-                    errors.push_back("ci95_delta_pct end " + std::to_string(k) + ": got " + gci.dump() + ", want " + wci.dump());
+                    errors.push_back(
+                        "ci95_delta_pct end " + std::to_string(k) + ": got " + gci.dump() + ", want " + wci.dump());
             }
         }
         for (const char* arm : {"baseline", "treatment"}) {
@@ -95,15 +96,19 @@ private slots:
                 check(std::string(arm) + "." + key, ga.at(key), wa.at(key), 1e-9, g_max_rel_moments);
             for (const char* key : {"n", "outliers_mild", "outliers_extreme", "modes"})
                 if (key != std::string("modes") && ga.at(key) != wa.at(key))
-                    errors.push_back(std::string(arm) + "." + key + ": got " + ga.at(key).dump() + ", want " + wa.at(key).dump());
+                    errors.push_back(
+                        std::string(arm) + "." + key + ": got " + ga.at(key).dump() + ", want " + wa.at(key).dump());
             if (got.at(std::string("bimodal_") + arm) != wa.at("bimodal"))
-                errors.push_back(std::string("bimodal_") + arm + ": got " + got.at(std::string("bimodal_") + arm).dump());
+                errors.push_back(
+                    std::string("bimodal_") + arm + ": got " + got.at(std::string("bimodal_") + arm).dump());
             if (wa.at("modes").is_null() != ga.at("modes").is_null()) {
                 errors.push_back(std::string(arm) + ".modes null mismatch");
             } else if (!wa.at("modes").is_null()) {
                 for (std::size_t k = 0; k < 2; ++k) {
-                    check("mode share", ga.at("modes")[k].at("share"), wa.at("modes")[k].at("share"), 1e-12, g_max_rel_moments);
-                    check("mode mean", ga.at("modes")[k].at("mean"), wa.at("modes")[k].at("mean"), 1e-9, g_max_rel_moments);
+                    check("mode share", ga.at("modes")[k].at("share"), wa.at("modes")[k].at("share"), 1e-12,
+                        g_max_rel_moments);
+                    check("mode mean", ga.at("modes")[k].at("mean"), wa.at("modes")[k].at("mean"), 1e-9,
+                        g_max_rel_moments);
                 }
             }
         }
@@ -115,7 +120,8 @@ private slots:
             QCOMPARE(gp.at("n_pairs").get<int>(), wp.at("n_pairs").get<int>());
             check("paired.mean_delta_pct", gp.at("mean_delta_pct"), wp.at("mean_delta_pct"), 1e-9, g_max_rel_moments);
             for (int k = 0; k < 2; ++k) {
-                const double d = std::fabs(gp.at("ci95_delta_pct")[k].get<double>() - wp.at("ci95_delta_pct")[k].get<double>());
+                const double d
+                    = std::fabs(gp.at("ci95_delta_pct")[k].get<double>() - wp.at("ci95_delta_pct")[k].get<double>());
                 g_max_ci_diff = std::max(g_max_ci_diff, d);
                 if (d > 0.5)
                     errors.push_back("paired.ci95_delta_pct: got " + gp.at("ci95_delta_pct").dump());
@@ -130,7 +136,7 @@ private slots:
     void cleanupTestCase()
     {
         qInfo("max relative error: moments/percentiles %.3g, p-values %.3g; max bootstrap CI difference %.3g points",
-              g_max_rel_moments, g_max_rel_p, g_max_ci_diff);
+            g_max_rel_moments, g_max_rel_p, g_max_ci_diff);
     }
 };
 

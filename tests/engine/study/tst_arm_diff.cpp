@@ -28,10 +28,7 @@ private slots:
         QCOMPARE(d.names(), std::string("block, threads"));
     }
 
-    void numbersCompareByValue()
-    {
-        QVERIFY(diff_arms({{"block", 128}}, {{"block", 128.0}}).differences.empty());
-    }
+    void numbersCompareByValue() { QVERIFY(diff_arms({{"block", 128}}, {{"block", 128.0}}).differences.empty()); }
 
     void defaultsFillMissingParameters()
     {
@@ -39,7 +36,7 @@ private slots:
         // The treatment forces the default on itself only: not a difference, but flagged one-sided.
         auto d = diff_arms({{"block", 32}}, {{"block", 32}, {"size", 512}}, defaults);
         QVERIFY(d.differences.empty());
-        QCOMPARE(d.one_sided, (std::vector<std::string>{"size"}));
+        QCOMPARE(d.one_sided, (std::vector<std::string> {"size"}));
         // A missing parameter with another value on the other arm is a difference.
         d = diff_arms({{"block", 32}}, {{"block", 32}, {"size", 256}}, defaults);
         QCOMPARE(d.names(), std::string("size"));

@@ -16,8 +16,8 @@ Experiment done_ab(const std::string& id)
     e.id = id;
     e.workload = "gemm";
     e.metric = "time_ms";
-    e.arms = {{"baseline", {{"block", 32}}, CorrectnessCheck{true, 0.0, 0.0, 1e-3, "x", "t"}},
-              {"treatment", {{"block", 128}}, std::nullopt}};
+    e.arms = {{"baseline", {{"block", 32}}, CorrectnessCheck {true, 0.0, 0.0, 1e-3, "x", "t"}},
+        {"treatment", {{"block", 128}}, std::nullopt}};
     e.status = ExperimentStatus::Done;
     Sample s;
     s.arm = "baseline";
@@ -47,16 +47,16 @@ private slots:
         s.experiments = {done_ab("ab-1")};
         QVERIFY(!has_runnable_experiment(s));
         const auto ids = new_attempt_if_finished(s);
-        QCOMPARE(ids, std::vector<std::string>{"ab-2"});
+        QCOMPARE(ids, std::vector<std::string> {"ab-2"});
         const Experiment& again = s.experiments.at(1);
         QCOMPARE(again.status, ExperimentStatus::Pending);
         QVERIFY(again.samples.empty() && !again.verdict && !again.final_verdict);
         QVERIFY(again.stop_reason.empty() && again.device.empty() && !again.launches_per_rep);
         QVERIFY(!again.arms[0].check);
         QCOMPARE(again.arms[1].params.at("block").get<int>(), 128);
-        QCOMPARE(s.experiments.at(0).samples.size(), size_t(1));   // the earlier attempt is kept
+        QCOMPARE(s.experiments.at(0).samples.size(), size_t(1)); // the earlier attempt is kept
         QVERIFY(has_runnable_experiment(s));
-        QVERIFY(new_attempt_if_finished(s).empty());   // something is left to run: no change
+        QVERIFY(new_attempt_if_finished(s).empty()); // something is left to run: no change
         QCOMPARE(s.experiments.size(), size_t(2));
     }
 
@@ -67,7 +67,7 @@ private slots:
         s.experiments[1].samples.clear();
         s.experiments[1].status = ExperimentStatus::Failed;
         QCOMPARE(new_attempt_source(s), 0);
-        QCOMPARE(new_attempt_if_finished(s), std::vector<std::string>{"ab-3"});
+        QCOMPARE(new_attempt_if_finished(s), std::vector<std::string> {"ab-3"});
     }
 
     void emptyStudyHasNothingToAttempt()
@@ -90,9 +90,9 @@ private slots:
         QCOMPARE(s.grids.size(), size_t(1));
         for (auto& e : s.experiments)
             e.status = ExperimentStatus::Done;
-        s.experiments.back().samples = s.experiments.front().samples;   // the grid ran last
+        s.experiments.back().samples = s.experiments.front().samples; // the grid ran last
         const auto ids = new_attempt_if_finished(s);
-        QCOMPARE(ids, (std::vector<std::string>{"grid-2-r0c1", "grid-2-r1c0", "grid-2-r1c1"}));
+        QCOMPARE(ids, (std::vector<std::string> {"grid-2-r0c1", "grid-2-r1c0", "grid-2-r1c1"}));
         QCOMPARE(s.grids.size(), size_t(2));
         QCOMPARE(s.grids[1].id, std::string("grid-2"));
         QCOMPARE(s.find_experiment("grid-2-r1c1")->group, std::string("grid-2"));

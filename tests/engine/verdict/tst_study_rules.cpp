@@ -11,8 +11,8 @@ using Values = std::vector<double>;
 
 namespace {
 
-const Values kBase{10, 10.1, 9.9, 10.05, 9.95};
-const Values kFaster{8.6, 8.55, 8.58, 8.52, 8.61};   // delta ~14%: LICENSE under generic
+const Values kBase {10, 10.1, 9.9, 10.05, 9.95};
+const Values kFaster {8.6, 8.55, 8.58, 8.52, 8.61}; // delta ~14%: LICENSE under generic
 
 Profile generic()
 {
@@ -71,14 +71,16 @@ private slots:
     void tradeoff_gate()
     {
         StudyRulesInput in;
-        QCOMPARE(std::string(to_string(apply_study_rules(licensed(), in, generic()).word)), std::string("INCONCLUSIVE"));
-        in.tradeoffs = {{"loc-complexity", false, "nothing"}, {"portability", true, "  "}};   // no named sacrifice
+        QCOMPARE(
+            std::string(to_string(apply_study_rules(licensed(), in, generic()).word)), std::string("INCONCLUSIVE"));
+        in.tradeoffs = {{"loc-complexity", false, "nothing"}, {"portability", true, "  "}}; // no named sacrifice
         const auto f = apply_study_rules(licensed(), in, generic());
         QCOMPARE(std::string(to_string(f.word)), std::string("INCONCLUSIVE"));
         QVERIFY(any_contains(f.reasons, "no tradeoff named"));
         // The gate only touches a LICENSE.
         const auto kill = judge_samples(kBase, kBase, generic(), false);
-        QCOMPARE(std::string(to_string(apply_study_rules(kill, StudyRulesInput{}, generic()).word)), std::string(to_string(kill.word)));
+        QCOMPARE(std::string(to_string(apply_study_rules(kill, StudyRulesInput {}, generic()).word)),
+            std::string(to_string(kill.word)));
     }
 
     void guard_regression_kills()
@@ -113,7 +115,7 @@ private slots:
     {
         QFETCH(int, which);
         QFETCH(bool, regressed);
-        const Values b{100, 101, 99, 100.5, 99.5};
+        const Values b {100, 101, 99, 100.5, 99.5};
         const GuardArms guards[] = {
             guard("g", Direction::Higher, b, {110, 111, 109, 110.5, 109.5}),
             guard("g", Direction::Higher, b, {99.5, 100.5, 98.5, 100, 99}),
@@ -156,7 +158,7 @@ private slots:
         in.predicted_delta_pct = predicted;
         const auto sample = licensed();
         const auto f = apply_study_rules(sample, in, generic());
-        QCOMPARE(std::string(to_string(f.word)), std::string("LICENSE"));   // flags never change the verdict
+        QCOMPARE(std::string(to_string(f.word)), std::string("LICENSE")); // flags never change the verdict
         QCOMPARE(has(f.flags, "sign mismatch"), sign);
         QCOMPARE(has(f.flags, "magnitude off"), magnitude);
         QVERIFY(to_json(f).at("flags") == nlohmann::json(f.flags));
@@ -166,7 +168,7 @@ private slots:
     {
         StudyRulesInput in;
         in.predicted_delta_pct = 30;
-        const auto noise = judge_samples(kBase, Values{10.01, 10.09, 9.92, 10.04, 9.96}, generic(), false);
+        const auto noise = judge_samples(kBase, Values {10.01, 10.09, 9.92, 10.04, 9.96}, generic(), false);
         QCOMPARE(std::string(to_string(noise.word)), std::string("NOISE"));
         QVERIFY(apply_study_rules(noise, in, generic()).flags.empty());
     }
@@ -175,7 +177,7 @@ private slots:
     {
         StudyRulesInput in;
         in.tradeoffs = named();
-        in.aa = AaCalibration{};
+        in.aa = AaCalibration {};
         in.aa->splits = 20;
         in.aa->false_alarms = 1;
         const auto f = apply_study_rules(licensed(), in, generic());

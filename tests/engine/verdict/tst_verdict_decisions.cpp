@@ -5,7 +5,6 @@
 #include "verdict/verdict.h"
 
 #include <QTest>
-
 #include <fstream>
 
 using namespace kwb;
@@ -41,8 +40,8 @@ private slots:
         const auto& c = cases().at(static_cast<std::size_t>(index));
         const auto dir = *parse_direction(c.at("direction").get<std::string>());
         const Profile p = apply_overrides(make_profile(c.at("profile").get<std::string>(), dir), c.at("overrides"));
-        const auto v = judge_samples(c.at("baseline").get<std::vector<double>>(),
-                                     c.at("treatment").get<std::vector<double>>(), p, false);
+        const auto v = judge_samples(
+            c.at("baseline").get<std::vector<double>>(), c.at("treatment").get<std::vector<double>>(), p, false);
         const std::string info = c.at("profile").get<std::string>() + " " + to_json(v).at("reasons").dump();
         QVERIFY2(std::string(to_string(v.word)) == c.at("verdict").get<std::string>(), info.c_str());
         QCOMPARE(to_json(v).at("rule").get<int>(), c.at("rule").get<int>());

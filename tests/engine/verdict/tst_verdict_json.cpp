@@ -8,7 +8,6 @@
 #include "verdict/verdict_json.h"
 
 #include <QTest>
-
 #include <fstream>
 
 using namespace kwb;
@@ -24,12 +23,13 @@ private slots:
         QTest::addColumn<Values>("treatment");
         QTest::addColumn<QString>("profile");
         QTest::addColumn<bool>("paired");
-        QTest::newRow("license paired") << Values{10, 10.1, 9.9, 10.05, 9.95} << Values{8, 8.1, 7.9, 8.05, 7.95}
+        QTest::newRow("license paired") << Values {10, 10.1, 9.9, 10.05, 9.95} << Values {8, 8.1, 7.9, 8.05, 7.95}
                                         << QStringLiteral("generic") << true;
-        QTest::newRow("one run each") << Values{10} << Values{9} << QStringLiteral("generic") << false;
-        QTest::newRow("bimodal") << Values{78.9, 79.1, 78.7, 79.0, 78.8, 79.2, 76.0, 76.1, 75.9}
-                                 << Values{70, 70.5, 69.5, 70.2, 69.8, 70.1} << QStringLiteral("strict") << false;
-        QTest::newRow("speedup") << Values{10, 10.2, 9.8} << Values{2, 2.02, 1.98} << QStringLiteral("speedup") << false;
+        QTest::newRow("one run each") << Values {10} << Values {9} << QStringLiteral("generic") << false;
+        QTest::newRow("bimodal") << Values {78.9, 79.1, 78.7, 79.0, 78.8, 79.2, 76.0, 76.1, 75.9}
+                                 << Values {70, 70.5, 69.5, 70.2, 69.8, 70.1} << QStringLiteral("strict") << false;
+        QTest::newRow("speedup") << Values {10, 10.2, 9.8} << Values {2, 2.02, 1.98} << QStringLiteral("speedup")
+                                 << false;
     }
     void sample_verdicts_round_trip()
     {
@@ -37,7 +37,8 @@ private slots:
         QFETCH(Values, treatment);
         QFETCH(QString, profile);
         QFETCH(bool, paired);
-        const auto v = judge_samples(baseline, treatment, make_profile(profile.toStdString(), Direction::Lower), paired);
+        const auto v
+            = judge_samples(baseline, treatment, make_profile(profile.toStdString(), Direction::Lower), paired);
         const auto j = to_json(v);
         const auto back = sample_verdict_from_json(j);
         QCOMPARE(back.word, v.word);
@@ -54,7 +55,7 @@ private slots:
         const auto sample = judge_samples({10, 10.1, 9.9, 10.05}, {8, 8.1, 7.9, 8.05}, p, false);
         StudyRulesInput in;
         in.guards = {{"tok_s", Direction::Higher, {100, 101, 99, 100.5}, {90, 90.5, 89.5, 90.2}, 0.0},
-                     {"rss", Direction::Lower, {}, {}, 0.0}};
+            {"rss", Direction::Lower, {}, {}, 0.0}};
         in.predicted_delta_pct = 50;
         AaCalibration aa;
         aa.splits = 4;

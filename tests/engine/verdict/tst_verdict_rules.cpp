@@ -7,7 +7,6 @@
 #include "verdict/wording.h"
 
 #include <QTest>
-
 #include <cmath>
 #include <limits>
 
@@ -19,15 +18,15 @@ constexpr double kNull = std::numeric_limits<double>::quiet_NaN();
 
 struct Row {
     const char* name;
-    const char* profile;     // generic, strict, speedup
-    const char* overrides;   // JSON object
+    const char* profile; // generic, strict, speedup
+    const char* overrides; // JSON object
     int nb, nt;
-    double sigma;            // kNull: undefined
-    int bim_b, bim_t;        // -1 not assessed, 0 no, 1 yes
-    double delta;            // delta% (speedup rows: kNull, derived from speedup)
-    double speedup;          // kNull: derived from delta
-    double ci_lo;            // lower end of the 95% CI (upper = ci_lo + 20)
-    double p_welch;          // kNull: undefined
+    double sigma; // kNull: undefined
+    int bim_b, bim_t; // -1 not assessed, 0 no, 1 yes
+    double delta; // delta% (speedup rows: kNull, derived from speedup)
+    double speedup; // kNull: derived from delta
+    double ci_lo; // lower end of the 95% CI (upper = ci_lo + 20)
+    double p_welch; // kNull: undefined
     const char* word;
     int rule;
 };
@@ -110,7 +109,8 @@ private slots:
     {
         QFETCH(int, index);
         const Row& r = kRows[index];
-        const Profile p = apply_overrides(make_profile(r.profile, Direction::Lower), nlohmann::json::parse(r.overrides));
+        const Profile p
+            = apply_overrides(make_profile(r.profile, Direction::Lower), nlohmann::json::parse(r.overrides));
         SampleEvidence e;
         e.baseline.n = static_cast<std::size_t>(r.nb);
         e.treatment.n = static_cast<std::size_t>(r.nt);
@@ -126,7 +126,7 @@ private slots:
         }
         e.speedup = std::isnan(r.speedup) ? 100.0 / (100.0 - r.delta) : r.speedup;
         e.delta_pct = std::isnan(r.delta) ? stats::speedup_to_delta_pct(r.speedup, Direction::Lower) : r.delta;
-        e.ci95_delta_pct = stats::Interval{r.ci_lo, r.ci_lo + 20};
+        e.ci95_delta_pct = stats::Interval {r.ci_lo, r.ci_lo + 20};
         if (!std::isnan(r.p_welch))
             e.p_welch = r.p_welch;
 
@@ -166,7 +166,7 @@ private slots:
                 for (const Row& r : kRows)
                     hit = hit || (std::string(r.profile) == profile && r.rule == rule);
                 QVERIFY2(hit, (std::string(profile) + " rule " + std::to_string(rule)).c_str());
-                bool passed = false;   // a row that got past this rule
+                bool passed = false; // a row that got past this rule
                 for (const Row& r : kRows)
                     passed = passed || (std::string(r.profile) == profile && r.rule > rule);
                 QVERIFY2(rule == 7 || passed, (std::string(profile) + " past rule " + std::to_string(rule)).c_str());

@@ -4,7 +4,6 @@
 #include "cpu/workload_util.h"
 
 #include <QTest>
-
 #include <cfloat>
 #include <cmath>
 
@@ -43,7 +42,7 @@ private slots:
         QFETCH(int, tile_q);
         QFETCH(int, tile_k);
         QFETCH(int, threads);
-        const AttentionShape shape{heads, seq, head_dim};
+        const AttentionShape shape {heads, seq, head_dim};
         const auto n = static_cast<std::size_t>(heads) * seq * head_dim;
         std::vector<float> q(n), k(n), v(n), o(n, NAN), ref(n);
         fill_uniform(q, 1, -3.0f, 3.0f); // scores of several units: a peaked softmax
@@ -54,14 +53,15 @@ private slots:
         flash.run(shape, q.data(), k.data(), v.data(), o.data());
         attention_reference(shape, q.data(), k.data(), v.data(), ref.data());
         const double tol = 4.0 * (head_dim + seq) * FLT_EPSILON;
-        QVERIFY2(max_abs_diff(o, ref) <= tol, qPrintable(QStringLiteral("error %1 > %2").arg(max_abs_diff(o, ref)).arg(tol)));
+        QVERIFY2(max_abs_diff(o, ref) <= tol,
+            qPrintable(QStringLiteral("error %1 > %2").arg(max_abs_diff(o, ref)).arg(tol)));
     }
 
     void referenceIsCausal()
     {
         // The first query sees only the first key, so its output is exactly the first value row.
-        const AttentionShape shape{1, 3, 2};
-        const std::vector<float> q{1, 0, 0, 1, 1, 1}, k{1, 0, 0, 1, 1, 1}, v{0.5f, -0.5f, 9, 9, 7, 7};
+        const AttentionShape shape {1, 3, 2};
+        const std::vector<float> q {1, 0, 0, 1, 1, 1}, k {1, 0, 0, 1, 1, 1}, v {0.5f, -0.5f, 9, 9, 7, 7};
         std::vector<float> o(6);
         attention_reference(shape, q.data(), k.data(), v.data(), o.data());
         QCOMPARE(o[0], 0.5f);

@@ -4,7 +4,6 @@
 #include "cpu/workload_util.h"
 
 #include <QTest>
-
 #include <cfloat>
 #include <cmath>
 
@@ -96,7 +95,8 @@ private slots:
                 const std::span<const float> got(steps[static_cast<std::size_t>(s)].data() + b * vocab, vocab);
                 const std::span<const float> want(ref.data() + s * vocab, vocab);
                 const double err = max_abs_diff(got, want);
-                QVERIFY2(err <= tol, qPrintable(QStringLiteral("seq %1 step %2: error %3 > %4").arg(b).arg(s).arg(err).arg(tol)));
+                QVERIFY2(err <= tol,
+                    qPrintable(QStringLiteral("seq %1 step %2: error %3 > %4").arg(b).arg(s).arg(err).arg(tol)));
             }
         }
     }
@@ -133,9 +133,9 @@ private slots:
         QFETCH(int, threads);
         const Workload* w = builtin_workloads().find("decoder");
         QVERIFY(w);
-        const auto params = resolve_params(*w, {{"layers", 2}, {"hidden", 64}, {"heads", 4}, {"kv_heads", 2}, {"ffn", 96},
-                                                {"vocab", 500}, {"prompt_len", 12}, {"gen_tokens", gen_tokens},
-                                                {"batch", batch}, {"threads", threads}});
+        const auto params = resolve_params(*w,
+            {{"layers", 2}, {"hidden", 64}, {"heads", 4}, {"kv_heads", 2}, {"ffn", 96}, {"vocab", 500},
+                {"prompt_len", 12}, {"gen_tokens", gen_tokens}, {"batch", batch}, {"threads", threads}});
         auto prepared = w->prepare(params, Backend::Cpu);
         for (int rep = 0; rep < 2; ++rep) { // the second repetition reuses the cache
             const auto r = prepared->run_once();

@@ -4,7 +4,6 @@
 #include "cpu/workload_util.h"
 
 #include <QTest>
-
 #include <algorithm>
 #include <cfloat>
 
@@ -51,7 +50,8 @@ private slots:
         gemm.run(m, n, k, a.data(), b.data(), c.data());
         gemm_reference(m, n, k, a.data(), b.data(), ref.data());
         const double tol = k * FLT_EPSILON * std::max(1.0, max_abs(ref));
-        QVERIFY2(max_abs_diff(c, ref) <= tol, qPrintable(QStringLiteral("error %1 > %2").arg(max_abs_diff(c, ref)).arg(tol)));
+        QVERIFY2(max_abs_diff(c, ref) <= tol,
+            qPrintable(QStringLiteral("error %1 > %2").arg(max_abs_diff(c, ref)).arg(tol)));
         // A second run on the same buffers overwrites C rather than accumulating into it.
         gemm.run(m, n, k, a.data(), b.data(), c.data());
         QVERIFY(max_abs_diff(c, ref) <= tol);
@@ -60,10 +60,10 @@ private slots:
     void referenceIsExactOnSmallIntegers()
     {
         // [1 2; 3 4] * [5 6; 7 8] = [19 22; 43 50]: the oracle itself must be right.
-        const std::vector<float> a{1, 2, 3, 4}, b{5, 6, 7, 8};
+        const std::vector<float> a {1, 2, 3, 4}, b {5, 6, 7, 8};
         std::vector<float> c(4);
         gemm_reference(2, 2, 2, a.data(), b.data(), c.data());
-        QCOMPARE(c, (std::vector<float>{19, 22, 43, 50}));
+        QCOMPARE(c, (std::vector<float> {19, 22, 43, 50}));
     }
 
     void workloadVerifies_data()
@@ -83,11 +83,11 @@ private slots:
         QFETCH(int, threads);
         const Workload* w = builtin_workloads().find("gemm");
         QVERIFY(w);
-        const auto params =
-            resolve_params(*w, {{"size", size}, {"block", block}, {"threads", threads}, {"iterations", 2}});
+        const auto params
+            = resolve_params(*w, {{"size", size}, {"block", block}, {"threads", threads}, {"iterations", 2}});
         auto prepared = w->prepare(params, Backend::Cpu);
         const auto r = prepared->run_once();
-        QCOMPARE(r.iterations.size(), std::size_t{2});
+        QCOMPARE(r.iterations.size(), std::size_t {2});
         QVERIFY(r.metrics.at("time_ms") > 0);
         QVERIFY(r.metrics.at("gflops") > 0);
         const auto v = prepared->verify();
@@ -100,7 +100,8 @@ private slots:
         const Workload* w = builtin_workloads().find("gemm");
         QVERIFY(w);
         const auto params = w->params();
-        const auto block = std::find_if(params.begin(), params.end(), [](const ParamSpec& p) { return p.name == "block"; });
+        const auto block
+            = std::find_if(params.begin(), params.end(), [](const ParamSpec& p) { return p.name == "block"; });
         QVERIFY(block != params.end());
         QVERIFY(block->default_value.is_number_integer());
         QVERIFY(std::count(block->values.begin(), block->values.end(), nlohmann::json(32)) == 1);

@@ -4,7 +4,6 @@
 #include "cpu/workload_util.h"
 
 #include <QTest>
-
 #include <cfloat>
 #include <cmath>
 
@@ -46,13 +45,14 @@ private slots:
         rmsnorm(rows, hidden, width, x.data(), w.data(), y.data(), pool);
         rmsnorm_reference(rows, hidden, x.data(), w.data(), ref.data());
         const double tol = (hidden + 8) * FLT_EPSILON * std::max(1.0, max_abs(ref));
-        QVERIFY2(max_abs_diff(y, ref) <= tol, qPrintable(QStringLiteral("error %1 > %2").arg(max_abs_diff(y, ref)).arg(tol)));
+        QVERIFY2(max_abs_diff(y, ref) <= tol,
+            qPrintable(QStringLiteral("error %1 > %2").arg(max_abs_diff(y, ref)).arg(tol)));
     }
 
     void referenceNormalisesToUnitRms()
     {
         // A row of equal values c has rms |c|, so y = sign(c) * weight.
-        const std::vector<float> x{-2, -2, -2, -2}, w{1, 2, 3, 4};
+        const std::vector<float> x {-2, -2, -2, -2}, w {1, 2, 3, 4};
         std::vector<float> y(4);
         rmsnorm_reference(1, 4, x.data(), w.data(), y.data());
         for (int i = 0; i < 4; ++i)
@@ -79,11 +79,11 @@ private slots:
         QFETCH(int, width);
         const Workload* w = builtin_workloads().find("rmsnorm");
         QVERIFY(w);
-        const auto params =
-            resolve_params(*w, {{"rows", 33}, {"hidden", 1000}, {"vector_width", width}, {"iterations", 3}});
+        const auto params
+            = resolve_params(*w, {{"rows", 33}, {"hidden", 1000}, {"vector_width", width}, {"iterations", 3}});
         auto prepared = w->prepare(params, Backend::Cpu);
         const auto r = prepared->run_once();
-        QCOMPARE(r.iterations.size(), std::size_t{3});
+        QCOMPARE(r.iterations.size(), std::size_t {3});
         QVERIFY(r.metrics.at("gbs") > 0);
         const auto v = prepared->verify();
         QVERIFY2(v.ok, v.detail.c_str());

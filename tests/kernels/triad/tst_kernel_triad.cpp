@@ -4,7 +4,6 @@
 #include "cpu/workload_util.h"
 
 #include <QTest>
-
 #include <cmath>
 
 using namespace kwb;
@@ -43,9 +42,10 @@ private slots:
     {
         const Workload* w = builtin_workloads().find("triad");
         QVERIFY(w);
-        auto prepared = w->prepare(resolve_params(*w, {{"size_mb", 1}, {"threads", 2}, {"iterations", 4}}), Backend::Cpu);
+        auto prepared
+            = w->prepare(resolve_params(*w, {{"size_mb", 1}, {"threads", 2}, {"iterations", 4}}), Backend::Cpu);
         const auto r = prepared->run_once();
-        QCOMPARE(r.iterations.size(), std::size_t{4});
+        QCOMPARE(r.iterations.size(), std::size_t {4});
         QVERIFY(r.metrics.at("time_ms") > 0);
         QVERIFY(r.metrics.at("gbs") > 0);
         const auto v = prepared->verify();

@@ -3,9 +3,7 @@
 #include "cpu/thread_pool.h"
 
 #include <QTest>
-
 #include <algorithm>
-
 #include <atomic>
 #include <cmath>
 #include <set>
@@ -33,8 +31,8 @@ private slots:
         std::set<std::string> names;
         for (const auto* w : builtin_workloads().all())
             names.insert(w->name());
-        QCOMPARE(names, (std::set<std::string>{"gemm", "attention", "rmsnorm", "bandwidth", "decoder", "synthetic",
-                                               "command"}));
+        QCOMPARE(names,
+            (std::set<std::string> {"gemm", "attention", "rmsnorm", "bandwidth", "decoder", "synthetic", "command"}));
         // The CPU triad joined bandwidth; studies that name it still find it.
         QVERIFY(builtin_workloads().find("triad") == builtin_workloads().find("bandwidth"));
     }
@@ -67,7 +65,7 @@ private slots:
             QVERIFY(!p["values"].empty());
             // The default is one of the listed values, so a sweep over one parameter includes it.
             QVERIFY2(std::count(p["values"].begin(), p["values"].end(), p["default"]) == 1,
-                     p["name"].get<std::string>().c_str());
+                p["name"].get<std::string>().c_str());
         }
         for (const auto& m : w.metrics())
             QVERIFY(!m.unit.empty() && !m.description.empty());
@@ -82,8 +80,9 @@ private slots:
         // external command, which has no built-in command to prepare.
         for (const auto* w : builtin_workloads().all())
             for (const auto& p : w->params())
-                if (w->name() != "command" &&
-                    (p.only_on.empty() || std::find(p.only_on.begin(), p.only_on.end(), Backend::Cpu) != p.only_on.end()))
+                if (w->name() != "command"
+                    && (p.only_on.empty()
+                        || std::find(p.only_on.begin(), p.only_on.end(), Backend::Cpu) != p.only_on.end()))
                     for (const auto& v : p.values)
                         QTest::addRow("%s %s=%s", w->name().c_str(), p.name.c_str(), v.dump().c_str())
                             << QString::fromStdString(w->name()) << QString::fromStdString(p.name)
@@ -108,7 +107,7 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         for (const auto* w : builtin_workloads().all())
-            if (w->name() != "command")   // no built-in command to run
+            if (w->name() != "command") // no built-in command to run
                 QTest::addRow("%s", w->name().c_str()) << QString::fromStdString(w->name());
     }
 
@@ -133,26 +132,64 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("params"); // JSON object text
-        QTest::addColumn<QString>("names");  // what the message must mention
-        QTest::addRow("gemm block 0") << "gemm" << R"({"block": 0})" << "'block'";
-        QTest::addRow("gemm size -1") << "gemm" << R"({"size": -1})" << "'size'";
-        QTest::addRow("gemm threads 0") << "gemm" << R"({"threads": 0})" << "'threads'";
-        QTest::addRow("gemm iterations 0") << "gemm" << R"({"iterations": 0})" << "'iterations'";
-        QTest::addRow("attention tile_q 0") << "attention" << R"({"tile_q": 0})" << "'tile_q'";
-        QTest::addRow("attention tile_k -3") << "attention" << R"({"tile_k": -3})" << "'tile_k'";
-        QTest::addRow("attention seq_len 0") << "attention" << R"({"seq_len": 0})" << "'seq_len'";
-        QTest::addRow("attention head_dim 0") << "attention" << R"({"head_dim": 0})" << "'head_dim'";
-        QTest::addRow("attention too big") << "attention" << R"({"seq_len": 65536, "heads": 256})" << "GiB";
-        QTest::addRow("rmsnorm width 3") << "rmsnorm" << R"({"vector_width": 3})" << "'vector_width'";
-        QTest::addRow("rmsnorm rows 0") << "rmsnorm" << R"({"rows": 0})" << "'rows'";
-        QTest::addRow("bandwidth size_mb 0") << "bandwidth" << R"({"size_mb": 0})" << "'size_mb'";
-        QTest::addRow("bandwidth size_mb 2048") << "bandwidth" << R"({"size_mb": 2048})" << "'size_mb'";
-        QTest::addRow("decoder heads not dividing hidden") << "decoder" << R"({"heads": 3})" << "'heads'";
-        QTest::addRow("decoder kv_heads not dividing heads") << "decoder" << R"({"kv_heads": 3})" << "'kv_heads'";
-        QTest::addRow("decoder odd head_dim") << "decoder" << R"({"hidden": 200})" << "'heads'";
-        QTest::addRow("decoder gen_tokens 1") << "decoder" << R"({"gen_tokens": 1})" << "'gen_tokens'";
-        QTest::addRow("decoder layers 0") << "decoder" << R"({"layers": 0})" << "'layers'";
-        QTest::addRow("decoder vocab 0") << "decoder" << R"({"vocab": 0})" << "'vocab'";
+        QTest::addColumn<QString>("names"); // what the message must mention
+        QTest::addRow("gemm block 0") << "gemm"
+                                      << R"({"block": 0})"
+                                      << "'block'";
+        QTest::addRow("gemm size -1") << "gemm"
+                                      << R"({"size": -1})"
+                                      << "'size'";
+        QTest::addRow("gemm threads 0") << "gemm"
+                                        << R"({"threads": 0})"
+                                        << "'threads'";
+        QTest::addRow("gemm iterations 0") << "gemm"
+                                           << R"({"iterations": 0})"
+                                           << "'iterations'";
+        QTest::addRow("attention tile_q 0") << "attention"
+                                            << R"({"tile_q": 0})"
+                                            << "'tile_q'";
+        QTest::addRow("attention tile_k -3") << "attention"
+                                             << R"({"tile_k": -3})"
+                                             << "'tile_k'";
+        QTest::addRow("attention seq_len 0") << "attention"
+                                             << R"({"seq_len": 0})"
+                                             << "'seq_len'";
+        QTest::addRow("attention head_dim 0") << "attention"
+                                              << R"({"head_dim": 0})"
+                                              << "'head_dim'";
+        QTest::addRow("attention too big") << "attention"
+                                           << R"({"seq_len": 65536, "heads": 256})"
+                                           << "GiB";
+        QTest::addRow("rmsnorm width 3") << "rmsnorm"
+                                         << R"({"vector_width": 3})"
+                                         << "'vector_width'";
+        QTest::addRow("rmsnorm rows 0") << "rmsnorm"
+                                        << R"({"rows": 0})"
+                                        << "'rows'";
+        QTest::addRow("bandwidth size_mb 0") << "bandwidth"
+                                             << R"({"size_mb": 0})"
+                                             << "'size_mb'";
+        QTest::addRow("bandwidth size_mb 2048") << "bandwidth"
+                                                << R"({"size_mb": 2048})"
+                                                << "'size_mb'";
+        QTest::addRow("decoder heads not dividing hidden") << "decoder"
+                                                           << R"({"heads": 3})"
+                                                           << "'heads'";
+        QTest::addRow("decoder kv_heads not dividing heads") << "decoder"
+                                                             << R"({"kv_heads": 3})"
+                                                             << "'kv_heads'";
+        QTest::addRow("decoder odd head_dim") << "decoder"
+                                              << R"({"hidden": 200})"
+                                              << "'heads'";
+        QTest::addRow("decoder gen_tokens 1") << "decoder"
+                                              << R"({"gen_tokens": 1})"
+                                              << "'gen_tokens'";
+        QTest::addRow("decoder layers 0") << "decoder"
+                                          << R"({"layers": 0})"
+                                          << "'layers'";
+        QTest::addRow("decoder vocab 0") << "decoder"
+                                         << R"({"vocab": 0})"
+                                         << "'vocab'";
     }
 
     void badParametersAreRejected()
@@ -188,7 +225,7 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         for (const auto* w : builtin_workloads().all())
-            if (w->name() != "command")   // no built-in command to run
+            if (w->name() != "command") // no built-in command to run
                 QTest::addRow("%s", w->name().c_str()) << QString::fromStdString(w->name());
     }
 
@@ -221,7 +258,7 @@ private slots:
         QCOMPARE(pool.size(), threads);
         for (int round = 0; round < 50; ++round) { // reuse: no lost wake-ups between loops
             std::vector<std::atomic<int>> hits(static_cast<std::size_t>(tasks));
-            std::atomic<bool> worker_in_range{true};
+            std::atomic<bool> worker_in_range {true};
             pool.for_each(hits.size(), [&](std::size_t t, int worker) {
                 hits[t].fetch_add(1);
                 if (worker < 0 || worker >= threads)
@@ -236,7 +273,7 @@ private slots:
     void threadPoolRethrowsAfterAllTasks()
     {
         cpu::ThreadPool pool(3);
-        std::atomic<int> done{0};
+        std::atomic<int> done {0};
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, pool.for_each(64, [&](std::size_t t, int) {
             done.fetch_add(1);
             if (t == 5)
