@@ -111,7 +111,8 @@ public:
             cuda({"block_n", 128, int_values({64, 128, 256}), "columns of C per thread block"}),
             cuda({"block_k", 32, int_values({32, 64}), "K slice per pipeline stage"}),
             cuda({"stages", 3, int_values({2, 3, 4}), "cp.async shared-memory pipeline depth"}),
-            cuda({"warps", 8, int_values({4, 8}), "warps per thread block (impl wgmma: 12)"}),
+            cuda({"warps", 8, int_values({4, 8, 12}),
+                "warps per thread block: 4 or 8 for impl tiled, 12 for impl wgmma"}),
             cache_param(),
             fault_param(),
         };
