@@ -3,7 +3,9 @@
 // width (2 GiB fp32 arrays), every compiled tiled-GEMM configuration against cuBLASLt at 4096^3
 // and 8192^3, RMSNorm GB/s, and the calibration ceilings. Each configuration is verified first;
 // a repetition is a batch of launches lasting at least 10 ms (hot cache), n repetitions each.
-// Usage: kwb_gpu_bench [copy] [gemm] [rmsnorm] [calibrate] [--reps N]   (JSON on stdout)
+// Paged decode attention GB/s at contexts 1k, 8k, 32k, batch 1 (every split count) and 64 (every
+// ring depth), GQA 32/8, head dim 128, bf16; torch's side is scripts/gpu/torch_attention.py.
+// Usage: kwb_gpu_bench [copy] [gemm] [rmsnorm] [decode] [calibrate] [--reps N]   (JSON on stdout)
 #include "gpu_plugin.h"
 
 #include <algorithm>
@@ -178,6 +180,36 @@ json bench_rmsnorm(const Plugin& plugin)
     return rows;
 }
 
+json bench_decode(const Plugin& plugin)
+{
+    json rows = json::array();
+    for (int context : {1024, 8192, 32768})
+        for (int batch : {1, 64}) {
+            json best;
+            double best_gbs = 0;
+            const auto variants = batch == 1
+                ? std::vector<std::pair<int, int>> {{1, 3}, {8, 3}, {16, 3}, {32, 3}, {64, 3}}
+                : std::vector<std::pair<int, int>> {{1, 2}, {1, 3}, {1, 4}, {2, 3}};
+            for (const auto& [splits, stages] : variants) {
+                const json p = {{"batch", batch}, {"heads", 32}, {"kv_heads", 8}, {"head_dim", 128},
+                    {"context", context}, {"length_spread", 0}, {"page_size", 16}, {"splits", splits},
+                    {"stages", stages}, {"kv_dtype", "bf16"}};
+                auto m = measure(plugin, "attention_decode", p);
+                if (m.contains("bytes_per_launch")) {
+                    m["gbs"] = rate(m, m.at("bytes_per_launch").get<double>(), 1e9, "GB/s");
+                    if (m.at("gbs").at("median").get<double>() > best_gbs)
+                        best_gbs = m.at("gbs").at("median").get<double>(), best = m;
+                }
+                std::fprintf(stderr, "decode ctx %d batch %d splits %d stages %d: %s %s\n", context, batch, splits,
+                    stages, m.value("gbs", json()).dump().c_str(),
+                    m.value("verify", json()).value("ok", false) ? "" : m.dump().c_str());
+                rows.push_back(m);
+            }
+            rows.push_back({{"best_of", {{"context", context}, {"batch", batch}}}, {"best", best}});
+        }
+    return rows;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -200,10 +232,13 @@ int main(int argc, char** argv)
             out["gemm"] = bench_gemm(plugin);
         else if (s == "rmsnorm")
             out["rmsnorm"] = bench_rmsnorm(plugin);
+        else if (s == "decode")
+            out["decode"] = bench_decode(plugin);
         else if (s == "calibrate")
             out["calibrate"] = json::parse(plugin.api->calibrate(0));
         else {
-            std::fprintf(stderr, "kwb_gpu_bench: unknown stage \"%s\" (copy, gemm, rmsnorm, calibrate)\n", s.c_str());
+            std::fprintf(
+                stderr, "kwb_gpu_bench: unknown stage \"%s\" (copy, gemm, rmsnorm, decode, calibrate)\n", s.c_str());
             return 2;
         }
     }

@@ -32,7 +32,8 @@ private slots:
         for (const auto* w : builtin_workloads().all())
             names.insert(w->name());
         QCOMPARE(names,
-            (std::set<std::string> {"gemm", "attention", "rmsnorm", "bandwidth", "decoder", "synthetic", "command"}));
+            (std::set<std::string> {
+                "gemm", "attention", "rmsnorm", "bandwidth", "decoder", "synthetic", "command", "attention_decode"}));
         // The CPU triad joined bandwidth; studies that name it still find it.
         QVERIFY(builtin_workloads().find("triad") == builtin_workloads().find("bandwidth"));
     }
@@ -80,7 +81,7 @@ private slots:
         // external command, which has no built-in command to prepare.
         for (const auto* w : builtin_workloads().all())
             for (const auto& p : w->params())
-                if (w->name() != "command"
+                if (w->name() != "command" && has_backend(*w, Backend::Cpu)
                     && (p.only_on.empty()
                         || std::find(p.only_on.begin(), p.only_on.end(), Backend::Cpu) != p.only_on.end()))
                     for (const auto& v : p.values)
@@ -107,7 +108,7 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         for (const auto* w : builtin_workloads().all())
-            if (w->name() != "command") // no built-in command to run
+            if (w->name() != "command" && has_backend(*w, Backend::Cpu)) // no built-in command; cuda-only ones
                 QTest::addRow("%s", w->name().c_str()) << QString::fromStdString(w->name());
     }
 
