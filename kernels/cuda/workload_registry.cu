@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "attention_decode_workload.h"
+#include "attention_prefill_workload.h"
 #include "bandwidth_workload.h"
 #include "cuda_check.h"
 #include "gemm_workload.h"
@@ -11,7 +12,7 @@ namespace kwb::cuda {
 const std::vector<WorkloadKind>& workload_kinds()
 {
     static const std::vector<WorkloadKind> kinds
-        = {bandwidth_kind(), gemm_kind(), rmsnorm_kind(), attention_decode_kind()};
+        = {bandwidth_kind(), gemm_kind(), rmsnorm_kind(), attention_decode_kind(), attention_prefill_kind()};
     return kinds;
 }
 

@@ -5,7 +5,8 @@
 // a repetition is a batch of launches lasting at least 10 ms (hot cache), n repetitions each.
 // Paged decode attention GB/s at contexts 1k, 8k, 32k, batch 1 (every split count) and 64 (every
 // ring depth), GQA 32/8, head dim 128, bf16; torch's side is scripts/gpu/torch_attention.py.
-// Usage: kwb_gpu_bench [copy] [gemm] [rmsnorm] [decode] [calibrate] [--reps N]   (JSON on stdout)
+// Causal prefill TFLOP/s at batch 4, 32 heads, seq 4096, head dim 128 and 64, every tile configuration that fits.
+// Usage: kwb_gpu_bench [copy] [gemm] [rmsnorm] [decode] [prefill] [calibrate] [--reps N]   (JSON on stdout)
 #include "gpu_plugin.h"
 
 #include <algorithm>
@@ -210,6 +211,35 @@ json bench_decode(const Plugin& plugin)
     return rows;
 }
 
+json bench_prefill(const Plugin& plugin)
+{
+    json rows = json::array();
+    for (int d : {128, 64}) {
+        json best;
+        double best_tflops = 0;
+        for (const auto& [bm, warps] : std::vector<std::pair<int, int>> {{64, 4}, {128, 8}, {128, 4}})
+            for (int bn : {32, 64, 128})
+                for (int stages : {2, 3}) {
+                    const json p = {{"batch", 4}, {"heads", 32}, {"kv_heads", 32}, {"head_dim", d}, {"seq_len", 4096},
+                        {"length_spread", 0}, {"block_m", bm}, {"block_n", bn}, {"stages", stages}, {"warps", warps}};
+                    if (!plugin.check("attention_prefill", p).value("ok", false))
+                        continue;
+                    auto m = measure(plugin, "attention_prefill", p);
+                    if (m.contains("flops_per_launch")) {
+                        m["tflops"] = rate(m, m.at("flops_per_launch").get<double>(), 1e12, "TFLOP/s");
+                        if (m.at("tflops").at("median").get<double>() > best_tflops)
+                            best_tflops = m.at("tflops").at("median").get<double>(), best = m;
+                    }
+                    std::fprintf(stderr, "prefill D%d %dx%d w%d s%d: %s %s\n", d, bm, bn, warps, stages,
+                        m.value("tflops", json()).dump().c_str(),
+                        m.value("verify", json()).value("ok", false) ? "" : m.dump().c_str());
+                    rows.push_back(m);
+                }
+        rows.push_back({{"best_of", {{"head_dim", d}}}, {"best", best}});
+    }
+    return rows;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -234,11 +264,13 @@ int main(int argc, char** argv)
             out["rmsnorm"] = bench_rmsnorm(plugin);
         else if (s == "decode")
             out["decode"] = bench_decode(plugin);
+        else if (s == "prefill")
+            out["prefill"] = bench_prefill(plugin);
         else if (s == "calibrate")
             out["calibrate"] = json::parse(plugin.api->calibrate(0));
         else {
-            std::fprintf(
-                stderr, "kwb_gpu_bench: unknown stage \"%s\" (copy, gemm, rmsnorm, decode, calibrate)\n", s.c_str());
+            std::fprintf(stderr,
+                "kwb_gpu_bench: unknown stage \"%s\" (copy, gemm, rmsnorm, decode, prefill, calibrate)\n", s.c_str());
             return 2;
         }
     }

@@ -32,10 +32,12 @@ private slots:
         for (const auto* w : builtin_workloads().all())
             names.insert(w->name());
         QCOMPARE(names,
-            (std::set<std::string> {
-                "gemm", "attention", "rmsnorm", "bandwidth", "decoder", "synthetic", "command", "attention_decode"}));
+            (std::set<std::string> {"gemm", "attention_prefill", "rmsnorm", "bandwidth", "decoder", "synthetic",
+                "command", "attention_decode"}));
         // The CPU triad joined bandwidth; studies that name it still find it.
         QVERIFY(builtin_workloads().find("triad") == builtin_workloads().find("bandwidth"));
+        // The CPU attention joined attention_prefill as its cpu backend.
+        QVERIFY(builtin_workloads().find("attention") == builtin_workloads().find("attention_prefill"));
     }
 
     void descriptionsHaveTheListedShape_data()
@@ -44,7 +46,7 @@ private slots:
         QTest::addColumn<QString>("target");
         QTest::addColumn<bool>("cuda");
         QTest::addRow("gemm") << QStringLiteral("gemm") << QStringLiteral("time_ms") << true;
-        QTest::addRow("attention") << QStringLiteral("attention") << QStringLiteral("time_ms") << false;
+        QTest::addRow("attention_prefill") << QStringLiteral("attention_prefill") << QStringLiteral("time_ms") << true;
         QTest::addRow("rmsnorm") << QStringLiteral("rmsnorm") << QStringLiteral("time_ms") << true;
         QTest::addRow("bandwidth") << QStringLiteral("bandwidth") << QStringLiteral("time_ms") << true;
         QTest::addRow("decoder") << QStringLiteral("decoder") << QStringLiteral("ttft_ms") << false;
