@@ -148,21 +148,21 @@ private slots:
         QTest::addRow("gemm iterations 0") << "gemm"
                                            << R"({"iterations": 0})"
                                            << "'iterations'";
-        QTest::addRow("attention tile_q 0") << "attention"
-                                            << R"({"tile_q": 0})"
-                                            << "'tile_q'";
-        QTest::addRow("attention tile_k -3") << "attention"
-                                             << R"({"tile_k": -3})"
-                                             << "'tile_k'";
-        QTest::addRow("attention seq_len 0") << "attention"
-                                             << R"({"seq_len": 0})"
-                                             << "'seq_len'";
-        QTest::addRow("attention head_dim 0") << "attention"
-                                              << R"({"head_dim": 0})"
-                                              << "'head_dim'";
-        QTest::addRow("attention too big") << "attention"
-                                           << R"({"seq_len": 65536, "heads": 256})"
-                                           << "GiB";
+        QTest::addRow("attention_prefill tile_q 0") << "attention_prefill"
+                                                    << R"({"tile_q": 0})"
+                                                    << "'tile_q'";
+        QTest::addRow("attention_prefill tile_k -3") << "attention_prefill"
+                                                     << R"({"tile_k": -3})"
+                                                     << "'tile_k'";
+        QTest::addRow("attention_prefill seq_len 0") << "attention_prefill"
+                                                     << R"({"seq_len": 0})"
+                                                     << "'seq_len'";
+        QTest::addRow("attention_prefill head_dim 0") << "attention_prefill"
+                                                      << R"({"head_dim": 0})"
+                                                      << "'head_dim'";
+        QTest::addRow("attention_prefill too big") << "attention_prefill"
+                                                   << R"({"seq_len": 65536, "heads": 256})"
+                                                   << "GiB";
         QTest::addRow("rmsnorm width 3") << "rmsnorm"
                                          << R"({"vector_width": 3})"
                                          << "'vector_width'";
