@@ -35,6 +35,9 @@ public:
                 "merges them)"},
             {"stages", 3, int_values({2, 3, 4}), "cp.async shared-memory ring depth (64-token tiles)"},
             {"kv_dtype", "bf16", {"bf16", "fp8"}, "KV cache element: bf16, or fp8 e4m3 with a per-KV-head scale"},
+            {"impl", "simt", {"simt", "mma"},
+                "simt: fp32 CUDA-core score and P V passes; mma: m16n8k16 tensor cores, one barrier per tile "
+                "(bf16 KV only)"},
             {"seed", 1, int_values({1, 2, 3}), "draws the context lengths and the page shuffle"},
             iterations_param(10, {1, 10, 100}),
             cache_param(),

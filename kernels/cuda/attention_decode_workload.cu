@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "attention_decode_kernel.cuh"
+#include "attention_decode_mma.cuh"
 #include "attention_decode_workload.h"
 #include "device_buffer.h"
 
@@ -142,7 +143,7 @@ __global__ void __launch_bounds__(256) decode_reference(float* out, float* score
 
 struct Config {
     int batch, heads, kv_heads, head_dim, context, spread_pct, page_size, splits, stages;
-    bool fp8, wrong;
+    bool fp8, mma, wrong;
     std::uint64_t seed;
     explicit Config(const nlohmann::json& p)
         : batch(static_cast<int>(int_param(p, kName, "batch", 16, 1, 4096)))
@@ -155,6 +156,7 @@ struct Config {
         , splits(static_cast<int>(int_param(p, kName, "splits", 1, 1, 256)))
         , stages(static_cast<int>(int_param(p, kName, "stages", 3, 2, 4)))
         , fp8(string_param(p, kName, "kv_dtype", "bf16", {"bf16", "fp8"}) == "fp8")
+        , mma(string_param(p, kName, "impl", "simt", {"simt", "mma"}) == "mma")
         , wrong(wants_wrong_result(p))
         , seed(static_cast<std::uint64_t>(int_param(p, kName, "seed", 1, 0, 1LL << 40)))
     {
@@ -168,6 +170,8 @@ struct Config {
         const int g = heads / kv_heads;
         if (g != 1 && g != 2 && g != 4 && g != 8)
             fail("heads / kv_heads must be 1, 2, 4 or 8, got " + std::to_string(g));
+        if (mma && fp8)
+            fail("impl mma reads a bf16 cache; kv_dtype fp8 runs on impl simt");
         if (static_cast<double>(batch) * kv_heads * context * head_dim * 2 > 48.0 * (1ull << 30))
             fail("the KV cache of batch x kv_heads x context x head_dim exceeds 48 GiB");
     }
@@ -175,8 +179,8 @@ struct Config {
     int elem_bytes() const { return fp8 ? 1 : 2; }
     std::string what() const
     {
-        return "decode D" + std::to_string(head_dim) + " G" + std::to_string(group()) + (fp8 ? " fp8" : " bf16") + ", "
-            + std::to_string(stages) + " stages";
+        return std::string(mma ? "mma " : "") + "decode D" + std::to_string(head_dim) + " G" + std::to_string(group())
+            + (fp8 ? " fp8" : " bf16") + ", " + std::to_string(stages) + " stages";
     }
 };
 
@@ -209,8 +213,37 @@ template<int D, typename T> int smem_for_group(int g, int stages)
     }
 }
 
+template<int D> Kernel mma_kernel_for(int g)
+{
+    switch (g) {
+    case 1:
+        return decode::decode_mma_kernel<D, 1>;
+    case 2:
+        return decode::decode_mma_kernel<D, 2>;
+    case 4:
+        return decode::decode_mma_kernel<D, 4>;
+    default:
+        return decode::decode_mma_kernel<D, 8>;
+    }
+}
+template<int D> int mma_smem_for(int g, int stages)
+{
+    switch (g) {
+    case 1:
+        return decode::mma_smem_bytes<D, 1>(stages);
+    case 2:
+        return decode::mma_smem_bytes<D, 2>(stages);
+    case 4:
+        return decode::mma_smem_bytes<D, 4>(stages);
+    default:
+        return decode::mma_smem_bytes<D, 8>(stages);
+    }
+}
+
 Kernel kernel_for(const Config& c)
 {
+    if (c.mma)
+        return c.head_dim == 128 ? mma_kernel_for<128>(c.group()) : mma_kernel_for<64>(c.group());
     if (c.head_dim == 128)
         return c.fp8 ? kernel_for_group<128, __nv_fp8_e4m3>(c.group())
                      : kernel_for_group<128, __nv_bfloat16>(c.group());
@@ -218,6 +251,8 @@ Kernel kernel_for(const Config& c)
 }
 int smem_for(const Config& c)
 {
+    if (c.mma)
+        return c.head_dim == 128 ? mma_smem_for<128>(c.group(), c.stages) : mma_smem_for<64>(c.group(), c.stages);
     if (c.head_dim == 128)
         return c.fp8 ? smem_for_group<128, __nv_fp8_e4m3>(c.group(), c.stages)
                      : smem_for_group<128, __nv_bfloat16>(c.group(), c.stages);

@@ -2,7 +2,8 @@
 // Paged decode attention matches an fp32 attention over the unpaged cache: ragged context lengths
 // (not multiples of the page size, the 64-token tile or the split), every page size, a shuffled
 // page table, every GQA group size, head dims 64 and 128, split-KV off and on (more splits than
-// tiles too, so some splits are empty), every ring depth, bf16 and fp8 KV. Bad shapes are refused.
+// tiles too, so some splits are empty), every ring depth, bf16 and fp8 KV; the tensor-core
+// kernel (impl=mma) at the same kinds of shapes. Bad shapes are refused.
 #include "gpu_plugin.h"
 
 using nlohmann::json;
@@ -42,10 +43,29 @@ int main()
     expect_verified(
         plugin, "attention_decode", with({{"batch", 1}, {"context", 8192}, {"length_spread", 0}, {"splits", 32}}));
 
+    // impl=mma (bf16 only): the same shapes through the tensor-core kernel.
+    for (int d : {64, 128})
+        for (int splits : {1, 3, 16})
+            expect_verified(plugin, "attention_decode", with({{"impl", "mma"}, {"head_dim", d}, {"splits", splits}}));
+    for (int kvh : {32, 16, 8, 4})
+        expect_verified(plugin, "attention_decode", with({{"impl", "mma"}, {"kv_heads", kvh}, {"splits", 2}}));
+    for (int page : {16, 128})
+        for (int stages : {2, 4})
+            expect_verified(plugin, "attention_decode",
+                with({{"impl", "mma"}, {"page_size", page}, {"stages", stages}, {"context", 777}, {"seed", page}}));
+    expect_verified(
+        plugin, "attention_decode", with({{"impl", "mma"}, {"context", 1}, {"length_spread", 0}, {"splits", 4}}));
+    expect_verified(plugin, "attention_decode", with({{"impl", "mma"}, {"context", 13}, {"batch", 3}}));
+    expect_verified(plugin, "attention_decode",
+        with({{"impl", "mma"}, {"batch", 64}, {"context", 8191}, {"length_spread", 100}, {"page_size", 64}}));
+    expect_verified(plugin, "attention_decode",
+        with({{"impl", "mma"}, {"batch", 1}, {"context", 32768}, {"length_spread", 0}, {"splits", 32}}));
+
     Prepared wrong(plugin, "attention_decode", with({{"inject_fault", "wrong-result"}}));
     KWB_CHECK(wrong && !wrong.verify().at("ok").get<bool>());
     for (const json& bad : {with({{"kv_heads", 3}}), with({{"heads", 48}, {"kv_heads", 3}}), with({{"head_dim", 96}}),
-             with({{"page_size", 48}}), with({{"kv_dtype", "fp16"}}), with({{"stages", 5}})}) {
+             with({{"page_size", 48}}), with({{"kv_dtype", "fp16"}}), with({{"stages", 5}}),
+             with({{"impl", "mma"}, {"kv_dtype", "fp8"}})}) {
         const auto c = plugin.check("attention_decode", bad);
         std::printf("%s refused: %s\n", bad.dump().c_str(), c.dump().c_str());
         KWB_CHECK(!c.value("ok", true) && c.contains("error"));
