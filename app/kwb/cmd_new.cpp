@@ -133,7 +133,7 @@ GridVariable parse_grid_variable(const Workload& w, const std::string& text, con
 // fit it; else the cpu. A study written on a laptop for a GPU server names cuda explicitly.
 Backend study_backend(const Workload& w, const std::string& option, const nlohmann::json& given)
 {
-    if (option == "cuda")
+    if (option == "cuda" || !has_backend(w, Backend::Cpu)) // a cuda-only workload (attention_decode)
         return Backend::Cuda;
     if (option == "cpu" || !has_backend(w, Backend::Cuda))
         return Backend::Cpu;

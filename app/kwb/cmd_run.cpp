@@ -139,9 +139,14 @@ Job check(const std::string& path, const Study& study, Experiment& e, const std:
         throw fail(fmt::format("profile: {}", ex.what()));
     }
 
-    const std::string wanted = backend_option.empty() ? e.backend : backend_option;
+    std::string wanted = backend_option.empty() ? e.backend : backend_option;
     if (wanted != "auto" && wanted != "cpu" && wanted != "cuda")
         throw fail(fmt::format("unknown backend '{}' (expected auto, cpu or cuda)", wanted));
+    if (!has_backend(*w, Backend::Cpu)) { // a cuda-only workload (attention_decode)
+        if (wanted == "cpu")
+            throw fail(fmt::format("{} has no cpu backend", w->name()));
+        wanted = "cuda";
+    }
     Backend backend = Backend::Cpu;
     const auto fits = [&](Backend b) {
         return params_fit_backend(*w, e.arms[0].params, b) && params_fit_backend(*w, e.arms[1].params, b);
