@@ -31,6 +31,8 @@ TradeoffPage::TradeoffPage(StudyDocument* document, QWidget* parent)
         QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
     m_axes->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_axes->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_axes->setToolTip(tr("Playbook phase 7: \"no tradeoff named = not at the extremes yet\". Answer every axis; "
+                          "a license needs at least one named sacrifice."));
     body()->addWidget(m_axes, 1);
     connect(m_axes, &QTableWidget::cellChanged, this, &TradeoffPage::cellEdited);
 }
@@ -84,16 +86,21 @@ void TradeoffPage::refresh()
         const int row = static_cast<int>(i);
         auto* axis = new QTableWidgetItem(qs(axes[i]));
         axis->setFlags(axis->flags() & ~Qt::ItemIsEditable);
-        axis->setToolTip(qs(gate.rule));
+        const QString question = qs(tradeoff_question(axes[i]));
+        axis->setToolTip(question + u'\n' + qs(gate.rule));
         m_axes->setItem(row, 0, axis);
         auto* mark = new QTableWidgetItem(answer && answer->sacrificed ? tr("yes") : tr("none"));
         mark->setFlags((mark->flags() | Qt::ItemIsUserCheckable) & ~Qt::ItemIsEditable);
         mark->setCheckState(answer && answer->sacrificed ? Qt::Checked : Qt::Unchecked);
+        mark->setToolTip(tr("Tick when this axis paid for the win (playbook phase 7: every win names what was "
+                            "sacrificed). %1")
+                             .arg(question));
         m_axes->setItem(row, 1, mark);
         auto* note = new QTableWidgetItem(answer ? qs(answer->note) : QString());
         const bool named = answer && names_sacrifice(*answer);
-        if (answer && answer->sacrificed && !named)
-            note->setToolTip(tr("Marked sacrificed but not named: say what exactly was given up"));
+        note->setToolTip(answer && answer->sacrificed && !named
+                ? tr("Marked sacrificed but not named: say what exactly was given up")
+                : tr("What exactly was given up, in numbers where possible. %1").arg(question));
         m_axes->setItem(row, 2, note);
         if (named)
             for (int c = 0; c < 3; ++c) {
