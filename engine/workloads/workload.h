@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "hardware/hardware_traps.h"
 #include "util/direction.h"
 
 #include <map>
@@ -108,13 +107,6 @@ public:
     // a study is refused when it is written (kwb new exit 2 naming the value and the rule) rather
     // than failing at run time. Throws WorkloadError; prepare() applies the same checks.
     virtual void validate(const nlohmann::json& /*resolved_params*/, Backend /*backend*/) const { }
-    // What one thread block of the workload's CUDA kernel needs for these (cuda-resolved)
-    // parameters, computed without a GPU, for the hardware page's trap check
-    // (hardware/study_traps.h); nullopt when the workload has no tile to speak of.
-    virtual std::optional<BlockNeeds> cuda_block_needs(const nlohmann::json& /*resolved_params*/) const
-    {
-        return std::nullopt;
-    }
     // Prepares one arm of an experiment. The default resolves the arm's parameters and calls
     // prepare(); a workload whose arms are more than parameters (an external command) overrides it.
     virtual std::unique_ptr<PreparedWorkload> prepare_arm(const Arm& arm, Backend backend) const;

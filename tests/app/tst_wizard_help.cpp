@@ -96,7 +96,8 @@ void TestWizardHelp::everyEditableFieldExplainsItself()
             fields << b;
         for (QWidget* f : fields) {
             QVERIFY2(!f->toolTip().trimmed().isEmpty(),
-                qPrintable(u"%1: %2 (%3) has no tooltip"_s.arg(name, f->objectName(), f->metaObject()->className())));
+                qPrintable(u"%1: %2 (%3) has no tooltip"_s.arg(
+                    name, f->objectName(), QString::fromLatin1(f->metaObject()->className()))));
             ++checked;
         }
         // An editable table explains itself, and so does every cell one can edit.
@@ -106,8 +107,10 @@ void TestWizardHelp::everyEditableFieldExplainsItself()
             QVERIFY2(!t->toolTip().isEmpty(), qPrintable(name + u": "_s + t->objectName()));
             for (int r = 0; r < t->rowCount(); ++r)
                 for (int c = 0; c < t->columnCount(); ++c)
-                    if (QTableWidgetItem* item = t->item(r, c);
-                        item && (item->flags() & (Qt::ItemIsEditable | Qt::ItemIsUserCheckable))) {
+                    if (QTableWidgetItem* item = t->item(r, c); item
+                        && ((item->flags() & Qt::ItemIsEditable)
+                            || ((item->flags() & Qt::ItemIsUserCheckable)
+                                && item->data(Qt::CheckStateRole).isValid()))) {
                         QVERIFY2(!item->toolTip().trimmed().isEmpty(),
                             qPrintable(
                                 u"%1: %2 cell (%3, %4) has no tooltip"_s.arg(name, t->objectName()).arg(r).arg(c)));
@@ -122,7 +125,8 @@ void TestWizardHelp::hardwarePageShowsTrapsAndPeaks()
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(u"gpu.json"_s);
-    kwb::save_study(h200Study(), path.toStdString());
+    kwb::Study study = h200Study();
+    kwb::save_study(study, path.toStdString());
     MainWindow w;
     w.setOfferAutosave(false);
     QVERIFY2(w.openStudy(path), qPrintable(w.shownError()));

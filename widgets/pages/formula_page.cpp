@@ -243,6 +243,9 @@ void FormulaPage::refresh()
         f.setBold(used); // the formula's own variables stand out
         name->setFont(f);
         auto* value = new QTableWidgetItem(QString::number(v.value, 'g', 10));
+        value->setToolTip(tr("%1 (%2). Double-click to type your own value: it then overrides this one.")
+                              .arg(qs(v.name), qs(v.note)));
+        name->setToolTip(qs(v.note));
         auto* source = new QTableWidgetItem(qs(v.source));
         source->setFlags(source->flags() & ~Qt::ItemIsEditable);
         auto* note = new QTableWidgetItem(qs(v.note));

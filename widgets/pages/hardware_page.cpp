@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/hardware_page.h"
 
-#include "builtin_workloads.h"
+#include "block_needs.h"
 #include "hardware/gpu_catalogue.h"
 #include "hardware/peak_table.h"
 #include "hardware/study_traps.h"
@@ -63,7 +63,7 @@ HardwarePage::HardwarePage(StudyDocument* document, DeviceProbe* probe, QWidget*
         std::vector<std::string> warnings;
         for (const auto& d : devices)
             if (const auto limits = gpu_limits(d)) {
-                for (const auto& w : study_traps(this->document()->study(), builtin_workloads(), *limits).warnings)
+                for (const auto& w : study_traps(this->document()->study(), builtin_block_needs, *limits).warnings)
                     warnings.push_back(w.text);
                 break;
             }
@@ -88,7 +88,7 @@ HardwarePage::HardwarePage(StudyDocument* document, DeviceProbe* probe, QWidget*
     m_peaks->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_peaks->horizontalHeader()->setStretchLastSection(true);
     m_peaks->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_peaks->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    m_peaks->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     body()->addWidget(m_peaks);
 
     body()->addWidget(sectionLabel(tr("The study's configurations on this GPU"), this));
@@ -223,11 +223,12 @@ void HardwarePage::fillChoices()
                 u"detected:%1"_s.arg(i));
     m_limitsOf->insertSeparator(m_limitsOf->count());
     for (const auto& p : gpu_parts())
-        m_limitsOf->addItem(tr("%1 (%2, catalogue)").arg(qs(p.name), qs(p.arch)), u"part:"_s + qs(p.match));
+        m_limitsOf->addItem(tr("%1 (%2, catalogue)").arg(qs(p.name), qs(p.arch)), QString(u"part:"_s + qs(p.match)));
     // The user's pick; else the GPU the study recorded or this machine has; else the part the
     // formula's constants come from; else the first catalogue part, so the page is never empty.
     const QString formulaPart = u"part:"_s + qs(document()->study().prediction.gpu);
-    for (const QString& key : {m_choice, m_limitsOf->itemData(0).toString(), formulaPart})
+    const QString firstPart = gpu_parts().empty() ? QString() : QString(u"part:"_s + qs(gpu_parts().front().match));
+    for (const QString& key : {m_choice, m_limitsOf->itemData(0).toString(), formulaPart, firstPart})
         if (const int i = key.isEmpty() ? -1 : m_limitsOf->findData(key); i >= 0) {
             m_limitsOf->setCurrentIndex(i);
             return;
@@ -236,16 +237,19 @@ void HardwarePage::fillChoices()
 
 nlohmann::json HardwarePage::chosenDevice() const
 {
+    const nlohmann::json none = nlohmann::json::object();
     const QString key = limitsKey();
     const QString rest = key.section(u':', 1);
     if (key.startsWith(u"recorded:"_s)) {
         const auto& devices = document()->study().hardware.devices;
         const size_t i = rest.toULong();
-        return i < devices.size() ? devices[i] : nlohmann::json();
+        return i < devices.size() && devices[i].is_object() ? devices[i] : none;
     }
-    if (key.startsWith(u"detected:"_s))
-        return nlohmann::json::parse(
+    if (key.startsWith(u"detected:"_s)) {
+        auto device = nlohmann::json::parse(
             QJsonDocument(m_probe->devices().at(rest.toInt()).toObject()).toJson().toStdString(), nullptr, false);
+        return device.is_object() ? device : none;
+    }
     if (key.startsWith(u"part:"_s))
         for (const auto& p : gpu_parts())
             if (qs(p.match) == rest) {
@@ -256,7 +260,7 @@ nlohmann::json HardwarePage::chosenDevice() const
                     {"max_threads_per_sm", p.threads_per_sm}, {"max_blocks_per_sm", p.max_blocks_per_sm},
                     {"catalogue", p.to_json()}};
             }
-    return nlohmann::json();
+    return none;
 }
 
 void HardwarePage::showPeaks(const nlohmann::json& device)
@@ -297,6 +301,12 @@ void HardwarePage::showPeaks(const nlohmann::json& device)
         cell(3, row.pct_of_datasheet ? u"%1 %"_s.arg(*row.pct_of_datasheet, 0, 'f', 0) : QString());
         ++r;
     }
+    // Four rows at most: the table is as tall as its rows, the page scrolls instead.
+    m_peaks->resizeRowsToContents();
+    int height = m_peaks->horizontalHeader()->sizeHint().height() + 2 * m_peaks->frameWidth();
+    for (int i = 0; i < m_peaks->rowCount(); ++i)
+        height += m_peaks->rowHeight(i);
+    m_peaks->setFixedHeight(height);
     const bool anyMeasured = std::any_of(rows.begin(), rows.end(), [](const PeakRow& p) { return p.measured; });
     setValue(m_peaksNote,
         rows.empty()      ? tr("No peaks: the catalogue does not know this GPU.")
@@ -312,7 +322,7 @@ void HardwarePage::showTraps(const nlohmann::json& device)
     QStringList rules;
     QStringList occupancy;
     if (const auto limits = gpu_limits(device)) {
-        const StudyTraps traps = study_traps(document()->study(), builtin_workloads(), *limits);
+        const StudyTraps traps = study_traps(document()->study(), builtin_block_needs, *limits);
         for (const auto& line : traps.occupancy)
             occupancy << qs(line);
         for (const auto& w : traps.warnings) {

@@ -2,6 +2,7 @@
 // The hardware sheet's traps: a configuration's shared memory per block against a GPU's, the
 // blocks per SM it leaves, the architecture's known pitfalls, and datasheet peaks beside measured
 // ceilings. The numbers are the playbook's (100 KB sm_89 vs 228 KB Hopper) and the gemm kernels'.
+#include "block_needs.h"
 #include "builtin_workloads.h"
 #include "hardware/hardware_traps.h"
 #include "hardware/peak_table.h"
@@ -25,7 +26,7 @@ GpuLimits part(const std::string& device)
 BlockNeeds gemm_needs(const json& params)
 {
     const Workload* w = builtin_workloads().find("gemm");
-    const auto needs = w->cuda_block_needs(resolve_params(*w, params, Backend::Cuda));
+    const auto needs = gemm_cuda_block_needs(resolve_params(*w, params, Backend::Cuda));
     if (!needs)
         qFatal("gemm gave no block needs");
     return *needs;
@@ -68,7 +69,7 @@ private slots:
         QCOMPARE(wg.smem_bytes, 1024 + 4.0 * (128 * 64 * 2 + 64 * 256 * 2) + 16 * 4);
         QCOMPARE(wg.threads, 384);
         const Workload* w = builtin_workloads().find("gemm");
-        QVERIFY(!w->cuda_block_needs(resolve_params(*w, {{"impl", "cublaslt"}}, Backend::Cuda)));
+        QVERIFY(!gemm_cuda_block_needs(resolve_params(*w, {{"impl", "cublaslt"}}, Backend::Cuda)));
     }
 
     void blocksPerSmFollowTheScarcestResource()
@@ -147,13 +148,13 @@ private slots:
         Experiment cpu = cuda_gemm("ab-2", {{"block", 32}}, {{"block", 64}});
         cpu.backend = "cpu";
         s.experiments.push_back(cpu);
-        const auto blocks = study_block_needs(s, builtin_workloads());
+        const auto blocks = study_block_needs(s, builtin_block_needs);
         QCOMPARE(blocks.size(), size_t(2));
         QCOMPARE(blocks[1].who, std::string("ab-1 treatment"));
-        const StudyTraps ada = study_traps(s, builtin_workloads(), part("NVIDIA GeForce RTX 4090"));
+        const StudyTraps ada = study_traps(s, builtin_block_needs, part("NVIDIA GeForce RTX 4090"));
         QCOMPARE(ada.occupancy.size(), size_t(2));
         QVERIFY(any_contains(ada.warnings, "ab-1 treatment"));
-        const StudyTraps hopper = study_traps(s, builtin_workloads(), part("NVIDIA H200"));
+        const StudyTraps hopper = study_traps(s, builtin_block_needs, part("NVIDIA H200"));
         QVERIFY(!any_contains(hopper.warnings, "ab-1"));
     }
 
