@@ -88,7 +88,7 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     left->addWidget(m_diff);
     auto* right = new QVBoxLayout;
     right->addWidget(sectionLabel(tr("Matched controls"), this));
-    m_controls = keyValueTable(this, {tr("control"), tr("how it was checked")});
+    m_controls = keyValueTable(this, {tr("control"), tr("checked")});
     m_controls->setObjectName(u"controlsTable"_s);
     m_controls->setToolTip(tr("Playbook phase 5 matched-control checklist: every miss is an uncontrolled "
                               "comparison. Measurable controls are ticked by the engine; tick the others yourself."));
@@ -97,8 +97,8 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     m_controls->horizontalHeader()->setStretchLastSection(true);
     m_controls->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     right->addWidget(m_controls, 1);
-    columns->addLayout(left, 3);
-    columns->addLayout(right, 2);
+    columns->addLayout(left, 1);
+    columns->addLayout(right, 1);
     body()->addLayout(columns, 1);
 
     auto* settings = new QGridLayout;
@@ -441,15 +441,18 @@ void AbPage::refresh()
         item->setFlags((item->flags() | Qt::ItemIsUserCheckable) & ~Qt::ItemIsEditable);
         item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
         QString how = tr("not measurable here: tick it once you have checked it");
+        QString by = tr("by you");
         for (const auto& m : measured)
             if (m.name == name && m.measured) {
                 how = tr("measured: %1").arg(qs(m.how));
+                by = tr("measured");
                 item->setFlags(item->flags() & ~Qt::ItemIsUserCheckable); // the engine decides it
             }
-        item->setToolTip(qs(gate.rule));
         m_controls->setItem(row, 0, item);
-        auto* note = new QTableWidgetItem(how);
+        // A short word in the narrow column; the whole account in the tooltips.
+        auto* note = new QTableWidgetItem(by);
         note->setToolTip(how);
+        item->setToolTip(how + u"\n"_s + qs(gate.rule));
         note->setFlags(note->flags() & ~Qt::ItemIsEditable);
         m_controls->setItem(row, 1, note);
         ++row;

@@ -208,8 +208,11 @@ void FormulaPage::refresh()
     const auto& p = study.prediction;
     if (m_formula->text() != qs(p.formula))
         m_formula->setText(qs(p.formula));
-    if (m_rationale->text() != qs(p.rationale))
+    if (m_rationale->text() != qs(p.rationale)) {
         m_rationale->setText(qs(p.rationale));
+        if (!m_rationale->hasFocus())
+            m_rationale->setCursorPosition(0); // a long rationale reads from its start
+    }
     m_gpu->setCurrentIndex(std::max(0, m_gpu->findData(qs(p.gpu))));
 
     const PredictionResult r = evaluate_prediction(study);

@@ -118,7 +118,8 @@ TargetPage::TargetPage(StudyDocument* document, QWidget* parent)
     form->addRow(tr("Verdict profile"), m_profileBox);
     form->addRow(QString(), m_profileNumbers = valueLabel(this));
     // Short lines: one line each reads better than a narrow wrapped column beside the form.
-    for (QLabel* l : {m_direction, m_fromTo, m_profileNumbers})
+    // (the profile's numbers wrap: on one line they would push a 1024-wide window into scrolling)
+    for (QLabel* l : {m_direction, m_fromTo})
         l->setWordWrap(false);
     body()->addLayout(form);
 

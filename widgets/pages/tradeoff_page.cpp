@@ -112,7 +112,8 @@ void TradeoffPage::refresh()
     for (const auto& t : study.tradeoffs)
         named += names_sacrifice(t) ? 1 : 0;
     m_summary->setText(gate.met
-            ? tr("✔ %n axis/axes with a named sacrifice: a license may stand.", nullptr, named)
+            ? (named == 1 ? tr("✔ 1 axis with a named sacrifice: a license may stand.")
+                          : tr("✔ %1 axes with a named sacrifice: a license may stand.").arg(named))
             : tr("✘ %1 — a LICENSE would be turned into INCONCLUSIVE.").arg(qs(tradeoff_gate_reason())));
     m_summary->setStyleSheet(gate.met ? u"color: #2e7d32;"_s : u"color: #c62828;"_s);
     m_summary->setToolTip(qs(gate.rule));
