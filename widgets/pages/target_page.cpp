@@ -119,6 +119,8 @@ TargetPage::TargetPage(StudyDocument* document, QWidget* parent)
     form->addRow(QString(), m_profileNumbers = valueLabel(this));
     // Short lines: one line each reads better than a narrow wrapped column beside the form.
     // (the profile's numbers wrap: on one line they would push a 1024-wide window into scrolling)
+    m_profileNumbers->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    m_profileNumbers->setMinimumWidth(420); // wrapped, but never into a narrow column
     for (QLabel* l : {m_direction, m_fromTo})
         l->setWordWrap(false);
     body()->addLayout(form);
