@@ -129,7 +129,7 @@ void DistributionPlot::setDistributions(const QList<ArmDistribution>& arms, cons
         mean->setLineStyle(QCPGraph::lsNone);
         mean->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::black, 1.2), c, 10));
         auto* label = new QCPItemText(this);
-        label->position->setCoords(x + kViolinHalfWidth * 0.62, a.mean);
+        label->position->setCoords(x + kViolinHalfWidth * 1.02, a.mean); // beyond the violin's widest point
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         label->setText(QStringLiteral("mean %1 %2\n± %3 sd")
                            .arg(ArmStatsModel::formatNumber(a.mean), unit, ArmStatsModel::formatNumber(a.stddev)));
