@@ -43,7 +43,7 @@ HeatMap::HeatMap(QWidget* parent)
     setMinimumHeight(220);
     m_map = new QCPColorMap(xAxis, yAxis);
     m_map->setInterpolate(false);
-    m_map->setTightBoundary(true);
+    m_map->setTightBoundary(false); // each cell spans its whole square around its level, labels at its centre
     m_scale = new QCPColorScale(this);
     plotLayout()->addElement(0, 1, m_scale);
     m_scale->setType(QCPAxis::atRight);
