@@ -61,7 +61,7 @@ std::string stream_line(const nlohmann::json& line)
     for (const auto& [key, value] : line.items())
         if (key != "type" && key != "v")
             text += "," + nlohmann::json(key).dump() + ":" + value.dump();
-    return text + "\n";
+    return text + "}\n";
 }
 
 class Parent {

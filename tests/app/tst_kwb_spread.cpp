@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSet>
 #include <QSysInfo>
 #include <QTemporaryDir>
@@ -40,7 +41,9 @@ QString new_grid(const QTemporaryDir& dir)
 // Lock files and temporaries of saves are hidden; none may be left once kwb has ended.
 QStringList hidden_leftovers(const QString& folder)
 {
-    return QDir(folder).entryList(QDir::Hidden | QDir::Files | QDir::NoDotAndDotDot);
+    return QDir(folder)
+        .entryList(QDir::Hidden | QDir::Files | QDir::NoDotAndDotDot)
+        .filter(QRegularExpression(QStringLiteral("^\\.")));
 }
 
 // Every cell done, judged, with its runs, and the grid's interaction estimated: what a local run
@@ -177,8 +180,8 @@ private slots:
         const kwb::Study s = kwb::load_study(study);
         verify_complete(s);
         for (const auto& e : s.experiments)
-            QCOMPARE(kwb::measured_state(e),
-                kwb::measured_state(kwb::load_study(kwb::part_path(study, e.id)).experiments[0]));
+            QVERIFY(kwb::measured_state(e)
+                == kwb::measured_state(kwb::load_study(kwb::part_path(study, e.id)).experiments[0]));
 
         // Twice: nothing changes, byte for byte.
         const QByteArray collected = read_all(path);
