@@ -94,6 +94,14 @@ private slots:
         QVERIFY(hidden_leftovers(dir.path()).isEmpty());
         QVERIFY(hidden_leftovers(path + QStringLiteral(".parts")).isEmpty());
 
+        // The report's grid heat map names the device of each cell.
+        const QString html = dir.filePath(QStringLiteral("g.html"));
+        const auto rep = kwbtest::kwb({QStringLiteral("report"), path, QStringLiteral("--format"),
+            QStringLiteral("html"), QStringLiteral("--out"), html});
+        QVERIFY2(rep.exit_code == 0, rep.err.constData());
+        const QByteArray page = read_all(html);
+        QVERIFY(page.contains("device 0") && page.contains("device 1"));
+
         // Everything is folded already: collect finds nothing to change.
         const QByteArray before = read_all(path);
         const auto c = kwbtest::kwb({QStringLiteral("collect"), path});
