@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
 #include <QSysInfo>
@@ -138,6 +139,56 @@ private slots:
         started.sort();
         QCOMPARE(started, kCells);
         verify_complete(kwb::load_study(path.toStdString()));
+    }
+
+    void devicesStopOnASignalAndResume()
+    {
+        QTemporaryDir dir;
+        const QString path = new_grid(dir);
+        QJsonObject doc = load(path);
+        QJsonArray ex = doc.value(u"experiments").toArray();
+        for (int i = 0; i < ex.size(); ++i) { // long enough to be caught running
+            QJsonObject e = ex.at(i).toObject();
+            QJsonObject plan = e.value(u"plan").toObject();
+            plan[QStringLiteral("runs_per_arm")] = 40;
+            e[QStringLiteral("plan")] = plan;
+            ex[i] = e;
+        }
+        doc[QStringLiteral("experiments")] = ex;
+        write_all(path, QJsonDocument(doc).toJson());
+        QProcess run;
+        run.start(kKwb, {QStringLiteral("run"), path, QStringLiteral("--devices"), QStringLiteral("0,1")});
+        QVERIFY(run.waitForStarted());
+        const std::string study = path.toStdString();
+        const QString first = QString::fromStdString(kwb::part_path(study, "grid-1-r0c1").string());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(first)
+                && load(first).value(u"experiments").toArray().at(0).toObject().value(u"samples").toArray().size() >= 4,
+            120000);
+        run.terminate(); // SIGTERM to the parent alone: it stops each worker once
+        QVERIFY(run.waitForFinished(120000));
+        QCOMPARE(run.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(run.exitCode(), 130);
+        // What the workers kept is in the study already, and nothing is left locked.
+        const kwb::Study stopped = kwb::load_study(study);
+        for (const auto& id : kwb::part_ids(study))
+            QVERIFY(kwb::measured_state(*stopped.find_experiment(id))
+                == kwb::measured_state(kwb::load_study(kwb::part_path(study, id)).experiments[0]));
+        QVERIFY(!stopped.find_experiment("grid-1-r0c1")->samples.empty());
+        QVERIFY(hidden_leftovers(dir.path()).isEmpty());
+        QVERIFY(hidden_leftovers(path + QStringLiteral(".parts")).isEmpty());
+        const auto kept = stopped.find_experiment("grid-1-r0c1")->samples;
+
+        // Run again: each cell resumes where it stopped, to its verdict.
+        const auto r = kwbtest::kwb({QStringLiteral("run"), path, QStringLiteral("--devices"), QStringLiteral("0,1")});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        const kwb::Study s = kwb::load_study(study);
+        for (const auto& e : s.experiments) {
+            QCOMPARE(e.status, kwb::ExperimentStatus::Done);
+            QCOMPARE(e.verdict->n_baseline(), 40);
+        }
+        const auto& resumed = s.find_experiment("grid-1-r0c1")->samples;
+        for (size_t i = 0; i < kept.size(); ++i)
+            QCOMPARE(resumed[i].started_at, kept[i].started_at);
     }
 
     void devicesRefusals()
