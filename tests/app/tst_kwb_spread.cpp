@@ -256,6 +256,28 @@ private slots:
         QCOMPARE(read_all(path), collected);
     }
 
+    void submitDryRunWritesTheArrayScript()
+    {
+        QTemporaryDir dir;
+        const QString path = new_grid(dir);
+        const auto r = kwbtest::kwb({QStringLiteral("submit"), path, QStringLiteral("--dry-run"),
+            QStringLiteral("--partition"), QStringLiteral("cpu"), QStringLiteral("--time"), QStringLiteral("10:00"),
+            QStringLiteral("--"), QStringLiteral("--mem=1G")});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        QVERIFY2(r.out.startsWith("'sbatch' '--parsable' '--array=0-2'"), r.out.constData());
+        QVERIFY(
+            r.out.contains("'--partition=cpu'") && r.out.contains("'--time=10:00'") && r.out.contains("'--mem=1G'"));
+        QVERIFY(!r.out.contains("gpus-per-task")); // CPU cells ask for no GPU
+        QVERIFY(r.out.contains("task 2: grid-1-r1c1"));
+        const QByteArray script = read_all(path + QStringLiteral(".parts/submit-1.sh"));
+        QVERIFY2(script.contains("2) cell='grid-1-r1c1' ;;") && script.contains(" run '"), script.constData());
+        QVERIFY(!QFile::exists(path + QStringLiteral(".parts/slurm.json"))); // nothing submitted
+        const auto one = kwbtest::kwb({QStringLiteral("submit"), path, QStringLiteral("--dry-run"),
+            QStringLiteral("--cell"), kCells[1], QStringLiteral("--gpus-per-task"), QStringLiteral("1")});
+        QVERIFY2(one.out.contains("'--array=0-0'") && one.out.contains("'--gpus-per-task=1'"), one.out.constData());
+        QVERIFY(one.out.contains("task 0: grid-1-r1c0"));
+    }
+
     void collectLeavesAPartThatIsBehind()
     {
         QTemporaryDir dir;
