@@ -192,6 +192,15 @@ struct StopRecord {
 
 enum class ExperimentStatus { Pending, Running, Done, Stopped, Failed };
 
+// Schema 3: where an experiment ran when runs were spread out (`kwb run --devices`, `kwb run
+// --cell`, `kwb submit`): which of the listed devices it was given, on which host, under which
+// Slurm array task. The device identity says what the device was; this says which slot it was.
+struct Placement {
+    std::optional<int> device; // the --devices entry (the CUDA index for GPU runs); null: none given
+    std::string host; // the host name of the machine that ran it
+    std::string slurm_job; // "1234_5" (array job, task) under Slurm; empty otherwise
+};
+
 struct Experiment {
     std::string id; // unique in the study, e.g. "ab-1"
     std::string kind = "ab"; // "ab", or "grid-cell" (one cell of a grid group)
@@ -224,6 +233,7 @@ struct Experiment {
     // against this one), so cells can run apart (another GPU, another job) and still be judged.
     std::string group;
     std::vector<int> cell;
+    std::optional<Placement> placement; // schema 3: null unless the run was spread out
 };
 
 // Schema 3, phase 6: one variable of a grid and its levels; levels[0] is the baseline level.

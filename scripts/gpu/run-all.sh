@@ -16,6 +16,8 @@
 #   studies    kwb_studies.sh: kwb calibrate, a GEMM A/B to its verdict, the correctness gate,
 #              A/A false alarms for the copy and the GEMM (studies-summary.json)
 #   kwb-bench  the host-side engine benchmarks
+#   grid2      two_gpu_grid.sh (issue 17, two GPUs; not in the default set): a 2x2 GEMM grid with
+#              kwb run --devices 0,1 and with one GPU, alternating -> grid2/summary.json
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$PWD/gpu-out}
@@ -63,6 +65,8 @@ for stage in "${stages[@]}"; do
       timeout "$limit" python3 "$here/torch_attention.py" > "$out/torch-attention.json" 2> "$out/torch-attention.log" || status=1 ;;
     studies)
       timeout "$limit" bash "$here/kwb_studies.sh" "$out" || status=1 ;;
+    grid2)
+      timeout "$limit" bash "$here/two_gpu_grid.sh" "$out" || status=1 ;;
     kwb-bench)
       [ -x "$here/bin/kwb_bench" ] && "$here/bin/kwb_bench" --json > "$out/kwb_bench.json" 2>&1 ;;
     *) echo "run-all.sh: unknown stage $stage" >&2; status=2 ;;
