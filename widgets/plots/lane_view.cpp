@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 
 namespace kwb::gui {
 
@@ -28,6 +29,14 @@ int rankOf(const QString& lane, int arrival)
 {
     const auto i = preferredOrder().indexOf(lane);
     return i >= 0 ? static_cast<int>(i) : static_cast<int>(preferredOrder().size()) + arrival;
+}
+
+// This thread's CPU time in milliseconds.
+double threadCpuMs()
+{
+    timespec ts {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
 QColor bandColor(int slot, int arms)
@@ -86,7 +95,10 @@ LaneView::LaneView(QWidget* parent)
     m_latencyRect->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
 
     connect(this, &QCustomPlot::mouseMove, this, &LaneView::onMouseMove);
-    connect(this, &QCustomPlot::beforeReplot, this, [this] { m_replotClock.start(); });
+    connect(this, &QCustomPlot::beforeReplot, this, [this] {
+        m_replotClock.start();
+        m_replotCpuStartMs = threadCpuMs();
+    });
     connect(this, &QCustomPlot::afterReplot, this, &LaneView::onReplotted);
     m_timer.setInterval(kRefreshIntervalMs);
     connect(&m_timer, &QTimer::timeout, this, &LaneView::drain);
@@ -331,6 +343,8 @@ LaneView::Lane& LaneView::laneFor(const QString& name, const QString& unit)
     lane.value->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
     lane.value->setFont(QFont(font().family(), 8));
     lane.value->setBrush(QColor(255, 255, 255, 190));
+    lane.value->setText(QString());
+    lane.value->setVisible(false);
     lane.cursor = new QCPItemStraightLine(this);
     lane.cursor->setClipAxisRect(lane.rect);
     for (auto* p : {lane.cursor->point1, lane.cursor->point2})
@@ -369,6 +383,7 @@ void LaneView::drain()
     m_drawnRevision = m_series->revision();
     QElapsedTimer took;
     took.start();
+    const double cpuStart = threadCpuMs();
 
     // Repetitions: latency points and the bands behind every strip.
     const auto& arms = m_series->arms();
@@ -434,6 +449,7 @@ void LaneView::drain()
     if (m_hoverT)
         hoverAt(m_hoverT);
     m_pendingDrainMs = static_cast<double>(took.nsecsElapsed()) / 1e6;
+    m_pendingDrainCpuMs = threadCpuMs() - cpuStart;
     m_log.drainMs.append(m_pendingDrainMs);
     replotWhenVisible();
 }
@@ -592,13 +608,16 @@ void LaneView::onReplotted()
     const qint64 now = LiveSeries::nowNs();
     // Bounded like everything else a long run accumulates: the last hour at the display rate.
     constexpr qsizetype kMaxLog = 150000;
-    for (auto* list : {&m_log.replotMs, &m_log.oldestMs, &m_log.newestMs, &m_log.drainMs, &m_log.frameMs})
+    for (auto* list :
+        {&m_log.replotMs, &m_log.oldestMs, &m_log.newestMs, &m_log.drainMs, &m_log.frameMs, &m_log.frameCpuMs})
         if (list->size() > kMaxLog)
             list->remove(0, list->size() / 2);
     const double replotMs = static_cast<double>(m_replotClock.nsecsElapsed()) / 1e6;
     m_log.replotMs.append(replotMs);
     m_log.frameMs.append(replotMs + m_pendingDrainMs);
+    m_log.frameCpuMs.append(threadCpuMs() - m_replotCpuStartMs + m_pendingDrainCpuMs);
     m_pendingDrainMs = 0;
+    m_pendingDrainCpuMs = 0;
     if (m_pendingOldestNs > 0) {
         m_log.oldestMs.append(static_cast<double>(now - m_pendingOldestNs) / 1e6);
         m_log.newestMs.append(static_cast<double>(now - m_pendingNewestNs) / 1e6);

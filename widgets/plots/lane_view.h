@@ -81,6 +81,9 @@ public:
         QList<double> replotMs; // every replot's duration
         QList<double> drainMs; // every tick that took new data: appending it, rescaling
         QList<double> frameMs; // each replot plus the drain before it: a frame's whole cost
+        // The same frame in this thread's CPU time: what it costs whatever else the machine runs
+        // (on a loaded machine the wall-clock figures above include waiting for a core).
+        QList<double> frameCpuMs;
     };
     const LatencyLog& latencyLog() const { return m_log; }
     void clearLatencyLog() { m_log = {}; }
@@ -149,6 +152,8 @@ private:
     qint64 m_pendingOldestNs = 0;
     qint64 m_pendingNewestNs = 0;
     double m_pendingDrainMs = 0;
+    double m_pendingDrainCpuMs = 0;
+    double m_replotCpuStartMs = 0;
     QElapsedTimer m_replotClock;
     LatencyLog m_log;
 };
