@@ -518,11 +518,8 @@ int run(const RunOptions& o)
             for (auto* queued : {samplers.cupti, samplers.nvml}) {
                 if (!queued)
                     continue;
-                if (queued->overflow() > 0)
-                    e.limitations.push_back(fmt::format("{} sampler: {} of {} readings lost to a full queue",
-                        queued->name(), queued->overflow(), queued->decoded()));
-                if (!queued->error().empty())
-                    e.limitations.push_back(fmt::format("{} sampler stopped: {}", queued->name(), queued->error()));
+                for (auto& why : queued->limitations())
+                    e.limitations.push_back(std::move(why));
             }
             if (!e.missing_gates.empty()) {
                 std::string gates;

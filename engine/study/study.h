@@ -157,6 +157,9 @@ struct Sample {
     std::string adapter; // the adapter that read it
     std::map<std::string, std::string> fingerprint; // adapter fields that must match across arms
     std::optional<double> peak_gpu_mem_mib; // NVML, all GPUs, while the command ran
+    // When the repetition started, in seconds since the experiment started on the clock of its
+    // lanes (absent in older studies): the live view draws each repetition's band from it.
+    std::optional<double> t_s;
 };
 
 // A stream recorded by a sampler during the experiment (CPU utilisation, RSS, SM occupancy...).

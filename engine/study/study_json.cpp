@@ -499,6 +499,8 @@ json sample_to_json(const Sample& s)
         j["fingerprint"] = s.fingerprint;
     if (s.peak_gpu_mem_mib)
         j["peak_gpu_mem_mib"] = *s.peak_gpu_mem_mib;
+    if (s.t_s)
+        j["t_s"] = *s.t_s;
     return j;
 }
 
@@ -533,6 +535,7 @@ Sample sample_from_json(const JsonReader& r)
         for (const auto& [k, v] : r.json()["fingerprint"].items())
             s.fingerprint[k] = v.is_string() ? v.get<std::string>() : v.dump();
     s.peak_gpu_mem_mib = r.optional_number("peak_gpu_mem_mib");
+    s.t_s = r.optional_number("t_s");
     return s;
 }
 
