@@ -15,6 +15,8 @@
 #   torch      torch_reference.py       -> torch.json (copy_ and torch.mm, same GPU, same call)
 #   studies    kwb_studies.sh: kwb calibrate, a GEMM A/B to its verdict, the correctness gate,
 #              A/A false alarms for the copy and the GEMM (studies-summary.json)
+#   ncu        ncu_agreement.sh: PM sampling vs ncu --clock-control none on the copy and the GEMM
+#              -> ncu-agreement.json
 #   kwb-bench  the host-side engine benchmarks
 #   grid2      two_gpu_grid.sh (issue 17, two GPUs; not in the default set): a 2x2 GEMM grid with
 #              kwb run --devices 0,1 and with one GPU, alternating -> grid2/summary.json
@@ -65,6 +67,8 @@ for stage in "${stages[@]}"; do
       timeout "$limit" python3 "$here/torch_attention.py" > "$out/torch-attention.json" 2> "$out/torch-attention.log" || status=1 ;;
     studies)
       timeout "$limit" bash "$here/kwb_studies.sh" "$out" || status=1 ;;
+    ncu)
+      timeout "$limit" bash "$here/ncu_agreement.sh" "$out" > "$out/ncu-agreement.json" 2> "$out/ncu-agreement.log" || status=1 ;;
     grid2)
       timeout "$limit" bash "$here/two_gpu_grid.sh" "$out" || status=1 ;;
     kwb-bench)
