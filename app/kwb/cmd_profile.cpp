@@ -54,8 +54,8 @@ Backend pick_backend(const Workload& w, const Experiment& e, const ProfileOption
         if (!has_backend(w, Backend::Cuda))
             throw BadInput(fmt::format("{}: experiment {}: {} has no cuda backend", o.study, e.id, w.name()));
         if (const auto why = cuda_unavailable_reason(w.name()); !why.empty())
-            throw std::runtime_error(fmt::format(
-                "{}: experiment {}: the cuda backend is not available here: {}", o.study, e.id, why));
+            throw std::runtime_error(
+                fmt::format("{}: experiment {}: the cuda backend is not available here: {}", o.study, e.id, why));
         return Backend::Cuda;
     }
     if (wanted == "auto" && cuda_here && params_fit_backend(w, e.arms.front().params, Backend::Cuda))
@@ -128,12 +128,12 @@ int profile(const ProfileOptions& o)
         throw BadInput(fmt::format("{}: experiment {}: no arms", o.study, e.id));
     const Workload* w = builtin_workloads().find(e.workload);
     if (!w)
-        throw BadInput(fmt::format("{}: experiment {}: unknown workload '{}' (see kwb workloads)", o.study, e.id,
-            e.workload));
+        throw BadInput(
+            fmt::format("{}: experiment {}: unknown workload '{}' (see kwb workloads)", o.study, e.id, e.workload));
     const std::string wanted = o.backend.empty() ? e.backend : o.backend;
     if (wanted != "auto" && wanted != "cpu" && wanted != "cuda")
-        throw BadInput(fmt::format(
-            "{}: experiment {}: unknown backend '{}' (expected auto, cpu or cuda)", o.study, e.id, wanted));
+        throw BadInput(
+            fmt::format("{}: experiment {}: unknown backend '{}' (expected auto, cpu or cuda)", o.study, e.id, wanted));
     select_cuda_device(o.device);
     const Backend backend = pick_backend(*w, e, o);
     const Arm& arm = e.arms.front();
@@ -183,7 +183,8 @@ void add_profile_command(CLI::App& app, Action& action)
         "into the study's binding section");
     auto o = std::make_shared<ProfileOptions>();
     cmd->add_option("STUDY", o->study, "The study file (its binding section is written back)")->required();
-    cmd->add_option("--experiment", o->experiment, "The experiment whose baseline arm is profiled (default: the first)");
+    cmd->add_option(
+        "--experiment", o->experiment, "The experiment whose baseline arm is profiled (default: the first)");
     cmd->add_option("--backend", o->backend, "auto, cpu or cuda (default: the experiment's own setting)")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     cmd->add_option("--device", o->device, "The CUDA device to profile on (default 0)");

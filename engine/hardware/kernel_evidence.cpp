@@ -78,8 +78,8 @@ ProfileEvidence attribute_kernels(const std::vector<KernelRecord>& kernels, cons
         ++out.samples_total;
         // Records that start before the window by more than the longest kernel cannot reach into it.
         const std::uint64_t from = s.start_ns > longest ? s.start_ns - longest : 0;
-        auto it = std::lower_bound(sorted.begin(), sorted.end(), from,
-            [](const KernelRecord& k, std::uint64_t t) { return k.start_ns < t; });
+        auto it = std::lower_bound(
+            sorted.begin(), sorted.end(), from, [](const KernelRecord& k, std::uint64_t t) { return k.start_ns < t; });
         std::map<std::string, double> overlap;
         double all = 0;
         for (; it != sorted.end() && it->start_ns < s.end_ns; ++it) {

@@ -72,6 +72,14 @@ public:
         , lanes_(std::move(lanes))
     {
     }
+    ~PmCollector()
+    {
+        stop_ = true;
+        if (thread_.joinable())
+            thread_.join();
+    }
+    PmCollector(const PmCollector&) = delete;
+    PmCollector& operator=(const PmCollector&) = delete;
     // Empty when sampling started; else the reason.
     std::string start()
     {
@@ -109,8 +117,7 @@ private:
             std::this_thread::sleep_for(std::chrono::milliseconds(2));
         if (api_->pm_stop(pm_, &error) != 0 && error_.empty())
             error_ = error ? error : "cuptiPmSamplingStop failed";
-        while (decode() > 0) {
-        }
+        while (decode() > 0) { }
     }
     // Decodes what has arrived; the count, or -1 after an error.
     int decode()
@@ -172,15 +179,16 @@ std::vector<KernelRecord> parse_activity(const char* text, std::string& error)
 }
 
 // blocks_per_sm and shared memory per block of the configuration, as the plugin checks it.
-void config_occupancy(const KwbGpuBackendApi* api, const Workload& w, const Arm& arm, int device,
-    BindingEvidenceInput& in)
+void config_occupancy(
+    const KwbGpuBackendApi* api, const Workload& w, const Arm& arm, int device, BindingEvidenceInput& in)
 {
     if (!api || !api->check_config)
         return;
     try {
         const auto params = resolve_params(w, arm.params, Backend::Cuda);
         const auto j = nlohmann::json::parse(api->check_config(w.name().c_str(), params.dump().c_str(), device));
-        if (j.value("ok", false)) {
+        // A library call (cuBLASLt) picks its own kernel at run time: the checked figures are not its.
+        if (j.value("ok", false) && j.value("config", "") != "cublaslt") {
             if (j.contains("blocks_per_sm") && j["blocks_per_sm"].is_number())
                 in.blocks_per_sm = j["blocks_per_sm"].get<int>();
             if (j.contains("smem_bytes_per_block") && j["smem_bytes_per_block"].is_number())
@@ -229,21 +237,21 @@ ProfilePassResult profile_gpu(const Workload& w, const Arm& arm, const ProfilePa
             lanes.emplace_back(m.lane);
         }
         const char* error = nullptr;
-        pm = api->pm_open(o.device, names.dump().c_str(), static_cast<unsigned long long>(o.pm_interval_s * 1e9), &error);
+        pm = api->pm_open(
+            o.device, names.dump().c_str(), static_cast<unsigned long long>(o.pm_interval_s * 1e9), &error);
         if (!pm)
             pm_why = error ? error : "CUPTI PM sampling could not be configured";
     }
     if (!pm_why.empty())
-        result.limitations.push_back(
-            fmt::format("no per-kernel counters (DRAM %, occupancy, tensor %): {}", pm_why));
+        result.limitations.push_back(fmt::format("no per-kernel counters (DRAM %, occupancy, tensor %): {}", pm_why));
 
     bool activity = api && api->activity_begin && o.cupti;
     if (activity) {
         const char* error = nullptr;
         if (api->activity_begin(&error) != 0) {
             activity = false;
-            result.limitations.push_back(fmt::format(
-                "no kernel records (CUPTI Activity): {}", error ? error : "cuptiActivityEnable failed"));
+            result.limitations.push_back(
+                fmt::format("no kernel records (CUPTI Activity): {}", error ? error : "cuptiActivityEnable failed"));
         }
     } else if (api && o.cupti && !api->activity_begin)
         result.limitations.push_back("no kernel records: the GPU backend plugin has no CUPTI Activity (ABI < 3)");
@@ -263,10 +271,20 @@ ProfilePassResult profile_gpu(const Workload& w, const Arm& arm, const ProfilePa
     const std::uint64_t t0 = api && api->gpu_timestamp_ns ? api->gpu_timestamp_ns() : 0;
     const auto host0 = Clock::now();
     int reps = 0, workload_launches = 0;
-    while (reps < 3 || since_ms(host0) < o.profile_ms) {
-        const auto r = run(*prepared, arm, 3 + reps);
-        workload_launches += r.launches.value_or(launches);
-        ++reps;
+    try {
+        while (reps < 3 || since_ms(host0) < o.profile_ms) {
+            const auto r = run(*prepared, arm, 3 + reps);
+            workload_launches += r.launches.value_or(launches);
+            ++reps;
+        }
+    } catch (...) {
+        // The workload failed under the profiler: detach CUPTI before the error goes up.
+        collector.reset();
+        if (pm)
+            api->pm_close(pm);
+        if (activity)
+            api->activity_end();
+        throw;
     }
     const std::uint64_t t1 = api && api->gpu_timestamp_ns ? api->gpu_timestamp_ns() : 0;
     const double host_ms = since_ms(host0);
@@ -338,12 +356,12 @@ ProfilePassResult profile_cpu(const Workload& w, const Arm& arm, const ProfilePa
     result.limitations.push_back("CPU backend: timing and procfs only, no hardware counters, so no DRAM %, "
                                  "occupancy or pipe readings; launch-overhead does not apply (no kernel launches)");
     result.call.evidence.push_back(fmt::format(
-        "{} repetitions in {:.0f} ms; the process kept {:.0f}% of a core busy ({} cores); load average {:.2f}",
-        reps, wall_ms, cpu_pct, cores, load1));
+        "{} repetitions in {:.0f} ms; the process kept {:.0f}% of a core busy ({} cores); load average {:.2f}", reps,
+        wall_ms, cpu_pct, cores, load1));
     if (load1 > cores)
-        result.call.warnings.push_back(fmt::format(
-            "the machine's load average {:.2f} exceeds its {} cores: other processes compete for the CPU", load1,
-            cores));
+        result.call.warnings.push_back(
+            fmt::format("the machine's load average {:.2f} exceeds its {} cores: other processes compete for the CPU",
+                load1, cores));
     return result;
 }
 

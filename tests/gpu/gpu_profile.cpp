@@ -78,7 +78,8 @@ int main()
     char tmpl[] = "/tmp/kwb_gpu_profile_XXXXXX";
     const fs::path dir = mkdtemp(tmpl);
 
-    const json copy = profile(dir, "copy", "--workload bandwidth --param op=copy --param size_mb=2048 --vary vector_width=4,8");
+    const json copy
+        = profile(dir, "copy", "--workload bandwidth --param op=copy --param size_mb=2048 --vary vector_width=4,8");
     const json gemm = profile(dir, "gemm",
         "--workload gemm --param impl=cublaslt --param m=8192 --param n=8192 --param k=8192 --vary block_n=64,128");
     KWB_CHECK(!copy.is_null());

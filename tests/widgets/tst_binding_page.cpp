@@ -83,9 +83,9 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(u"cpu.json"_s);
         QProcess make;
-        make.start(kKwb, {u"new"_s, u"--workload"_s, u"rmsnorm"_s, u"--param"_s, u"rows=64"_s, u"--param"_s,
-                             u"hidden=1024"_s, u"--vary"_s, u"vector_width=1,4"_s, u"--backend"_s, u"cpu"_s,
-                             u"--out"_s, path});
+        make.start(kKwb,
+            {u"new"_s, u"--workload"_s, u"rmsnorm"_s, u"--param"_s, u"rows=64"_s, u"--param"_s, u"hidden=1024"_s,
+                u"--vary"_s, u"vector_width=1,4"_s, u"--backend"_s, u"cpu"_s, u"--out"_s, path});
         QVERIFY(make.waitForFinished(60000));
         QCOMPARE(make.exitCode(), 0);
         StudyDocument doc;

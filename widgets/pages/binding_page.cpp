@@ -124,9 +124,9 @@ void BindingPage::refresh()
         setValue(m_constraint, qs(b.constraint));
     setValue(m_axis, qs(b.axis));
     setValue(m_profiled,
-        profiled ? tr("experiment %1, arm %2, by %3 at %4")
-                       .arg(qs(b.experiment), qs(b.arm), qs(b.source), qs(b.measured_at))
-                 : QString());
+        profiled
+            ? tr("experiment %1, arm %2, by %3 at %4").arg(qs(b.experiment), qs(b.arm), qs(b.source), qs(b.measured_at))
+            : QString());
     setValue(m_warnings, lines(b.warnings, u"⚠ "_s));
     if (!b.warnings.empty())
         m_warnings->setStyleSheet(u"color: #b35900; font-weight: bold;"_s);

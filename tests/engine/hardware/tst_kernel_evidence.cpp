@@ -31,9 +31,11 @@ Recorded load_recorded()
     const auto j = nlohmann::json::parse(in);
     Recorded r;
     for (const auto& k : j.at("kernels"))
-        r.kernels.push_back({k.at("name"), k.at("start_ns"), k.at("end_ns")});
+        r.kernels.push_back({k.at("name").get<std::string>(), k.at("start_ns").get<std::uint64_t>(),
+            k.at("end_ns").get<std::uint64_t>()});
     for (const auto& s : j.at("samples"))
-        r.samples.push_back({s.at("start_ns"), s.at("end_ns"), s.at("values").get<std::map<std::string, double>>()});
+        r.samples.push_back({s.at("start_ns").get<std::uint64_t>(), s.at("end_ns").get<std::uint64_t>(),
+            s.at("values").get<std::map<std::string, double>>()});
     return r;
 }
 
@@ -54,8 +56,7 @@ private slots:
     void samplesGoToTheKernelThatFillsThem()
     {
         // copy runs 0-3 ms, gemm 3-6 ms; one sample straddles both halves.
-        const std::vector<KernelRecord> kernels {
-            {"copy", 0, 3 * kMs}, {"gemm", 3 * kMs, 6 * kMs}};
+        const std::vector<KernelRecord> kernels {{"copy", 0, 3 * kMs}, {"gemm", 3 * kMs, 6 * kMs}};
         std::vector<PmWindow> samples {window(0, 80, 0), window(1, 84, 0), window(4, 20, 96), window(5, 18, 98)};
         samples.push_back({2 * kMs + kMs / 2, 3 * kMs + kMs / 2, {{"dram_pct", 50.0}, {"tensor_pct", 50.0}}});
         const auto e = attribute_kernels(kernels, samples, 6.0);
@@ -100,7 +101,8 @@ private slots:
         // 2000 launches of 10 us in 100 ms: 20000 launches/s, kernels cover 20% of the step.
         std::vector<KernelRecord> kernels;
         for (int i = 0; i < 2000; ++i)
-            kernels.push_back({"small", static_cast<std::uint64_t>(i) * 50'000, static_cast<std::uint64_t>(i) * 50'000 + 10'000});
+            kernels.push_back(
+                {"small", static_cast<std::uint64_t>(i) * 50'000, static_cast<std::uint64_t>(i) * 50'000 + 10'000});
         const auto e = attribute_kernels(kernels, {}, 100.0);
         const auto in = binding_input(e, 2000, 0.05);
         QCOMPARE(*in.launches_per_s, 20000.0);
