@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/profiling_pass.h"
 
+#include "hardware/nvml_monitor.h"
 #include "sampling/cupti_metrics.h"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <mutex>
+#include <set>
 #include <sys/resource.h>
 #include <thread>
 
@@ -199,6 +201,66 @@ void config_occupancy(
     }
 }
 
+// NVML's record of each repetition (SM clock, throttle reasons), on the plugin's device `index`.
+class NvmlRecord {
+public:
+    NvmlRecord(const KwbGpuBackendApi* api, int index, std::vector<std::string>& limitations)
+    {
+        std::string uuid;
+        try {
+            const auto devices = nlohmann::json::parse(api && api->devices_json ? api->devices_json() : "null");
+            if (devices.is_array() && index < static_cast<int>(devices.size()))
+                uuid = devices.at(static_cast<size_t>(index)).value("uuid", "");
+        } catch (const std::exception&) {
+        }
+        const auto& nvml = nvml::Library::instance();
+        if (auto device = uuid.empty() ? std::nullopt : nvml.device_by_uuid(uuid)) {
+            monitor_ = std::make_unique<NvmlRepetitionMonitor>(*device);
+            return;
+        }
+        const std::string why = !nvml.available() ? nvml.unavailable_reason()
+            : uuid.empty()                        ? std::string("the plugin gave no device UUID")
+                                                  : fmt::format("NVML has no device {}", uuid);
+        limitations.push_back(fmt::format("no NVML ({}): clocks and throttle reasons not recorded", why));
+    }
+    RepetitionResult run(PreparedWorkload& w, const Arm& arm, int position, std::vector<double>& clocks)
+    {
+        if (monitor_)
+            monitor_->begin();
+        RepetitionResult r;
+        Sample s;
+        try {
+            r = kwb::run(w, arm, position);
+        } catch (...) {
+            if (monitor_)
+                monitor_->end(s);
+            throw;
+        }
+        if (monitor_) {
+            monitor_->end(s);
+            if (s.clock_mhz)
+                clocks.push_back(*s.clock_mhz);
+            throttled_ += s.throttled ? 1 : 0;
+            for (const auto& reason : s.throttle_reasons)
+                reasons_.insert(reason);
+        }
+        return r;
+    }
+    void report(nlohmann::json& extra) const
+    {
+        if (!monitor_)
+            return;
+        extra["nvml_throttled_repetitions"] = throttled_;
+        if (!reasons_.empty())
+            extra["nvml_throttle_reasons"] = reasons_;
+    }
+
+private:
+    std::unique_ptr<NvmlRepetitionMonitor> monitor_;
+    int throttled_ = 0;
+    std::set<std::string> reasons_;
+};
+
 ProfilePassResult profile_gpu(const Workload& w, const Arm& arm, const ProfilePassOptions& o)
 {
     ProfilePassResult result;
@@ -207,9 +269,10 @@ ProfilePassResult profile_gpu(const Workload& w, const Arm& arm, const ProfilePa
     const int launches = size_repetitions(*prepared, arm, 50.0);
 
     // The wall-clock view: event-timed repetitions with nothing attached.
-    std::vector<double> timed;
+    NvmlRecord nvml(api, o.device, result.limitations);
+    std::vector<double> timed, timed_clocks, profiled_clocks;
     for (int i = 0; i < 3; ++i)
-        if (const auto t = ms_per_launch(run(*prepared, arm, i)))
+        if (const auto t = ms_per_launch(nvml.run(*prepared, arm, i, timed_clocks)))
             timed.push_back(*t);
     const std::optional<double> timed_ms = timed.empty() ? std::nullopt : std::optional<double>(median(timed));
     result.extra["timed_ms_per_launch_n"] = timed.size();
@@ -273,7 +336,7 @@ ProfilePassResult profile_gpu(const Workload& w, const Arm& arm, const ProfilePa
     int reps = 0, workload_launches = 0;
     try {
         while (reps < 3 || since_ms(host0) < o.profile_ms) {
-            const auto r = run(*prepared, arm, 3 + reps);
+            const auto r = nvml.run(*prepared, arm, 3 + reps, profiled_clocks);
             workload_launches += r.launches.value_or(launches);
             ++reps;
         }
@@ -310,6 +373,13 @@ ProfilePassResult profile_gpu(const Workload& w, const Arm& arm, const ProfilePa
     config_occupancy(api, w, arm, o.device, result.input);
     result.source = !samples.empty() ? "cupti" : !kernels.empty() ? "activity" : "events";
     result.extra["profiled_repetitions"] = reps;
+    // NVML's SM clock of the timed and of the profiled repetitions: a profiler that moves the
+    // clock explains a disagreement between the two views.
+    if (!timed_clocks.empty())
+        result.extra["nvml_sm_clock_mhz_timed"] = median(timed_clocks);
+    if (!profiled_clocks.empty())
+        result.extra["nvml_sm_clock_mhz_profiled"] = median(profiled_clocks);
+    nvml.report(result.extra);
     result.extra["workload_launches"] = workload_launches;
     result.extra["wall_ms"] = wall_ms;
     if (!result.evidence.kernels.empty() && result.evidence.kernels.front().samples == 0 && !samples.empty())

@@ -43,6 +43,7 @@ void fillKeyValues(QTableWidget* table, const nlohmann::json& object)
         table->setItem(row, 0, new QTableWidgetItem(it.key()));
         table->setItem(row, 1, new QTableWidgetItem(jsonScalarText(it.value())));
     }
+    table->resizeColumnToContents(0); // the names are the point: never elided
 }
 
 } // namespace

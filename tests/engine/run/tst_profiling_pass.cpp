@@ -141,7 +141,7 @@ private slots:
         o.profile_ms = 0; // exactly the 3 minimum repetitions
         const auto r = profile_arm(w, launchable_arm(), Backend::Cuda, o);
         QCOMPARE(r.source, std::string("cupti"));
-        QVERIFY(r.limitations.empty());
+        QVERIFY(!any_contains(r.limitations, "counters")); // (NVML may be missing here: that is its own line)
         QCOMPARE(r.evidence.samples_total, 47); // the stale sample never reached the attribution
         QCOMPARE(r.evidence.kernels.front().samples, 47);
         QCOMPARE(r.evidence.kernels.front().means.at("dram_pct"), 85.0);
@@ -167,7 +167,6 @@ private slots:
         const auto r = profile_arm(w, launchable_arm(), Backend::Cuda, o);
         QCOMPARE(g.pm_opens, 0); // detected before: PM sampling never configured
         QCOMPARE(r.source, std::string("activity"));
-        QCOMPARE(r.limitations.size(), size_t {1});
         QVERIFY(any_contains(r.limitations, "ERR_NVGPUCTRPERM"));
         QVERIFY(any_contains(r.limitations, "run as root"));
         QVERIFY(!r.input.dram_pct);
