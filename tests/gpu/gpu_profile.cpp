@@ -2,7 +2,8 @@
 // `kwb profile` on the GPU: a 2 GiB copy must be called memory-bound and a bf16 8192^3 cuBLASLt
 // GEMM compute-bound, and the measured DRAM % and tensor % must rank them that way round (the
 // copy reads more DRAM, the GEMM keeps the tensor pipe busier). Runs the kwb program beside this
-// one ($KWB_PROGRAM overrides) in a temporary folder. Skipped (77) with no usable GPU, or where
+// one ($KWB_PROGRAM overrides) in a temporary folder; with $OUT set the two studies are copied
+// there (profile-copy.json, profile-gemm.json). Skipped (77) with no usable GPU, or where
 // the counters are restricted (the limitation kwb stamped is printed).
 #include "gpu_plugin.h"
 
@@ -98,7 +99,12 @@ int main()
         KWB_CHECK(!copy.at("kernels").empty() && copy.at("kernels").at(0).value("samples", 0) > 0);
         KWB_CHECK(!gemm.at("kernels").empty() && gemm.at("kernels").at(0).value("samples", 0) > 0);
     }
+    // On the GPU machine the profiled studies come back under $OUT, for the window to replay.
     std::error_code ec;
+    if (const char* out = std::getenv("OUT"))
+        for (const char* name : {"copy", "gemm"})
+            fs::copy_file(dir / (std::string(name) + ".json"),
+                fs::path(out) / (std::string("profile-") + name + ".json"), fs::copy_options::overwrite_existing, ec);
     fs::remove_all(dir, ec);
     return finish("gpu_profile");
 }
