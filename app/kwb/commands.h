@@ -35,5 +35,6 @@ void add_adapters_command(CLI::App& app, Action& action);
 void add_collect_command(CLI::App& app, Action& action);
 void add_submit_command(CLI::App& app, Action& action);
 void add_status_command(CLI::App& app, Action& action);
+void add_profile_command(CLI::App& app, Action& action);
 
 } // namespace kwb::cli

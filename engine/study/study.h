@@ -42,9 +42,21 @@ struct HardwareSnapshot {
 
 // Phase 3: the measured binding constraint.
 struct BindingEvidence {
-    std::string constraint; // memory-bandwidth, compute, smem, launch-overhead, scheduler, at-extremes, or empty
+    std::string constraint; // memory-bandwidth, compute, smem, compute-suboptimal, launch-overhead, scheduler,
+                            // at-extremes, or empty
     std::string notes;
     nlohmann::json metrics = nlohmann::json::object(); // name -> value, as measured
+    // Written by `kwb profile` (engine/run/profiling_pass.h); empty in a study never profiled.
+    std::string axis; // the optimisation axis the constraint suggests
+    std::vector<std::string> evidence; // the readings and thresholds behind the call
+    std::vector<std::string> warnings; // e.g. the profiler view and wall-clock disagree
+    std::vector<std::string> limitations; // what the pass could not measure, with the fix
+    nlohmann::json thresholds = nlohmann::json::object(); // the classifier's thresholds used
+    nlohmann::json kernels = nlohmann::json::array(); // per-kernel evidence
+    std::string experiment; // the experiment whose baseline arm was profiled
+    std::string arm;
+    std::string source; // cupti (PM sampling + Activity), events (NVML + event timing), procfs (CPU)
+    std::string measured_at; // ISO 8601 UTC
 };
 
 // Phase 4: the formula that predicts the change, with its magnitude.

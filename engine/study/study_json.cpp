@@ -563,7 +563,11 @@ json study_to_json(const Study& study)
                 {"warnings", hw.warnings}}},
         {"binding",
             {{"constraint", study.binding.constraint}, {"notes", study.binding.notes},
-                {"metrics", study.binding.metrics}}},
+                {"metrics", study.binding.metrics}, {"axis", study.binding.axis}, {"evidence", study.binding.evidence},
+                {"warnings", study.binding.warnings}, {"limitations", study.binding.limitations},
+                {"thresholds", study.binding.thresholds}, {"kernels", study.binding.kernels},
+                {"experiment", study.binding.experiment}, {"arm", study.binding.arm}, {"source", study.binding.source},
+                {"measured_at", study.binding.measured_at}}},
         {"prediction",
             {{"formula", p.formula}, {"variables", p.variables},
                 {"predicted_delta_pct", optional_number(p.predicted_delta_pct)}, {"rationale", p.rationale},
@@ -592,6 +596,16 @@ Study study_from_json(const nlohmann::json& document)
         s.binding.constraint = b->string_or("constraint", "");
         s.binding.notes = b->string_or("notes", "");
         s.binding.metrics = raw_or(*b, "metrics", json::object());
+        s.binding.axis = b->string_or("axis", "");
+        s.binding.evidence = strings(*b, "evidence");
+        s.binding.warnings = strings(*b, "warnings");
+        s.binding.limitations = strings(*b, "limitations");
+        s.binding.thresholds = raw_or(*b, "thresholds", json::object());
+        s.binding.kernels = raw_or(*b, "kernels", json::array());
+        s.binding.experiment = b->string_or("experiment", "");
+        s.binding.arm = b->string_or("arm", "");
+        s.binding.source = b->string_or("source", "");
+        s.binding.measured_at = b->string_or("measured_at", "");
     }
     if (auto p = r.optional_object("prediction")) {
         s.prediction.formula = p->string_or("formula", "");
