@@ -11,6 +11,7 @@ aa_count=${KWB_AA_STUDIES:-20}
 # Minimum repetition times (ms) of the GEMM A/As: under a power cap the SM clock holds two states
 # for stretches of a few ms; longer repetitions average over them.
 aa_gemm_rep_ms=${KWB_AA_GEMM_MIN_REP_MS:-10}
+aa_copy=${KWB_AA_COPY:-1}   # 0: skip the copy A/As (e.g. when only the GEMM's are re-measured)
 kwb="$here/bin/kwb"
 mkdir -p "$out/studies"
 status=0
@@ -48,7 +49,7 @@ PY
   "$kwb" run "$f" >> "$out/aa-$name.txt" 2>> "$out/studies.log"
 }
 for i in $(seq 1 "$aa_count"); do
-  aa_study "copy-$i" --workload bandwidth --param op=copy --param size_mb=2048 --vary vector_width=4,8 || status=1
+  [ "$aa_copy" = 0 ] || aa_study "copy-$i" --workload bandwidth --param op=copy --param size_mb=2048 --vary vector_width=4,8 || status=1
   for ms in $aa_gemm_rep_ms; do
     name="gemm-$i"; [ "$ms" = 10 ] || name="gemm-${ms}ms-$i"
     aa_study "$name" --workload gemm --param impl=cublaslt --param m=8192 --param n=8192 --param k=8192 \
