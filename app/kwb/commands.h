@@ -31,5 +31,6 @@ void add_calibrate_command(CLI::App& app, Action& action);
 void add_report_command(CLI::App& app, Action& action, int argc, char** argv);
 void add_trace_command(CLI::App& app, Action& action);
 void add_adapters_command(CLI::App& app, Action& action);
+void add_aa_history_command(CLI::App& app, Action& action);
 
 } // namespace kwb::cli
