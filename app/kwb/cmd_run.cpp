@@ -275,10 +275,12 @@ void print_result(const Experiment& e)
     const auto num = [](const std::optional<double>& x) { return x ? fmt::format("{:.4g}", *x) : std::string("-"); };
     say(stdout, "{}: n = {}/{}, delta {}%, sigma {}%; sample verdict {}; final verdict {}\n", e.id, v.n_baseline(),
         v.n_treatment(), num(v.delta_pct), num(v.sigma_pct), to_string(v.word), to_string(e.final_verdict->word));
-    if (e.aa_verdict)
-        say(stdout, "{}: {}\n", e.id, aa_summary(*e.aa_verdict));
+    const std::string aa = e.aa_verdict ? aa_summary(*e.aa_verdict) : std::string();
+    if (!aa.empty()) // beside the A/B's verdict, so not again among the reasons
+        say(stdout, "{}: {}{}\n", e.id, aa, aa_false_alarm(*e.aa_verdict) ? " (a false alarm)" : "");
     for (const auto& r : e.final_verdict->reasons)
-        say(stdout, "  - {}\n", r);
+        if (aa.empty() || !r.starts_with(aa))
+            say(stdout, "  - {}\n", r);
 }
 
 // A finished experiment's real A/A joins its device's history (run/aa_history.h), and the

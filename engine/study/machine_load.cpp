@@ -90,8 +90,8 @@ std::vector<std::string> busy_machine_reasons(const MachineLoad& load)
         seen.push_back(fmt::format("other processes took {} of the CPU (peak {})", pct(*load.other_cpu_pct),
             pct(load.other_cpu_peak_pct.value_or(*load.other_cpu_pct))));
     if (load.thread_starved())
-        seen.push_back(fmt::format("the benchmark thread got {}-{} of a core", pct(*load.thread_p10_pct),
-            pct(load.thread_p90_pct.value_or(*load.thread_p10_pct))));
+        seen.push_back(fmt::format("the benchmark thread got {:.0f}-{:.0f}% of a core", *load.thread_p10_pct,
+            load.thread_p90_pct.value_or(*load.thread_p10_pct)));
     if (load.clock_fell())
         seen.push_back(fmt::format("the clock fell by {} ({} to {} MHz)", pct(*load.clock_drop_pct()),
             wording::num(*load.clock_high_mhz), wording::num(*load.clock_low_mhz)));
@@ -104,8 +104,8 @@ std::vector<std::string> busy_machine_reasons(const MachineLoad& load)
     if (load.other_cpu_pct)
         normal.push_back(fmt::format("other processes took {} of the CPU", pct(*load.other_cpu_pct)));
     if (load.thread_p10_pct)
-        normal.push_back(fmt::format("the benchmark thread got {}-{} of a core", pct(*load.thread_p10_pct),
-            pct(load.thread_p90_pct.value_or(*load.thread_p10_pct))));
+        normal.push_back(fmt::format("the benchmark thread got {:.0f}-{:.0f}% of a core", *load.thread_p10_pct,
+            load.thread_p90_pct.value_or(*load.thread_p10_pct)));
     if (load.clock_drop_pct())
         normal.push_back(fmt::format("the clock varied by {}", pct(*load.clock_drop_pct())));
     if (normal.empty())

@@ -19,7 +19,7 @@ private slots:
         add_aa_arm(e);
         QCOMPARE(e.arms.size(), size_t(3));
         QCOMPARE(e.arms[2].role, std::string(kAaArmRole));
-        QCOMPARE(e.arms[2].params, e.arms[0].params);
+        QVERIFY(e.arms[2].params == e.arms[0].params);
         QCOMPARE(h.run(s, e), RunOutcome::Done);
         // ABBA over three arms: A B C | C B A | ...; every arm 6 judged runs plus its warm-up.
         for (const auto& arm : e.arms)
@@ -44,7 +44,7 @@ private slots:
         const Study back = study_from_json(study_to_json(s));
         QCOMPARE(back.experiments[0].arms[2].role, std::string("aa"));
         QVERIFY(back.experiments[0].aa_verdict.has_value());
-        QCOMPARE(nlohmann::json(to_json(*back.experiments[0].aa_verdict)), nlohmann::json(to_json(*e.aa_verdict)));
+        QVERIFY(to_json(*back.experiments[0].aa_verdict) == to_json(*e.aa_verdict));
     }
 
     void aaArmThatDiffersIsAFalseAlarm()
