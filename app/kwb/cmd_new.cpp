@@ -277,7 +277,7 @@ Study build_study(const NewOptions& o)
     }
     if (o.split_half > 0 && e.plan.stop != StopRule::Duration && e.plan.runs_per_arm < 2 * profile.min_n)
         fmt::print(stderr,
-            "kwb: note: split-half stability check splits the baseline in halves of at least min_n = {} runs; "
+            "kwb: note: the split-half stability check splits the baseline in halves of at least min_n = {} runs; "
             "with --runs {} it will not be assessed (use --runs {} or more)\n",
             profile.min_n, e.plan.runs_per_arm, 2 * profile.min_n);
     e.backend = o.backend == "auto" && backend == Backend::Cuda ? "cuda" : o.backend;

@@ -355,7 +355,7 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
                                    : "");
     }
 
-    d.h(3, "split-half stability check");
+    d.h(3, "Split-half stability check");
     if (e.split_half && e.split_half->splits > 0) {
         d.p(fmt::format("{} of {} splits of the baseline against itself gave a false alarm ({} %).",
             e.split_half->false_alarms, e.split_half->splits, num(100 * e.split_half->false_alarm_rate())));
