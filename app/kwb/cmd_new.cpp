@@ -46,6 +46,7 @@ struct NewOptions {
     int split_half = 0; // --split-half[=K]: the split-half stability check
     int old_aa = 0; // --aa, its name before the real A/A arm: refused with the new names
     bool aa_arm = false; // --aa-arm: a third arm, the baseline again
+    double min_rep_ms = 10;
     std::string profile = "generic";
     std::string backend = "auto";
     std::vector<std::string> guards;
@@ -149,7 +150,7 @@ GridVariable parse_grid_variable(const Workload& w, const std::string& text, con
 // fit it; else the cpu. A study written on a laptop for a GPU server names cuda explicitly.
 Backend study_backend(const Workload& w, const std::string& option, const nlohmann::json& given)
 {
-    if (option == "cuda")
+    if (option == "cuda" || !has_backend(w, Backend::Cpu)) // a cuda-only workload (attention_decode)
         return Backend::Cuda;
     if (option == "cpu" || !has_backend(w, Backend::Cuda))
         return Backend::Cpu;
@@ -245,6 +246,7 @@ Study build_study(const NewOptions& o)
         throw BadInput("--split-half: must not be negative");
     e.plan.runs_per_arm = planned_runs(o);
     e.plan.warmup_runs = o.warmup;
+    e.plan.min_rep_ms = o.min_rep_ms;
     e.plan.order = o.order == "abba" ? RunOrder::Abba : RunOrder::RandomisedBlocks;
     e.plan.seed = o.seed;
     e.plan.stop = o.stop == "duration" ? StopRule::Duration
@@ -257,7 +259,7 @@ Study build_study(const NewOptions& o)
     for (const auto& p : plan_problems(e.plan)) {
         static const std::map<std::string, std::string> option
             = {{"runs_per_arm", "--runs"}, {"warmup_runs", "--warmup"}, {"split_halves", "--split-half"},
-                {"duration_s", "--duration"}, {"max_seconds", "--max-seconds"}};
+                {"duration_s", "--duration"}, {"max_seconds", "--max-seconds"}, {"min_rep_ms", "--min-rep-ms"}};
         const auto it = option.find(p.field);
         throw BadInput(fmt::format("{}: {}", it == option.end() ? p.field : it->second, p.problem));
     }
@@ -572,6 +574,9 @@ void add_new_command(CLI::App& app, Action& action)
     cmd->add_option("--duration", o->duration_s, "Seconds to run under --stop duration");
     cmd->add_option("--max-seconds", o->max_seconds, "Never run an experiment longer than this")->capture_default_str();
     cmd->add_option("--warmup", o->warmup, "Warm-up runs per arm (run first, never judged)")->capture_default_str();
+    cmd->add_option("--min-rep-ms", o->min_rep_ms,
+           "Launches per repetition are calibrated so one repetition lasts at least this (0: one launch)")
+        ->capture_default_str();
     cmd->add_flag("--split-half{" + std::to_string(kDefaultSplitHalves) + "}", o->split_half,
         "Split-half stability check: split the baseline against itself K times (--split-half gives 5, "
         "--split-half=K)");

@@ -160,6 +160,9 @@ struct Sample {
     std::string adapter; // the adapter that read it
     std::map<std::string, std::string> fingerprint; // adapter fields that must match across arms
     std::optional<double> peak_gpu_mem_mib; // NVML, all GPUs, while the command ran
+    // When the repetition started, in seconds since the experiment started on the clock of its
+    // lanes (absent in older studies): the live view draws each repetition's band from it.
+    std::optional<double> t_s;
 };
 
 // A stream recorded by a sampler during the experiment (CPU utilisation, RSS, SM occupancy...).
@@ -196,6 +199,15 @@ struct StopRecord {
 };
 
 enum class ExperimentStatus { Pending, Running, Done, Stopped, Failed };
+
+// Schema 3: where an experiment ran when runs were spread out (`kwb run --devices`, `kwb run
+// --cell`, `kwb submit`): which of the listed devices it was given, on which host, under which
+// Slurm array task. The device identity says what the device was; this says which slot it was.
+struct Placement {
+    std::optional<int> device; // the --devices entry (the CUDA index for GPU runs); null: none given
+    std::string host; // the host name of the machine that ran it
+    std::string slurm_job; // "1234_5" (array job, task) under Slurm; empty otherwise
+};
 
 struct Experiment {
     std::string id; // unique in the study, e.g. "ab-1"
@@ -236,6 +248,7 @@ struct Experiment {
     // (judged) repetition and adds each session's time from its first judged repetition, so a
     // resumed run continues the clock instead of restarting it. Null until a judged repetition ran.
     std::optional<double> timed_elapsed_s;
+    std::optional<Placement> placement; // schema 3: null unless the run was spread out
 };
 
 // Schema 3, phase 6: one variable of a grid and its levels; levels[0] is the baseline level.
