@@ -9,6 +9,7 @@
 #include "hardware/nvml_monitor.h"
 #include "progress_bar.h"
 #include "progress_stream.h"
+#include "remote_run.h"
 #include "run/judge_experiment.h"
 #include "run/runner.h"
 #include "sampling/procfs_sampler.h"
@@ -19,6 +20,7 @@
 #include "study/device_identity.h"
 #include "study/grid.h"
 #include "study/new_attempt.h"
+#include "study/remote_marker.h"
 #include "study/study_file.h"
 #include "study/study_lock.h"
 #include "util/atomic_file.h"
@@ -46,6 +48,7 @@ struct RunOptions {
     bool no_cupti = false; // CUPTI PM sampling off (NVML and procfs stay)
     int device = 0; // the CUDA device index
     bool new_device = false;
+    RemoteRunOptions remote; // --host, --remote-kwb, --remote-dir, --attach (docs/remote.md)
 };
 
 // Notices and results are never worth a run: a closed stderr or stdout (EPIPE, SIGPIPE being
@@ -291,6 +294,17 @@ int run(const RunOptions& o)
     } release_at_exit;
     // Holding the lock, no other kwb saves this study: temporary files beside it whose process is
     // gone are what a killed save left behind.
+    // A study handed to a remote host is that run's until it comes back (study/remote_marker.h).
+    try {
+        if (const auto remote = read_remote_marker(o.study))
+            throw BadInput(fmt::format("{}: is being run on {} since {} (kwb run {} --attach follows it; the study "
+                                       "comes back when it ends)",
+                o.study, remote->describe(), remote->started_at, o.study));
+    } catch (const BadInput&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw BadInput(e.what());
+    }
     for (const auto& leftover : remove_stale_temporaries(o.study))
         say(stderr, "kwb: removed {}, left by a save that was cut short\n", leftover.string());
     if (stop.load())
@@ -496,7 +510,32 @@ void add_run_command(CLI::App& app, Action& action)
     cmd->add_option("--device", o->device, "The CUDA device to run on (default 0)");
     cmd->add_flag("--new-device", o->new_device,
         "Continue an experiment measured on another device model as a new experiment on this one");
-    cmd->callback([&action, o] { action = [o] { return run(*o); }; });
+    cmd->add_option("--host", o->remote.host,
+        "Run on this ssh destination (as ssh understands it; KWB_SSH replaces the ssh command): the study is sent, "
+        "runs there detached, and comes back when the run ends");
+    cmd->add_option(
+        "--remote-kwb", o->remote.remote_kwb, "With --host: the kwb program there (default: kwb on its PATH)");
+    cmd->add_option("--remote-dir", o->remote.remote_dir,
+        "With --host: the folder there for remote runs (default .kwb/runs under the remote home)");
+    cmd->add_flag("--attach", o->remote.attach,
+        "Follow the remote run that owns the study (after a dropped connection), or fetch it when it has ended");
+    cmd->callback([&action, o, cmd] {
+        if (o->remote.host.empty() && !o->remote.attach) {
+            action = [o] { return run(*o); };
+            return;
+        }
+        o->remote.study = o->study;
+        o->remote.json_progress = o->json_progress;
+        // The run's own options go to the remote kwb as given.
+        for (const char* name : {"--backend", "--device"})
+            if (cmd->count(name) > 0)
+                for (const auto& value : cmd->get_option(name)->results())
+                    o->remote.run_arguments.insert(o->remote.run_arguments.end(), {name, value});
+        for (const char* name : {"--new-attempt", "--no-cupti", "--new-device"})
+            if (cmd->count(name) > 0)
+                o->remote.run_arguments.emplace_back(name);
+        action = [o] { return run_remote(o->remote); };
+    });
 }
 
 } // namespace kwb::cli
