@@ -4,6 +4,7 @@
 // (docs/remote.md). kwb reaches it through KWB_SSH, a wrapper that runs `ssh -F <generated config>`
 // and logs each ssh client's pid and command, so a test can cut the connection by killing one.
 #include "kwb_process.h"
+#include "sshd_fixture.h"
 
 #include <QDir>
 #include <QFile>
@@ -22,17 +23,6 @@
 using namespace kwbtest;
 
 namespace {
-
-int run_tool(const QString& program, const QStringList& args, QByteArray* err = nullptr)
-{
-    QProcess p;
-    p.start(program, args);
-    if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit)
-        return -1;
-    if (err)
-        *err = p.readAllStandardError();
-    return p.exitCode();
-}
 
 void write_executable(const QString& path, const QByteArray& text)
 {
@@ -76,7 +66,7 @@ class TestKwbRemote : public QObject {
 
 private:
     QTemporaryDir m_dir;
-    QProcess m_sshd;
+    SshdFixture m_server;
     QString m_skip; // why no server could be started: every case skips with this one line
     QString m_remoteDir;
 
@@ -92,18 +82,7 @@ private:
         const auto folders = QDir(m_remoteDir).entryList({name + QStringLiteral("-*")}, QDir::Dirs);
         return folders.size() == 1 ? QDir(m_remoteDir).filePath(folders.first() + u'/' + name) : QString();
     }
-    // The pid of the live ssh client whose command contains `what`, from the wrapper's log.
-    qint64 sshClient(const QString& what) const
-    {
-        const auto lines = read_all(path(QStringLiteral("ssh.log"))).split('\n');
-        for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
-            const qint64 pid = it->split(' ').first().toLongLong();
-            if (pid > 0 && it->contains(what.toUtf8()) && ::kill(static_cast<pid_t>(pid), 0) == 0)
-                return pid;
-        }
-        return 0;
-    }
-    bool startSshd();
+    qint64 sshClient(const QString& what) const { return m_server.client(what); }
 
 private slots:
     void initTestCase();
@@ -116,99 +95,20 @@ private slots:
     void unreachable_host_is_one_line();
 };
 
-bool TestKwbRemote::startSshd()
-{
-    const QString sshd = QStringLiteral("/usr/sbin/sshd");
-    if (!QFile::exists(sshd) || QStandardPaths::findExecutable(QStringLiteral("ssh")).isEmpty()) {
-        m_skip = QStringLiteral("OpenSSH is not installed (apt-get install openssh-server openssh-client)");
-        return false;
-    }
-    QByteArray err;
-    for (const char* key : {"host_key", "user_key"})
-        if (run_tool(QStringLiteral("ssh-keygen"),
-                {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"), QString(),
-                    QStringLiteral("-f"), path(QLatin1StringView(key))},
-                &err)
-            != 0) {
-            m_skip = QStringLiteral("ssh-keygen failed: ") + QString::fromUtf8(err).trimmed();
-            return false;
-        }
-    QFile::copy(path(QStringLiteral("user_key.pub")), path(QStringLiteral("authorized_keys")));
-    // sshd run by root insists on its privilege separation directory (Debian creates it at boot).
-    if (::geteuid() == 0)
-        QDir().mkpath(QStringLiteral("/run/sshd"));
-    const QString user = qEnvironmentVariable("USER", QStringLiteral("root"));
-    for (int attempt = 0; attempt < 5; ++attempt) {
-        const int port = 20000 + static_cast<int>((::getpid() * 7 + attempt * 7919) % 30000);
-        write_all(path(QStringLiteral("sshd_config")),
-            QStringLiteral("Port %1\nListenAddress 127.0.0.1\nHostKey %2\nAuthorizedKeysFile %3\nPidFile %4\n"
-                           "StrictModes no\nUsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
-                           "PubkeyAuthentication yes\nPermitRootLogin prohibit-password\n")
-                .arg(port)
-                .arg(path(QStringLiteral("host_key")), path(QStringLiteral("authorized_keys")),
-                    path(QStringLiteral("sshd.pid")))
-                .toUtf8());
-        write_all(path(QStringLiteral("ssh_config")),
-            QStringLiteral("Host kwbtest\n  HostName 127.0.0.1\n  Port %1\n  User %2\n  IdentityFile %3\n"
-                           "  IdentitiesOnly yes\n  StrictHostKeyChecking no\n  UserKnownHostsFile %4\n"
-                           "  BatchMode yes\n  LogLevel ERROR\n  ConnectTimeout 10\n")
-                .arg(port)
-                .arg(::geteuid() == 0 ? QStringLiteral("root") : user, path(QStringLiteral("user_key")),
-                    path(QStringLiteral("known_hosts")))
-                .toUtf8());
-        m_sshd.setProcessChannelMode(QProcess::MergedChannels);
-        m_sshd.start(sshd,
-            {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), path(QStringLiteral("sshd_config"))});
-        if (!m_sshd.waitForStarted(10000)) {
-            m_skip = QStringLiteral("sshd cannot start: ") + m_sshd.errorString();
-            return false;
-        }
-        // Listening when a client gets through; an sshd that exits says why (a taken port: try another).
-        for (int i = 0; i < 100; ++i) {
-            if (m_sshd.state() == QProcess::NotRunning)
-                break;
-            if (run_tool(QStringLiteral("ssh"),
-                    {QStringLiteral("-F"), path(QStringLiteral("ssh_config")), QStringLiteral("kwbtest"),
-                        QStringLiteral("true")},
-                    &err)
-                == 0)
-                return true;
-            QTest::qWait(100);
-        }
-        const QString log = QString::fromUtf8(m_sshd.readAll()).trimmed();
-        m_sshd.kill();
-        m_sshd.waitForFinished(5000);
-        m_skip
-            = QStringLiteral("sshd on 127.0.0.1:%1 did not accept the test's key: %2")
-                  .arg(port)
-                  .arg((log.isEmpty() ? QString::fromUtf8(err).trimmed() : log).replace(u'\n', QStringLiteral("; ")));
-        if (!log.contains(QStringLiteral("Address already in use")))
-            return false;
-    }
-    return false;
-}
-
 void TestKwbRemote::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     m_remoteDir = path(QStringLiteral("remote-runs"));
-    if (!startSshd())
+    if (!m_server.start(m_dir.filePath(QStringLiteral("sshd")))) {
+        m_skip = m_server.skipReason();
         return;
-    const QString wrapper = path(QStringLiteral("ssh-wrapper"));
-    write_executable(wrapper,
-        QStringLiteral("#!/bin/sh\necho \"$$ $*\" >> '%1'\nexec ssh -F '%2' \"$@\"\n")
-            .arg(path(QStringLiteral("ssh.log")), path(QStringLiteral("ssh_config")))
-            .toUtf8());
-    qputenv("KWB_SSH", wrapper.toUtf8());
+    }
+    qputenv("KWB_SSH", m_server.wrapper().toUtf8());
 }
 
 void TestKwbRemote::cleanupTestCase()
 {
-    if (m_sshd.state() != QProcess::NotRunning) {
-        m_sshd.terminate();
-        if (!m_sshd.waitForFinished(5000))
-            m_sshd.kill();
-    }
+    m_server.stop();
 }
 
 void TestKwbRemote::remote_run_end_to_end()
