@@ -62,6 +62,18 @@ std::string trimmed(std::string s)
     return s;
 }
 
+// The remote kwb's notices, each naming the host it comes from: "kwb: gpu-01: no GPU: ...".
+void relay_notices(const std::string& host, const std::string& text)
+{
+    for (size_t start = 0; start < text.size();) {
+        const auto end = text.find('\n', start);
+        const auto line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        if (!line.empty())
+            note("{}", line.starts_with("kwb: ") ? fmt::format("kwb: {}: {}", host, line.substr(5)) : line);
+        start = end == std::string::npos ? text.size() : end + 1;
+    }
+}
+
 // The version check: one line naming both versions when the remote kwb is another release, since
 // the two exchange a study file and a stream whose formats belong to a version.
 void check_remote_version(const std::string& host, const std::string& remote_kwb)
@@ -346,13 +358,7 @@ int run_remote(const RemoteRunOptions& o)
     // once it arrived whole and loads.
     const auto status
         = ssh_run(host, fmt::format("cd {} && cat exit 2>/dev/null; cat stderr.txt >&2 2>/dev/null; true", folder));
-    for (size_t start = 0; start < status.err.size();) {
-        const auto nl = status.err.find('\n', start);
-        const auto line = status.err.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
-        if (!line.empty())
-            note("{}", line.starts_with("kwb: ") ? fmt::format("kwb: {}: {}", host, line.substr(5)) : line);
-        start = nl == std::string::npos ? status.err.size() : nl + 1;
-    }
+    relay_notices(host, status.err);
     int code = kRunFailed;
     try {
         code = std::stoi(trimmed(status.out));
@@ -401,7 +407,7 @@ int devices_remote(const std::string& host, const std::string& remote_kwb, bool 
     if (version != "kwb " KWB_VERSION)
         note(
             "kwb: {}: version skew: the remote kwb '{}' is {} and this one is kwb {}", host, kwb, version, KWB_VERSION);
-    std::fputs(r.err.c_str(), stderr);
+    relay_notices(host, r.err);
     std::fputs(nl == std::string::npos ? "" : r.out.c_str() + nl + 1, stdout);
     return r.exit_code;
 }

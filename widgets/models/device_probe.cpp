@@ -33,6 +33,12 @@ void DeviceProbe::startOnHost(const QString& kwbProgram, const RemoteHost& host)
 void DeviceProbe::startWith(const QString& kwbProgram, const QStringList& args)
 {
     m_finished = false;
+    if (m_process) {
+        // A newer question replaces one still out (this machine's sheet, then a host's).
+        m_process->disconnect(this);
+        m_process->kill();
+        m_process->waitForFinished(5000);
+    }
     delete m_process;
     m_process = new QProcess(this);
     connect(m_process, &QProcess::finished, this,
