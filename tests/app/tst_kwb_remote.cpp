@@ -91,6 +91,7 @@ private slots:
     void dropped_connection_reattaches_by_itself();
     void killed_client_reattached_later_with_locks_held();
     void version_skew_is_named();
+    void stream_version_skew_is_named_once();
     void devices_over_ssh();
     void unreachable_host_is_one_line();
 };
@@ -269,6 +270,30 @@ void TestKwbRemote::version_skew_is_named()
         QStringLiteral("kwbtest"), QStringLiteral("--remote-kwb"), old});
     QCOMPARE(d.exit_code, 0);
     QVERIFY2(d.err.contains("version skew") && d.err.contains("kwb 0.0.1"), d.err.constData());
+}
+
+void TestKwbRemote::stream_version_skew_is_named_once()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    // The same release, but a stream of another version (as a later kwb would write it).
+    const QString other = path(QStringLiteral("stream-v2-kwb"));
+    write_executable(other,
+        QStringLiteral(
+            "#!/bin/sh\n[ \"$1\" = --version ] && exec '%1' --version\n'%1' \"$@\" | sed 's/\"v\":1,/\"v\":2,/'\n")
+            .arg(kKwb)
+            .toUtf8());
+    const QString study
+        = new_gemm_study(path(QStringLiteral("v2.json")), {QStringLiteral("--runs"), QStringLiteral("3")});
+    const auto r = kwb({QStringLiteral("run"), study, QStringLiteral("--json-progress"), QStringLiteral("--host"),
+        QStringLiteral("kwbtest"), QStringLiteral("--remote-kwb"), other, QStringLiteral("--remote-dir"), m_remoteDir});
+    QVERIFY2(r.exit_code == 0, r.err.constData());
+    QCOMPARE(r.err.count("version skew"), 1);
+    QVERIFY2(r.err.contains("kwb: kwbtest: version skew: the remote progress stream is version 2 and this kwb reads "
+                            "version 1"),
+        r.err.constData());
+    // The lines are still relayed as they came (clients ignore what they do not know).
+    QVERIFY(r.out.contains("\"type\":\"end\",\"v\":2"));
 }
 
 void TestKwbRemote::devices_over_ssh()
