@@ -35,6 +35,8 @@ RemoteActions::RemoteActions(
     m_button->setPopupMode(QToolButton::InstantPopup);
     m_button->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_button->setMenu(m_menu);
+    m_menu->setToolTipsVisible(true);
+    connect(m_menu, &QMenu::aboutToShow, this, &RemoteActions::rebuildMenu);
     m_reattach->setObjectName(u"reattachAction"_s);
     m_reattach->setToolTip(tr("Follow the run on a remote host again (after a dropped connection), or fetch the "
                               "study once it has ended"));
@@ -93,16 +95,22 @@ bool RemoteActions::runOn(const RemoteHost& host)
 void RemoteActions::rebuildMenu()
 {
     m_menu->clear();
+    delete m_hardware; // the submenu is rebuilt with the list
     QSettings settings;
     const auto hosts = loadRemoteHosts(settings);
+    // Run's own gate holds for a host too: the hosts are offered only when Run is.
+    const QString blocked = m_hooks.blockedReason ? m_hooks.blockedReason() : QString();
     for (const auto& host : hosts) {
-        QAction* a = m_menu->addAction(host.destination, this, [this, host] { runOn(host); });
-        a->setToolTip(tr("kwb run STUDY %1").arg(host.kwbArguments().join(u' ')));
+        QAction* a = m_menu->addAction(tr("Run on %1").arg(host.destination), this, [this, host] { runOn(host); });
+        a->setEnabled(blocked.isEmpty());
+        a->setToolTip(blocked.isEmpty() ? tr("kwb run STUDY --json-progress %1").arg(host.kwbArguments().join(u' '))
+                                        : tr("Locked: %1").arg(blocked));
     }
     if (hosts.isEmpty())
         m_menu->addAction(tr("(no hosts yet)"))->setEnabled(false);
     m_menu->addSeparator();
-    QMenu* hardware = m_menu->addMenu(tr("Show the hardware of"));
+    m_hardware = m_menu->addMenu(tr("Show the hardware of"));
+    QMenu* hardware = m_hardware;
     hardware->addAction(tr("this machine"), this, [this] { m_probe->start(m_run->program()); });
     for (const auto& host : hosts)
         hardware->addAction(host.destination, this, [this, host] { m_probe->startOnHost(m_run->program(), host); });

@@ -4,6 +4,7 @@
 #include "models/remote_hosts.h"
 
 #include <QObject>
+#include <QPointer>
 #include <functional>
 
 class QAction;
@@ -53,6 +54,7 @@ private:
     Hooks m_hooks;
     QToolButton* m_button;
     QMenu* m_menu;
+    QPointer<QMenu> m_hardware;
     QAction* m_reattach;
     QAction* m_hosts;
 };

@@ -8,17 +8,20 @@
 #include "models/remote_hosts.h"
 #include "models/run_controller.h"
 #include "pages/live_page.h"
+#include "pages/remote_hosts_dialog.h"
 #include "plots/live_plot.h"
 #include "remote_actions.h"
 #include "sshd_fixture.h"
 #include "study/remote_marker.h"
 #include "study/study_file.h"
 
+#include <QMenu>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 
 using namespace Qt::StringLiterals;
 using namespace kwb::gui;
@@ -46,6 +49,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void hostListIsKeptInTheSettings();
+    void hostsDialogEditsTheList();
     void runOnHostFeedsTheLiveViewsAndComesBackWhole();
     void droppedConnectionMidRunStillBringsTheStudyBack();
     void closingTheWindowLetsGoAndOpeningReattaches();
@@ -106,6 +110,30 @@ void TestWorkbenchRemote::hostListIsKeptInTheSettings()
     QCOMPARE(
         hosts[0].kwbArguments(), (QStringList {u"--host"_s, u"gpu-01"_s, u"--remote-kwb"_s, u"~/opt/kwb/bin/kwb"_s}));
     QCOMPARE(hosts[1].kwbArguments(), (QStringList {u"--host"_s, u"me@h200"_s, u"--remote-dir"_s, u"/scratch/kwb"_s}));
+    saveRemoteHosts(settings, {});
+}
+
+void TestWorkbenchRemote::hostsDialogEditsTheList()
+{
+    RemoteHostsDialog dialog({{u"gpu-01"_s, {}, {}}});
+    dialog.addHost({u"  gpu-02 "_s, u"/opt/kwb/bin/kwb"_s, u"/scratch"_s});
+    dialog.addHost({}); // a row left empty is dropped
+    QCOMPARE(dialog.hosts(),
+        (QList<RemoteHost> {{u"gpu-01"_s, {}, {}}, {u"gpu-02"_s, u"/opt/kwb/bin/kwb"_s, u"/scratch"_s}}));
+    // The window's menu offers each host of the settings, under Run's gate.
+    {
+        QSettings settings;
+        saveRemoteHosts(settings, {{u"gpu-01"_s, {}, {}}});
+    }
+    MainWindow w;
+    QMenu* menu = w.remoteActions()->runOnHostButton()->menu();
+    emit menu->aboutToShow();
+    QStringList texts;
+    for (const QAction* a : menu->actions())
+        texts << a->text();
+    QVERIFY2(texts.contains(u"Run on gpu-01"_s), qPrintable(texts.join(u", "_s)));
+    QVERIFY(texts.contains(u"Remote hosts…"_s));
+    QSettings settings;
     saveRemoteHosts(settings, {});
 }
 
