@@ -132,6 +132,12 @@ void RemoteActions::update()
     const bool idle = !m_run->isRunning();
     m_button->setEnabled(idle);
     const QString host = awayOn();
+    // The study on disk is the remote run's until it comes back (also when following it failed):
+    // nothing is saved into it here meanwhile, so the copy that comes back loses nothing.
+    if (idle && (!host.isEmpty() || m_lockedForRemote)) {
+        m_lockedForRemote = !host.isEmpty();
+        m_document->setLocked(m_lockedForRemote);
+    }
     m_reattach->setEnabled(idle && !host.isEmpty());
     m_reattach->setText(host.isEmpty() ? tr("Reattach") : tr("Reattach to %1").arg(host));
 }

@@ -57,6 +57,7 @@ private:
     QPointer<QMenu> m_hardware;
     QAction* m_reattach;
     QAction* m_hosts;
+    bool m_lockedForRemote = false; // the document is locked because its run is away on a host
 };
 
 } // namespace kwb::gui

@@ -215,6 +215,19 @@ void TestWorkbenchRemote::closingTheWindowLetsGoAndOpeningReattaches()
     }
     const auto record = kwb::read_remote_marker(file);
     QVERIFY(record.has_value());
+    {
+        // Opened while the host cannot be asked (no KWB_SSH: "kwbtest" is no real host), the study
+        // stays locked: it is the remote run's until it comes back.
+        const QByteArray ssh = qgetenv("KWB_SSH");
+        qunsetenv("KWB_SSH");
+        MainWindow offline;
+        QVERIFY(offline.openStudy(path));
+        QTRY_VERIFY_WITH_TIMEOUT(!offline.runController()->isRunning(), 60000);
+        QCOMPARE(offline.runController()->lastStatus(), u"failed"_s);
+        QVERIFY(offline.document()->isLocked());
+        QVERIFY(offline.remoteActions()->reattachAction()->isEnabled());
+        qputenv("KWB_SSH", ssh);
+    }
     QCOMPARE(QString::fromStdString(record->host), u"kwbtest"_s);
     QVERIFY(kwb::load_study(file).experiments.at(0).samples.empty()); // still away
 
