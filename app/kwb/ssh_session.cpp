@@ -99,7 +99,7 @@ std::vector<std::string> ssh_command()
     std::istringstream words(custom && *custom ? custom : "ssh");
     for (std::string w; words >> w;)
         argv.push_back(w);
-    for (const char* option : {"ServerAliveInterval=10", "ServerAliveCountMax=3"}) {
+    for (const char* option : {"ServerAliveInterval=10", "ServerAliveCountMax=3", "ConnectTimeout=20"}) {
         argv.push_back("-o");
         argv.push_back(option);
     }

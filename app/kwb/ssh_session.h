@@ -14,8 +14,8 @@
 // (the tests point it at a generated config and a server on localhost).
 namespace kwb::cli {
 
-// The ssh command line without destination: KWB_SSH (or "ssh") and the keep-alive options that
-// let a dropped connection be noticed within about 30 s instead of hanging.
+// The ssh command line without destination: KWB_SSH (or "ssh") and the keep-alive and connect
+// time-out options that let a dropped connection be noticed within about 30 s instead of hanging.
 std::vector<std::string> ssh_command();
 
 // One argument quoted for a POSIX shell: 'it'\''s'.
