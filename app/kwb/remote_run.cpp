@@ -97,7 +97,7 @@ std::string state_script(const std::string& folder)
 {
     return fmt::format("d={}; if [ -f \"$d/exit\" ]; then echo finished; elif [ -f \"$d/kwb.pid\" ] && kill -0 "
                        "\"$(cat \"$d/kwb.pid\")\" 2>/dev/null; then echo running; elif [ -f \"$d/kwb.pid\" ]; then "
-                       "echo died; else echo none; fi",
+                       "sleep 1; if [ -f \"$d/exit\" ]; then echo finished; else echo died; fi; else echo none; fi",
         remote_shell_path(folder));
 }
 
@@ -299,8 +299,9 @@ int run_remote(const RemoteRunOptions& o)
     const auto send_stop = [&] {
         if (stop_sent)
             return;
-        stop_sent = true;
-        ssh_run(host, fmt::format("kill -INT \"$(cat {}/kwb.pid)\" 2>/dev/null; true", folder));
+        // Sent once it got there: a stop asked while the connection is down is sent on reconnecting.
+        stop_sent
+            = ssh_run(host, fmt::format("kill -INT \"$(cat {}/kwb.pid)\" 2>/dev/null; true", folder)).exit_code == 0;
     };
     while (true) {
         {
@@ -350,7 +351,7 @@ int run_remote(const RemoteRunOptions& o)
         for (int waited = 0; waited < std::min(16, 1 << (failures - 1)) * 10 && !stop.load() && !g_detach.load();
              ++waited)
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        if (stop.load() && !stop_sent && r.exit_code == 0)
+        if (stop.load() && !stop_sent)
             send_stop();
     }
 
@@ -364,6 +365,11 @@ int run_remote(const RemoteRunOptions& o)
         code = std::stoi(trimmed(status.out));
     } catch (const std::exception&) {
         note("kwb: {}: the remote kwb ended without an exit status (killed?); fetching what it saved", host);
+    }
+    if (code != kOk && code != kRunFailed && code != kBadInput && code != kFailOn && code != kStopped) {
+        // Killed there (137: SIGKILL, the OOM killer): every save before it is in the study.
+        note("kwb: {}: the remote kwb was killed (exit status {}); fetching what it saved", host, code);
+        code = kRunFailed;
     }
     const auto fetched = ssh_run(host, fmt::format("cat {}/{}", folder, shell_quote(run.study_name)));
     if (fetched.exit_code != 0)

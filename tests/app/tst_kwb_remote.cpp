@@ -8,6 +8,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -90,6 +91,7 @@ private slots:
     void remote_run_end_to_end();
     void dropped_connection_reattaches_by_itself();
     void killed_client_reattached_later_with_locks_held();
+    void remote_kwb_killed_keeps_what_it_saved();
     void version_skew_is_named();
     void stream_version_skew_is_named_once();
     void devices_over_ssh();
@@ -243,6 +245,45 @@ void TestKwbRemote::killed_client_reattached_later_with_locks_held()
     // And the study runs here again.
     const auto again = kwb({QStringLiteral("run"), study});
     QCOMPARE(again.exit_code, 0);
+}
+
+void TestKwbRemote::remote_kwb_killed_keeps_what_it_saved()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QString study = new_gemm_study(path(QStringLiteral("killed.json")),
+        {QStringLiteral("--stop"), QStringLiteral("duration"), QStringLiteral("--duration"), QStringLiteral("30")});
+    QProcess p;
+    p.start(kKwb, QStringList {QStringLiteral("run"), study, QStringLiteral("--json-progress")} + hostArgs());
+    QByteArray out;
+    for (int i = 0; i < 600 && out.count("\"type\":\"sample\"") < 3; ++i) {
+        p.waitForReadyRead(100);
+        out += p.readAllStandardOutput();
+    }
+    // The OOM killer there: SIGKILL to the remote kwb, which cannot save anything more.
+    const QString remote = remoteStudy(QStringLiteral("killed.json"));
+    QVERIFY(!remote.isEmpty());
+    const qint64 pid = read_all(QFileInfo(remote).dir().filePath(QStringLiteral("kwb.pid"))).trimmed().toLongLong();
+    QVERIFY(pid > 0);
+    QCOMPARE(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+    QVERIFY(p.waitForFinished(120000));
+    out += p.readAllStandardOutput();
+    const QByteArray err = p.readAllStandardError();
+    QCOMPARE(p.exitCode(), 1);
+    QVERIFY2(err.contains("the remote kwb was killed (exit status 137)"), err.constData());
+    // Every sample the stream announced is in the study that came back; the stream still ended.
+    int announced = 0;
+    const auto lines = stream_lines(out);
+    for (const auto& l : lines)
+        announced += l.value(u"type").toString() == u"sample" && !l.value(u"warmup").toBool();
+    QCOMPARE(lines.last().value(u"type").toString(), QStringLiteral("end"));
+    QCOMPARE(lines.last().value(u"status").toString(), QStringLiteral("failed"));
+    const auto e = load(study).value(u"experiments").toArray().first().toObject();
+    int n = 0;
+    QVERIFY(positions_complete(e, &n));
+    QVERIFY2(
+        n >= announced && announced >= 1, qPrintable(QStringLiteral("%1 saved, %2 announced").arg(n).arg(announced)));
+    QVERIFY(!QFile::exists(path(QStringLiteral(".killed.json.remote"))));
 }
 
 void TestKwbRemote::version_skew_is_named()
