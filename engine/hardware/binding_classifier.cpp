@@ -37,6 +37,12 @@ BindingCall classify_binding(const BindingEvidenceInput& in, const BindingThresh
             fmt::format("kernels cover {:.0f}% of the wall clock (over 100%: kernels overlap or the clocks disagree)",
                 *in.kernel_share_pct));
 
+    // The framing trap: a kernel-internal constraint binds only the share of the step the kernels cover.
+    if (in.kernel_share_pct && *in.kernel_share_pct <= 100 && 100.0 - *in.kernel_share_pct > t.dispatch_share_pct)
+        call.warnings.push_back(fmt::format("kernels cover only {:.0f}% of the wall clock ({:.0f}% outside kernels > "
+                                            "{:.0f}%): a kernel-internal gain moves the step by at most that share",
+            *in.kernel_share_pct, 100.0 - *in.kernel_share_pct, t.dispatch_share_pct));
+
     const double pipe = std::max(in.tensor_pct.value_or(0), in.fma_pct.value_or(0));
     if ((in.tensor_pct || in.fma_pct) && pipe >= t.pipe_near_peak_pct) {
         ev.push_back(fmt::format("tensor pipe {} %, FMA pipe {} %: >= {:.0f}% is near peak", show(in.tensor_pct),
@@ -88,10 +94,20 @@ BindingCall classify_binding(const BindingEvidenceInput& in, const BindingThresh
         decide("at-extremes", "none left in this kernel: change the algorithm or the problem it solves");
         return call;
     }
-    ev.push_back(
-        fmt::format("no branch matched: tensor {} %, FMA {} %, DRAM {} %, SM {} %, occupancy {} %, SMs active {} %",
-            show(in.tensor_pct), show(in.fma_pct), show(in.dram_pct), show(in.sm_pct), show(in.occupancy_pct),
-            show(in.sm_active_pct)));
+    const std::string readings
+        = fmt::format("tensor {} %, FMA {} %, DRAM {} %, SM {} %, occupancy {} %, SMs active {} %", show(in.tensor_pct),
+            show(in.fma_pct), show(in.dram_pct), show(in.sm_pct), show(in.occupancy_pct), show(in.sm_active_pct));
+    // The matrix's last row: every axis measured and none above its threshold. Without the DRAM
+    // and a pipe reading there is nothing to say that of, so the call stays empty.
+    if (in.dram_pct && (in.tensor_pct || in.fma_pct)) {
+        ev.push_back(fmt::format("no axis above its threshold ({}): the matrix reads this as already at the extremes "
+                                 "of the tile axis",
+            readings));
+        decide("at-extremes",
+            "pivot the axis: quantisation, speculative decoding, an algorithmic restructure; kill tile sweeps");
+        return call;
+    }
+    ev.push_back(fmt::format("not enough measured to call it: {}", readings));
     return call;
 }
 
@@ -115,6 +131,15 @@ nlohmann::json binding_metrics_json(const BindingEvidenceInput& in)
     put("profiled_ms_per_launch", in.profiled_ms_per_launch);
     put("timed_ms_per_launch", in.timed_ms_per_launch);
     return j;
+}
+
+nlohmann::json binding_thresholds_json(const BindingThresholds& t)
+{
+    return {{"pipe_near_peak_pct", t.pipe_near_peak_pct}, {"dram_bound_pct", t.dram_bound_pct},
+        {"smem_bound_kib", t.smem_bound_kib}, {"tensor_low_pct", t.tensor_low_pct},
+        {"occupancy_ok_pct", t.occupancy_ok_pct}, {"launches_per_s", t.launches_per_s},
+        {"dispatch_share_pct", t.dispatch_share_pct}, {"sm_active_low_pct", t.sm_active_low_pct},
+        {"extremes_pct", t.extremes_pct}, {"disagreement_pct", t.disagreement_pct}};
 }
 
 } // namespace kwb

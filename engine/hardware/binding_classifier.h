@@ -19,9 +19,13 @@
 //   scheduler           SMs with work < sm_active_low_pct (60) of cycles: too few blocks, tail
 //                       waves, a serialised grid
 //   at-extremes         SM and DRAM throughput both >= extremes_pct (60): the kernel sits at the
-//                       roofline ridge, no single axis has headroom
-// The branch left implicit by the matrix is the last: nothing matched (constraint empty, the
-// evidence says which readings were missing or low).
+//                       roofline ridge, no single axis has headroom; or, the matrix's last row,
+//                       DRAM and a pipe were measured and no axis is above its threshold
+// The branch the matrix leaves implicit is the first (a pipe near peak is compute-bound, not
+// "compute-suboptimal"). Without DRAM and a pipe reading the call stays empty and the evidence
+// says what was not measured. Warnings: profiled vs timed time per launch differ by more than
+// disagreement_pct; kernels cover over 100% of the wall clock; kernels cover so little of the wall
+// clock (outside share > dispatch_share_pct) that a kernel-internal call binds only that share.
 namespace kwb {
 
 struct BindingThresholds {
@@ -64,5 +68,8 @@ BindingCall classify_binding(const BindingEvidenceInput& in, const BindingThresh
 
 // The evidence as the study's binding.metrics object (name -> value; absent ones left out).
 nlohmann::json binding_metrics_json(const BindingEvidenceInput& in);
+
+// The thresholds as the study's binding.thresholds object (name -> value).
+nlohmann::json binding_thresholds_json(const BindingThresholds& t);
 
 } // namespace kwb

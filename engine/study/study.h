@@ -42,9 +42,21 @@ struct HardwareSnapshot {
 
 // Phase 3: the measured binding constraint.
 struct BindingEvidence {
-    std::string constraint; // memory-bandwidth, compute, smem, launch-overhead, scheduler, at-extremes, or empty
+    std::string constraint; // memory-bandwidth, compute, smem, compute-suboptimal, launch-overhead, scheduler,
+                            // at-extremes, or empty
     std::string notes;
     nlohmann::json metrics = nlohmann::json::object(); // name -> value, as measured
+    // Written by `kwb profile` (engine/run/profiling_pass.h); empty in a study never profiled.
+    std::string axis; // the optimisation axis the constraint suggests
+    std::vector<std::string> evidence; // the readings and thresholds behind the call
+    std::vector<std::string> warnings; // e.g. the profiler view and wall-clock disagree
+    std::vector<std::string> limitations; // what the pass could not measure, with the fix
+    nlohmann::json thresholds = nlohmann::json::object(); // the classifier's thresholds used
+    nlohmann::json kernels = nlohmann::json::array(); // per-kernel evidence
+    std::string experiment; // the experiment whose baseline arm was profiled
+    std::string arm;
+    std::string source; // cupti (PM sampling + Activity), events (NVML + event timing), procfs (CPU)
+    std::string measured_at; // ISO 8601 UTC
 };
 
 // Phase 4: the formula that predicts the change, with its magnitude.
@@ -157,6 +169,9 @@ struct Sample {
     std::string adapter; // the adapter that read it
     std::map<std::string, std::string> fingerprint; // adapter fields that must match across arms
     std::optional<double> peak_gpu_mem_mib; // NVML, all GPUs, while the command ran
+    // When the repetition started, in seconds since the experiment started on the clock of its
+    // lanes (absent in older studies): the live view draws each repetition's band from it.
+    std::optional<double> t_s;
 };
 
 // A stream recorded by a sampler during the experiment (CPU utilisation, RSS, SM occupancy...).
@@ -192,6 +207,15 @@ struct StopRecord {
 
 enum class ExperimentStatus { Pending, Running, Done, Stopped, Failed };
 
+// Schema 3: where an experiment ran when runs were spread out (`kwb run --devices`, `kwb run
+// --cell`, `kwb submit`): which of the listed devices it was given, on which host, under which
+// Slurm array task. The device identity says what the device was; this says which slot it was.
+struct Placement {
+    std::optional<int> device; // the --devices entry (the CUDA index for GPU runs); null: none given
+    std::string host; // the host name of the machine that ran it
+    std::string slurm_job; // "1234_5" (array job, task) under Slurm; empty otherwise
+};
+
 struct Experiment {
     std::string id; // unique in the study, e.g. "ab-1"
     std::string kind = "ab"; // "ab", or "grid-cell" (one cell of a grid group)
@@ -224,6 +248,7 @@ struct Experiment {
     // against this one), so cells can run apart (another GPU, another job) and still be judged.
     std::string group;
     std::vector<int> cell;
+    std::optional<Placement> placement; // schema 3: null unless the run was spread out
 };
 
 // Schema 3, phase 6: one variable of a grid and its levels; levels[0] is the baseline level.

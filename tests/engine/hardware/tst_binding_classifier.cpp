@@ -18,7 +18,7 @@ private slots:
         QTest::addColumn<QString>("constraint");
         for (const auto& [i, c] : std::vector<std::pair<int, const char*>> {{0, "compute"}, {1, "compute"},
                  {2, "memory-bandwidth"}, {3, "smem"}, {4, "compute-suboptimal"}, {5, "launch-overhead"},
-                 {6, "scheduler"}, {7, "at-extremes"}, {8, ""}})
+                 {6, "scheduler"}, {7, "at-extremes"}, {8, ""}, {9, "at-extremes"}})
             QTest::addRow("%s/%d", c, i) << i << QString::fromLatin1(c);
     }
     void everyBranch()
@@ -63,8 +63,13 @@ private slots:
             in.sm_active_pct = 99;
             break;
         case 8:
-            in.tensor_pct = 60;
+            in.tensor_pct = 60; // no DRAM reading: not enough to call it
+            break;
+        case 9:
+            in.tensor_pct = 60; // every axis measured, none above its threshold: the matrix's last row
             in.dram_pct = 10;
+            in.occupancy_pct = 30;
+            in.sm_active_pct = 95;
             break;
         }
         const auto call = classify_binding(in);
@@ -105,6 +110,33 @@ private slots:
         QVERIFY(call.warnings.front().find("disagree") != std::string::npos);
         in.profiled_ms_per_launch = 1.075;
         QVERIFY(classify_binding(in).warnings.empty());
+    }
+
+    void warnsOfTheFramingTrap()
+    {
+        // Kernels cover 20% of the wall clock: a memory-bound kernel binds at most that share.
+        BindingEvidenceInput in;
+        in.dram_pct = 90;
+        in.kernel_share_pct = 20;
+        in.launches_per_s = 50;
+        const auto call = classify_binding(in);
+        QCOMPARE(call.constraint, std::string("memory-bandwidth"));
+        QCOMPARE(call.warnings.size(), size_t {1});
+        QVERIFY(call.warnings.front().find("cover only 20%") != std::string::npos);
+        in.kernel_share_pct = 71; // 29% outside kernels: no warning
+        QVERIFY(classify_binding(in).warnings.empty());
+    }
+
+    void thresholdsJsonNamesEveryThreshold()
+    {
+        BindingThresholds t;
+        t.dram_bound_pct = 75;
+        const auto j = binding_thresholds_json(t);
+        QCOMPARE(j.size(), size_t {10});
+        QCOMPARE(j.at("dram_bound_pct").get<double>(), 75.0);
+        BindingEvidenceInput in;
+        in.dram_pct = 77; // over a lowered threshold
+        QCOMPARE(classify_binding(in, t).constraint, std::string("memory-bandwidth"));
     }
 
     void recordedH200Evidence()

@@ -54,6 +54,17 @@ Study sample_study()
     s.experiments.push_back(e);
     s.tradeoffs.push_back({"memory-budget", true, "128 KiB of scratch"});
     s.ledger.push_back({"ab-1", "2026-11-30T00:00:00Z", "LICENSE", "14% faster", {"bigger tiles amortise loads"}});
+    s.binding.constraint = "compute-suboptimal";
+    s.binding.axis = "feed the tensor pipe";
+    s.binding.evidence = {"tensor pipe 25.0 % < 40%"};
+    s.binding.warnings = {"profiler view and wall-clock disagree"};
+    s.binding.limitations = {"no NVML"};
+    s.binding.thresholds = {{"tensor_low_pct", 40.0}};
+    s.binding.kernels = nlohmann::json::array({{{"name", "gemm_tiled"}, {"launches", 3}}});
+    s.binding.experiment = "ab-1";
+    s.binding.arm = "baseline";
+    s.binding.source = "cupti";
+    s.binding.measured_at = "2026-11-30T00:00:00.000Z";
     return s;
 }
 
@@ -169,6 +180,20 @@ private slots:
         QVERIFY(s.experiments.at(0).device.empty());
         QVERIFY(!s.experiments.at(0).launches_per_rep);
         QCOMPARE(RunPlan {}.min_rep_ms, 10.0);
+    }
+
+    void bindingWithoutTheProfileFieldsLoads()
+    {
+        // A v2 binding section (constraint, notes, metrics only): the profile's fields default.
+        const Study s = parse_study(R"({"schema_version": 2, "name": "old",
+            "binding": {"constraint": "memory-bandwidth", "notes": "from ncu", "metrics": {"dram_pct": 83}}})",
+            "v2.json");
+        QCOMPARE(s.binding.constraint, std::string("memory-bandwidth"));
+        QCOMPARE(s.binding.notes, std::string("from ncu"));
+        QVERIFY(s.binding.measured_at.empty());
+        QVERIFY(s.binding.evidence.empty());
+        QVERIFY(s.binding.kernels.is_array() && s.binding.kernels.empty());
+        QVERIFY(s.binding.thresholds.is_object() && s.binding.thresholds.empty());
     }
 
     void sameDeviceMeansSameModel()
