@@ -10,6 +10,7 @@
 #include "progress_bar.h"
 #include "progress_stream.h"
 #include "run/aa_history.h"
+#include "remote_run.h"
 #include "run/judge_experiment.h"
 #include "run/runner.h"
 #include "run_devices.h"
@@ -22,6 +23,7 @@
 #include "study/device_identity.h"
 #include "study/grid.h"
 #include "study/new_attempt.h"
+#include "study/remote_marker.h"
 #include "study/study_file.h"
 #include "study/study_lock.h"
 #include "study/study_parts.h"
@@ -58,6 +60,7 @@ struct RunOptions {
     std::string cell;
     bool device_given = false;
     std::vector<int> devices;
+    RemoteRunOptions remote; // --host, --remote-kwb, --remote-dir, --attach (docs/remote.md)
 };
 
 // Notices and results are never worth a run: a closed stderr or stdout (EPIPE, SIGPIPE being
@@ -413,6 +416,17 @@ int run(const RunOptions& o)
     struct ReleaseAtExit {
         ~ReleaseAtExit() { set_exit_cleanup_path(""); }
     } release_at_exit;
+    // A study handed to a remote host is that run's until it comes back (study/remote_marker.h).
+    try {
+        if (const auto remote = read_remote_marker(o.study))
+            throw BadInput(fmt::format("{}: is being run on {} since {} (kwb run {} --attach follows it; the study "
+                                       "comes back when it ends)",
+                o.study, remote->describe(), remote->started_at, o.study));
+    } catch (const BadInput&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw BadInput(e.what());
+    }
     // Holding the lock, no other kwb saves this study: temporary files beside it whose process is
     // gone are what a killed save left behind.
     for (const auto& leftover : remove_stale_temporaries(file))
@@ -630,9 +644,38 @@ void add_run_command(CLI::App& app, Action& action)
                         ->check(CLI::NonNegativeNumber);
     devices->excludes(cell)->excludes(new_device)->excludes("--device")->excludes("--new-attempt");
     cell->excludes(new_device)->excludes("--new-attempt");
+    auto* host = cmd->add_option("--host", o->remote.host,
+        "Run on this ssh destination (as ssh understands it; KWB_SSH replaces the ssh command): the study is sent, "
+        "runs there detached, and comes back when the run ends");
+    cmd->add_option(
+        "--remote-kwb", o->remote.remote_kwb, "With --host: the kwb program there (default: kwb on its PATH)");
+    cmd->add_option("--remote-dir", o->remote.remote_dir,
+        "With --host: the folder there for remote runs (default .kwb/runs under the remote home)");
+    auto* attach = cmd->add_flag("--attach", o->remote.attach,
+        "Follow the remote run that owns the study (after a dropped connection), or fetch it when it has ended");
+    // A part file belongs beside its study: a cell runs where the study is.
+    host->excludes(cell);
+    attach->excludes(cell);
     cmd->callback([&action, o, cmd] {
         o->device_given = cmd->count("--device") > 0;
-        action = [o] { return run(*o); };
+        if (o->remote.host.empty() && !o->remote.attach) {
+            action = [o] { return run(*o); };
+            return;
+        }
+        o->remote.study = o->study;
+        o->remote.json_progress = o->json_progress;
+        // The run's own options go to the remote kwb as given.
+        for (const char* name : {"--backend", "--device", "--devices"})
+            if (cmd->count(name) > 0) {
+                std::string values;
+                for (const auto& value : cmd->get_option(name)->results())
+                    values += (values.empty() ? "" : ",") + value;
+                o->remote.run_arguments.insert(o->remote.run_arguments.end(), {name, values});
+            }
+        for (const char* name : {"--new-attempt", "--no-cupti", "--new-device"})
+            if (cmd->count(name) > 0)
+                o->remote.run_arguments.emplace_back(name);
+        action = [o] { return run_remote(o->remote); };
     });
 }
 
