@@ -11,6 +11,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-${OUT:-$PWD/gpu-out}}
 runs=${KWB_GRID_RUNS:-30}
 repeats=${KWB_GRID_REPEATS:-2}
+# Where only one GPU is lent, KWB_GRID_MODES=one-gpu measures the baseline of the comparison alone.
+modes=${KWB_GRID_MODES:-two-gpus one-gpu}
 kwb="$here/bin/kwb"
 dir="$out/grid2"
 mkdir -p "$dir"
@@ -21,7 +23,7 @@ base="$dir/grid.json"
 nvidia-smi --query-gpu=index,name,uuid,driver_version --format=csv > "$dir/gpus.csv" 2>&1
 : > "$dir/times.txt"
 for i in $(seq 1 "$repeats"); do
-  for mode in two-gpus one-gpu; do
+  for mode in $modes; do
     s="$dir/$mode-$i.json"
     cp "$base" "$s"
     if [ "$mode" = two-gpus ]; then args=(--devices 0,1); else args=(--device 0); fi
