@@ -67,6 +67,8 @@ SlurmDialog::SlurmDialog(StudyDocument* document, const QString& program, QWidge
     headers << tr("Cell") << tr("State") << tr("Slurm task") << tr("Slurm state") << tr("Reason") << tr("Samples")
             << tr("Detail");
     m_table->setHorizontalHeaderLabels(headers);
+    // Every column fits its text; the detail (the resubmit command, Slurm's words) takes the rest.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -228,11 +230,11 @@ void SlurmDialog::showStatus(const QByteArray& json)
             if (col == 1 && cell.value("state"_L1).toString() == "failed"_L1)
                 item->setForeground(QColor(0xc0, 0x20, 0x20));
             item->setToolTip(cell.value("detail"_L1).toString());
+            if (v.isDouble())
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             m_table->setItem(row, col, item);
         }
     }
-    m_table->resizeColumnsToContents();
-    m_table->horizontalHeader()->setStretchLastSection(true);
     updateButtons();
 }
 
