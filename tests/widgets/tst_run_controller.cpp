@@ -7,9 +7,11 @@
 #include "models/study_document.h"
 
 #include <QFile>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <set>
 
 using namespace Qt::StringLiterals;
 using namespace kwb::gui;
@@ -32,6 +34,7 @@ private slots:
     void programDefaultsBesideTheExecutable();
     void deviceProbeReadsKwbDevices();
     void devicesRunFollowsInterleavedCells();
+    void realKwbSpreadsACpuGridOverTwoDevices();
 
 private:
     QTemporaryDir m_dir;
@@ -258,6 +261,47 @@ void TestRunController::devicesRunFollowsInterleavedCells()
         QString::fromUtf8(args.readAll().trimmed()), QString(u"run "_s + m_path + u" --devices 0,1 --json-progress"_s));
     qunsetenv("FAKE_KWB_ARGS");
     qunsetenv("FAKE_KWB_GO");
+}
+
+// The real kwb on a CPU grid (2x2: three cells besides the baseline) over two worker slots:
+// every cell finishes, each on a device the controller saw, and the reloaded study records it.
+void TestRunController::realKwbSpreadsACpuGridOverTwoDevices()
+{
+    const QString path = m_dir.filePath(u"grid.json"_s);
+    QProcess make;
+    make.start(QStringLiteral(KWB_PROGRAM_PATH),
+        {u"new"_s, u"--workload"_s, u"gemm"_s, u"--param"_s, u"size=128"_s, u"--runs"_s, u"3"_s, u"--backend"_s,
+            u"cpu"_s, u"--grid"_s, u"block=32,128"_s, u"--grid"_s, u"threads=1,2"_s, u"--out"_s, path, u"--force"_s});
+    QVERIFY(make.waitForFinished(kTimeout));
+    QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
+    StudyDocument doc;
+    QVERIFY(doc.load(path));
+    LiveSeries live;
+    RunController run(&doc, &live);
+    run.setProgram(QStringLiteral(KWB_PROGRAM_PATH));
+    run.setDevices(u"0,1"_s);
+    QSignalSpy finished(&run, &RunController::finished);
+    QSignalSpy errors(&run, &RunController::errorReported);
+    QVERIFY(run.start());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+    QCOMPARE(run.lastStatus(), u"done"_s);
+    QCOMPARE(errors.count(), 0);
+    QVERIFY(run.cells().size() >= 1 && run.cells().size() <= 2);
+    for (const auto& cell : run.cells())
+        QCOMPARE(cell.state, u"done"_s);
+    QCOMPARE(run.done(), run.planned()); // every repetition of every cell counted once
+    QVERIFY(run.planned() > 0);
+    std::set<int> devices;
+    int placed = 0;
+    for (const auto& e : doc.study().experiments) {
+        if (!e.placement || !e.placement->device)
+            continue;
+        ++placed;
+        devices.insert(*e.placement->device);
+        QVERIFY(*e.placement->device == 0 || *e.placement->device == 1);
+    }
+    QVERIFY(placed >= 3); // the grid's cells, each placed
+    QCOMPARE(devices.size(), 2u); // three cells over two free slots: both were used
 }
 
 QTEST_GUILESS_MAIN(TestRunController)
