@@ -15,6 +15,7 @@
 #include "pages/target_page.h"
 #include "pages/tradeoff_page.h"
 #include "pages/verdict_page.h"
+#include "remote_actions.h"
 #include "report_export.h"
 
 #include <QCloseEvent>
@@ -34,6 +35,7 @@
 #include <QStyle>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -209,6 +211,11 @@ void MainWindow::buildActions()
     m_devicesEdit->setToolTip(tr("Run the grid's cells in parallel, one cell per listed device "
                                  "(kwb run --devices); empty: one device"));
     bar->addWidget(m_devicesEdit);
+    m_remote = new RemoteActions(this, &m_document, m_run, m_probe,
+        {[this] { return runBlockedReason(); }, [this](const QString& m) { showError(m); },
+            [this] { showView(u"live"_s); }});
+    bar->addWidget(m_remote->runOnHostButton());
+    bar->addAction(m_remote->reattachAction());
     m_slurmAction = bar->addAction(tr("Slurm…"), this, &MainWindow::openSlurm);
     m_slurmAction->setObjectName(u"slurmAction"_s);
     m_slurmAction->setToolTip(tr("Submit the study's cells as a Slurm job array, follow them, collect them"));
@@ -407,6 +414,13 @@ void MainWindow::closeEvent(QCloseEvent* event)
 {
     if (m_closeAfterRun && m_run->isRunning()) {
         event->ignore(); // already stopping; the window closes when the child has saved
+        return;
+    }
+    if (m_run->isRunning() && !m_run->remoteHost().isEmpty()) {
+        // A run on a host goes on without the window: let go of it; opening the study reattaches.
+        m_closeAfterRun = true;
+        m_run->detach();
+        event->ignore();
         return;
     }
     const LeaveQuestion question = leaveQuestion(m_run->isRunning(), m_document.isModified());

@@ -258,7 +258,7 @@ void TestRunController::devicesRunFollowsInterleavedCells()
     QFile args(argsFile);
     QVERIFY(args.open(QIODevice::ReadOnly));
     QCOMPARE(
-        QString::fromUtf8(args.readAll().trimmed()), QString(u"run "_s + m_path + u" --devices 0,1 --json-progress"_s));
+        QString::fromUtf8(args.readAll().trimmed()), QString(u"run "_s + m_path + u" --json-progress --devices 0,1"_s));
     qunsetenv("FAKE_KWB_ARGS");
     qunsetenv("FAKE_KWB_GO");
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "models/remote_hosts.h"
 #include "models/stream_parser.h"
 
 #include <QElapsedTimer>
@@ -56,6 +57,17 @@ public:
     bool start();
     // SIGINT: the child finishes the current repetition, saves and exits 130.
     void stop();
+    // The same run on an ssh host (docs/remote.md): `kwb run STUDY --host ... --json-progress`
+    // relays the remote stream into the same live views; the study is reloaded when it is back.
+    bool startOnHost(const RemoteHost& host);
+    // Follows the remote run that owns the study (`kwb run STUDY --attach --json-progress`): after
+    // a dropped connection, or when a study whose run is away is opened. The stream is replayed
+    // from its start, so the live views are whole.
+    bool reattach();
+    // The ssh destination of the run in progress (or last run); empty for a local run.
+    QString remoteHost() const { return m_remoteHost; }
+    // Lets go of a remote run without stopping it (SIGHUP: the run goes on there).
+    void detach();
 
     State state() const { return m_state; }
     bool isRunning() const { return m_state != State::Idle; }
@@ -77,6 +89,7 @@ signals:
     void cellsChanged(); // a spread-out run's device/cell table changed
 
 private:
+    bool startChild(const QStringList& options, const QString& remoteHost, bool saveFirst);
     void readStdout();
     void readStderr();
     void handle(const StreamEvent& event);
@@ -103,6 +116,7 @@ private:
     QString m_lastStatus;
     QString m_streamStatus;
     int m_lastExitCode = 0;
+    QString m_remoteHost;
     QString m_devices;
     QMap<int, Cell> m_cells;
     int m_followed = -1;
