@@ -11,6 +11,7 @@
 #include "pages/hardware_page.h"
 #include "pages/live_page.h"
 #include "pages/results_page.h"
+#include "pages/slurm_dialog.h"
 #include "pages/target_page.h"
 #include "pages/tradeoff_page.h"
 #include "pages/verdict_page.h"
@@ -23,6 +24,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -202,11 +204,33 @@ void MainWindow::buildActions()
     m_stopAction->setObjectName(u"stopAction"_s);
     m_stopAction->setShortcut(Qt::Key_Escape);
     m_stopAction->setToolTip(tr("Stop after the current repetition; finished repetitions are kept (Esc)"));
+    m_devicesEdit = new QLineEdit(bar);
+    m_devicesEdit->setObjectName(u"devicesEdit"_s);
+    m_devicesEdit->setPlaceholderText(tr("devices, e.g. 0,1"));
+    m_devicesEdit->setMaximumWidth(140);
+    m_devicesEdit->setToolTip(tr("Run the grid's cells in parallel, one cell per listed device "
+                                 "(kwb run --devices); empty: one device"));
+    bar->addWidget(m_devicesEdit);
     m_remote = new RemoteActions(this, &m_document, m_run, m_probe,
         {[this] { return runBlockedReason(); }, [this](const QString& m) { showError(m); },
             [this] { showView(u"live"_s); }});
     bar->addWidget(m_remote->runOnHostButton());
     bar->addAction(m_remote->reattachAction());
+    m_slurmAction = bar->addAction(tr("Slurm…"), this, &MainWindow::openSlurm);
+    m_slurmAction->setObjectName(u"slurmAction"_s);
+    m_slurmAction->setToolTip(tr("Submit the study's cells as a Slurm job array, follow them, collect them"));
+}
+
+void MainWindow::openSlurm()
+{
+    if (m_document.filePath().isEmpty() && !saveAs())
+        return;
+    auto* dialog = findChild<SlurmDialog*>();
+    if (!dialog)
+        dialog = new SlurmDialog(&m_document, m_run->program(), this);
+    dialog->show();
+    dialog->raise();
+    dialog->refresh();
 }
 
 bool MainWindow::showView(const QString& key)
@@ -305,6 +329,7 @@ void MainWindow::run()
         return;
     }
     m_banner->hide();
+    m_run->setDevices(m_devicesEdit->text());
     if (!m_run->start()) {
         showError(m_run->lastError());
         return;
@@ -499,6 +524,8 @@ void MainWindow::updateRunState()
                                               : tr("Locked: %1").arg(blocked));
     // The child owns the study file while it runs; another study can be opened once it stops.
     m_newAction->setEnabled(!running);
+    m_devicesEdit->setEnabled(!running);
+    m_slurmAction->setEnabled(!running);
     m_openAction->setEnabled(!running);
     m_recentMenu->setEnabled(!running && !m_recentMenu->isEmpty());
     m_stopAction->setEnabled(running && m_run->state() == RunController::State::Running);

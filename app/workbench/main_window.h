@@ -9,6 +9,7 @@
 #include <functional>
 
 class QLabel;
+class QLineEdit;
 class QListWidget;
 class QMenu;
 class QStackedWidget;
@@ -68,6 +69,7 @@ public:
 
 public slots:
     void run();
+    void openSlurm(); // the Slurm dialog: submit, status, resubmit, collect
     void stop();
 
 protected:
@@ -101,6 +103,8 @@ private:
     QMenu* m_recentMenu = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_stopAction = nullptr;
+    QLineEdit* m_devicesEdit = nullptr; // `0,1`: the run spreads cells over these devices
+    QAction* m_slurmAction = nullptr;
     LivePage* m_livePage = nullptr;
     ResultsPage* m_resultsPage = nullptr;
     VerdictPage* m_verdictPage = nullptr;

@@ -7,9 +7,11 @@
 #include "models/study_document.h"
 
 #include <QFile>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <set>
 
 using namespace Qt::StringLiterals;
 using namespace kwb::gui;
@@ -31,6 +33,8 @@ private slots:
     void unsavedStudyIsSavedBeforeTheRun();
     void programDefaultsBesideTheExecutable();
     void deviceProbeReadsKwbDevices();
+    void devicesRunFollowsInterleavedCells();
+    void realKwbSpreadsACpuGridOverTwoDevices();
 
 private:
     QTemporaryDir m_dir;
@@ -194,6 +198,110 @@ void TestRunController::deviceProbeReadsKwbDevices()
     probe.setResult(R"({"devices":[{"kind":"cpu","name":"c"},{"kind":"cuda","name":"NVIDIA H200"}]})", {});
     QCOMPARE(probe.deviceInUse(), u"NVIDIA H200"_s);
     QVERIFY(probe.gpuUnavailableReason().isEmpty());
+}
+
+// `kwb run --devices 0,1 --json-progress`: the cells' lines interleave, each with its device.
+// Before, every start line restarted the traces and each progress line replaced the total, so
+// the live view mixed two cells and the bar jumped between them.
+void TestRunController::devicesRunFollowsInterleavedCells()
+{
+    qputenv("FAKE_KWB_MODE", "devices");
+    const QString argsFile = m_dir.filePath(u"devices-args.txt"_s);
+    const QString go = m_dir.filePath(u"devices-go"_s);
+    qputenv("FAKE_KWB_ARGS", argsFile.toUtf8());
+    qputenv("FAKE_KWB_GO", go.toUtf8());
+    StudyDocument doc;
+    QVERIFY(doc.load(m_path));
+    LiveSeries live;
+    RunController run(&doc, &live);
+    run.setProgram(kFake);
+    run.setDevices(u" 0,1 "_s);
+    QSignalSpy finished(&run, &RunController::finished);
+    QSignalSpy errors(&run, &RunController::errorReported);
+    QSignalSpy reloaded(&doc, &StudyDocument::changed);
+    QVERIFY(run.start());
+
+    // Half-way: the first cell ended on device 0 and the parent saved the study; the window
+    // reloads it while the run goes on, still locked.
+    QTRY_COMPARE_WITH_TIMEOUT(reloaded.count(), 1, kTimeout);
+    QVERIFY(run.isRunning());
+    QVERIFY(doc.isLocked());
+    QCOMPARE(run.cells().size(), 2);
+    QCOMPARE(run.cells().value(0).experiment, u"grid-1-r0c1"_s);
+    QCOMPARE(run.cells().value(0).state, u"done"_s);
+    QCOMPARE(run.cells().value(1).experiment, u"grid-1-r1c0"_s);
+    QCOMPARE(run.cells().value(1).state, u"running"_s);
+    QCOMPARE(run.followedDevice(), 0);
+    QCOMPARE(run.done(), 3); // 2 of 2 on device 0, 1 of 2 on device 1
+    QCOMPARE(run.planned(), 4);
+    QVERIFY(run.progressText().contains(u"device 1: grid-1-r1c0 1/2"_s));
+    // Only device 0's cell reached the live series; device 1's sample and metric did not.
+    QCOMPARE(live.arm(u"baseline"_s)->value, QList<double>({10.0}));
+    QCOMPARE(live.arm(u"grid-1-r0c1"_s)->value, QList<double>({11.0}));
+    QVERIFY(!live.lane(u"cpu_util"_s) || live.lane(u"cpu_util"_s)->value.isEmpty());
+
+    QFile(go).open(QIODevice::WriteOnly);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
+    QCOMPARE(run.lastStatus(), u"failed"_s);
+    QVERIFY(!doc.isLocked());
+    QCOMPARE(reloaded.count(), 2); // and once more at the end
+    // Device 0 was free when its next cell started: the live views moved on to it.
+    QCOMPARE(run.followedDevice(), 0);
+    QCOMPARE(run.cells().value(0).experiment, u"grid-1-r1c1"_s);
+    QCOMPARE(live.arm(u"baseline"_s)->value, QList<double>({30.0}));
+    QCOMPARE(run.cells().value(1).state, u"failed"_s);
+    QCOMPARE(run.done(), 3); // the finished first cell still counts: 2 + 1 (device 1) + 0 (the new cell)
+    QCOMPARE(run.planned(), 6);
+    QVERIFY(!errors.isEmpty());
+    QCOMPARE(errors.first().first().toString(), u"device 1: gemm: device lost"_s);
+
+    QFile args(argsFile);
+    QVERIFY(args.open(QIODevice::ReadOnly));
+    QCOMPARE(
+        QString::fromUtf8(args.readAll().trimmed()), QString(u"run "_s + m_path + u" --json-progress --devices 0,1"_s));
+    qunsetenv("FAKE_KWB_ARGS");
+    qunsetenv("FAKE_KWB_GO");
+}
+
+// The real kwb on a CPU grid (2x2: three cells besides the baseline) over two worker slots:
+// every cell finishes, each on a device the controller saw, and the reloaded study records it.
+void TestRunController::realKwbSpreadsACpuGridOverTwoDevices()
+{
+    const QString path = m_dir.filePath(u"grid.json"_s);
+    QProcess make;
+    make.start(QStringLiteral(KWB_PROGRAM_PATH),
+        {u"new"_s, u"--workload"_s, u"gemm"_s, u"--param"_s, u"size=128"_s, u"--runs"_s, u"3"_s, u"--backend"_s,
+            u"cpu"_s, u"--grid"_s, u"block=32,128"_s, u"--grid"_s, u"threads=1,2"_s, u"--out"_s, path, u"--force"_s});
+    QVERIFY(make.waitForFinished(kTimeout));
+    QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
+    StudyDocument doc;
+    QVERIFY(doc.load(path));
+    LiveSeries live;
+    RunController run(&doc, &live);
+    run.setProgram(QStringLiteral(KWB_PROGRAM_PATH));
+    run.setDevices(u"0,1"_s);
+    QSignalSpy finished(&run, &RunController::finished);
+    QSignalSpy errors(&run, &RunController::errorReported);
+    QVERIFY(run.start());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+    QCOMPARE(run.lastStatus(), u"done"_s);
+    QCOMPARE(errors.count(), 0);
+    QVERIFY(run.cells().size() >= 1 && run.cells().size() <= 2);
+    for (const auto& cell : run.cells())
+        QCOMPARE(cell.state, u"done"_s);
+    QCOMPARE(run.done(), run.planned()); // every repetition of every cell counted once
+    QVERIFY(run.planned() > 0);
+    std::set<int> devices;
+    int placed = 0;
+    for (const auto& e : doc.study().experiments) {
+        if (!e.placement || !e.placement->device)
+            continue;
+        ++placed;
+        devices.insert(*e.placement->device);
+        QVERIFY(*e.placement->device == 0 || *e.placement->device == 1);
+    }
+    QVERIFY(placed >= 3); // the grid's cells, each placed
+    QCOMPARE(devices.size(), 2u); // three cells over two free slots: both were used
 }
 
 QTEST_GUILESS_MAIN(TestRunController)

@@ -7,7 +7,10 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
 #include <QJsonArray>
+#include <QTimer>
 
 #ifdef Q_OS_UNIX
 #include <signal.h>
@@ -34,7 +37,15 @@ RunController::RunController(StudyDocument* document, LiveSeries* live, QObject*
     , m_document(document)
     , m_live(live)
     , m_program(defaultProgram())
+    , m_watcher(new QFileSystemWatcher(this))
+    , m_reloadTimer(new QTimer(this))
 {
+    // In a spread-out run the parent kwb folds each finished cell into the study and saves it
+    // (atomically, so by rename): reload then, so the grid and results gain cells as they finish.
+    m_reloadTimer->setSingleShot(true);
+    m_reloadTimer->setInterval(150); // one reload for the burst of events a rename makes
+    connect(m_watcher, &QFileSystemWatcher::fileChanged, m_reloadTimer, qOverload<>(&QTimer::start));
+    connect(m_reloadTimer, &QTimer::timeout, this, &RunController::reloadDuringRun);
 }
 
 RunController::~RunController()
@@ -62,7 +73,8 @@ QString RunController::defaultProgram()
 
 bool RunController::start()
 {
-    return startChild({}, {}, true);
+    // Several devices: one cell per device at a time, the stream relayed (docs/cluster.md).
+    return startChild(m_devices.isEmpty() ? QStringList {} : QStringList {u"--devices"_s, m_devices}, {}, true);
 }
 
 bool RunController::startOnHost(const RemoteHost& host)
@@ -118,6 +130,9 @@ bool RunController::startChild(const QStringList& options, const QString& remote
     m_eta = -1;
     m_parser.reset();
     m_live->clear();
+    m_cells.clear();
+    m_followed = -1;
+    m_earlierDone = m_earlierPlanned = 0;
 
     delete m_process;
     m_process = new QProcess(this);
@@ -131,6 +146,12 @@ bool RunController::startChild(const QStringList& options, const QString& remote
     m_sinceProgress.start();
     setState(State::Running);
     m_remoteHost = remoteHost;
+    if (options.contains(u"--devices"_s)) {
+        if (!m_watcher->files().isEmpty())
+            m_watcher->removePaths(m_watcher->files());
+        m_watcher->addPath(m_document->filePath());
+    }
+    emit cellsChanged();
     m_process->start(m_program, QStringList {u"run"_s, m_document->filePath(), u"--json-progress"_s} + options);
     return true;
 }
@@ -180,7 +201,101 @@ QString RunController::progressText() const
                        .arg(m_planned)
                        .arg(formatSeconds(elapsedSeconds()));
     text += eta >= 0 ? tr(" · ETA %1").arg(formatSeconds(eta)) : tr(" · ETA unknown");
+    if (!m_cells.isEmpty())
+        text += u" · "_s + cellsText();
     return text;
+}
+
+QString RunController::cellsText() const
+{
+    QStringList parts;
+    for (auto it = m_cells.cbegin(); it != m_cells.cend(); ++it) {
+        const Cell& c = it.value();
+        const QString how = c.state == "running"_L1 ? u"%1/%2"_s.arg(c.done).arg(c.planned) : c.state;
+        parts << tr("device %1: %2 %3").arg(it.key()).arg(c.experiment, how);
+    }
+    return parts.join(u" · "_s);
+}
+
+void RunController::reloadDuringRun()
+{
+    // The document stays locked: the child is still the only writer. The live page keeps
+    // showing the stream while the run goes on; the other views show the folded cells.
+    const QString path = m_document->filePath();
+    if (!path.isEmpty() && !m_watcher->files().contains(path) && QFileInfo::exists(path))
+        m_watcher->addPath(path); // an atomic save replaces the file, which drops the watch
+    if (isRunning() && !m_document->reload())
+        reportError(tr("cannot reload the study during the run: %1").arg(m_document->lastError()));
+}
+
+// A spread-out run relays every worker's lines with the device that ran them; the cells
+// interleave, so the live views follow one device's cell at a time and the progress sums the
+// cells. False for a line without a device (the plain run's stream).
+bool RunController::handleDeviceLine(const StreamEvent& event)
+{
+    const QJsonObject& o = event.object;
+    if (!o.value("device"_L1).isDouble())
+        return false;
+    const int device = o.value("device"_L1).toInt();
+    Cell& cell = m_cells[device];
+    const bool followed = device == m_followed;
+    switch (event.type) {
+    case StreamEvent::Type::Start: {
+        const auto current = m_cells.constFind(m_followed);
+        const bool follow = followed || current == m_cells.cend() || current->state != "running"_L1;
+        // The device's previous cell leaves the table but stays in the run's progress.
+        m_earlierDone += cell.done;
+        m_earlierPlanned += cell.planned;
+        cell = Cell {o.value("experiment"_L1).toString(), 0, 0, u"running"_s};
+        const QJsonObject plan = o.value("plan"_L1).toObject();
+        cell.planned = static_cast<int>(plan.value("order"_L1).toArray().size());
+        if (cell.planned == 0)
+            cell.planned
+                = plan.value("runs_per_arm"_L1).toInt() * static_cast<int>(plan.value("arms"_L1).toArray().size());
+        // Follow this device when the followed one has no cell running: the traces restart for
+        // it, as they do for each experiment of a plain run.
+        if (follow) {
+            m_followed = device;
+            QStringList arms;
+            for (const auto& a : plan.value("arms"_L1).toArray())
+                arms << a.toString();
+            m_live->setPlan(arms, o.value("metric"_L1).toString(), o.value("unit"_L1).toString());
+        }
+        break;
+    }
+    case StreamEvent::Type::Sample:
+    case StreamEvent::Type::Metric:
+        if (followed)
+            return false; // the live views take the followed cell's lines as in a plain run
+        return true;
+    case StreamEvent::Type::Progress:
+        cell.done = o.value("done"_L1).toInt();
+        cell.planned = o.value("planned"_L1).toInt(cell.planned);
+        break;
+    case StreamEvent::Type::Verdict:
+        cell.state = u"done"_s;
+        cell.done = std::max(cell.done, cell.planned);
+        break;
+    case StreamEvent::Type::Error:
+        if (!o.value("continues"_L1).toBool(false))
+            cell.state = u"failed"_s;
+        reportError(tr("device %1: %2").arg(device).arg(o.value("message"_L1).toString()));
+        break;
+    case StreamEvent::Type::End:
+    case StreamEvent::Type::Malformed:
+        return false;
+    }
+    m_done = m_earlierDone;
+    m_planned = m_earlierPlanned;
+    for (const Cell& c : std::as_const(m_cells)) {
+        m_done += c.done;
+        m_planned += c.planned;
+    }
+    m_eta = -1; // cells not started yet are not in the sum: no honest ETA
+    m_sinceProgress.restart();
+    emit cellsChanged();
+    emit progressChanged();
+    return true;
 }
 
 void RunController::readStdout()
@@ -204,6 +319,8 @@ void RunController::readStderr()
 
 void RunController::handle(const StreamEvent& event)
 {
+    if (handleDeviceLine(event))
+        return;
     const QJsonObject& o = event.object;
     switch (event.type) {
     case StreamEvent::Type::Start: {
@@ -269,6 +386,9 @@ void RunController::onFinished(int exitCode, QProcess::ExitStatus status)
         if (m_lastError.isEmpty())
             reportError(m_lastStderr.isEmpty() ? tr("kwb exited with status %1").arg(exitCode) : m_lastStderr);
     }
+    m_reloadTimer->stop();
+    if (!m_watcher->files().isEmpty())
+        m_watcher->removePaths(m_watcher->files());
     m_document->setLocked(false);
     // Idle before the reload, so the views that refresh on it replay the study, not the stream.
     setState(State::Idle);

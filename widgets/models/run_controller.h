@@ -5,8 +5,12 @@
 #include "models/stream_parser.h"
 
 #include <QElapsedTimer>
+#include <QMap>
 #include <QObject>
 #include <QProcess>
+
+class QFileSystemWatcher;
+class QTimer;
 
 namespace kwb::gui {
 
@@ -31,6 +35,23 @@ public:
     static QString defaultProgram();
     void setProgram(const QString& program) { m_program = program; }
     QString program() const { return m_program; }
+
+    // Several devices (`0,1`): the run becomes `kwb run STUDY --devices LIST --json-progress`, one
+    // cell per device at a time (docs/cluster.md). Empty: the plain run. kwb checks the list.
+    void setDevices(const QString& devices) { m_devices = devices.trimmed(); }
+    QString devices() const { return m_devices; }
+
+    // What each device runs in a spread-out run, from the `device` key of the relayed lines.
+    struct Cell {
+        QString experiment;
+        int done = 0;
+        int planned = 0;
+        QString state; // running, done, failed
+    };
+    const QMap<int, Cell>& cells() const { return m_cells; }
+    int followedDevice() const { return m_followed; } // the device whose cell the live views show
+    // "device 0: grid-1-r0c1 3/10 · device 1: grid-1-r1c0 done"; empty for a plain run.
+    QString cellsText() const;
 
     // Saves unsaved edits, then starts the child. False (with lastError()) when it cannot.
     bool start();
@@ -65,12 +86,15 @@ signals:
     void progressChanged();
     void errorReported(const QString& message); // an error line or a malformed stream line
     void finished(const QString& status); // after the document was reloaded
+    void cellsChanged(); // a spread-out run's device/cell table changed
 
 private:
     bool startChild(const QStringList& options, const QString& remoteHost, bool saveFirst);
     void readStdout();
     void readStderr();
     void handle(const StreamEvent& event);
+    bool handleDeviceLine(const StreamEvent& event);
+    void reloadDuringRun();
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onProcessError(QProcess::ProcessError error);
     void setState(State state);
@@ -93,6 +117,13 @@ private:
     QString m_streamStatus;
     int m_lastExitCode = 0;
     QString m_remoteHost;
+    QString m_devices;
+    QMap<int, Cell> m_cells;
+    int m_followed = -1;
+    int m_earlierDone = 0; // repetitions of cells that left the table (their device moved on)
+    int m_earlierPlanned = 0;
+    QFileSystemWatcher* m_watcher = nullptr;
+    QTimer* m_reloadTimer = nullptr;
 };
 
 } // namespace kwb::gui

@@ -7,7 +7,15 @@ if [ "$1" = "devices" ]; then
   echo "kwb: GPU backend not loaded: no NVIDIA driver (libcuda.so.1 not found)" >&2
   exit 0
 fi
-[ -n "$FAKE_KWB_ARGS" ] && echo "$@" > "$FAKE_KWB_ARGS"
+[ -n "$FAKE_KWB_ARGS" ] && echo "$@" >> "$FAKE_KWB_ARGS"
+case "$1" in
+status) # the Slurm view's table: kwb status --json (docs/cluster.md)
+  cat "$FAKE_KWB_STATUS"
+  exit 0 ;;
+submit|collect)
+  echo "fake kwb: $1 done"
+  exit 0 ;;
+esac
 start='{"type":"start","v":1,"study":"s.json","experiment":"ab-1","workload":"gemm","backend":"cpu","metric":"time_ms","unit":"ms","direction":"lower","plan":{"arms":["baseline","treatment"],"runs_per_arm":3,"warmup_runs":1,"order":["baseline","treatment","treatment","baseline","baseline","treatment"],"stop":"count","max_seconds":3600},"at":"2026-11-30T13:00:00.000Z"}'
 sample() { # arm rep position value t warmup
   echo "{\"type\":\"sample\",\"v\":1,\"experiment\":\"ab-1\",\"arm\":\"$1\",\"rep\":$2,\"position\":$3,\"value\":$4,\"values\":{\"time_ms\":$4},\"duration_s\":0.1,\"t_s\":$5,\"warmup\":$6,\"flags\":[]}"
@@ -64,6 +72,33 @@ recorded)
   while [ ! -e "$FAKE_KWB_GO" ]; do sleep 0.02; done
   tail -n "+$((FAKE_KWB_SPLIT + 1))" "$FAKE_KWB_STREAM"
   exit 0 ;;
+devices)
+  # `kwb run STUDY --devices 0,1 --json-progress`: two cells' lines interleaved, each with its
+  # device; the study file is replaced (as the parent's atomic save does) when a cell is folded.
+  cell_start() { # experiment device
+    echo "{\"type\":\"start\",\"v\":1,\"experiment\":\"$1\",\"metric\":\"time_ms\",\"unit\":\"ms\",\"plan\":{\"arms\":[\"baseline\",\"$1\"],\"runs_per_arm\":1,\"order\":[\"baseline\",\"$1\"]},\"device\":$2}"
+  }
+  cell_sample() { # experiment arm value device
+    echo "{\"type\":\"sample\",\"v\":1,\"experiment\":\"$1\",\"arm\":\"$2\",\"value\":$3,\"t_s\":0.1,\"warmup\":false,\"duration_s\":0.1,\"device\":$4}"
+  }
+  cell_start grid-1-r0c1 0
+  cell_start grid-1-r1c0 1
+  cell_sample grid-1-r0c1 baseline 10.0 0
+  cell_sample grid-1-r1c0 baseline 20.0 1
+  echo '{"type":"metric","v":1,"t_s":0.1,"name":"cpu_util","value":50,"unit":"%","device":1}'
+  echo '{"type":"progress","v":1,"done":1,"planned":2,"elapsed_s":0.1,"eta_s":0.1,"device":0}'
+  echo '{"type":"progress","v":1,"done":1,"planned":2,"elapsed_s":0.1,"eta_s":0.1,"device":1}'
+  cell_sample grid-1-r0c1 grid-1-r0c1 11.0 0
+  echo '{"type":"progress","v":1,"done":2,"planned":2,"elapsed_s":0.2,"eta_s":0,"device":0}'
+  echo '{"type":"verdict","v":1,"experiment":"grid-1-r0c1","verdict":{"verdict":"LICENSE"},"device":0}'
+  cp "$2" "$2.tmp" && mv "$2.tmp" "$2"
+  [ -n "$FAKE_KWB_GO" ] && while [ ! -e "$FAKE_KWB_GO" ]; do sleep 0.02; done
+  cell_start grid-1-r1c1 0
+  cell_sample grid-1-r1c0 grid-1-r1c0 21.0 1
+  echo '{"type":"error","v":1,"message":"gemm: device lost","continues":false,"device":1}'
+  cell_sample grid-1-r1c1 baseline 30.0 0
+  echo '{"type":"end","v":1,"status":"failed","exit_code":1}'
+  exit 1 ;;
 garbage)
   echo "$start"
   echo 'this is not json'
