@@ -66,7 +66,7 @@ def main():
     parser.add_argument("--kwb", default=os.path.join(ROOT, "build", "bin", "kwb"))
     args = parser.parse_args()
     subprocess.run([args.kwb, "new", "--workload", "gemm", "--vary", "block=32,128", "--runs", str(RUNS),
-                    "--aa", "--out", DEMO, "--force", "--name", "demo"]
+                    "--split-half", "--out", DEMO, "--force", "--name", "demo"]
                    + [x for p in PARAMS for x in ("--param", p)], check=True)
     with open(DEMO) as f:
         study = json.load(f)

@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "hardware/device_sheet.h"
 #include "hardware/peak_table.h"
+#include "remote_run.h"
 #include "util/hardware_text.h"
 
 #include <fmt/format.h>
@@ -76,7 +77,15 @@ void add_devices_command(CLI::App& app, Action& action)
         "when the GPU backend loads)");
     auto json = std::make_shared<bool>(false);
     cmd->add_flag("--json", *json, "Print {\"devices\": [...]} as JSON");
-    cmd->callback([&action, json] { action = [json] { return run(*json); }; });
+    auto host = std::make_shared<std::string>();
+    auto remote_kwb = std::make_shared<std::string>();
+    cmd->add_option("--host", *host, "The sheet of this ssh destination's devices, from its kwb (docs/remote.md)");
+    cmd->add_option("--remote-kwb", *remote_kwb, "With --host: the kwb program there (default: kwb on its PATH)");
+    cmd->callback([&action, json, host, remote_kwb] {
+        action = [json, host, remote_kwb] {
+            return host->empty() ? run(*json) : devices_remote(*host, *remote_kwb, *json);
+        };
+    });
 }
 
 } // namespace kwb::cli

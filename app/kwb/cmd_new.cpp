@@ -5,7 +5,8 @@
 #include "builtin_workloads.h"
 #include "commands.h"
 #include "hardware/device_sheet.h"
-#include "run/aa_calibration.h"
+#include "run/split_half_check.h"
+#include "study/arm_roles.h"
 #include "study/grid.h"
 #include "study/plan_limits.h"
 #include "study/study_file.h"
@@ -32,7 +33,7 @@ struct NewOptions {
     std::string vary;
     std::vector<std::string> grids; // NAME=a,b[,c[,d]], exactly two: a grid instead of --vary
     std::string metric;
-    int runs = 5;
+    int runs = kDefaultRunsPerArm;
     std::string out = "study.json";
     bool force = false;
     std::string name;
@@ -42,8 +43,10 @@ struct NewOptions {
     double duration_s = 0;
     double max_seconds = 3600;
     int warmup = 1;
+    int split_half = 0; // --split-half[=K]: the split-half stability check
+    int old_aa = 0; // --aa, its name before the real A/A arm: refused with the new names
+    bool aa_arm = false; // --aa-arm: a third arm, the baseline again
     double min_rep_ms = 10;
-    int aa = 0;
     std::string profile = "generic";
     std::string backend = "auto";
     std::vector<std::string> guards;
@@ -53,6 +56,20 @@ struct NewOptions {
     std::string cwd, check_cmd, adapter_options;
     std::vector<std::string> env;
 };
+
+// Runs per arm as the plan stores them: whole ABBA blocks, an odd --runs rounded up with a note.
+int planned_runs(const NewOptions& o)
+{
+    if (o.order != "abba" || o.runs < 1)
+        return o.runs;
+    const int runs = whole_abba_runs(o.runs);
+    if (runs != o.runs)
+        fmt::print(stderr,
+            "kwb: note: --runs {} rounded up to {}: an ABBA plan runs whole blocks (A B | B A), two runs per arm, "
+            "so a linear drift cancels\n",
+            o.runs, runs);
+    return runs;
+}
 
 ParamSpec find_param(const Workload& w, const std::string& name, const std::string& option)
 {
@@ -225,9 +242,9 @@ Study build_study(const NewOptions& o)
         throw BadInput("--runs: must be at least 1");
     if (o.warmup < 0)
         throw BadInput("--warmup: must not be negative");
-    if (o.aa < 0)
-        throw BadInput("--aa: must not be negative");
-    e.plan.runs_per_arm = o.runs;
+    if (o.split_half < 0)
+        throw BadInput("--split-half: must not be negative");
+    e.plan.runs_per_arm = planned_runs(o);
     e.plan.warmup_runs = o.warmup;
     e.plan.min_rep_ms = o.min_rep_ms;
     e.plan.order = o.order == "abba" ? RunOrder::Abba : RunOrder::RandomisedBlocks;
@@ -237,11 +254,11 @@ Study build_study(const NewOptions& o)
                                        : StopRule::Count;
     e.plan.duration_s = o.duration_s;
     e.plan.max_seconds = o.max_seconds;
-    e.plan.aa_splits = o.aa;
+    e.plan.split_halves = o.split_half;
     // Every plan number in its documented range (study/plan_limits.h), as the loader checks it.
     for (const auto& p : plan_problems(e.plan)) {
         static const std::map<std::string, std::string> option
-            = {{"runs_per_arm", "--runs"}, {"warmup_runs", "--warmup"}, {"aa_splits", "--aa"},
+            = {{"runs_per_arm", "--runs"}, {"warmup_runs", "--warmup"}, {"split_halves", "--split-half"},
                 {"duration_s", "--duration"}, {"max_seconds", "--max-seconds"}, {"min_rep_ms", "--min-rep-ms"}};
         const auto it = option.find(p.field);
         throw BadInput(fmt::format("{}: {}", it == option.end() ? p.field : it->second, p.problem));
@@ -260,12 +277,17 @@ Study build_study(const NewOptions& o)
     } catch (const std::invalid_argument& ex) {
         throw BadInput(fmt::format("--profile: {}", ex.what()));
     }
-    if (o.aa > 0 && e.plan.stop != StopRule::Duration && o.runs < 2 * profile.min_n)
+    if (o.split_half > 0 && e.plan.stop != StopRule::Duration && e.plan.runs_per_arm < 2 * profile.min_n)
         fmt::print(stderr,
-            "kwb: note: A/A calibration splits the baseline in halves of at least min_n = {} runs; "
+            "kwb: note: the split-half stability check splits the baseline in halves of at least min_n = {} runs; "
             "with --runs {} it will not be assessed (use --runs {} or more)\n",
-            profile.min_n, o.runs, 2 * profile.min_n);
+            profile.min_n, e.plan.runs_per_arm, 2 * profile.min_n);
     e.backend = o.backend == "auto" && backend == Backend::Cuda ? "cuda" : o.backend;
+    if (o.aa_arm) {
+        if (!grid.variables.empty())
+            throw BadInput("--aa-arm: a grid's cells are two-arm A/Bs; add the A/A arm to an A/B (--vary)");
+        add_aa_arm(e); // the baseline again, interleaved, to the same n (study/arm_roles.h)
+    }
     // Parameter values are the workload's to check, now rather than as a failed run later.
     for (const auto& arm : e.arms) {
         try {
@@ -407,7 +429,7 @@ Study build_command_study(const NewOptions& o)
         throw BadInput("--max-seconds: must be a number of seconds above 0");
     if (o.stop == "duration" && !(o.duration_s > 0))
         throw BadInput("--duration: --stop duration needs a duration in seconds above 0");
-    e.plan.runs_per_arm = o.runs;
+    e.plan.runs_per_arm = planned_runs(o);
     e.plan.warmup_runs = o.warmup;
     e.plan.order = o.order == "abba" ? RunOrder::Abba : RunOrder::RandomisedBlocks;
     e.plan.seed = o.seed;
@@ -416,7 +438,7 @@ Study build_command_study(const NewOptions& o)
                                        : StopRule::Count;
     e.plan.duration_s = o.duration_s;
     e.plan.max_seconds = o.max_seconds;
-    e.plan.aa_splits = o.aa;
+    e.plan.split_halves = o.split_half;
     e.plan.min_rep_ms = 0; // a command's repetition is what it is: no launch calibration
     e.profile = o.profile;
     const auto spec = command::metric_spec(metric);
@@ -489,6 +511,11 @@ void add_command_form_options(CLI::App* cmd, NewOptions& o)
 
 int run(const NewOptions& o)
 {
+    if (o.old_aa != 0)
+        throw BadInput("--aa: renamed: --split-half[=K] is the split-half stability check it ran; --aa-arm adds a "
+                       "real A/A arm (the baseline run again beside the A/B)");
+    if (o.aa_arm && (!o.baseline_cmd.empty() || !o.treatment_cmd.empty()))
+        throw BadInput("--aa-arm: built-in workloads only (an external command's A/A is an A/B of the same command)");
     if (!o.baseline_cmd.empty() || !o.treatment_cmd.empty())
         return run_command_form(o);
     for (const auto& [option, given] : {std::pair {"--adapter", !o.adapter.empty()}, {"--timeout", o.timeout != 0},
@@ -513,6 +540,9 @@ int run(const NewOptions& o)
         study.grids.empty() ? ""
                             : fmt::format("{} cell experiments against the baseline cell, ", study.experiments.size()),
         e.plan.runs_per_arm, to_string(e.plan.order), to_string(e.plan.stop));
+    if (aa_arm(e))
+        fmt::print(stderr, "kwb: with an A/A arm ({}): the baseline runs again in every block, to the same n\n",
+            aa_arm(e)->name);
     return kOk;
 }
 
@@ -528,7 +558,9 @@ void add_new_command(CLI::App& app, Action& action)
     cmd->add_option("--grid", o->grids,
         "A grid variable instead of --vary: NAME=a,b[,c[,d]], the first level the baseline (give it twice)");
     cmd->add_option("--metric", o->metric, "The target metric (default: the workload's first)");
-    cmd->add_option("--runs", o->runs, "Runs per arm (count: exactly; decision: at most)")->capture_default_str();
+    cmd->add_option("--runs", o->runs,
+           "Runs per arm (count: exactly; decision: at most), whole ABBA blocks: an odd count is rounded up")
+        ->capture_default_str();
     cmd->add_option("--out", o->out, "The study file to write")->capture_default_str();
     cmd->add_flag("--force", o->force, "Overwrite an existing file");
     cmd->add_option("--name", o->name, "The study's name");
@@ -545,8 +577,13 @@ void add_new_command(CLI::App& app, Action& action)
     cmd->add_option("--min-rep-ms", o->min_rep_ms,
            "Launches per repetition are calibrated so one repetition lasts at least this (0: one launch)")
         ->capture_default_str();
-    cmd->add_flag("--aa{" + std::to_string(kDefaultAaSplits) + "}", o->aa,
-        "A/A calibration: split the baseline against itself K times (--aa gives 5, --aa=K)");
+    cmd->add_flag("--split-half{" + std::to_string(kDefaultSplitHalves) + "}", o->split_half,
+        "Split-half stability check: split the baseline against itself K times (--split-half gives 5, "
+        "--split-half=K)");
+    cmd->add_flag("--aa-arm", o->aa_arm,
+        "A real A/A: a third arm that runs the baseline's configuration again, interleaved, to the same n");
+    cmd->add_flag("--aa{1}", o->old_aa, "Renamed: --split-half (the split-half stability check) or --aa-arm")
+        ->group(""); // hidden: only there to say what it became
     cmd->add_option("--profile", o->profile, "Verdict profile: generic, strict or speedup")->capture_default_str();
     cmd->add_option("--backend", o->backend, "Backend: auto, cpu or cuda")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))

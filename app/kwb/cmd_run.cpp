@@ -9,6 +9,8 @@
 #include "hardware/nvml_monitor.h"
 #include "progress_bar.h"
 #include "progress_stream.h"
+#include "run/aa_history.h"
+#include "remote_run.h"
 #include "run/judge_experiment.h"
 #include "run/runner.h"
 #include "run_devices.h"
@@ -17,13 +19,16 @@
 #include "sampling/sampler_set.h"
 #include "stop_signal.h"
 #include "study/arm_diff.h"
+#include "study/arm_roles.h"
 #include "study/device_identity.h"
 #include "study/grid.h"
 #include "study/new_attempt.h"
+#include "study/remote_marker.h"
 #include "study/study_file.h"
 #include "study/study_lock.h"
 #include "study/study_parts.h"
 #include "util/atomic_file.h"
+#include "verdict/aa_verdict.h"
 #include "verdict/grid_interaction.h"
 #include "verdict/verdict.h"
 #include "workloads/command/command_workload.h"
@@ -55,6 +60,7 @@ struct RunOptions {
     std::string cell;
     bool device_given = false;
     std::vector<int> devices;
+    RemoteRunOptions remote; // --host, --remote-kwb, --remote-dir, --attach (docs/remote.md)
 };
 
 // Notices and results are never worth a run: a closed stderr or stdout (EPIPE, SIGPIPE being
@@ -110,12 +116,21 @@ Job check(const std::string& path, const Study& study, Experiment& e, const std:
     if (!w)
         throw fail(fmt::format("unknown workload '{}' (see kwb workloads)", e.workload));
     const bool grid_cell = e.kind == kGridCellKind;
-    if ((e.kind != "ab" && !grid_cell) || e.arms.size() != 2)
+    if ((e.kind != "ab" && !grid_cell) || ab_arm_count(e) != 2)
         throw fail(fmt::format("kwb runs two-arm experiments of kind \"ab\" (a single-variable A/B) or \"{}\" (has "
                                "kind \"{}\", {} arms)",
             kGridCellKind, e.kind, e.arms.size()));
-    if (e.arms[0].name == e.arms[1].name)
-        throw fail(fmt::format("both arms are named '{}'; their samples could not be told apart", e.arms[0].name));
+    for (size_t i = 0; i < e.arms.size(); ++i)
+        for (size_t j = i + 1; j < e.arms.size(); ++j)
+            if (e.arms[i].name == e.arms[j].name)
+                throw fail(
+                    fmt::format("two arms are named '{}'; their samples could not be told apart", e.arms[i].name));
+    if (const Arm* aa = aa_arm(e)) // the real A/A runs the baseline's configuration, nothing else
+        if (aa->params != e.arms[0].params || aa->command.has_value() != e.arms[0].command.has_value()
+            || (aa->command && aa->command->cmd != e.arms[0].command->cmd))
+            throw fail(fmt::format("the A/A arm '{}' must run the baseline's configuration (its params and "
+                                   "command equal to arm {}'s)",
+                aa->name, e.arms[0].name));
     check_samples(e, fail);
     const auto metrics = w->metrics();
     // A command's metrics are what its adapter reads (the tool's own keys too): a missing one fails
@@ -316,8 +331,36 @@ void print_result(const Experiment& e)
     const auto num = [](const std::optional<double>& x) { return x ? fmt::format("{:.4g}", *x) : std::string("-"); };
     say(stdout, "{}: n = {}/{}, delta {}%, sigma {}%; sample verdict {}; final verdict {}\n", e.id, v.n_baseline(),
         v.n_treatment(), num(v.delta_pct), num(v.sigma_pct), to_string(v.word), to_string(e.final_verdict->word));
+    const std::string aa = e.aa_verdict ? aa_summary(*e.aa_verdict) : std::string();
+    if (!aa.empty()) // beside the A/B's verdict, so not again among the reasons
+        say(stdout, "{}: {}{}\n", e.id, aa, aa_false_alarm(*e.aa_verdict) ? " (a false alarm)" : "");
     for (const auto& r : e.final_verdict->reasons)
-        say(stdout, "  - {}\n", r);
+        if (aa.empty() || !r.starts_with(aa))
+            say(stdout, "  - {}\n", r);
+}
+
+// A finished experiment's real A/A joins its device's history (run/aa_history.h), and the
+// device's false-alarm rate over that history is reported. A history that cannot be kept is
+// said on stderr; it never fails the run (the study holds the A/A verdict either way).
+void record_aa(const RunOptions& o, const Experiment& e, ProgressStreamWriter* stream)
+{
+    const auto entry = aa_history_entry(o.study, e);
+    if (!entry)
+        return;
+    std::optional<AaFalseAlarmRate> rate;
+    std::string problem;
+    try {
+        const auto path = aa_history_path();
+        append_aa_history(path, *entry);
+        rate = aa_false_alarm_rate(read_aa_history(path), e.device);
+    } catch (const std::exception& ex) {
+        problem = ex.what();
+        say(stderr, "kwb: {}: the A/A history was not kept: {}\n", e.id, problem);
+    }
+    if (stream)
+        stream->on_aa_history(e, rate, problem);
+    else if (rate)
+        say(stdout, "{}: {}\n", e.id, describe(*rate));
 }
 
 // `kwb run STUDY --devices 0,1,...`: the parent of worker processes (run_devices.h); every
@@ -373,6 +416,17 @@ int run(const RunOptions& o)
     struct ReleaseAtExit {
         ~ReleaseAtExit() { set_exit_cleanup_path(""); }
     } release_at_exit;
+    // A study handed to a remote host is that run's until it comes back (study/remote_marker.h).
+    try {
+        if (const auto remote = read_remote_marker(o.study))
+            throw BadInput(fmt::format("{}: is being run on {} since {} (kwb run {} --attach follows it; the study "
+                                       "comes back when it ends)",
+                o.study, remote->describe(), remote->started_at, o.study));
+    } catch (const BadInput&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw BadInput(e.what());
+    }
     // Holding the lock, no other kwb saves this study: temporary files beside it whose process is
     // gone are what a killed save left behind.
     for (const auto& leftover : remove_stale_temporaries(file))
@@ -529,6 +583,8 @@ int run(const RunOptions& o)
             }
             if (!o.json_progress)
                 print_result(e);
+            if (outcome == RunOutcome::Done)
+                record_aa(o, e, stream.get());
             if (!e.group.empty() && o.cell.empty()) {
                 // A cell judged: its grid's interaction is estimated again (null while a cell is pending).
                 if (GridGroup* grid = find_grid(study, e.group)) {
@@ -588,9 +644,38 @@ void add_run_command(CLI::App& app, Action& action)
                         ->check(CLI::NonNegativeNumber);
     devices->excludes(cell)->excludes(new_device)->excludes("--device")->excludes("--new-attempt");
     cell->excludes(new_device)->excludes("--new-attempt");
+    auto* host = cmd->add_option("--host", o->remote.host,
+        "Run on this ssh destination (as ssh understands it; KWB_SSH replaces the ssh command): the study is sent, "
+        "runs there detached, and comes back when the run ends");
+    cmd->add_option(
+        "--remote-kwb", o->remote.remote_kwb, "With --host: the kwb program there (default: kwb on its PATH)");
+    cmd->add_option("--remote-dir", o->remote.remote_dir,
+        "With --host: the folder there for remote runs (default .kwb/runs under the remote home)");
+    auto* attach = cmd->add_flag("--attach", o->remote.attach,
+        "Follow the remote run that owns the study (after a dropped connection), or fetch it when it has ended");
+    // A part file belongs beside its study: a cell runs where the study is.
+    host->excludes(cell);
+    attach->excludes(cell);
     cmd->callback([&action, o, cmd] {
         o->device_given = cmd->count("--device") > 0;
-        action = [o] { return run(*o); };
+        if (o->remote.host.empty() && !o->remote.attach) {
+            action = [o] { return run(*o); };
+            return;
+        }
+        o->remote.study = o->study;
+        o->remote.json_progress = o->json_progress;
+        // The run's own options go to the remote kwb as given.
+        for (const char* name : {"--backend", "--device", "--devices"})
+            if (cmd->count(name) > 0) {
+                std::string values;
+                for (const auto& value : cmd->get_option(name)->results())
+                    values += (values.empty() ? "" : ",") + value;
+                o->remote.run_arguments.insert(o->remote.run_arguments.end(), {name, values});
+            }
+        for (const char* name : {"--new-attempt", "--no-cupti", "--new-device"})
+            if (cmd->count(name) > 0)
+                o->remote.run_arguments.emplace_back(name);
+        action = [o] { return run_remote(o->remote); };
     });
 }
 

@@ -3,6 +3,7 @@
 
 #include "builtin_workloads.h"
 #include "study/study_file.h"
+#include "verdict/aa_verdict.h"
 #include "verdict/verdict_json.h"
 
 #include <cerrno>
@@ -107,7 +108,7 @@ void ProgressStreamWriter::on_start(const Experiment& e, const RunStart& start)
                 {"order", start.order}, {"order_truncated", start.order_truncated},
                 {"order_rule", to_string(e.plan.order)}, {"seed", e.plan.seed}, {"stop", to_string(e.plan.stop)},
                 {"duration_s", e.plan.duration_s}, {"max_seconds", e.plan.max_seconds},
-                {"aa_splits", e.plan.aa_splits}}},
+                {"split_halves", e.plan.split_halves}}},
         {"done_before", start.done_before}, {"at", utc_now_iso8601()}});
 }
 
@@ -140,13 +141,33 @@ void ProgressStreamWriter::on_progress(const Experiment& e, const RunProgress& p
 
 void ProgressStreamWriter::on_verdict(const Experiment& e)
 {
-    json aa = nullptr;
-    if (e.aa)
-        aa = {{"splits", e.aa->splits}, {"false_alarms", e.aa->false_alarms},
-            {"false_alarm_rate", e.aa->false_alarm_rate()}, {"verdicts", e.aa->verdicts}};
+    json split_half = nullptr;
+    if (e.split_half)
+        split_half = {{"splits", e.split_half->splits}, {"false_alarms", e.split_half->false_alarms},
+            {"false_alarm_rate", e.split_half->false_alarm_rate()}, {"verdicts", e.split_half->verdicts}};
     write({{"type", "verdict"}, {"experiment", e.id}, {"verdict", e.verdict ? to_json(*e.verdict) : json(nullptr)},
         {"final_verdict", e.final_verdict ? to_json(*e.final_verdict) : json(nullptr)}, {"status", to_string(e.status)},
-        {"stop_reason", e.stop_reason}, {"aa_calibration", aa}, {"missing_gates", e.missing_gates}});
+        {"stop_reason", e.stop_reason}, {"split_half_check", split_half}, {"missing_gates", e.missing_gates},
+        {"aa",
+            e.aa_verdict ? json {{"summary", aa_summary(*e.aa_verdict)}, {"verdict", to_json(*e.aa_verdict)},
+                {"false_alarm", aa_false_alarm(*e.aa_verdict)}}
+                         : json(nullptr)}});
+}
+
+void ProgressStreamWriter::on_aa_history(
+    const Experiment& e, const std::optional<AaFalseAlarmRate>& rate, const std::string& problem)
+{
+    json line = {{"type", "aa_history"}, {"experiment", e.id}, {"device", e.device.model}};
+    if (rate) {
+        line["runs"] = rate->runs;
+        line["false_alarms"] = rate->false_alarms;
+        line["false_alarm_rate"] = rate->rate;
+        line["ci95"] = rate->ci95;
+        line["summary"] = describe(*rate);
+    } else {
+        line["problem"] = problem;
+    }
+    write(std::move(line));
 }
 
 void ProgressStreamWriter::on_error(const std::string& message, bool continues)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "run/aa_history.h"
 #include "run/run_observer.h"
 
 #include <atomic>
@@ -35,6 +36,10 @@ public:
     void on_verdict(const Experiment& experiment) override;
     void on_error(const std::string& message, bool continues) override;
     void on_end(const std::string& status, int exit_code) override;
+    // After an experiment's A/A arm was judged and recorded (run/aa_history.h): that device's
+    // false-alarm rate over its whole history, or nullopt when the history could not be kept.
+    void on_aa_history(
+        const Experiment& experiment, const std::optional<AaFalseAlarmRate>& rate, const std::string& problem);
 
 private:
     void write(nlohmann::json line);

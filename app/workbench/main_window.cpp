@@ -14,6 +14,7 @@
 #include "pages/target_page.h"
 #include "pages/tradeoff_page.h"
 #include "pages/verdict_page.h"
+#include "remote_actions.h"
 #include "report_export.h"
 
 #include <QCloseEvent>
@@ -32,6 +33,7 @@
 #include <QStyle>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -200,6 +202,11 @@ void MainWindow::buildActions()
     m_stopAction->setObjectName(u"stopAction"_s);
     m_stopAction->setShortcut(Qt::Key_Escape);
     m_stopAction->setToolTip(tr("Stop after the current repetition; finished repetitions are kept (Esc)"));
+    m_remote = new RemoteActions(this, &m_document, m_run, m_probe,
+        {[this] { return runBlockedReason(); }, [this](const QString& m) { showError(m); },
+            [this] { showView(u"live"_s); }});
+    bar->addWidget(m_remote->runOnHostButton());
+    bar->addAction(m_remote->reattachAction());
 }
 
 bool MainWindow::showView(const QString& key)
@@ -382,6 +389,13 @@ void MainWindow::closeEvent(QCloseEvent* event)
 {
     if (m_closeAfterRun && m_run->isRunning()) {
         event->ignore(); // already stopping; the window closes when the child has saved
+        return;
+    }
+    if (m_run->isRunning() && !m_run->remoteHost().isEmpty()) {
+        // A run on a host goes on without the window: let go of it; opening the study reattaches.
+        m_closeAfterRun = true;
+        m_run->detach();
+        event->ignore();
         return;
     }
     const LeaveQuestion question = leaveQuestion(m_run->isRunning(), m_document.isModified());

@@ -18,6 +18,7 @@ namespace kwb::gui {
 class AbPage;
 class DeviceProbe;
 class LivePage;
+class RemoteActions;
 class ResultsPage;
 class RunController;
 class VerdictPage;
@@ -47,6 +48,7 @@ public:
     ResultsPage* resultsPage() const { return m_resultsPage; }
     VerdictPage* verdictPage() const { return m_verdictPage; }
     AbPage* abPage() const { return m_abPage; }
+    RemoteActions* remoteActions() const { return m_remote; }
     // Why Run is locked (the engine's run gate), empty when it may run; also Run's tooltip.
     QString runBlockedReason() const;
     QString shownError() const;
@@ -109,6 +111,7 @@ private:
     QAction* m_newAction = nullptr;
     QAction* m_openAction = nullptr;
     LeaveAsker m_askLeave;
+    RemoteActions* m_remote = nullptr; // Run on host, Reattach (docs/remote.md)
     bool m_closeAfterRun = false; // the user chose to stop the run and close: close when it ends
 };
 

@@ -69,7 +69,7 @@ json experiment_json(const ExperimentReport& e)
                 {"order", std::string(to_string(e.plan.order))}, {"seed", e.plan.seed},
                 {"stop", std::string(to_string(e.plan.stop))}, {"duration_s", e.plan.duration_s},
                 {"max_seconds", e.plan.max_seconds}, {"min_rep_ms", e.plan.min_rep_ms},
-                {"aa_splits", e.plan.aa_splits}}},
+                {"split_halves", e.plan.split_halves}}},
         {"launches_per_rep", e.launches_per_rep ? json(*e.launches_per_rep) : json(nullptr)},
         {"device",
             {{"kind", e.device.kind}, {"model", e.device.model}, {"uuid", e.device.uuid}, {"driver", e.device.driver}}},
@@ -109,10 +109,11 @@ json experiment_json(const ExperimentReport& e)
     }
     j["sample_verdict"] = verdict_json(e.sample, false);
     j["final_verdict"] = verdict_json(e.final, true);
-    j["aa"] = e.aa ? json {{"splits", e.aa->splits}, {"false_alarms", e.aa->false_alarms},
-                  {"false_alarm_rate", e.aa->false_alarm_rate()}, {"verdicts", strings(e.aa->verdicts)},
-                  {"method", e.aa->method}}
-                   : json(nullptr);
+    j["split_half"] = e.split_half
+        ? json {{"splits", e.split_half->splits}, {"false_alarms", e.split_half->false_alarms},
+            {"false_alarm_rate", e.split_half->false_alarm_rate()}, {"verdicts", strings(e.split_half->verdicts)},
+            {"method", e.split_half->method}}
+        : json(nullptr);
     j["lanes"] = json::array();
     for (const auto& l : e.lanes)
         j["lanes"].push_back({{"name", l.name}, {"unit", l.unit}, {"n", l.values.size()}});

@@ -248,7 +248,7 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
             {"time limit", num(pl.max_seconds) + " s"},
             {"minimum repetition", pl.min_rep_ms > 0 ? num(pl.min_rep_ms) + " ms" : "off"},
             {"launches per repetition", e.launches_per_rep ? std::to_string(*e.launches_per_rep) : "-"},
-            {"A/A splits", std::to_string(pl.aa_splits)}, {"profile", e.profile_name},
+            {"split halves", std::to_string(pl.split_halves)}, {"profile", e.profile_name},
             {"stopped because", e.stop_reason.empty() ? "-" : e.stop_reason}});
     if (!e.error.empty())
         d.p("Error: " + e.error);
@@ -355,12 +355,12 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
                                    : "");
     }
 
-    d.h(3, "A/A calibration");
-    if (e.aa && e.aa->splits > 0) {
-        d.p(fmt::format("{} of {} splits of the baseline against itself gave a false alarm ({} %).", e.aa->false_alarms,
-            e.aa->splits, num(100 * e.aa->false_alarm_rate())));
-        d.p("Split verdicts: " + fmt::format("{}", fmt::join(e.aa->verdicts, ", ")) + ".");
-        d.p(e.aa->method);
+    d.h(3, "Split-half stability check");
+    if (e.split_half && e.split_half->splits > 0) {
+        d.p(fmt::format("{} of {} splits of the baseline against itself gave a false alarm ({} %).",
+            e.split_half->false_alarms, e.split_half->splits, num(100 * e.split_half->false_alarm_rate())));
+        d.p("Split verdicts: " + fmt::format("{}", fmt::join(e.split_half->verdicts, ", ")) + ".");
+        d.p(e.split_half->method);
     } else {
         d.p("Not run.");
     }

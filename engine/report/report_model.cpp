@@ -109,7 +109,7 @@ ExperimentReport experiment_report(const Study& study, const Experiment& e)
     r.controls_notes = e.controls.notes;
     r.sample = sample_verdict_of(e);
     r.final = final_verdict_of(e);
-    r.aa = e.aa;
+    r.split_half = e.split_half;
     r.lanes = e.lanes;
     r.samples = e.samples;
 

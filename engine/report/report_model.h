@@ -105,7 +105,7 @@ struct ExperimentReport {
     std::optional<SampleEvidence> evidence; // arms[0] against arms[1]; null unless both have runs
     StoredVerdict sample;
     StoredVerdict final;
-    std::optional<AaCalibration> aa;
+    std::optional<SplitHalfCheck> split_half;
     std::vector<SamplerLane> lanes;
     std::vector<Sample> samples; // every repetition, for the timeline
     std::vector<CellDelta> cells; // experiments of more than two arms

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/judge_experiment.h"
 
-#include "run/aa_calibration.h"
+#include "run/split_half_check.h"
+#include "study/arm_roles.h"
+#include "study/machine_load.h"
 #include "study/study_file.h"
+#include "verdict/aa_verdict.h"
 #include "workloads/command/command_controls.h"
 
 #include <algorithm>
@@ -64,7 +67,7 @@ Profile experiment_profile(const Experiment& experiment, Direction direction)
 
 bool pairing_applies(const Experiment& e)
 {
-    if (e.arms.size() != 2)
+    if (ab_arm_count(e) != 2)
         return false;
     const auto b = judged(e, baseline_name(e), e.metric);
     const auto t = judged(e, treatment_name(e), e.metric);
@@ -79,7 +82,7 @@ bool pairing_applies(const Experiment& e)
 
 bool judgeable(const Experiment& e)
 {
-    return e.arms.size() == 2 && !usable(judged_values(e, baseline_name(e), e.metric)).empty()
+    return ab_arm_count(e) == 2 && !usable(judged_values(e, baseline_name(e), e.metric)).empty()
         && !usable(judged_values(e, treatment_name(e), e.metric)).empty();
 }
 
@@ -109,15 +112,18 @@ void judge_experiment(Study& study, Experiment& e, const std::vector<MetricSpec>
     const Profile profile = experiment_profile(e, direction);
     const SampleVerdict sample = judge_target(e, profile);
 
-    e.aa.reset();
-    if (e.plan.aa_splits > 0) {
+    e.split_half.reset();
+    if (e.plan.split_halves > 0) {
         const auto baseline = usable(judged_values(e, baseline_name(e), e.metric));
-        e.aa = calibrate_aa(baseline, e.plan.aa_splits, profile, e.plan.seed);
-        if (!e.aa)
-            e.missing_gates.push_back(fmt::format("A/A calibration: the baseline has {} judged runs; {} splits need at "
-                                                  "least {} (2 x min_n)",
-                baseline.size(), e.plan.aa_splits, 2 * profile.min_n));
+        e.split_half = check_split_half(baseline, e.plan.split_halves, profile, e.plan.seed);
+        if (!e.split_half)
+            e.missing_gates.push_back(
+                fmt::format("split-half stability check: the baseline has {} judged runs; {} splits need at "
+                            "least {} (2 x min_n)",
+                    baseline.size(), e.plan.split_halves, 2 * profile.min_n));
     }
+
+    e.aa_verdict = judge_aa_arm(e, profile);
 
     StudyRulesInput input;
     for (const auto& g : e.guards)
@@ -125,10 +131,21 @@ void judge_experiment(Study& study, Experiment& e, const std::vector<MetricSpec>
             usable(judged_values(e, treatment_name(e), g)), 0.0});
     input.tradeoffs = study.tradeoffs;
     input.predicted_delta_pct = study.prediction.predicted_delta_pct;
-    input.aa = e.aa;
+    input.split_half = e.split_half;
     FinalVerdict final = apply_study_rules(sample, input, profile);
     if (const auto finding = command::command_control_finding(e)) // command arms: fingerprints, failed requests
         command::apply_control_finding(final, *finding);
+    // An unstable run (rule 2) names what the samplers saw rather than generic advice.
+    const MachineLoad load = machine_load(e);
+    if (sample.word == VerdictWord::Inconclusive && sample.rule == 2)
+        for (auto& r : busy_machine_reasons(load))
+            final.reasons.push_back(std::move(r));
+    record_run_measured_controls(e);
+    if (e.aa_verdict) // cited beside the A/B's word, never changing it
+        final.reasons.push_back(aa_summary(*e.aa_verdict)
+            + (aa_false_alarm(*e.aa_verdict)
+                    ? " (a false alarm: the same configuration was called different; trust this verdict less)"
+                    : ""));
     e.verdict = sample;
     e.final_verdict = final;
 

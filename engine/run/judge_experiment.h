@@ -12,7 +12,7 @@
 
 // From an experiment's samples to its two verdicts: the sample verdict of the target metric
 // (spec/verdict.md rules 1-7) and the final verdict after the study-level rules (guards,
-// tradeoff gate, prediction check, A/A calibration cited). Every rule lives in engine/verdict;
+// tradeoff gate, prediction check, split-half stability check cited). Every rule lives in engine/verdict;
 // this only gathers the inputs the study holds.
 namespace kwb {
 
@@ -37,7 +37,7 @@ ArmValues target_values(const Experiment& experiment);
 // Whether both arms have at least one judged run of the target metric.
 bool judgeable(const Experiment& experiment);
 
-// Sets experiment.verdict, final_verdict and aa (when plan.aa_splits > 0), and writes the
+// Sets experiment.verdict, final_verdict and split_half (when plan.split_halves > 0), and writes the
 // experiment's ledger entry (replacing an earlier one of the same experiment, keeping its
 // hypotheses). Does nothing when the experiment is not judgeable.
 void judge_experiment(Study& study, Experiment& experiment, const std::vector<MetricSpec>& metrics);

@@ -30,6 +30,12 @@ struct Runner::Session {
     double rep_seconds = 0; // total wall time of this session's repetitions
     int reps = 0;
     std::string sampler_error; // set (under the runner's lock) when delivering a reading threw
+    // The duration clock (Experiment::timed_elapsed_s): earlier sessions' seconds, and when this
+    // session's first timed repetition started (preparing, calibrating and warm-ups do not count).
+    double timed_before = 0;
+    std::optional<double> timed_start;
+
+    double duration_clock(double now) const { return timed_before + (timed_start ? now - *timed_start : 0.0); }
     // Readings since the last flush into the experiment's lanes (under the runner's lock): lanes
     // reach the study on a timer and at the end, not with every repetition's save.
     std::vector<SamplerLane> pending_lanes;
@@ -200,7 +206,7 @@ void Runner::report_progress(Session& s)
         std::min<long long>(static_cast<long long>(s.planned_per_arm) * arms, std::numeric_limits<int>::max()));
     const double per_rep = s.reps > 0 ? s.rep_seconds / s.reps : 0;
     if (e.plan.stop == StopRule::Duration) {
-        const double left = std::max(0.0, e.plan.duration_s - p.elapsed_s);
+        const double left = std::max(0.0, e.plan.duration_s - s.duration_clock(options_.clock()));
         const double more = per_rep > 0 ? std::ceil(left / per_rep) : 0;
         p.planned = static_cast<int>(std::min<double>(plan_runs, std::max(p.done + more, arms * 1.0)));
         if (s.reps > 0)
@@ -230,6 +236,8 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     if (options_.monitor)
         options_.monitor->begin();
     const double start = options_.clock();
+    if (!run.warmup && !s.timed_start)
+        s.timed_start = start; // the duration clock starts with the first timed repetition
     sample.t_s = experiment_clock + start;
     RepetitionResult r
         = s.prepared[static_cast<size_t>(run.arm)]->run_once(); // outside the lock: samplers keep reading
@@ -265,6 +273,8 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     ++s.reps;
 
     std::lock_guard lock(mutex_);
+    if (!run.warmup)
+        e.timed_elapsed_s = s.duration_clock(options_.clock()); // saved with the sample: a resume continues it
     e.samples.push_back(std::move(sample));
     const double now = options_.clock();
     if (now - s.last_lane_flush >= options_.lane_flush_period_s) {
@@ -344,7 +354,8 @@ RunOutcome Runner::run(Study& study, Experiment& e)
     StoppingRule stopping(e.plan, profile);
     const int arms = static_cast<int>(e.arms.size());
 
-    Session s {study, e, {}, options_.clock(), 0, total_runs(e), stopping.planned_per_arm(), 0, 0, {}, {}, 0};
+    Session s {study, e, {}, options_.clock(), 0, total_runs(e), stopping.planned_per_arm(), 0, 0, {},
+        e.timed_elapsed_s.value_or(0.0), std::nullopt, {}, 0};
     s.last_lane_flush = s.t0;
     for (const auto& l : e.lanes)
         if (!l.t_s.empty())
@@ -431,7 +442,9 @@ RunOutcome Runner::run(Study& study, Experiment& e)
         // during the last repetition of a complete plan leaves a done experiment, not a stopped one.
         for (int pos = next_position(e);; ++pos) {
             if (pos % arms == 0) {
-                auto stop = stopping.check(fewest_runs(e), options_.clock() - s.t0, [&] { return target_values(e); });
+                const double now = options_.clock();
+                auto stop = stopping.check(
+                    fewest_runs(e), now - s.t0, [&] { return target_values(e); }, s.duration_clock(now));
                 if (stop) {
                     reason = *stop;
                     stop_code = stopping.stop_code();

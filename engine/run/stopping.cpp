@@ -33,9 +33,10 @@ int StoppingRule::first_look_per_arm() const
     return std::max(profile_.min_n, 3);
 }
 
-std::optional<std::string> StoppingRule::check(
-    int runs_per_arm, double elapsed_s, const std::function<ArmValues()>& values)
+std::optional<std::string> StoppingRule::check(int runs_per_arm, double elapsed_s,
+    const std::function<ArmValues()>& values, std::optional<double> duration_clock_s)
 {
+    const double timed_s = duration_clock_s.value_or(elapsed_s);
     code_.clear();
     const int min_n = std::max(profile_.min_n, 1);
     if (plan_.stop == StopRule::Decision && runs_per_arm >= first_look_per_arm() && runs_per_arm < cap_per_arm())
@@ -61,10 +62,10 @@ std::optional<std::string> StoppingRule::check(
         return fmt::format("max time: {:.1f} s reached (max_seconds {}) with {} runs per arm", elapsed_s,
             plan_.max_seconds, runs_per_arm);
     }
-    if (plan_.stop == StopRule::Duration && elapsed_s >= plan_.duration_s && runs_per_arm >= min_n) {
+    if (plan_.stop == StopRule::Duration && timed_s >= plan_.duration_s && runs_per_arm >= min_n) {
         code_ = "duration";
-        return fmt::format("duration: {:.1f} s passed (duration_s {}) with {} runs per arm", elapsed_s,
-            plan_.duration_s, runs_per_arm);
+        return fmt::format(
+            "duration: {:.1f} s passed (duration_s {}) with {} runs per arm", timed_s, plan_.duration_s, runs_per_arm);
     }
     return std::nullopt;
 }

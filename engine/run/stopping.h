@@ -15,7 +15,9 @@
 // the same number of runs when a rule stops them (a signal may still stop mid-block).
 //
 // - count:    exactly runs_per_arm runs per arm.
-// - duration: once duration_s seconds of this session have passed and every arm has min_n runs;
+// - duration: once duration_s seconds have passed on the experiment's duration clock (from its
+//             first timed repetition, continued across resumes: Experiment::timed_elapsed_s) and
+//             every arm has min_n runs;
 //             at most max_runs_per_arm per arm. Runs of a set duration, not only counts, are how
 //             sustained-load behaviour shows (methodology, anti-patterns).
 // - decision: a confidence sequence for delta% (run/sequential_ci.h, docs/stopping.md): from
@@ -65,9 +67,11 @@ public:
 
     // At a block boundary: `runs_per_arm` is the fewest runs of the order any arm has finished
     // (all sessions; a discarded run counts, it is not repeated), `elapsed_s` the seconds of this
-    // session. `values` is called only by the decision rule, and only from first_look_per_arm()
-    // on. Returns why to stop, or nullopt to run a block more.
-    std::optional<std::string> check(int runs_per_arm, double elapsed_s, const std::function<ArmValues()>& values);
+    // session (max_seconds), `duration_clock_s` the experiment's duration clock (the duration rule;
+    // nullopt: elapsed_s). `values` is called only by the decision rule, and only from
+    // first_look_per_arm() on. Returns why to stop, or nullopt to run a block more.
+    std::optional<std::string> check(int runs_per_arm, double elapsed_s, const std::function<ArmValues()>& values,
+        std::optional<double> duration_clock_s = std::nullopt);
 
     // Why the last check() stopped, as a short code: plan-complete, max-count, max-time,
     // duration, beyond-license, below-kill, inside-noise-band. Empty when it did not stop.

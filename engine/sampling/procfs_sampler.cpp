@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sampling/procfs_sampler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <sstream>
+#include <string>
 #include <unistd.h>
 
 namespace kwb {
@@ -45,6 +47,25 @@ std::optional<double> parse_proc_stat_cpu_seconds(const std::string& stat, long 
     return static_cast<double>(utime + stime) / static_cast<double>(ticks_per_second);
 }
 
+std::optional<std::pair<double, double>> parse_proc_stat_machine(const std::string& stat, long ticks_per_second)
+{
+    std::istringstream fields(stat);
+    std::string label;
+    if (ticks_per_second <= 0 || !(fields >> label) || label != "cpu")
+        return std::nullopt;
+    unsigned long long v[8] = {}; // user nice system idle iowait irq softirq steal
+    for (int i = 0; i < 4; ++i) // the first four exist on every kernel
+        if (!(fields >> v[i]))
+            return std::nullopt;
+    for (int i = 4; i < 8; ++i)
+        if (!(fields >> v[i]))
+            break;
+    const double tps = static_cast<double>(ticks_per_second);
+    const double busy = static_cast<double>(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / tps;
+    const double total = busy + static_cast<double>(v[3] + v[4]) / tps;
+    return std::pair {busy, total};
+}
+
 std::optional<double> parse_proc_statm_rss_mib(const std::string& statm, long page_bytes)
 {
     std::istringstream fields(statm);
@@ -77,7 +98,16 @@ std::optional<ProcfsCounters> ProcfsSampler::read() const
     const auto rss = parse_proc_statm_rss_mib(*statm, page_bytes_);
     if (!cpu || !rss)
         return std::nullopt;
-    return ProcfsCounters {*cpu, *rss};
+    ProcfsCounters c {*cpu, *rss, std::nullopt, std::nullopt, std::nullopt};
+    const std::string task = "/proc/self/task/" + std::to_string(::getpid()) + "/stat";
+    if (const auto thread = slurp(task.c_str()))
+        c.thread_cpu_seconds = parse_proc_stat_cpu_seconds(*thread, ticks_per_second_);
+    if (const auto machine = slurp("/proc/stat"))
+        if (const auto m = parse_proc_stat_machine(*machine, ticks_per_second_)) {
+            c.machine_busy_seconds = m->first;
+            c.machine_total_seconds = m->second;
+        }
+    return c;
 }
 
 std::string ProcfsSampler::unavailable_reason() const
@@ -120,6 +150,16 @@ void ProcfsSampler::loop(MetricSink sink, double period_s)
         if (now && previous && t > previous_t) {
             sink({t - t0, "cpu_util", 100.0 * (now->cpu_seconds - previous->cpu_seconds) / (t - previous_t), "%"});
             sink({t - t0, "rss", now->rss_mib, "MiB"});
+            if (now->thread_cpu_seconds && previous->thread_cpu_seconds)
+                sink({t - t0, "bench_thread_cpu",
+                    100.0 * (*now->thread_cpu_seconds - *previous->thread_cpu_seconds) / (t - previous_t), "%"});
+            if (now->machine_total_seconds && previous->machine_total_seconds
+                && *now->machine_total_seconds > *previous->machine_total_seconds) {
+                const double total = *now->machine_total_seconds - *previous->machine_total_seconds;
+                const double others = *now->machine_busy_seconds - *previous->machine_busy_seconds
+                    - (now->cpu_seconds - previous->cpu_seconds);
+                sink({t - t0, "other_cpu", std::clamp(100.0 * others / total, 0.0, 100.0), "%"});
+            }
         }
         if (now) {
             previous = now;

@@ -8,11 +8,19 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 
 // The CPU sampler: reads this process's own counters from procfs on its own thread.
 //   cpu_util (%): CPU time (user + system, all threads) over wall time between two readings,
 //                 as a percentage of one core, so a run on 2 busy threads reads about 200.
 //   rss (MiB):    resident set size.
+//   other_cpu (%): CPU time every other process used (/proc/stat's busy time less this
+//                 process's), as a percentage of the whole machine: a neighbour's build reads 50
+//                 on a 2-core machine whose other core it fills.
+//   bench_thread_cpu (%): CPU time of the thread that runs the repetitions (kwb's main thread,
+//                 whose id is the process id) as a percentage of one core: below 100 while a CPU
+//                 workload runs, the scheduler gave its core to someone else.
+// The last two are what names a busy machine in a verdict (study/machine_load.h).
 // A workload runs in the kwb process itself, so "self" is exactly the run being measured; the
 // GPU samplers later deliver through the same Sampler interface.
 namespace kwb {
@@ -21,7 +29,14 @@ namespace kwb {
 struct ProcfsCounters {
     double cpu_seconds = 0; // utime + stime
     double rss_mib = 0;
+    std::optional<double> thread_cpu_seconds; // the main thread's utime + stime
+    std::optional<double> machine_busy_seconds; // /proc/stat, all CPUs
+    std::optional<double> machine_total_seconds; // busy + idle + iowait
 };
+
+// The first line of /proc/stat ("cpu  user nice system idle iowait irq softirq steal ..."):
+// {busy, total} in seconds, or nullopt when it is not in that shape.
+std::optional<std::pair<double, double>> parse_proc_stat_machine(const std::string& stat, long ticks_per_second);
 
 // Parses the text of /proc/<pid>/stat (whose second field, the command name, may hold spaces and
 // parentheses) and of /proc/<pid>/statm. nullopt when the text is not in that shape.

@@ -3,6 +3,7 @@
 
 #include "study/arm_diff.h"
 #include "study/device_identity.h"
+#include "study/machine_load.h"
 
 #include <algorithm>
 #include <cctype>
@@ -123,6 +124,13 @@ const std::vector<std::string>& standard_controls()
     return names;
 }
 
+void record_run_measured_controls(Experiment& e)
+{
+    std::string how;
+    if (const auto ok = no_heavy_process(machine_load(e), how))
+        e.controls.checklist[kNoOtherProcess] = *ok;
+}
+
 std::vector<ControlMeasurement> measure_controls(
     const Experiment& e, const nlohmann::json& defaults, const DeviceIdentity* current)
 {
@@ -155,7 +163,10 @@ std::vector<ControlMeasurement> measure_controls(
     }
     out.push_back(clocks);
 
-    out.push_back({kNoOtherProcess, std::nullopt, "not recorded per sample: check it yourself"});
+    // No heavy process beside it: measured by the CPU sampler where it ran (study/machine_load.h).
+    ControlMeasurement others {kNoOtherProcess, std::nullopt, ""};
+    others.measured = no_heavy_process(machine_load(e), others.how);
+    out.push_back(others);
 
     // Same shapes and dtypes: every parameter but the one varied agrees.
     ControlMeasurement shapes {kSameShapes, std::nullopt, "the experiment has fewer than two arms"};

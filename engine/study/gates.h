@@ -57,6 +57,11 @@ struct ControlMeasurement {
     std::optional<bool> measured;
     std::string how;
 };
+// Records in the checklist what the run itself measured of the controls: "no other process on the
+// device" ticked or failed from the CPU sampler's lane (study/machine_load.h). kwb run's judging
+// calls it, so the study says what was measured even where no window ever opened it.
+void record_run_measured_controls(Experiment& experiment);
+
 // `defaults` are the workload's parameter defaults (for the arm diff); `current` the device that
 // will run the experiment, when known. Only the standard controls are measured.
 std::vector<ControlMeasurement> measure_controls(

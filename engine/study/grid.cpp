@@ -129,7 +129,9 @@ std::string add_grid(Study& study, const Experiment& prototype, std::vector<Grid
     base.error.clear();
     base.stop_reason.clear();
     base.missing_gates.clear();
-    base.aa.reset();
+    base.split_half.reset();
+    base.aa_verdict.reset();
+    base.timed_elapsed_s.reset();
     base.device = {};
     base.launches_per_rep.reset();
     base.limitations.clear();

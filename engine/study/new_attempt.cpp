@@ -57,7 +57,9 @@ Experiment fresh_attempt(const Experiment& finished)
     next.stop_reason.clear();
     next.samples.clear();
     next.lanes.clear();
-    next.aa.reset();
+    next.split_half.reset();
+    next.aa_verdict.reset();
+    next.timed_elapsed_s.reset();
     next.missing_gates.clear();
     next.device = {};
     next.launches_per_rep.reset();

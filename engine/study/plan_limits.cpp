@@ -6,6 +6,11 @@
 
 namespace kwb {
 
+int whole_abba_runs(int runs_per_arm)
+{
+    return runs_per_arm % 2 == 0 || runs_per_arm >= kPlanLimits[0].max ? runs_per_arm : runs_per_arm + 1;
+}
+
 const PlanLimit* plan_limit(std::string_view field)
 {
     for (const auto& l : kPlanLimits)
@@ -25,7 +30,7 @@ std::vector<PlanProblem> plan_problems(const RunPlan& plan)
         {"runs_per_arm", plan.runs_per_arm},
         {"warmup_runs", plan.warmup_runs},
         {"max_runs_per_arm", plan.max_runs_per_arm},
-        {"aa_splits", plan.aa_splits},
+        {"split_halves", plan.split_halves},
         {"duration_s", plan.duration_s},
         {"max_seconds", plan.max_seconds},
         {"min_rep_ms", plan.min_rep_ms},

@@ -15,6 +15,13 @@
 // far beyond any real study (a million runs per arm of a 10 ms repetition is 5.5 hours).
 namespace kwb {
 
+// New plans are whole ABBA blocks: a pair of blocks (A B | B A) gives each arm two runs and
+// cancels a linear drift exactly, so runs per arm are even. 6 = three such pairs (spec/cli.md).
+inline constexpr int kDefaultRunsPerArm = 6;
+
+// Runs per arm rounded up to whole ABBA block pairs (an odd count gets one run more).
+int whole_abba_runs(int runs_per_arm);
+
 struct PlanLimit {
     const char* field; // the plan's JSON field
     double min;
@@ -26,7 +33,7 @@ inline constexpr PlanLimit kPlanLimits[] = {
     {"runs_per_arm", 1, 1'000'000, "runs per arm"},
     {"warmup_runs", 0, 10'000, "warm-up rounds"},
     {"max_runs_per_arm", 1, 1'000'000, "runs per arm"},
-    {"aa_splits", 0, 1'000, "A/A calibration splits"},
+    {"split_halves", 0, 1'000, "split-half stability check splits"},
     {"duration_s", 0, 604'800, "seconds (a week)"},
     {"max_seconds", 0.001, 604'800, "seconds (a week)"},
     {"min_rep_ms", 0, 60'000, "milliseconds per repetition"},

@@ -102,6 +102,9 @@ struct Arm {
     nlohmann::json params = nlohmann::json::object();
     std::optional<CorrectnessCheck> check {}; // schema 3: null until the run checked it
     std::optional<CommandSpec> command {}; // schema 3: set for the command workload
+    // Schema 3: empty for the A/B's arms (arms[0] baseline, arms[1] treatment); "aa" for the real
+    // A/A arm, the baseline's configuration run again as a third arm (study/arm_roles.h).
+    std::string role {};
 };
 
 // Which device an experiment ran on. The model is what "same device" means: a study measured on
@@ -128,7 +131,7 @@ struct RunPlan {
     double duration_s = 0; // Duration: stop once this much wall time has passed
     double max_seconds = 3600; // any rule: never run longer than this
     int max_runs_per_arm = 1000; // Duration: never more than this many runs per arm
-    int aa_splits = 0; // A/A calibration splits of the baseline; 0 = off
+    int split_halves = 0; // split-half stability check: halvings of the baseline; 0 = off (JSON was "aa_splits")
     // Schema 3: a repetition is a batch of launches (iterations) whose count is calibrated once
     // per experiment so the faster arm's repetition lasts at least this long; both arms use the
     // same count and values are stored per launch. 0 = off (the workload's own count).
@@ -182,8 +185,10 @@ struct SamplerLane {
     std::vector<double> values;
 };
 
-// The A/A calibration: the baseline split against itself.
-struct AaCalibration {
+// The split-half stability check: the baseline's own runs split in halves and judged against each
+// other (a stability check at half the sample size; the real A/A is the "aa" arm). Named "A/A
+// calibration" before schema 3's A/A arm (JSON "aa_calibration", read on load).
+struct SplitHalfCheck {
     int splits = 0;
     int false_alarms = 0; // splits whose verdict was anything but NOISE
     std::vector<std::string> verdicts;
@@ -234,7 +239,7 @@ struct Experiment {
     std::string stop_reason; // why the runner stopped (plan complete, duration, decision, signal...)
     std::vector<Sample> samples;
     std::vector<SamplerLane> lanes;
-    std::optional<AaCalibration> aa;
+    std::optional<SplitHalfCheck> split_half;
     std::vector<std::string> missing_gates; // wizard gates that were not met when it ran
     // Schema 3:
     DeviceIdentity device; // the device the samples were taken on (empty until run)
@@ -248,6 +253,13 @@ struct Experiment {
     // against this one), so cells can run apart (another GPU, another job) and still be judged.
     std::string group;
     std::vector<int> cell;
+    // Schema 3, the real A/A: the sample verdict of the "aa" arm against the baseline (same
+    // profile, same n, interleaved), null without an A/A arm or before it was judged.
+    std::optional<SampleVerdict> aa_verdict;
+    // Schema 3: seconds on the duration clock, which starts at the experiment's first timed
+    // (judged) repetition and adds each session's time from its first judged repetition, so a
+    // resumed run continues the clock instead of restarting it. Null until a judged repetition ran.
+    std::optional<double> timed_elapsed_s;
     std::optional<Placement> placement; // schema 3: null unless the run was spread out
 };
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study/study_json.h"
 
+#include "study/arm_roles.h"
 #include "study/plan_limits.h"
 #include "verdict/verdict_json.h"
 
+#include <cmath>
 #include <fmt/format.h>
 #include <limits>
 
@@ -161,7 +163,7 @@ json to_json(const RunPlan& p)
 {
     return {{"runs_per_arm", p.runs_per_arm}, {"warmup_runs", p.warmup_runs}, {"order", to_string(p.order)},
         {"seed", p.seed}, {"stop", to_string(p.stop)}, {"duration_s", p.duration_s}, {"max_seconds", p.max_seconds},
-        {"max_runs_per_arm", p.max_runs_per_arm}, {"aa_splits", p.aa_splits}, {"min_rep_ms", p.min_rep_ms}};
+        {"max_runs_per_arm", p.max_runs_per_arm}, {"split_halves", p.split_halves}, {"min_rep_ms", p.min_rep_ms}};
 }
 
 json to_json(const CorrectnessCheck& c)
@@ -200,6 +202,9 @@ json to_json(const Experiment& e)
     for (size_t i = 0; i < e.arms.size(); ++i)
         if (e.arms[i].command)
             arms[i]["command"] = to_json(*e.arms[i].command);
+    for (size_t i = 0; i < e.arms.size(); ++i)
+        if (!e.arms[i].role.empty())
+            arms[i]["role"] = e.arms[i].role;
     json samples = json::array();
     for (const auto& s : e.samples)
         samples.push_back(sample_to_json(s));
@@ -207,20 +212,27 @@ json to_json(const Experiment& e)
     for (const auto& l : e.lanes)
         lanes.push_back({{"name", l.name}, {"unit", l.unit}, {"t_s", l.t_s}, {"values", l.values}});
     json aa = nullptr;
-    if (e.aa)
-        aa = {{"splits", e.aa->splits}, {"false_alarms", e.aa->false_alarms},
-            {"false_alarm_rate", e.aa->false_alarm_rate()}, {"verdicts", e.aa->verdicts}, {"method", e.aa->method}};
-    return {{"id", e.id}, {"kind", e.kind}, {"workload", e.workload}, {"backend", e.backend}, {"metric", e.metric},
+    if (e.split_half)
+        aa = {{"splits", e.split_half->splits}, {"false_alarms", e.split_half->false_alarms},
+            {"false_alarm_rate", e.split_half->false_alarm_rate()}, {"verdicts", e.split_half->verdicts},
+            {"method", e.split_half->method}};
+    json out = {{"id", e.id}, {"kind", e.kind}, {"workload", e.workload}, {"backend", e.backend}, {"metric", e.metric},
         {"guards", e.guards}, {"arms", arms}, {"plan", to_json(e.plan)},
         {"controls", {{"checklist", e.controls.checklist}, {"notes", e.controls.notes}}}, {"profile", e.profile},
         {"profile_overrides", e.profile_overrides}, {"acknowledged_multi_variable", e.acknowledged_multi_variable},
         {"status", to_string(e.status)}, {"error", e.error}, {"stop_reason", e.stop_reason}, {"samples", samples},
-        {"lanes", lanes}, {"aa_calibration", aa}, {"missing_gates", e.missing_gates}, {"device", to_json(e.device)},
+        {"lanes", lanes}, {"split_half_check", aa}, {"missing_gates", e.missing_gates}, {"device", to_json(e.device)},
         {"launches_per_rep", e.launches_per_rep ? json(*e.launches_per_rep) : json(nullptr)},
         {"limitations", e.limitations}, {"verdict", e.verdict ? to_json(*e.verdict) : json(nullptr)},
         {"final_verdict", e.final_verdict ? to_json(*e.final_verdict) : json(nullptr)},
         {"stopping", e.stopping ? stop_record_json(*e.stopping) : json(nullptr)}, {"group", e.group}, {"cell", e.cell},
         {"placement", e.placement ? placement_json(*e.placement) : json(nullptr)}};
+    // Written only where there is one, so studies without an A/A arm keep their exact form.
+    if (e.aa_verdict)
+        out["aa_verdict"] = to_json(*e.aa_verdict);
+    if (e.timed_elapsed_s)
+        out["timed_elapsed_s"] = *e.timed_elapsed_s;
+    return out;
 }
 
 json to_json(const GridGroup& g)
@@ -285,9 +297,10 @@ RunPlan plan_from(const JsonReader& r)
     p.max_runs_per_arm = int_or(r, "max_runs_per_arm", p.max_runs_per_arm);
     if (p.max_runs_per_arm < 1)
         r.fail("max_runs_per_arm", "must be at least 1");
-    p.aa_splits = int_or(r, "aa_splits", p.aa_splits);
-    if (p.aa_splits < 0)
-        r.fail("aa_splits", "must not be negative");
+    p.split_halves = int_or(r, "aa_splits", p.split_halves); // its name before the real A/A arm
+    p.split_halves = int_or(r, "split_halves", p.split_halves);
+    if (p.split_halves < 0)
+        r.fail("split_halves", "must not be negative");
     p.min_rep_ms = r.number_or("min_rep_ms", p.min_rep_ms);
     if (!(p.min_rep_ms >= 0 && p.min_rep_ms <= 60000))
         r.fail("min_rep_ms", "must be between 0 (off) and 60000 ms");
@@ -378,6 +391,13 @@ Experiment experiment_from(const JsonReader& r)
             arm.check = check_from(*c);
         if (auto c = a.optional_object("command"))
             arm.command = command_from(*c);
+        arm.role = a.string_or("role", "");
+        if (!arm.role.empty() && arm.role != kAaArmRole)
+            a.fail("role", fmt::format("unknown role \"{}\" (expected \"{}\" or none)", arm.role, kAaArmRole));
+        if (!arm.role.empty() && i < 2)
+            a.fail("role", "the first two arms are the A/B's baseline and treatment; an A/A arm comes after them");
+        if (!arm.role.empty() && aa_arm(e))
+            a.fail("role", "an experiment has at most one A/A arm");
         e.arms.push_back(std::move(arm));
     }
     if (auto p = r.optional_object("plan"))
@@ -408,15 +428,17 @@ Experiment experiment_from(const JsonReader& r)
             e.lanes.push_back(std::move(lane));
         }
     }
-    if (auto aa = r.optional_object("aa_calibration")) {
-        AaCalibration c;
+    // Written before the split-half stability check was named so (it was "A/A calibration").
+    const char* split_key = r.has("split_half_check") ? "split_half_check" : "aa_calibration";
+    if (auto aa = r.optional_object(split_key)) {
+        SplitHalfCheck c;
         c.splits = int_field(*aa, "splits");
         c.false_alarms = int_field(*aa, "false_alarms");
         if (c.splits < 0 || c.false_alarms < 0 || c.false_alarms > c.splits)
             aa->fail("false_alarms", "must be between 0 and splits");
         c.verdicts = strings(*aa, "verdicts");
         c.method = aa->string_or("method", "");
-        e.aa = std::move(c);
+        e.split_half = std::move(c);
     }
     e.missing_gates = strings(r, "missing_gates");
     if (auto d = r.optional_object("device"))
@@ -433,6 +455,13 @@ Experiment experiment_from(const JsonReader& r)
         e.final_verdict = final_verdict_from_json(r.json().at("final_verdict"), r.field_path("final_verdict"));
     if (auto st = r.optional_object("stopping"))
         e.stopping = stop_record_from(*st);
+    if (r.has("aa_verdict"))
+        e.aa_verdict = sample_verdict_from_json(r.json().at("aa_verdict"), r.field_path("aa_verdict"));
+    if (const auto t = r.optional_number("timed_elapsed_s")) {
+        if (!std::isfinite(*t) || *t < 0)
+            r.fail("timed_elapsed_s", "must be a number of seconds, 0 or more");
+        e.timed_elapsed_s = t;
+    }
     e.group = r.string_or("group", "");
     if (const auto* cell = r.optional_array("cell"))
         for (size_t i = 0; i < cell->size(); ++i) {

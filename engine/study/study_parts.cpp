@@ -93,7 +93,7 @@ nlohmann::json measured_state(const Experiment& e)
     Study one;
     one.experiments = {e};
     nlohmann::json j = study_to_json(one).at("experiments").at(0);
-    for (const char* judged : {"verdict", "final_verdict", "aa_calibration"})
+    for (const char* judged : {"verdict", "final_verdict", "split_half_check", "aa_verdict"})
         j.erase(judged);
     return j;
 }

@@ -35,7 +35,7 @@ std::string part_problem(const Study& part, const std::string& id);
 bool holds_all_samples_of(const Experiment& copy, const Experiment& original);
 
 // What the run wrote into an experiment, as JSON, without what judging the study sets (the
-// verdicts, the A/A calibration): two copies equal by this are the same measurement.
+// verdicts, the split-half check, the A/A verdict): two copies equal by this are the same measurement.
 nlohmann::json measured_state(const Experiment& e);
 
 enum class FoldOutcome {

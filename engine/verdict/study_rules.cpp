@@ -113,12 +113,12 @@ FinalVerdict apply_study_rules(const SampleVerdict& sample, const StudyRulesInpu
     }
 
     // Split-half stability check: how often the baseline's own halves disagree.
-    if (input.aa && input.aa->splits > 0) {
-        const auto& aa = *input.aa;
+    if (input.split_half && input.split_half->splits > 0) {
+        const auto& aa = *input.split_half;
         const double rate = static_cast<double>(aa.false_alarms) / aa.splits;
-        f.reasons.push_back(fmt::format(
-            "A/A calibration: {} of {} splits gave a false alarm ({}%)", aa.false_alarms, aa.splits, num(100 * rate)));
-        f.aa = SplitHalfSummary {aa.splits, aa.false_alarms, rate};
+        f.reasons.push_back(fmt::format("split-half stability check: {} of {} splits gave a false alarm ({}%)",
+            aa.false_alarms, aa.splits, num(100 * rate)));
+        f.split_half = SplitHalfSummary {aa.splits, aa.false_alarms, rate};
     }
     return f;
 }

@@ -44,7 +44,7 @@ struct StudyRulesInput {
     std::vector<GuardArms> guards;
     std::vector<Tradeoff> tradeoffs;
     std::optional<double> predicted_delta_pct;
-    std::optional<AaCalibration> aa; // cited in the reasons when present
+    std::optional<SplitHalfCheck> split_half; // cited in the reasons when present
 };
 
 // The study-level rules applied after the sample verdict: guards, tradeoff gate, prediction

@@ -185,11 +185,11 @@ json to_json(const FinalVerdict& f)
     json j;
     j["predicted_delta_pct"] = num(f.predicted_delta_pct);
     j["measured_delta_pct"] = num(f.measured_delta_pct);
-    if (f.aa)
-        j["aa"] = {{"splits", f.aa->splits}, {"false_alarms", f.aa->false_alarms},
-            {"false_alarm_rate", f.aa->false_alarm_rate}};
+    if (f.split_half)
+        j["split_half"] = {{"splits", f.split_half->splits}, {"false_alarms", f.split_half->false_alarms},
+            {"false_alarm_rate", f.split_half->false_alarm_rate}};
     else
-        j["aa"] = nullptr;
+        j["split_half"] = nullptr;
     j["verdict"] = std::string(to_string(f.word));
     j["reasons"] = f.reasons;
     j["flags"] = f.flags;
@@ -286,8 +286,9 @@ FinalVerdict final_verdict_from_json(const json& j, const std::string& path)
     f.tradeoff_named = r.boolean_or("tradeoff_named", false);
     f.predicted_delta_pct = r.optional_number("predicted_delta_pct");
     f.measured_delta_pct = r.optional_number("measured_delta_pct");
-    if (auto aa = r.optional_object("aa"))
-        f.aa = SplitHalfSummary {static_cast<int>(aa->integer_or("splits", 0)),
+    // Files written before the split-half check was named so call it "aa".
+    if (auto aa = r.optional_object(r.has("split_half") ? "split_half" : "aa"))
+        f.split_half = SplitHalfSummary {static_cast<int>(aa->integer_or("splits", 0)),
             static_cast<int>(aa->integer_or("false_alarms", 0)), aa->number_or("false_alarm_rate", 0)};
     return f;
 }

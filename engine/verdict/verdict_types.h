@@ -131,7 +131,7 @@ struct FinalVerdict {
     bool tradeoff_named = false;
     std::optional<double> predicted_delta_pct;
     std::optional<double> measured_delta_pct;
-    std::optional<SplitHalfSummary> aa; // JSON key "aa" (kept for compatibility)
+    std::optional<SplitHalfSummary> split_half; // JSON key "split_half" (read from "aa" in older files)
 };
 
 } // namespace kwb

@@ -113,7 +113,7 @@ private slots:
         QVERIFY(!s.value(u"hardware").toObject().value(u"devices").toArray().isEmpty());
         const auto e = experiment(p);
         QCOMPARE(e.value(u"status").toString(), QStringLiteral("pending"));
-        QCOMPARE(e.value(u"plan").toObject().value(u"runs_per_arm").toInt(), 5);
+        QCOMPARE(e.value(u"plan").toObject().value(u"runs_per_arm").toInt(), 6); // the default: whole ABBA blocks
         const auto arms = e.value(u"arms").toArray();
         QCOMPARE(arms.size(), 2);
         QCOMPARE(arms[0].toObject().value(u"name").toString(), QStringLiteral("baseline"));

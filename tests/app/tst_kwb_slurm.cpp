@@ -98,7 +98,7 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("g.json"));
         auto r = kwbtest::kwb(
             {QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"), QStringLiteral("--param"),
-                QStringLiteral("size=128"), QStringLiteral("--runs"), QStringLiteral("3"), QStringLiteral("--backend"),
+                QStringLiteral("size=128"), QStringLiteral("--runs"), QStringLiteral("4"), QStringLiteral("--backend"),
                 QStringLiteral("cpu"), QStringLiteral("--grid"), QStringLiteral("block=32,128"),
                 QStringLiteral("--grid"), QStringLiteral("threads=1,2"), QStringLiteral("--out"), path});
         QVERIFY2(r.exit_code == 0, r.err.constData());
@@ -197,7 +197,7 @@ private slots:
         for (const auto& e : s.experiments) {
             QCOMPARE(e.status, kwb::ExperimentStatus::Done);
             QVERIFY(e.final_verdict);
-            const int runs = e.id == "grid-1-r1c1" ? 60 : 3;
+            const int runs = e.id == "grid-1-r1c1" ? 60 : 4;
             QCOMPARE(judged_samples(e, e.arms[0].name), runs);
             QCOMPARE(judged_samples(e, e.arms[1].name), runs);
             QVERIFY(e.placement);

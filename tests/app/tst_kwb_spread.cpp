@@ -25,13 +25,13 @@ namespace {
 const QStringList kCells
     = {QStringLiteral("grid-1-r0c1"), QStringLiteral("grid-1-r1c0"), QStringLiteral("grid-1-r1c1")};
 
-// A 2x2 CPU grid of gemm at size 128: three cells, 3 runs per arm, milliseconds per repetition.
+// A 2x2 CPU grid of gemm at size 128: three cells, 4 runs per arm (whole ABBA blocks), milliseconds per repetition.
 QString new_grid(const QTemporaryDir& dir)
 {
     const QString path = dir.filePath(QStringLiteral("g.json"));
     const auto r = kwbtest::kwb(
         {QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"), QStringLiteral("--param"),
-            QStringLiteral("size=128"), QStringLiteral("--runs"), QStringLiteral("3"), QStringLiteral("--backend"),
+            QStringLiteral("size=128"), QStringLiteral("--runs"), QStringLiteral("4"), QStringLiteral("--backend"),
             QStringLiteral("cpu"), QStringLiteral("--grid"), QStringLiteral("block=32,128"), QStringLiteral("--grid"),
             QStringLiteral("threads=1,2"), QStringLiteral("--out"), path, QStringLiteral("--force")});
     if (r.exit_code != 0)
@@ -55,8 +55,8 @@ void verify_complete(const kwb::Study& s)
     for (const auto& e : s.experiments) {
         QCOMPARE(e.status, kwb::ExperimentStatus::Done);
         QVERIFY(e.verdict && e.final_verdict);
-        QCOMPARE(e.verdict->n_baseline(), 3);
-        QCOMPARE(e.verdict->n_treatment(), 3);
+        QCOMPARE(e.verdict->n_baseline(), 4);
+        QCOMPARE(e.verdict->n_treatment(), 4);
         QCOMPARE(e.device.kind, std::string("cpu"));
     }
     QVERIFY(s.grids.front().interaction.is_object());

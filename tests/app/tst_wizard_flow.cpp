@@ -11,6 +11,7 @@
 #include "study/study_file.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -73,6 +74,7 @@ private slots:
 void TestWizardFlow::emptyStudyToAVerdictInTheWindow()
 {
     QTemporaryDir dir;
+    qputenv("XDG_STATE_HOME", dir.filePath(u"state"_s).toUtf8()); // the A/A history stays in the test
     MainWindow w;
     w.setLeaveAsker([](LeaveQuestion) { return LeaveAnswer::Discard; });
     w.setRestoreAsker([](const QString&) { return false; });
@@ -126,7 +128,13 @@ void TestWizardFlow::emptyStudyToAVerdictInTheWindow()
     QVERIFY(e.arms[0].params.at("size") == nlohmann::json(128));
     QVERIFY(e.arms[1].params.at("size") == nlohmann::json(128));
     QVERIFY(e.arms[1].params.at("block") == nlohmann::json(64));
-    QCOMPARE(e.plan.runs_per_arm, 3);
+    QCOMPARE(e.plan.runs_per_arm, 4); // 3 rounded up to whole ABBA blocks (study/plan_limits.h)
+    // The real A/A: the check box adds the baseline again as a third arm.
+    auto* aaBox = ab->findChild<QCheckBox*>(u"abAaArm"_s);
+    QVERIFY(aaBox && aaBox->isEnabled() && !aaBox->isChecked());
+    aaBox->setChecked(true);
+    QCOMPARE(w.document()->study().experiments[0].arms.size(), size_t(3));
+    QCOMPARE(w.document()->study().experiments[0].arms[2].role, std::string("aa"));
     QVERIFY(kwb::controls_gate(e.controls).met);
     // Still locked: phase 4's prediction.
     QVERIFY(!w.runBlockedReason().isEmpty());
@@ -194,6 +202,10 @@ void TestWizardFlow::emptyStudyToAVerdictInTheWindow()
     QCOMPARE(w.verdictPage()->finalVerdict(), QString::fromLatin1(kwb::to_string(done.final_verdict->word)));
     QVERIFY(!w.verdictPage()->finalVerdict().isEmpty());
     QCOMPARE(study.ledger.size(), size_t(1));
+    // The A/A arm's verdict beside the A/B's, and this device's A/A history (a private one).
+    QVERIFY(done.aa_verdict.has_value());
+    QVERIFY2(w.verdictPage()->aaText().startsWith(u"A/A at n = 4: "_s), qPrintable(w.verdictPage()->aaText()));
+    QVERIFY2(w.verdictPage()->aaText().contains(u"A/A history on "_s), qPrintable(w.verdictPage()->aaText()));
     const kwb::Study onDisk = kwb::load_study(QFile::encodeName(dir.filePath(u"flow.json"_s)).toStdString());
     QVERIFY(onDisk.experiments.at(0).final_verdict
         && onDisk.experiments.at(0).final_verdict->word == done.final_verdict->word);

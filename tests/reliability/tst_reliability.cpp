@@ -291,7 +291,7 @@ private slots:
             << QStringLiteral("zero-study") << QStringLiteral("larger than the 1024 MiB limit");
         QTest::addRow("plan number beyond double range") << QStringLiteral("1e400") << QStringLiteral("warmup_runs");
         QTest::addRow("warm-up rounds of INT_MAX") << QStringLiteral("int-max") << QStringLiteral("warmup_runs");
-        QTest::addRow("100000 A/A splits") << QStringLiteral("aa") << QStringLiteral("aa_splits");
+        QTest::addRow("100000 split halves") << QStringLiteral("aa") << QStringLiteral("split_halves");
         QTest::addRow("hex first line") << QStringLiteral("hex") << QStringLiteral(":1: \"0x10\" is neither");
         QTest::addRow("huge finite sample") << QStringLiteral("huge") << QStringLiteral(":2: 1e300 is too large");
     }
@@ -322,7 +322,7 @@ private slots:
         } else if (kind == QStringLiteral("int-max")) {
             r = kwb({QStringLiteral("run"), edited_study("warmup_runs", "2147483647")});
         } else if (kind == QStringLiteral("aa")) {
-            r = kwb({QStringLiteral("run"), edited_study("aa_splits", "100000")});
+            r = kwb({QStringLiteral("run"), edited_study("split_halves", "100000")});
         } else if (kind == QStringLiteral("hex")) {
             write_all(a, "0x10\n5\n6\n");
             r = kwb({QStringLiteral("verdict"), QStringLiteral("--baseline"), a, QStringLiteral("--treatment"), b});

@@ -2,7 +2,9 @@
 #include "models/ab_editing.h"
 
 #include "models/workload_catalog.h"
+#include "study/arm_roles.h"
 #include "study/gates.h"
+#include "study/plan_limits.h"
 #include "workloads/workload.h"
 
 #include <cmath>
@@ -28,7 +30,10 @@ void setWorkload(Experiment& e, const std::string& workload)
     if (e.backend == "auto" || !has_backend(*w, e.backend == "cuda" ? Backend::Cuda : Backend::Cpu))
         e.backend = "cpu";
     const nlohmann::json params = resolve_params(*w, nlohmann::json::object(), Backend::Cpu);
+    const bool had_aa = aa_arm(e) != nullptr;
     e.arms = {Arm {"baseline", params, std::nullopt}, Arm {"treatment", params, std::nullopt}};
+    if (had_aa) // the A/A arm stays chosen: the new baseline again
+        add_aa_arm(e);
     const auto metrics = w->metrics();
     bool known = false;
     for (const auto& m : metrics)
@@ -49,6 +54,7 @@ Experiment makeAbExperiment(const Study& study, const std::string& workload)
     for (const auto& name : standard_controls())
         e.controls.checklist[name] = false;
     e.profile = "generic";
+    e.plan.runs_per_arm = kDefaultRunsPerArm; // whole ABBA blocks (study/plan_limits.h)
     return e;
 }
 
@@ -61,6 +67,8 @@ void setShared(Experiment& e, const std::string& name, const nlohmann::json& val
 void setArmValue(Experiment& e, int arm, const std::string& name, const nlohmann::json& value)
 {
     e.arms.at(static_cast<size_t>(arm)).params[name] = value;
+    if (arm == 0)
+        sync_aa_arm(e);
 }
 
 std::optional<std::string> setTreatmentValue(

@@ -17,7 +17,28 @@ DeviceProbe::DeviceProbe(QObject* parent)
 
 void DeviceProbe::start(const QString& kwbProgram)
 {
+    m_host.clear();
+    startWith(kwbProgram, {u"devices"_s, u"--json"_s});
+}
+
+void DeviceProbe::startOnHost(const QString& kwbProgram, const RemoteHost& host)
+{
+    m_host = host.destination;
+    QStringList args {u"devices"_s, u"--json"_s, u"--host"_s, host.destination};
+    if (!host.remoteKwb.isEmpty())
+        args << u"--remote-kwb"_s << host.remoteKwb;
+    startWith(kwbProgram, args);
+}
+
+void DeviceProbe::startWith(const QString& kwbProgram, const QStringList& args)
+{
     m_finished = false;
+    if (m_process) {
+        // A newer question replaces one still out (this machine's sheet, then a host's).
+        m_process->disconnect(this);
+        m_process->kill();
+        m_process->waitForFinished(5000);
+    }
     delete m_process;
     m_process = new QProcess(this);
     connect(m_process, &QProcess::finished, this,
@@ -29,7 +50,7 @@ void DeviceProbe::start(const QString& kwbProgram)
             emit finished();
         }
     });
-    m_process->start(kwbProgram, {u"devices"_s, u"--json"_s});
+    m_process->start(kwbProgram, args);
 }
 
 bool DeviceProbe::waitForFinished(int msecs)
@@ -42,7 +63,17 @@ bool DeviceProbe::waitForFinished(int msecs)
 QString DeviceProbe::deviceInUse() const
 {
     if (!m_finished)
-        return tr("detecting devices…");
+        return m_host.isEmpty() ? tr("detecting devices…") : tr("asking %1 for its devices…").arg(m_host);
+    if (!m_host.isEmpty()) {
+        // The remote sheet: named with its host, so nobody mistakes it for this machine's.
+        for (const auto& d : m_devices)
+            if (d.toObject().value("kind"_L1).toString() == "cuda"_L1)
+                return tr("%1 on %2").arg(d.toObject().value("name"_L1).toString(), m_host);
+        for (const auto& d : m_devices)
+            if (d.toObject().value("kind"_L1).toString() == "cpu"_L1)
+                return tr("CPU: %1 on %2").arg(d.toObject().value("name"_L1).toString(), m_host);
+        return tr("unknown on %1 (kwb devices failed: see the tooltip)").arg(m_host);
+    }
     QString cpu;
     for (const auto& d : m_devices) {
         const QJsonObject o = d.toObject();

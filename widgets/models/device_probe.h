@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "models/remote_hosts.h"
 #include "study/study.h"
 
 #include <QJsonArray>
@@ -18,6 +19,10 @@ public:
     explicit DeviceProbe(QObject* parent = nullptr);
 
     void start(const QString& kwbProgram);
+    // The devices of an ssh host, from its kwb (`kwb devices --json --host ...`, docs/remote.md).
+    void startOnHost(const QString& kwbProgram, const RemoteHost& host);
+    // The host whose devices these are; empty for this machine.
+    QString host() const { return m_host; }
     bool waitForFinished(int msecs);
     bool isFinished() const { return m_finished; }
 
@@ -41,6 +46,8 @@ private:
     QJsonArray m_devices;
     QString m_reason;
     bool m_finished = false;
+    QString m_host;
+    void startWith(const QString& kwbProgram, const QStringList& args);
 };
 
 } // namespace kwb::gui

@@ -3,6 +3,7 @@
 
 #include "models/live_series.h"
 #include "models/study_document.h"
+#include "study/remote_marker.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -41,7 +42,11 @@ RunController::~RunController()
     // Closing the window mid-run: ask the child to save what it finished rather than killing it.
     if (m_process && m_process->state() != QProcess::NotRunning) {
         m_process->disconnect(this);
-        stop();
+        // A remote run is let go, not stopped: it goes on there and the study reattaches on open.
+        if (m_remoteHost.isEmpty())
+            stop();
+        else
+            detach();
         if (!m_process->waitForFinished(10000))
             m_process->kill();
     }
@@ -57,6 +62,40 @@ QString RunController::defaultProgram()
 
 bool RunController::start()
 {
+    return startChild({}, {}, true);
+}
+
+bool RunController::startOnHost(const RemoteHost& host)
+{
+    if (host.destination.isEmpty()) {
+        m_lastError = tr("the host has no ssh destination");
+        return false;
+    }
+    return startChild(host.kwbArguments(), host.destination, true);
+}
+
+bool RunController::reattach()
+{
+    // The study on disk is the remote run's until it is back: nothing is saved into it now.
+    QString host = tr("its host");
+    try {
+        if (const auto record = read_remote_marker(m_document->filePath().toStdString()))
+            host = QString::fromStdString(record->host);
+    } catch (const std::exception&) {
+    }
+    return startChild({u"--attach"_s}, host, false);
+}
+
+void RunController::detach()
+{
+#ifdef Q_OS_UNIX
+    if (m_process && m_process->state() != QProcess::NotRunning && m_process->processId() > 0)
+        ::kill(static_cast<pid_t>(m_process->processId()), SIGHUP);
+#endif
+}
+
+bool RunController::startChild(const QStringList& options, const QString& remoteHost, bool saveFirst)
+{
     if (isRunning()) {
         m_lastError = tr("a run is already in progress");
         return false;
@@ -66,7 +105,7 @@ bool RunController::start()
         return false;
     }
     // The child reads the file, so the user's edits must be on disk before it starts.
-    if (m_document->isModified() && !m_document->save()) {
+    if (saveFirst && m_document->isModified() && !m_document->save()) {
         m_lastError = tr("cannot save before running: %1").arg(m_document->lastError());
         return false;
     }
@@ -91,7 +130,8 @@ bool RunController::start()
     m_clock.start();
     m_sinceProgress.start();
     setState(State::Running);
-    m_process->start(m_program, {u"run"_s, m_document->filePath(), u"--json-progress"_s});
+    m_remoteHost = remoteHost;
+    m_process->start(m_program, QStringList {u"run"_s, m_document->filePath(), u"--json-progress"_s} + options);
     return true;
 }
 

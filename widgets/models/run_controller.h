@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "models/remote_hosts.h"
 #include "models/stream_parser.h"
 
 #include <QElapsedTimer>
@@ -35,6 +36,17 @@ public:
     bool start();
     // SIGINT: the child finishes the current repetition, saves and exits 130.
     void stop();
+    // The same run on an ssh host (docs/remote.md): `kwb run STUDY --host ... --json-progress`
+    // relays the remote stream into the same live views; the study is reloaded when it is back.
+    bool startOnHost(const RemoteHost& host);
+    // Follows the remote run that owns the study (`kwb run STUDY --attach --json-progress`): after
+    // a dropped connection, or when a study whose run is away is opened. The stream is replayed
+    // from its start, so the live views are whole.
+    bool reattach();
+    // The ssh destination of the run in progress (or last run); empty for a local run.
+    QString remoteHost() const { return m_remoteHost; }
+    // Lets go of a remote run without stopping it (SIGHUP: the run goes on there).
+    void detach();
 
     State state() const { return m_state; }
     bool isRunning() const { return m_state != State::Idle; }
@@ -55,6 +67,7 @@ signals:
     void finished(const QString& status); // after the document was reloaded
 
 private:
+    bool startChild(const QStringList& options, const QString& remoteHost, bool saveFirst);
     void readStdout();
     void readStderr();
     void handle(const StreamEvent& event);
@@ -79,6 +92,7 @@ private:
     QString m_lastStatus;
     QString m_streamStatus;
     int m_lastExitCode = 0;
+    QString m_remoteHost;
 };
 
 } // namespace kwb::gui

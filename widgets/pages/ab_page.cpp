@@ -8,8 +8,11 @@
 #include "models/study_document.h"
 #include "models/workload_catalog.h"
 #include "study/arm_diff.h"
+#include "study/arm_roles.h"
 #include "study/gates.h"
+#include "study/plan_limits.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -152,6 +155,12 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     settings->addWidget(m_profile, 1, 5);
     settings->addWidget(new QLabel(tr("Guards"), this), 2, 0);
     settings->addWidget(m_guards, 2, 1, 1, 5);
+    m_aaArm = new QCheckBox(tr("A/A arm: run the baseline again beside the A/B"), this);
+    m_aaArm->setObjectName(u"abAaArm"_s);
+    m_aaArm->setToolTip(tr("A third arm with the baseline's configuration, interleaved in every block and run to "
+                           "the same n. Its verdict against the baseline is a false-alarm check at the A/B's own "
+                           "n, and joins this device's A/A history."));
+    settings->addWidget(m_aaArm, 3, 0, 1, 6);
     body()->addLayout(settings);
 
     auto* runRow = new QHBoxLayout;
@@ -187,6 +196,18 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     for (QComboBox* c : {m_order, m_stop, m_profile})
         connect(c, &QComboBox::activated, this, &AbPage::settingsEdited);
     connect(m_guards, &QLineEdit::editingFinished, this, &AbPage::settingsEdited);
+    connect(m_aaArm, &QCheckBox::toggled, this, [this](bool on) {
+        const int i = experimentIndex();
+        if (m_filling || i < 0)
+            return;
+        this->document()->edit(on ? tr("Add the A/A arm") : tr("Remove the A/A arm"), [i, on](Study& s) {
+            Experiment& e = s.experiments[static_cast<size_t>(i)];
+            if (on && !aa_arm(e))
+                add_aa_arm(e);
+            else if (!on)
+                remove_aa_arm(e);
+        });
+    });
     connect(m_start, &QPushButton::clicked, this, &AbPage::runRequested);
     connect(m_stopButton, &QPushButton::clicked, this, &AbPage::stopRequested);
     if (m_run) {
@@ -294,7 +315,8 @@ void AbPage::settingsEdited()
             guards.push_back(g.trimmed().toStdString());
     document()->edit(tr("Edit the run settings"), [=](Study& s) {
         Experiment& e = s.experiments[static_cast<size_t>(i)];
-        e.plan.runs_per_arm = runs;
+        // Whole ABBA blocks, as kwb new plans them (study/plan_limits.h).
+        e.plan.runs_per_arm = random ? runs : whole_abba_runs(runs);
         e.plan.warmup_runs = warmup;
         e.plan.order = random ? RunOrder::RandomisedBlocks : RunOrder::Abba;
         e.plan.stop = stop == "duration"_L1 ? StopRule::Duration
@@ -336,8 +358,9 @@ void AbPage::refresh()
     const Experiment* e = i < 0 ? nullptr : &document()->study().experiments[static_cast<size_t>(i)];
     m_create->setVisible(!e || !e->samples.empty());
     for (QWidget* w : std::initializer_list<QWidget*> {m_backend, m_variedBox, m_arms, m_controls, m_runs, m_warmup,
-             m_order, m_stop, m_duration, m_profile, m_guards})
+             m_order, m_stop, m_duration, m_profile, m_guards, m_aaArm})
         w->setEnabled(e && e->samples.empty());
+    m_aaArm->setChecked(e && aa_arm(*e));
     m_workload->setEnabled(!e || e->samples.empty());
     m_arms->setRowCount(0);
     m_controls->setRowCount(0);

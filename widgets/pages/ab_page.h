@@ -7,6 +7,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLineEdit;
 class QPushButton;
+class QCheckBox;
 class QSpinBox;
 
 namespace kwb::gui {
@@ -63,6 +64,7 @@ private:
     QDoubleSpinBox* m_duration;
     QComboBox* m_profile;
     QLineEdit* m_guards;
+    QCheckBox* m_aaArm;
     QPushButton* m_start;
     QPushButton* m_stopButton;
     QLabel* m_progress;

@@ -6,7 +6,10 @@
 #include "models/study_document.h"
 #include "plots/sigma_chart.h"
 #include "plots/verdict_badge.h"
+#include "run/aa_history.h"
+#include "study/arm_roles.h"
 #include "study/gates.h"
+#include "verdict/aa_verdict.h"
 #include "verdict/verdict_json.h"
 
 #include <QGridLayout>
@@ -70,6 +73,11 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
     m_evidence = valueLabel(this);
     grid->addWidget(m_prediction, 3, 0, Qt::AlignTop);
     grid->addWidget(m_evidence, 3, 1, Qt::AlignTop);
+    m_aa = valueLabel(this);
+    m_aa->setObjectName(u"aaVerdict"_s);
+    m_aa->setToolTip(tr("The A/A arm: the baseline's configuration run again in the same blocks, to the same n. "
+                        "Any word but NOISE is a false alarm at this n."));
+    grid->addWidget(m_aa, 4, 0, 1, 2, Qt::AlignTop);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
     body()->addLayout(grid);
@@ -131,6 +139,11 @@ void VerdictPage::ledgerEdited(int row, int column)
     });
 }
 
+QString VerdictPage::aaText() const
+{
+    return m_aa->text();
+}
+
 QString VerdictPage::finalVerdict() const
 {
     return m_final->verdict();
@@ -151,6 +164,18 @@ void VerdictPage::refresh()
     setValue(
         m_finalReasons, final ? bullets(final->reasons) : tr("No final verdict yet: run the experiment to the end."));
     setValue(m_sampleReasons, sample ? bullets(sample->reasons) : tr("No sample verdict yet."));
+    // The real A/A beside the A/B (verdict/aa_verdict.h), and the device's history of them.
+    QString aa;
+    if (e && aa_arm(*e)) {
+        aa = e->aa_verdict ? qs(aa_summary(*e->aa_verdict)) : tr("A/A arm: no verdict yet.");
+        try {
+            if (const auto rate = aa_false_alarm_rate(read_aa_history(aa_history_path()), e->device))
+                aa += u'\n' + qs(describe(*rate));
+        } catch (const std::exception&) { // no history here: the study's own A/A still shows
+        }
+    }
+    m_aa->setVisible(!aa.isEmpty());
+    setValue(m_aa, aa);
 
     QString evidence;
     if (sample) {

@@ -23,6 +23,9 @@ public:
     QString finalVerdict() const;
     QString sampleVerdict() const;
     QString gatesText() const;
+    // The real A/A line ("A/A at n = 10: NOISE, delta 0.3% [-0.4, 1]") and the device's A/A
+    // history, or empty when the experiment has no A/A arm.
+    QString aaText() const;
 
 signals:
     // Run on a finished study: a new attempt of the same A/B, kept beside the earlier ones.
@@ -42,6 +45,7 @@ private:
     QLabel* m_evidence;
     QLabel* m_prediction;
     QLabel* m_profile;
+    QLabel* m_aa;
     SigmaChart* m_sigma;
 };
 

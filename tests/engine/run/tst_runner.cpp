@@ -59,7 +59,7 @@ private slots:
     {
         Harness h;
         RunPlan p = count_plan(6);
-        p.aa_splits = 3;
+        p.split_halves = 3;
         FakeSampler sampler;
         h.samplers = {&sampler};
         Study s = make_study(1.25, p);
@@ -69,7 +69,7 @@ private slots:
         const Study back = parse_study(once, "memory");
         QCOMPARE(study_to_json(back).dump(), once);
         QCOMPARE(back.experiments[0].samples.size(), s.experiments[0].samples.size());
-        QVERIFY(back.experiments[0].aa.has_value());
+        QVERIFY(back.experiments[0].split_half.has_value());
     }
 
     void checkpointAfterEveryRepetition()
@@ -263,37 +263,37 @@ private slots:
         QCOMPARE(std::string(to_string(e.final_verdict->word)), std::string("KILL"));
     }
 
-    void aaCalibrationIsStoredAndCited()
+    void splitHalfCheckIsStoredAndCited()
     {
         Harness h;
         RunPlan p = count_plan(8);
-        p.aa_splits = 4;
+        p.split_halves = 4;
         Study s = make_study(1.25, p);
         Experiment& e = s.experiments[0];
         h.run(s, e);
-        QVERIFY(e.aa.has_value());
-        QCOMPARE(e.aa->splits, 4);
-        QCOMPARE(e.aa->verdicts.size(), size_t(4));
-        QCOMPARE(e.aa->false_alarms,
-            static_cast<int>(std::count_if(
-                e.aa->verdicts.begin(), e.aa->verdicts.end(), [](const std::string& w) { return w != "NOISE"; })));
-        QVERIFY(!e.aa->method.empty());
+        QVERIFY(e.split_half.has_value());
+        QCOMPARE(e.split_half->splits, 4);
+        QCOMPARE(e.split_half->verdicts.size(), size_t(4));
+        QCOMPARE(e.split_half->false_alarms,
+            static_cast<int>(std::count_if(e.split_half->verdicts.begin(), e.split_half->verdicts.end(),
+                [](const std::string& w) { return w != "NOISE"; })));
+        QVERIFY(!e.split_half->method.empty());
         const auto reasons = nlohmann::json(e.final_verdict->reasons).dump();
-        QVERIFY(reasons.find("A/A calibration") != std::string::npos);
+        QVERIFY(reasons.find("split-half stability check") != std::string::npos);
         QVERIFY(study_to_json(s).dump().find("\"false_alarm_rate\"") != std::string::npos);
     }
 
-    void aaNeedsTwiceMinN()
+    void splitHalfNeedsTwiceMinN()
     {
         Harness h;
         RunPlan p = count_plan(5);
-        p.aa_splits = 5;
+        p.split_halves = 5;
         Study s = make_study(1.25, p);
         Experiment& e = s.experiments[0];
         h.run(s, e);
-        QVERIFY(!e.aa.has_value());
+        QVERIFY(!e.split_half.has_value());
         QVERIFY(std::any_of(e.missing_gates.begin(), e.missing_gates.end(),
-            [](const std::string& g) { return g.starts_with("A/A calibration"); }));
+            [](const std::string& g) { return g.starts_with("split-half stability check"); }));
     }
 
     void missingGatesAreRecorded()

@@ -44,6 +44,20 @@ private slots:
         QCOMPARE(*v, 2.0); // 512 pages of 4 KiB
     }
 
+    void parsesMachineStat()
+    {
+        // user nice system idle iowait irq softirq steal guest guest_nice, at 100 ticks/s
+        const auto v = parse_proc_stat_machine("cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 1 2 3 4\n", 100);
+        QVERIFY(v.has_value());
+        QCOMPARE(v->first, 1.5); // user + system
+        QCOMPARE(v->second, 10.0); // + idle + iowait
+        const auto old_kernel = parse_proc_stat_machine("cpu 10 0 10 80\n", 100); // only four fields
+        QVERIFY(old_kernel.has_value());
+        QCOMPARE(old_kernel->second, 1.0);
+        QVERIFY(!parse_proc_stat_machine("intr 1 2 3 4\n", 100));
+        QVERIFY(!parse_proc_stat_machine("cpu 1 2\n", 100));
+    }
+
     void deliversReadingsUntilStopped()
     {
         ProcfsSampler sampler;
@@ -64,7 +78,7 @@ private slots:
                 x = x + i;
             {
                 std::lock_guard l(m);
-                if (got.size() >= 4)
+                if (got.size() >= 12)
                     break;
             }
             QTest::qWait(5);
@@ -72,11 +86,17 @@ private slots:
         sampler.stop();
         std::lock_guard l(m);
         const size_t n = got.size();
-        bool cpu = false, rss = false;
+        bool cpu = false, rss = false, other = false, thread = false;
         for (const auto& r : got) {
             if (r.name == "cpu_util") {
                 cpu = true;
                 QCOMPARE(r.unit, std::string("%"));
+                QVERIFY(r.value >= 0);
+            } else if (r.name == "other_cpu") {
+                other = true;
+                QVERIFY(r.value >= 0 && r.value <= 100);
+            } else if (r.name == "bench_thread_cpu") {
+                thread = true;
                 QVERIFY(r.value >= 0);
             } else if (r.name == "rss") {
                 rss = true;
@@ -85,7 +105,7 @@ private slots:
             }
             QVERIFY(r.t_s > 0);
         }
-        QVERIFY(cpu && rss);
+        QVERIFY(cpu && rss && other && thread);
         // stop() returns only once the sink will not be called again.
         QTest::qWait(100);
         QCOMPARE(got.size(), n);

@@ -47,7 +47,7 @@ Study sample_study()
     e.launches_per_rep = 40;
     e.limitations = {"no CUPTI: live counters not recorded"};
     e.lanes.push_back({"cpu_util", "%", {0.0, 0.5}, {97.0, 99.5}});
-    e.aa = AaCalibration {
+    e.split_half = SplitHalfCheck {
         5, 1, {"NOISE", "NOISE", "KILL", "NOISE", "NOISE"}, "interleaved halves, then seeded halvings"};
     e.stop_reason = "decision: NOISE for 3 pairs";
     e.plan.max_runs_per_arm = 40;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The study-level rules of spec/verdict.md: guards, the tradeoff gate, the prediction check, and
-// the A/A calibration cited in the reasons.
+// the split-half stability check cited in the reasons.
 #include "verdict/verdict.h"
 
 #include <QTest>
@@ -173,17 +173,17 @@ private slots:
         QVERIFY(apply_study_rules(noise, in, generic()).flags.empty());
     }
 
-    void aa_calibration_cited()
+    void split_half_check_cited()
     {
         StudyRulesInput in;
         in.tradeoffs = named();
-        in.aa = AaCalibration {};
-        in.aa->splits = 20;
-        in.aa->false_alarms = 1;
+        in.split_half = SplitHalfCheck {};
+        in.split_half->splits = 20;
+        in.split_half->false_alarms = 1;
         const auto f = apply_study_rules(licensed(), in, generic());
         QVERIFY(any_contains(f.reasons, "1 of 20 splits"));
         QVERIFY(any_contains(f.reasons, "5%"));
-        QCOMPARE(to_json(f).at("aa").at("false_alarm_rate").get<double>(), 0.05);
+        QCOMPARE(to_json(f).at("split_half").at("false_alarm_rate").get<double>(), 0.05);
     }
 };
 

@@ -57,10 +57,10 @@ private slots:
         in.guards = {{"tok_s", Direction::Higher, {100, 101, 99, 100.5}, {90, 90.5, 89.5, 90.2}, 0.0},
             {"rss", Direction::Lower, {}, {}, 0.0}};
         in.predicted_delta_pct = 50;
-        AaCalibration aa;
+        SplitHalfCheck aa;
         aa.splits = 4;
         aa.false_alarms = 1;
-        in.aa = aa;
+        in.split_half = aa;
         const auto f = apply_study_rules(sample, in, p);
         QCOMPARE(f.word, VerdictWord::Kill);
         const auto j = to_json(f);

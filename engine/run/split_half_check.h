@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-// A/A calibration: how often does this setup, under this profile, call a difference where there
+// split-half stability check: how often does this setup, under this profile, call a difference where there
 // is none? The baseline arm's judged runs are split into two halves and the halves judged against
 // each other with the same profile, K times. The two halves ran the same code, so any verdict but
 // NOISE is a false alarm; a high rate says the machine or the workload is noisier than the
@@ -21,14 +21,14 @@
 // baseline needs at least 2 * min_n judged runs; with fewer there is no calibration.
 namespace kwb {
 
-inline constexpr int kDefaultAaSplits = 5;
+inline constexpr int kDefaultSplitHalves = 5;
 
 // nullopt when `splits` <= 0 or the baseline has fewer than 2 * profile.min_n values.
-std::optional<AaCalibration> calibrate_aa(
+std::optional<SplitHalfCheck> check_split_half(
     const std::vector<double>& baseline, int splits, const Profile& profile, std::uint64_t seed);
 
 // The two halves of split k (exposed for tests).
-std::pair<std::vector<double>, std::vector<double>> aa_split(
+std::pair<std::vector<double>, std::vector<double>> split_halves_of(
     const std::vector<double>& baseline, int k, std::uint64_t seed);
 
 } // namespace kwb

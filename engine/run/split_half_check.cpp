@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "run/aa_calibration.h"
+#include "run/split_half_check.h"
 
 #include <algorithm>
 #include <numeric>
@@ -7,7 +7,7 @@
 
 namespace kwb {
 
-std::pair<std::vector<double>, std::vector<double>> aa_split(
+std::pair<std::vector<double>, std::vector<double>> split_halves_of(
     const std::vector<double>& baseline, int k, std::uint64_t seed)
 {
     const size_t n = baseline.size();
@@ -30,17 +30,17 @@ std::pair<std::vector<double>, std::vector<double>> aa_split(
     return halves;
 }
 
-std::optional<AaCalibration> calibrate_aa(
+std::optional<SplitHalfCheck> check_split_half(
     const std::vector<double>& baseline, int splits, const Profile& profile, std::uint64_t seed)
 {
     if (splits <= 0 || baseline.size() < static_cast<size_t>(2 * std::max(profile.min_n, 1)))
         return std::nullopt;
-    AaCalibration aa;
+    SplitHalfCheck aa;
     aa.splits = splits;
     aa.method = "baseline split against itself: interleaved halves first, then seeded random halvings; "
                 "halves judged unpaired with the experiment's profile; any verdict but NOISE is a false alarm";
     for (int k = 0; k < splits; ++k) {
-        const auto [a, b] = aa_split(baseline, k, seed);
+        const auto [a, b] = split_halves_of(baseline, k, seed);
         const SampleVerdict v = judge_samples(a, b, profile, false);
         aa.verdicts.emplace_back(to_string(v.word));
         if (v.word != VerdictWord::Noise)

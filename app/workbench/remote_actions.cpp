@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "remote_actions.h"
+
+#include "models/device_probe.h"
+#include "models/run_controller.h"
+#include "models/study_document.h"
+#include "pages/remote_hosts_dialog.h"
+#include "study/remote_marker.h"
+
+#include <QAction>
+#include <QMenu>
+#include <QSettings>
+#include <QToolButton>
+
+namespace kwb::gui {
+
+using namespace Qt::StringLiterals;
+
+RemoteActions::RemoteActions(
+    QWidget* window, StudyDocument* document, RunController* run, DeviceProbe* probe, Hooks hooks)
+    : QObject(window)
+    , m_window(window)
+    , m_document(document)
+    , m_run(run)
+    , m_probe(probe)
+    , m_hooks(std::move(hooks))
+    , m_button(new QToolButton(window))
+    , m_menu(new QMenu(window))
+    , m_reattach(new QAction(tr("Reattach"), this))
+    , m_hosts(new QAction(tr("Remote hosts…"), this))
+{
+    m_button->setObjectName(u"runOnHostButton"_s);
+    m_button->setText(tr("Run on host"));
+    m_button->setToolTip(tr("Run the study on a remote host over ssh; the live views follow it here"));
+    m_button->setPopupMode(QToolButton::InstantPopup);
+    m_button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_button->setMenu(m_menu);
+    m_menu->setToolTipsVisible(true);
+    connect(m_menu, &QMenu::aboutToShow, this, &RemoteActions::rebuildMenu);
+    m_reattach->setObjectName(u"reattachAction"_s);
+    m_reattach->setToolTip(tr("Follow the run on a remote host again (after a dropped connection), or fetch the "
+                              "study once it has ended"));
+    m_hosts->setObjectName(u"remoteHostsAction"_s);
+    connect(m_hosts, &QAction::triggered, this, &RemoteActions::editHosts);
+    connect(m_reattach, &QAction::triggered, this, [this] {
+        if (!m_run->reattach())
+            m_hooks.showError(m_run->lastError());
+        else
+            m_hooks.showLive();
+    });
+    connect(m_run, &RunController::stateChanged, this, &RemoteActions::update);
+    connect(m_run, &RunController::finished, this, &RemoteActions::update);
+    connect(m_document, &StudyDocument::filePathChanged, this, &RemoteActions::reattachIfAway);
+    rebuildMenu();
+    update();
+}
+
+QString RemoteActions::awayOn() const
+{
+    if (m_document->filePath().isEmpty())
+        return {};
+    try {
+        if (const auto record = read_remote_marker(m_document->filePath().toStdString()))
+            return QString::fromStdString(record->host);
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+bool RemoteActions::runOn(const RemoteHost& host)
+{
+    if (m_run->isRunning())
+        return false;
+    if (m_document->filePath().isEmpty()) {
+        m_hooks.showError(tr("Save the study to a file first: kwb sends a study file to the host"));
+        return false;
+    }
+    if (const QString id = m_document->appendNewAttemptIfFinished(); !id.isEmpty())
+        (void)id; // a finished study runs a new attempt there, as Run does here
+    if (const QString blocked = m_hooks.blockedReason(); !blocked.isEmpty()) {
+        m_hooks.showError(tr("Run is locked: %1").arg(blocked));
+        return false;
+    }
+    // The hardware page shows the GPU the study is about to run on.
+    m_probe->startOnHost(m_run->program(), host);
+    if (!m_run->startOnHost(host)) {
+        m_hooks.showError(m_run->lastError());
+        return false;
+    }
+    m_hooks.showLive();
+    return true;
+}
+
+void RemoteActions::rebuildMenu()
+{
+    m_menu->clear();
+    delete m_hardware; // the submenu is rebuilt with the list
+    QSettings settings;
+    const auto hosts = loadRemoteHosts(settings);
+    // Run's own gate holds for a host too: the hosts are offered only when Run is.
+    const QString blocked = m_hooks.blockedReason ? m_hooks.blockedReason() : QString();
+    for (const auto& host : hosts) {
+        QAction* a = m_menu->addAction(tr("Run on %1").arg(host.destination), this, [this, host] { runOn(host); });
+        a->setEnabled(blocked.isEmpty());
+        a->setToolTip(blocked.isEmpty() ? tr("kwb run STUDY --json-progress %1").arg(host.kwbArguments().join(u' '))
+                                        : tr("Locked: %1").arg(blocked));
+    }
+    if (hosts.isEmpty())
+        m_menu->addAction(tr("(no hosts yet)"))->setEnabled(false);
+    m_menu->addSeparator();
+    m_hardware = m_menu->addMenu(tr("Show the hardware of"));
+    QMenu* hardware = m_hardware;
+    hardware->addAction(tr("this machine"), this, [this] { m_probe->start(m_run->program()); });
+    for (const auto& host : hosts)
+        hardware->addAction(host.destination, this, [this, host] { m_probe->startOnHost(m_run->program(), host); });
+    m_menu->addAction(m_hosts);
+}
+
+void RemoteActions::editHosts()
+{
+    QSettings settings;
+    RemoteHostsDialog dialog(loadRemoteHosts(settings), m_window);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    saveRemoteHosts(settings, dialog.hosts());
+    rebuildMenu();
+}
+
+void RemoteActions::update()
+{
+    const bool idle = !m_run->isRunning();
+    m_button->setEnabled(idle);
+    const QString host = awayOn();
+    // The study on disk is the remote run's until it comes back (also when following it failed):
+    // nothing is saved into it here meanwhile, so the copy that comes back loses nothing.
+    if (idle && (!host.isEmpty() || m_lockedForRemote)) {
+        m_lockedForRemote = !host.isEmpty();
+        m_document->setLocked(m_lockedForRemote);
+    }
+    m_reattach->setEnabled(idle && !host.isEmpty());
+    m_reattach->setText(host.isEmpty() ? tr("Reattach") : tr("Reattach to %1").arg(host));
+}
+
+void RemoteActions::reattachIfAway()
+{
+    update();
+    // A study whose run is away on a host: follow it at once (its views fill from the replayed
+    // stream, and the study comes back when the run ends).
+    if (!m_run->isRunning() && !awayOn().isEmpty() && m_reattach->isEnabled())
+        m_reattach->trigger();
+}
+
+} // namespace kwb::gui

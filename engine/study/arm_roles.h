@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "study/study.h"
+
+#include <string>
+
+// Which arm of an experiment plays which part. arms[0] is the baseline and arms[1] the treatment
+// of the A/B; a third arm with role "aa" is the real A/A: the baseline's configuration run again
+// as its own arm, interleaved with the others in the same blocks and run to the same n, so its
+// verdict against the baseline is a false-alarm check at the A/B's own sample size (the
+// split-half stability check only halves the baseline). Every rule that asks "is this an A/B"
+// or "where is the A/A arm" asks here.
+namespace kwb {
+
+inline constexpr const char* kAaArmRole = "aa";
+inline constexpr const char* kAaArmName = "baseline-aa";
+
+// The A/A arm, or null.
+const Arm* aa_arm(const Experiment& e);
+
+// The arms of the A/B itself: all arms but the A/A arm (2 for a runnable A/B).
+int ab_arm_count(const Experiment& e);
+
+// Appends the A/A arm: the baseline's parameters (and command) under the name "baseline-aa" and
+// the role "aa". Throws std::invalid_argument when the experiment has no baseline or already has one.
+void add_aa_arm(Experiment& e);
+
+// Removes the A/A arm (and its samples' verdict), if any.
+void remove_aa_arm(Experiment& e);
+
+// After an edit of the baseline: the A/A arm takes the baseline's parameters and command again.
+void sync_aa_arm(Experiment& e);
+
+} // namespace kwb
