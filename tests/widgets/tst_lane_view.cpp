@@ -108,6 +108,9 @@ private slots:
     void recordedStreamPauseZoomHover();
     void replotsOncePerTickNotPerReading();
     void recordedGpuStudyReplaysWithEveryLane();
+    void denseLaneKeepsSpikeAndDipAtFullWindow();
+    void zoomedInLaneDrawsRawReadings();
+    void hoverReadsTheSeriesNotTheDecimatedGraph();
 
 private:
     QTemporaryDir m_dir;
@@ -276,6 +279,124 @@ void TestLaneView::recordedGpuStudyReplaysWithEveryLane()
     QVERIFY(!view->isPaused());
     page.followButton()->click();
     QVERIFY(view->isFollowing());
+}
+
+namespace {
+// 200,000 readings over 10 s around 50 with a one-sample spike to 95 and a one-sample dip to 5.
+constexpr int kDense = 200000;
+constexpr double kDenseStep = 5e-5;
+constexpr int kSpike = 123457;
+constexpr int kDip = 67891;
+double denseValue(int i)
+{
+    return i == kSpike ? 95.0 : (i == kDip ? 5.0 : 50.0 + std::sin(i * 0.01));
+}
+void fillDense(LiveSeries& series)
+{
+    series.setPlan({u"baseline"_s}, u"time_ms"_s, u"ms"_s);
+    for (int i = 0; i < kDense; ++i)
+        series.addLaneValue(u"power"_s, u"W"_s, i * kDenseStep, denseValue(i));
+}
+// Whether the rendered strip has a dark (lane-coloured) pixel within a pixel of (x, y).
+bool darkNear(const QImage& img, double x, double y)
+{
+    for (int dx = -1; dx <= 1; ++dx)
+        for (int dy = -1; dy <= 1; ++dy) {
+            const QPoint p(qRound(x) + dx, qRound(y) + dy);
+            if (img.valid(p) && qGray(img.pixel(p)) < 110)
+                return true;
+        }
+    return false;
+}
+} // namespace
+
+void TestLaneView::denseLaneKeepsSpikeAndDipAtFullWindow()
+{
+    LiveSeries series;
+    LaneView view;
+    view.resize(1200, 600);
+    view.show();
+    view.setWindowSeconds(10);
+    view.setSeries(&series);
+    fillDense(series);
+    QTRY_COMPARE_WITH_TIMEOUT(view.lanePointCount(u"power"_s), kDense, kTimeout);
+    view.replot();
+    QVERIFY(view.isFollowing());
+    // Decimated: at most about two points per pixel column, not the 200,000 readings.
+    QCPAxisRect* rect = view.laneRect(u"power"_s);
+    QVERIFY2(view.laneGraphPointCount(u"power"_s) <= 2 * rect->width() + 4,
+        qPrintable(QString::number(view.laneGraphPointCount(u"power"_s))));
+    // On screen: a dark pixel at the spike's top and at the dip's bottom; none at those heights
+    // elsewhere (so the check can fail).
+    const QImage img = view.toPixmap().toImage();
+    auto* x = rect->axis(QCPAxis::atBottom);
+    auto* y = rect->axis(QCPAxis::atLeft);
+    QVERIFY(darkNear(img, x->coordToPixel(kSpike * kDenseStep), y->coordToPixel(95.0)));
+    QVERIFY(darkNear(img, x->coordToPixel(kDip * kDenseStep), y->coordToPixel(5.0)));
+    QVERIFY(!darkNear(img, x->coordToPixel(3.0), y->coordToPixel(95.0)));
+    QVERIFY(!darkNear(img, x->coordToPixel(3.0), y->coordToPixel(5.0)));
+}
+
+void TestLaneView::zoomedInLaneDrawsRawReadings()
+{
+    LiveSeries series;
+    LaneView view;
+    view.resize(1200, 600);
+    view.show();
+    view.setWindowSeconds(10);
+    view.setSeries(&series);
+    fillDense(series);
+    QTRY_COMPARE_WITH_TIMEOUT(view.lanePointCount(u"power"_s), kDense, kTimeout);
+    view.replot();
+    const int decimated = view.laneGraphPointCount(u"power"_s);
+    // 0.02 s holds 400 readings, fewer than the strip's pixel columns: drawn as they are.
+    const double lo = kSpike * kDenseStep - 0.01, hi = kSpike * kDenseStep + 0.01;
+    view.setTimeRange(lo, hi);
+    view.replot();
+    QList<QCPGraphData> drawn;
+    const QCPGraph* graph = view.laneRect(u"power"_s)->graphs().last();
+    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+        if (it->key >= lo && it->key <= hi)
+            drawn.append(*it);
+    QList<QCPGraphData> raw;
+    for (int i = 0; i < kDense; ++i)
+        if (i * kDenseStep >= lo && i * kDenseStep <= hi)
+            raw.append(QCPGraphData(i * kDenseStep, denseValue(i)));
+    QCOMPARE(drawn.size(), raw.size());
+    for (qsizetype i = 0; i < raw.size(); ++i) {
+        QCOMPARE(drawn[i].key, raw[i].key);
+        QCOMPARE(drawn[i].value, raw[i].value);
+    }
+    // Following again: back to the decimated window.
+    view.setFollowing(true);
+    view.replot();
+    QCOMPARE(view.laneGraphPointCount(u"power"_s), decimated);
+}
+
+void TestLaneView::hoverReadsTheSeriesNotTheDecimatedGraph()
+{
+    LiveSeries series;
+    LaneView view;
+    view.resize(1200, 600);
+    view.show();
+    view.setWindowSeconds(10);
+    view.setSeries(&series);
+    fillDense(series);
+    QTRY_COMPARE_WITH_TIMEOUT(view.lanePointCount(u"power"_s), kDense, kTimeout);
+    view.replot();
+    QVERIFY(view.laneGraphPointCount(u"power"_s) < kDense / 10); // decimated
+    for (const double t : {kSpike * kDenseStep, kDip * kDenseStep, 2.000012, 7.5, 9.99999}) {
+        view.hoverAt(t);
+        const auto& h = view.hover();
+        QCOMPARE(h.lanes.size(), 1);
+        // The nearest reading (the earlier on a tie), computed here from the inputs.
+        int best = 0;
+        for (int i = 1; i < kDense; ++i)
+            if (std::abs(i * kDenseStep - t) < std::abs(best * kDenseStep - t))
+                best = i;
+        QCOMPARE(h.lanes[0].t, best * kDenseStep);
+        QCOMPARE(h.lanes[0].value, denseValue(best));
+    }
 }
 
 QTEST_MAIN(TestLaneView)

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <ctime>
+#include <limits>
 
 namespace kwb::gui {
 
@@ -100,6 +101,14 @@ LaneView::LaneView(QWidget* parent)
         m_replotCpuStartMs = threadCpuMs();
     });
     connect(this, &QCustomPlot::afterReplot, this, &LaneView::onReplotted);
+    // A strip's first layout or a resize changes its pixel columns: refit the buckets before drawing.
+    connect(this, &QCustomPlot::afterLayout, this, [this] {
+        for (const auto& l : m_lanes)
+            if (l.rect->width() != l.fittedWidth) {
+                fitLanes();
+                return;
+            }
+    });
     m_timer.setInterval(kRefreshIntervalMs);
     connect(&m_timer, &QTimer::timeout, this, &LaneView::drain);
     m_timer.start();
@@ -134,6 +143,7 @@ void LaneView::addBands(QCPAxisRect* rect, QList<QCPGraph*>& bands)
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setPen(Qt::NoPen);
         g->setBrush(bandColor(static_cast<int>(slot), static_cast<int>(m_armNames.size())));
+        g->setAntialiasedFill(false); // axis-aligned rectangles: antialiasing costs and shows nothing
         g->setData(m_bandData[slot]);
         g->removeFromLegend();
         g->setSelectable(QCP::stNone);
@@ -193,6 +203,7 @@ void LaneView::setTimeRange(double lo, double hi)
     m_latencyRect->axis(QCPAxis::atBottom)->setRange(lo, hi);
     m_settingRange = false;
     syncTimeRange(QCPRange(lo, hi));
+    fitLanes();
     rescaleValues();
     replotWhenVisible();
 }
@@ -230,8 +241,10 @@ void LaneView::syncTimeRange(const QCPRange& range)
     for (auto& l : m_lanes)
         l.rect->axis(QCPAxis::atBottom)->setRange(range);
     m_syncing = false;
-    if (!m_settingRange)
+    if (!m_settingRange) {
+        fitLanes();
         rescaleValues();
+    }
 }
 
 int LaneView::armSlots() const
@@ -426,13 +439,11 @@ void LaneView::drain()
         const qsizetype n = std::min(trace.t.size(), trace.value.size());
         if (lane.drawn >= n)
             continue;
-        QVector<QCPGraphData> add;
-        add.reserve(n - lane.drawn);
-        for (qsizetype i = lane.drawn; i < n; ++i)
-            add.append(QCPGraphData(trace.t[i], trace.value[i]));
-        const bool ordered
-            = lane.graph->data()->isEmpty() || add.first().key >= (lane.graph->data()->constEnd() - 1)->key;
-        lane.graph->data()->add(add, ordered);
+        for (qsizetype i = lane.drawn; i < n && lane.sorted; ++i) {
+            if (i > 0 && trace.t[i] < trace.t[i - 1])
+                lane.sorted = false; // drawn raw from now on (see fitLane)
+            lane.newest = std::max(lane.newest, trace.t[i]);
+        }
         if (lane.drawn < trace.arrivedNs.size() && trace.arrivedNs[lane.drawn] > 0) {
             const qint64 oldest = trace.arrivedNs[lane.drawn];
             const qint64 newest = trace.arrivedNs[std::min(n, trace.arrivedNs.size()) - 1];
@@ -444,6 +455,8 @@ void LaneView::drain()
 
     if (m_following)
         applyFollow();
+    else
+        fitLanes();
     rescaleValues();
     updateTitle();
     if (m_hoverT)
@@ -458,8 +471,8 @@ double LaneView::newestTime() const
 {
     double t = 0;
     for (const auto& l : m_lanes)
-        if (!l.graph->data()->isEmpty())
-            t = std::max(t, (l.graph->data()->constEnd() - 1)->key);
+        if (l.drawn > 0)
+            t = std::max(t, l.newest);
     for (auto* g : m_latency)
         if (!g->data()->isEmpty())
             t = std::max(t, (g->data()->constEnd() - 1)->key);
@@ -477,6 +490,79 @@ void LaneView::applyFollow()
     m_settingRange = true;
     syncTimeRange(QCPRange(lo, hi));
     m_settingRange = false;
+    fitLanes();
+}
+
+void LaneView::fitLanes()
+{
+    if (!m_series)
+        return;
+    for (auto& l : m_lanes)
+        if (const LaneTrace* trace = m_series->lane(l.name))
+            fitLane(l, *trace);
+}
+
+// Gives the strip's graph what the visible span needs: raw readings where they are fewer than
+// kRawPerPixel per pixel column, else the min and max per bucket of about one column (a power of
+// two in seconds, so panning and small resizes keep the buckets). Only readings that arrived since
+// the last frame are reduced; a new bucket width or a span outside what the graph holds rebuilds
+// it from the series once. The graph holds one span before the visible one (and one after when
+// zoomed), so a frame's cost follows the pixels, not the data rate.
+void LaneView::fitLane(Lane& lane, const LaneTrace& trace)
+{
+    QCPGraphDataContainer& data = *lane.graph->data();
+    const qsizetype n = std::min({lane.drawn, trace.t.size(), trace.value.size()});
+    if (!lane.sorted) {
+        if (lane.decimator.bucket() != 0 || lane.fresh || lane.fed > n) {
+            lane.decimator.reset(data, 0);
+            lane.fed = 0;
+            lane.fresh = false;
+        }
+        QVector<QCPGraphData> add;
+        for (qsizetype i = lane.fed; i < n; ++i)
+            add.append(QCPGraphData(trace.t[i], trace.value[i]));
+        data.add(add, false);
+        lane.fed = n;
+        lane.graph->setAntialiased(true);
+        return;
+    }
+    const QCPRange r = timeRange();
+    const double span = std::max(r.size(), 1e-9);
+    lane.fittedWidth = lane.rect->width();
+    const double px = std::max(lane.rect->width(), 64);
+    const double* t = trace.t.constData();
+    const double* v = trace.value.constData();
+    const qsizetype visible = std::upper_bound(t, t + n, r.upper) - std::lower_bound(t, t + n, r.lower);
+    // A little hysteresis so a span near the threshold does not flip the strip every frame.
+    const bool wasRaw = lane.decimator.bucket() == 0;
+    const bool raw = visible <= kRawPerPixel * px * (wasRaw || lane.fresh ? 1.0 : 0.75);
+    double bucket = 0;
+    if (!raw) {
+        const double width = (m_following ? m_window * 1.02 : span) / px;
+        bucket = std::exp2(std::ceil(std::log2(width)));
+    }
+    const bool rebuild = lane.fresh || bucket != lane.decimator.bucket() || r.lower < lane.coveredLo
+        || r.upper > lane.coveredHi || lane.fed > n;
+    if (rebuild) {
+        lane.coveredLo = r.lower - span;
+        lane.coveredHi = m_following ? std::numeric_limits<double>::infinity() : r.upper + span;
+        lane.decimator.reset(data, bucket);
+        const qsizetype from = std::lower_bound(t, t + n, lane.coveredLo) - t;
+        const qsizetype to = std::upper_bound(t, t + n, lane.coveredHi) - t;
+        lane.decimator.append(data, t + from, v + from, to - from);
+        lane.fed = n;
+        lane.fresh = false;
+        lane.graph->setAntialiased(raw); // dense min/max columns: antialiasing costs, shows nothing
+        return;
+    }
+    const qsizetype to = std::upper_bound(t + lane.fed, t + n, lane.coveredHi) - t;
+    lane.decimator.append(data, t + lane.fed, v + lane.fed, to - lane.fed);
+    lane.fed = n;
+    // Following: drop what scrolled a span out of view (amortised: QCustomPlot keeps the room).
+    if (m_following && lane.coveredLo < r.lower - 2 * span) {
+        lane.coveredLo = r.lower - span;
+        data.removeBefore(lane.coveredLo);
+    }
 }
 
 void LaneView::rescaleValues()
@@ -553,7 +639,19 @@ LaneView::Readout LaneView::readoutAt(double t) const
         }
     }
     for (const auto& l : m_lanes) {
-        const auto data = l.graph->data();
+        const LaneTrace* trace = m_series ? m_series->lane(l.name) : nullptr;
+        const qsizetype n = trace ? std::min({l.drawn, trace->t.size(), trace->value.size()}) : 0;
+        if (l.sorted && n > 0) {
+            const double* b = trace->t.constData();
+            const double* at = std::lower_bound(b, b + n, t);
+            if (at == b + n)
+                --at;
+            else if (at != b && std::abs(*(at - 1) - t) <= std::abs(*at - t))
+                --at;
+            r.lanes.append(LaneValue {l.name, l.unit, *at, trace->value[at - b]});
+            continue;
+        }
+        const auto data = l.graph->data(); // out-of-order lanes are drawn raw
         if (data->isEmpty())
             continue;
         auto at = data->findBegin(t, false);
@@ -635,6 +733,14 @@ QStringList LaneView::laneNames() const
 }
 
 int LaneView::lanePointCount(const QString& lane) const
+{
+    for (const auto& l : m_lanes)
+        if (l.name == lane)
+            return static_cast<int>(l.drawn);
+    return 0;
+}
+
+int LaneView::laneGraphPointCount(const QString& lane) const
 {
     for (const auto& l : m_lanes)
         if (l.name == lane)

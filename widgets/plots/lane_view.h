@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "plots/lane_decimator.h"
 #include "plots/lazy_plot.h"
 
 #include <QElapsedTimer>
@@ -11,6 +12,7 @@
 namespace kwb::gui {
 
 class LiveSeries;
+struct LaneTrace;
 
 // The live view of a run: every metric lane the stream carries in its own strip on one shared
 // time axis, each repetition's latency in a strip above, and the arm running at each moment as a
@@ -59,7 +61,8 @@ public:
         QList<LaneValue> lanes;
         QString text() const;
     };
-    // What the strips show at time t (from the drawn data, so a paused view reads its frozen frame).
+    // What the strips show at time t: each lane's recorded reading nearest t among those taken in
+    // (a paused view reads its frozen frame), never the decimated points a strip draws.
     Readout readoutAt(double t) const;
     // Moves the hover cursor to t (what a mouse move does); nullopt hides it.
     void hoverAt(std::optional<double> t);
@@ -67,7 +70,11 @@ public:
 
     // For tests, the page and the benchmark: what the view has drawn.
     QStringList laneNames() const;
-    int lanePointCount(const QString& lane) const;
+    int lanePointCount(const QString& lane) const; // readings taken in
+    int laneGraphPointCount(const QString& lane) const; // points the strip draws (after decimation)
+    // A strip draws raw readings while its visible span holds at most this many per pixel column;
+    // above, the min and max of each bucket of about one column.
+    static constexpr double kRawPerPixel = 2.0;
     int latencyPointCount() const;
     int spanCount() const { return static_cast<int>(m_spanBegin.size()); }
     QCPAxisRect* laneRect(const QString& lane) const;
@@ -106,7 +113,14 @@ private:
         QCPItemText* label = nullptr;
         QCPItemText* value = nullptr;
         QCPItemStraightLine* cursor = nullptr;
-        qsizetype drawn = 0;
+        qsizetype drawn = 0; // readings taken in from the series
+        qsizetype fed = 0; // readings given to the decimator
+        double newest = 0;
+        bool sorted = true; // false: readings arrived out of time order, the strip draws them raw
+        LaneDecimator decimator;
+        double coveredLo = 0, coveredHi = 0; // the time span the graph's data holds
+        bool fresh = true;
+        int fittedWidth = -1; // the strip's pixel width when its graph was last fitted
         int rank = 0;
     };
     void drain();
@@ -118,6 +132,8 @@ private:
     void syncTimeRange(const QCPRange& range);
     void applyFollow();
     void rescaleValues();
+    void fitLanes();
+    void fitLane(Lane& lane, const LaneTrace& trace);
     void updateBottomAxes();
     void updateTitle();
     void onMouseMove(QMouseEvent* event);
