@@ -19,11 +19,11 @@ profile() {  # name, kernel regex, kwb new arguments...
   local f="$out/ncu/$name.json"
   "$kwb" new "$@" --runs 1 --warmup 0 --min-rep-ms 0 --backend cuda --out "$f" --force 2>> "$out/ncu/kwb.log"
   # Skip the first launches (verification, warm-up), then profile three.
-  "$ncu" --clock-control none --metrics "$metrics" --kernel-name "regex:$regex" --launch-skip 2 --launch-count 3 \
+  "$ncu" --clock-control none --metrics "$metrics" --kernel-name "regex:$regex" --launch-skip 1 --launch-count 3 \
     --csv "$kwb" run "$f" --no-cupti > "$out/ncu-$name.csv" 2>> "$out/ncu/ncu.log"
 }
 profile copy 'stream_kernel' --workload bandwidth --param op=copy --param size_mb=2048 --vary vector_width=4,8
-profile gemm 'nvjet|gemm|sm90' --workload gemm --param impl=cublaslt --param m=8192 --param n=8192 --param k=8192 \
+profile gemm 'nvjet' --workload gemm --param impl=cublaslt --param m=8192 --param n=8192 --param k=8192 \
   --vary block_n=64,128
 python3 - "$out" <<'PY'
 import csv, io, json, re, statistics, sys
