@@ -305,7 +305,7 @@ private slots:
         if (mutation == "truncate")
             bytes = bytes.left(bytes.size() / 2);
         else if (mutation == "runs_per_arm")
-            bytes.replace("\"runs_per_arm\": 5", "\"runs_per_arm\": \"five\"");
+            bytes.replace("\"runs_per_arm\": 6", "\"runs_per_arm\": \"five\"");
         else if (mutation == "garbage")
             bytes = "this is not a study\n";
         else if (mutation == "foreign")

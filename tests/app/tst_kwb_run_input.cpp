@@ -109,7 +109,7 @@ private slots:
         QTest::addColumn<QString>("edit");
         QTest::addColumn<QByteArray>("says");
         QTest::addRow("duplicate experiment ids") << QStringLiteral("dup-id") << QByteArray("'ab-1'");
-        QTest::addRow("arms with one name") << QStringLiteral("dup-arm") << QByteArray("both arms are named");
+        QTest::addRow("arms with one name") << QStringLiteral("dup-arm") << QByteArray("two arms are named");
         QTest::addRow("sample of an unknown arm")
             << QStringLiteral("unknown-arm") << QByteArray("samples[0]: arm 'control'");
         QTest::addRow("judged sample before the order") << QStringLiteral("negative") << QByteArray("position -3");
