@@ -7,8 +7,10 @@
 #include "models/run_controller.h"
 #include "models/study_document.h"
 #include "models/workload_catalog.h"
+#include "pages/command_arm_editor.h"
 #include "study/arm_diff.h"
 #include "study/gates.h"
+#include "workloads/command/command_workload.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -69,6 +71,9 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     body()->addLayout(top);
     m_experiment = valueLabel(this);
     body()->addWidget(m_experiment);
+    // External-command arms (docs/adapters.md) are edited here instead of the parameter table.
+    m_commandArms = new CommandArmEditor(document, this);
+    body()->addWidget(m_commandArms);
 
     auto* columns = new QHBoxLayout;
     auto* left = new QVBoxLayout;
@@ -322,6 +327,10 @@ void AbPage::refresh()
     m_workload->setEnabled(!e || e->samples.empty());
     m_arms->setRowCount(0);
     m_controls->setRowCount(0);
+    const bool commandArms = e && e->workload == command::kCommandWorkload;
+    m_commandArms->setVisible(commandArms);
+    m_arms->setVisible(!commandArms);
+    m_commandArms->showExperiment(commandArms ? i : -1);
     if (!e) {
         setValue(m_experiment, tr("No A/B yet: choose a workload and press New A/B."));
         setValue(m_diff, QString());
