@@ -19,10 +19,11 @@ PY
 for mode in unpaired paired; do
   extra=(); [ "$mode" = paired ] && extra=(--paired)
   for i in $(seq "$repeats"); do
-    start=$(date +%s.%N)
-    "$kwb" verdict --baseline "$dir/base.txt" --treatment "$dir/treat.txt" "${extra[@]}" --json > "$dir/out.json"
-    end=$(date +%s.%N)
-    printf '%s %d %.2f s  delta %s ci %s\n' "$mode" "$i" "$(echo "$end - $start" | bc)" \
+    /usr/bin/time -f '%e %U %S' -o "$dir/time" \
+      "$kwb" verdict --baseline "$dir/base.txt" --treatment "$dir/treat.txt" "${extra[@]}" --json > "$dir/out.json"
+    read -r wall user sys < "$dir/time"
+    printf '%s %d: wall %s s, cpu (user+sys) %s s, load %s; delta %s ci %s\n' "$mode" "$i" "$wall" \
+      "$(echo "$user + $sys" | bc)" "$(cut -d' ' -f1 /proc/loadavg)" \
       "$(/usr/bin/python3 -c 'import json,sys; v=json.load(open(sys.argv[1])); print(round(v["delta_pct"],4))' "$dir/out.json")" \
       "$(/usr/bin/python3 -c 'import json,sys; v=json.load(open(sys.argv[1])); print([round(x,4) for x in v["ci95_delta_pct"]])' "$dir/out.json")"
   done

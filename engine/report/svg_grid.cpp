@@ -62,14 +62,17 @@ std::string grid_heatmap_svg(const GridReport& g)
     for (const auto& c : g.cells)
         if (c.delta_pct)
             extent = std::max(extent, std::fabs(*c.delta_pct));
-    const double cw = 150, ch = 86, left = 120, top = 40, scale_w = 16;
-    const double W = left + cw * static_cast<double>(cols) + 90;
+    const double cw = 150, ch = 86, left = 120, top = 58, scale_w = 16;
+    const std::string title = fmt::format("Grid {}: delta % of {} per cell against the baseline cell", g.id,
+        g.metric.empty() ? std::string("the metric") : g.metric);
+    // Wide enough for the tiles, the colour scale with its labels, and the title (~6.8 px a character).
+    const double W
+        = std::max(left + cw * static_cast<double>(cols) + 120, 40 + 6.8 * static_cast<double>(title.size()));
     const double H = top + ch * static_cast<double>(rows) + 64;
     SvgWriter w(W, H);
-    w.text(left, 22,
-        fmt::format("Grid {}: delta % of {} per cell against the baseline cell (positive = better)", g.id,
-            g.metric.empty() ? std::string("the metric") : g.metric),
-        12, "start");
+    w.text(20, 22, title, 12, "start");
+    w.text(20, 40, "positive = better; each tile: delta %, its 95% CI, sigma, n per arm, the cell's verdict", 10.5,
+        "start", "#555555");
     // Row 0 (the baseline level) at the bottom, as in the window.
     const auto tile_y
         = [&](int row) { return top + ch * static_cast<double>(rows - 1 - static_cast<std::size_t>(row)); };

@@ -74,6 +74,11 @@ void TestWindowFiles::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
     QVERIFY(m_dir.isValid());
+    // KWB_TEST_KEEP=1 keeps the exported and printed files, to look at them.
+    if (!qEnvironmentVariableIsEmpty("KWB_TEST_KEEP")) {
+        m_dir.setAutoRemove(false);
+        qInfo("files kept in %s", qPrintable(m_dir.path()));
+    }
 }
 
 QString TestWindowFiles::copyOf(const QString& source, const QString& name)

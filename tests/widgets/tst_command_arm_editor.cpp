@@ -51,7 +51,7 @@ void commandStudy(StudyDocument& doc)
         Arm a;
         a.name = name;
         CommandSpec c;
-        c.cmd = standin(u"--format gbench --mean %1"_s.arg(std::string(name) == "baseline" ? 2.0 : 1.5));
+        c.cmd = standin(u"--format gbench --noise 0 --mean %1"_s.arg(std::string(name) == "baseline" ? 2.0 : 1.5));
         c.timeout_s = 30;
         a.command = c;
         e.arms.push_back(a);
@@ -63,7 +63,7 @@ void commandStudy(StudyDocument& doc)
 void type(QLineEdit* edit, const QString& text)
 {
     edit->setFocus();
-    edit->selectAll();
+    edit->clear();
     QTest::keyClicks(edit, text);
     emit edit->editingFinished();
     edit->clearFocus();
@@ -125,7 +125,7 @@ void TestCommandArmEditor::fieldsEditTheArmAndUndo()
     type(editor->findChild<QLineEdit*>(u"commandLine"_s),
         QString::fromStdString(standin(u"--format gbench --mean 1.25"_s)));
     QCOMPARE(armSpec(doc, 1).cmd, standin(u"--format gbench --mean 1.25"_s));
-    QCOMPARE(armSpec(doc, 0).cmd, standin(u"--format gbench --mean 2"_s)); // the other arm is untouched
+    QCOMPARE(armSpec(doc, 0).cmd, standin(u"--format gbench --noise 0 --mean 2"_s)); // the other arm is untouched
 
     type(editor->findChild<QLineEdit*>(u"commandEnv"_s), u"OMP_NUM_THREADS=1 \"LABEL=a b\""_s);
     QCOMPARE(armSpec(doc, 1).env.at("OMP_NUM_THREADS"), std::string("1"));
