@@ -114,6 +114,11 @@ QString printReport(const StudyDocument* document, QPrinter* printer)
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
+    // The report's CSS sizes fonts in px (CSS pixels, 1/96 inch); QTextDocument reads px as device
+    // pixels, which on a 1200 dpi printer is unreadably small. Points are physical: 1px = 0.75pt.
+    static const QRegularExpression px(u"font-size:\\s*([0-9.]+)px"_s);
+    for (auto m = px.match(html); m.hasMatch(); m = px.match(html, m.capturedStart() + 1))
+        html.replace(m.capturedStart(), m.capturedLength(), u"font-size:%1pt"_s.arg(m.captured(1).toDouble() * 0.75));
     QTextDocument text;
     static const QRegularExpression svg(u"<svg[\\s\\S]*?</svg>"_s);
     int n = 0;

@@ -16,11 +16,14 @@
 #include <QJsonObject>
 #include <QPrinter>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
+#include <algorithm>
 #include <unistd.h>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 using namespace kwb::gui;
@@ -51,6 +54,28 @@ QString pdfText(const QString& pdf)
     if (!p.waitForFinished(60000) || p.exitCode() != 0)
         return {};
     return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+// The median height of the PDF's words in points (pdftotext -bbox), 0 where poppler is missing.
+// Body text of a readable report is about 10-12 pt; text laid out in printer pixels is about 1.
+double medianWordHeight(const QString& pdf)
+{
+    QProcess p;
+    p.start(u"pdftotext"_s, {u"-bbox"_s, pdf, u"-"_s});
+    if (!p.waitForFinished(60000) || p.exitCode() != 0)
+        return 0;
+    static const QRegularExpression word(
+        u"<word xMin=\"[0-9.]+\" yMin=\"([0-9.]+)\" xMax=\"[0-9.]+\" yMax=\"([0-9.]+)\""_s);
+    std::vector<double> heights;
+    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    for (auto it = word.globalMatch(out); it.hasNext();) {
+        const auto m = it.next();
+        heights.push_back(m.captured(2).toDouble() - m.captured(1).toDouble());
+    }
+    if (heights.empty())
+        return 0;
+    std::nth_element(heights.begin(), heights.begin() + static_cast<long>(heights.size() / 2), heights.end());
+    return heights[heights.size() / 2];
 }
 
 } // namespace
@@ -172,12 +197,19 @@ void TestWindowFiles::printLaysTheReportOut()
         QSKIP("pdftotext (poppler-utils) is not installed: the printed text was not checked");
     QVERIFY2(text.contains(u"KILL"_s), qPrintable(text.left(400)));
     QVERIFY(text.contains(u"Attempt ledger"_s));
+    // Readable on paper: CSS pixels became points, not printer pixels (1/1200 inch).
+    const double height = medianWordHeight(out);
+    QVERIFY2(height > 6, qPrintable(u"median word height %1 pt"_s.arg(height)));
 
     // Cancelling the printer dialog prints nothing.
-    QFile::remove(out);
-    setReportDialogs({}, [](QPrinter*) { return false; });
+    const QString cancelled = m_dir.filePath(u"not-printed.pdf"_s);
+    setReportDialogs({}, [&](QPrinter* printer) {
+        printer->setOutputFormat(QPrinter::PdfFormat);
+        printer->setOutputFileName(cancelled);
+        return false;
+    });
     trigger(w, u"printReport"_s);
-    QVERIFY(!QFile::exists(out));
+    QVERIFY(!QFile::exists(cancelled));
 }
 
 void TestWindowFiles::lockedStudyOpensReadOnly()
