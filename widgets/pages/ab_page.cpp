@@ -330,6 +330,8 @@ void AbPage::refresh()
     const bool commandArms = e && e->workload == command::kCommandWorkload;
     m_commandArms->setVisible(commandArms);
     m_arms->setVisible(!commandArms);
+    m_variedBox->setVisible(!commandArms);
+    m_diff->setVisible(!commandArms); // a command A/B has no parameters to diff
     m_commandArms->showExperiment(commandArms ? i : -1);
     if (!e) {
         setValue(m_experiment, tr("No A/B yet: choose a workload and press New A/B."));
