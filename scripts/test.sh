@@ -4,7 +4,8 @@
 # GPU tests (label gpu) skip with a message where no GPU is usable.
 # Optionally the engine and CLI suites again, built with AddressSanitizer + UndefinedBehaviorSanitizer in
 # a second build folder (CUDA and the GUI off), fuzz corpus replays included (docs/reliability.md).
-# KWB_SANITIZE=1 turns that second pass on (not yet run to completion on the CI machine: opt-in).
+# KWB_SANITIZE=1 turns that second pass on (not yet run to completion on the CI machine: opt-in;
+# docs/reliability.md says what has been run).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
