@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "commands.h"
 #include "hardware/device_sheet.h"
+#include "hardware/peak_table.h"
 #include "util/hardware_text.h"
 
 #include <fmt/format.h>
@@ -40,18 +41,15 @@ void print_gpu(const nlohmann::json& d)
         fmt::print("      measured ceilings: none yet (kwb calibrate --device {})\n", d.value("index", 0));
         return;
     }
-    const auto line = [&](const char* key, const char* what, const char* peak_key) {
-        const auto& m = measured.value(key, nlohmann::json());
-        if (!m.is_object())
-            return;
-        const double median = m.value("median", 0.0);
-        const double peak = cat.is_object() ? cat.value(peak_key, 0.0) : 0.0;
-        fmt::print("      measured {}: {:.4g} {} (median of {}, cv {:.2g}%){}\n", what, median, m.value("unit", ""),
-            m.value("n", 0), m.value("cv_pct", 0.0),
-            peak > 0 ? fmt::format(", {:.0f}% of the datasheet peak", 100 * median / peak) : "");
-    };
-    line("copy_gbs", "copy bandwidth", "peak_hbm_gbs");
-    line("bf16_gemm_tflops", "bf16 GEMM (cuBLASLt)", "peak_bf16_tflops");
+    // Datasheet beside measured, with the share of the datasheet: the engine's rows (hardware/peak_table.h),
+    // the same the hardware page shows.
+    for (const PeakRow& r : peak_rows(cat, measured)) {
+        if (!r.measured)
+            continue;
+        const MeasuredCeiling& m = *r.measured;
+        fmt::print("      measured {}: {:.4g} {} (median of {}, cv {:.2g}%){}\n", r.quantity, m.median, r.unit, m.n,
+            m.cv_pct, r.pct_of_datasheet ? fmt::format(", {:.0f}% of the datasheet peak", *r.pct_of_datasheet) : "");
+    }
     fmt::print("      (calibrated {})\n", measured.value("measured_at", ""));
 }
 

@@ -42,6 +42,7 @@ struct NewOptions {
     double duration_s = 0;
     double max_seconds = 3600;
     int warmup = 1;
+    double min_rep_ms = 10;
     int aa = 0;
     std::string profile = "generic";
     std::string backend = "auto";
@@ -132,7 +133,7 @@ GridVariable parse_grid_variable(const Workload& w, const std::string& text, con
 // fit it; else the cpu. A study written on a laptop for a GPU server names cuda explicitly.
 Backend study_backend(const Workload& w, const std::string& option, const nlohmann::json& given)
 {
-    if (option == "cuda")
+    if (option == "cuda" || !has_backend(w, Backend::Cpu)) // a cuda-only workload (attention_decode)
         return Backend::Cuda;
     if (option == "cpu" || !has_backend(w, Backend::Cuda))
         return Backend::Cpu;
@@ -228,6 +229,7 @@ Study build_study(const NewOptions& o)
         throw BadInput("--aa: must not be negative");
     e.plan.runs_per_arm = o.runs;
     e.plan.warmup_runs = o.warmup;
+    e.plan.min_rep_ms = o.min_rep_ms;
     e.plan.order = o.order == "abba" ? RunOrder::Abba : RunOrder::RandomisedBlocks;
     e.plan.seed = o.seed;
     e.plan.stop = o.stop == "duration" ? StopRule::Duration
@@ -240,7 +242,7 @@ Study build_study(const NewOptions& o)
     for (const auto& p : plan_problems(e.plan)) {
         static const std::map<std::string, std::string> option
             = {{"runs_per_arm", "--runs"}, {"warmup_runs", "--warmup"}, {"aa_splits", "--aa"},
-                {"duration_s", "--duration"}, {"max_seconds", "--max-seconds"}};
+                {"duration_s", "--duration"}, {"max_seconds", "--max-seconds"}, {"min_rep_ms", "--min-rep-ms"}};
         const auto it = option.find(p.field);
         throw BadInput(fmt::format("{}: {}", it == option.end() ? p.field : it->second, p.problem));
     }
@@ -540,6 +542,9 @@ void add_new_command(CLI::App& app, Action& action)
     cmd->add_option("--duration", o->duration_s, "Seconds to run under --stop duration");
     cmd->add_option("--max-seconds", o->max_seconds, "Never run an experiment longer than this")->capture_default_str();
     cmd->add_option("--warmup", o->warmup, "Warm-up runs per arm (run first, never judged)")->capture_default_str();
+    cmd->add_option("--min-rep-ms", o->min_rep_ms,
+           "Launches per repetition are calibrated so one repetition lasts at least this (0: one launch)")
+        ->capture_default_str();
     cmd->add_flag("--aa{" + std::to_string(kDefaultAaSplits) + "}", o->aa,
         "A/A calibration: split the baseline against itself K times (--aa gives 5, --aa=K)");
     cmd->add_option("--profile", o->profile, "Verdict profile: generic, strict or speedup")->capture_default_str();

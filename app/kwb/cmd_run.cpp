@@ -11,6 +11,7 @@
 #include "progress_stream.h"
 #include "run/judge_experiment.h"
 #include "run/runner.h"
+#include "run_devices.h"
 #include "sampling/procfs_sampler.h"
 #include "sampling/queued_sampler.h"
 #include "sampling/sampler_set.h"
@@ -21,6 +22,7 @@
 #include "study/new_attempt.h"
 #include "study/study_file.h"
 #include "study/study_lock.h"
+#include "study/study_parts.h"
 #include "util/atomic_file.h"
 #include "verdict/grid_interaction.h"
 #include "verdict/verdict.h"
@@ -29,6 +31,8 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdlib>
+#include <filesystem>
 #include <fmt/format.h>
 #include <memory>
 #include <optional>
@@ -46,6 +50,11 @@ struct RunOptions {
     bool no_cupti = false; // CUPTI PM sampling off (NVML and procfs stay)
     int device = 0; // the CUDA device index
     bool new_device = false;
+    // Spread-out runs (docs/cluster.md): one experiment into its part file, or every runnable
+    // experiment over worker processes, one per listed device.
+    std::string cell;
+    bool device_given = false;
+    std::vector<int> devices;
 };
 
 // Notices and results are never worth a run: a closed stderr or stdout (EPIPE, SIGPIPE being
@@ -139,9 +148,14 @@ Job check(const std::string& path, const Study& study, Experiment& e, const std:
         throw fail(fmt::format("profile: {}", ex.what()));
     }
 
-    const std::string wanted = backend_option.empty() ? e.backend : backend_option;
+    std::string wanted = backend_option.empty() ? e.backend : backend_option;
     if (wanted != "auto" && wanted != "cpu" && wanted != "cuda")
         throw fail(fmt::format("unknown backend '{}' (expected auto, cpu or cuda)", wanted));
+    if (!has_backend(*w, Backend::Cpu)) { // a cuda-only workload (attention_decode)
+        if (wanted == "cpu")
+            throw fail(fmt::format("{} has no cpu backend", w->name()));
+        wanted = "cuda";
+    }
     Backend backend = Backend::Cpu;
     const auto fits = [&](Backend b) {
         return params_fit_backend(*w, e.arms[0].params, b) && params_fit_backend(*w, e.arms[1].params, b);
@@ -253,6 +267,45 @@ private:
     RangeTracer tracer_;
 };
 
+// `kwb run STUDY --cell ID`: the part to run. An existing part is resumed when it holds every
+// sample the study holds for that experiment; otherwise (none yet, or the study moved on since)
+// a fresh part is made from the study's copy.
+Study load_cell(const RunOptions& o, const std::string& file)
+{
+    const Study source = load_study(o.study);
+    const Experiment* original = source.find_experiment(o.cell);
+    if (!original)
+        throw BadInput(fmt::format("{}: --cell: the study has no experiment '{}'", o.study, o.cell));
+    if (std::filesystem::exists(file)) {
+        Study part = load_study(file);
+        if (const auto problem = part_problem(part, o.cell); !problem.empty())
+            throw BadInput(fmt::format("{}: {}", file, problem));
+        if (holds_all_samples_of(part.experiments[0], *original))
+            return part;
+        say(stderr, "kwb: {}: the study holds samples this part lacks; starting the part again from the study\n", file);
+    }
+    return make_part(source, o.cell);
+}
+
+// Where a spread-out run ran: the --devices entry, this host, the Slurm array task.
+Placement placement_here(const RunOptions& o)
+{
+    Placement p;
+    if (o.device_given)
+        p.device = o.device;
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) == 0)
+        p.host = host;
+    const char* array_job = std::getenv("SLURM_ARRAY_JOB_ID");
+    const char* array_task = std::getenv("SLURM_ARRAY_TASK_ID");
+    const char* job = std::getenv("SLURM_JOB_ID");
+    if (array_job && array_task)
+        p.slurm_job = fmt::format("{}_{}", array_job, array_task);
+    else if (job)
+        p.slurm_job = job;
+    return p;
+}
+
 void print_result(const Experiment& e)
 {
     if (!e.final_verdict || !e.verdict) {
@@ -267,8 +320,39 @@ void print_result(const Experiment& e)
         say(stdout, "  - {}\n", r);
 }
 
+// `kwb run STUDY --devices 0,1,...`: the parent of worker processes (run_devices.h); every
+// experiment is checked here first, as a plain run would, so bad input stops all before any runs.
+int run_devices(const RunOptions& o)
+{
+    DevicesRunRequest request;
+    request.study = o.study;
+    request.devices = o.devices;
+    request.backend = o.backend;
+    request.json_progress = o.json_progress;
+    request.no_cupti = o.no_cupti;
+    const auto check_one = [&o](const Study& study, Experiment& e) {
+        const Job job = check(o.study, study, e, o.backend);
+        if (job.backend == Backend::Cuda)
+            for (const int d : o.devices)
+                device_here(Backend::Cuda, d); // throws naming a device that is not here
+        return std::string(to_string(job.backend));
+    };
+    return run_on_devices(request, check_one);
+}
+
 int run(const RunOptions& o)
 {
+    if (!o.devices.empty())
+        return run_devices(o);
+    // Where the results go: the study, or with --cell the experiment's part file beside it.
+    const std::string file = o.cell.empty() ? o.study : part_path(o.study, o.cell).string();
+    if (!o.cell.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(parts_dir(o.study), ec);
+        if (ec)
+            throw BadInput(fmt::format(
+                "{}: cannot create the folder of part files: {}", parts_dir(o.study).string(), ec.message()));
+    }
     // A signal from here until the first repetition exits 130 at once: loading a big study or
     // checking it can take seconds, and nothing measured is in flight yet.
     const std::atomic<bool>& stop = install_stop_signals();
@@ -278,26 +362,26 @@ int run(const RunOptions& o)
     LockHolder holder;
     std::optional<StudyLock> lock;
     try {
-        lock = StudyLock::try_acquire(o.study, &holder);
+        lock = StudyLock::try_acquire(file, &holder);
     } catch (const std::exception& e) {
         throw BadInput(fmt::format("{} (kwb run locks the study while it runs)", e.what()));
     }
     if (!lock)
         throw BadInput(fmt::format(
-            "{}: is being run by {} (one kwb run per study; wait for it or stop it)", o.study, holder.describe()));
-    set_exit_cleanup_path(study_lock_path(o.study).string());
+            "{}: is being run by {} (one kwb run per study; wait for it or stop it)", file, holder.describe()));
+    set_exit_cleanup_path(study_lock_path(file).string());
     struct ReleaseAtExit {
         ~ReleaseAtExit() { set_exit_cleanup_path(""); }
     } release_at_exit;
     // Holding the lock, no other kwb saves this study: temporary files beside it whose process is
     // gone are what a killed save left behind.
-    for (const auto& leftover : remove_stale_temporaries(o.study))
+    for (const auto& leftover : remove_stale_temporaries(file))
         say(stderr, "kwb: removed {}, left by a save that was cut short\n", leftover.string());
     if (stop.load())
         return kStopped;
     Study study;
     try {
-        study = load_study(o.study);
+        study = o.cell.empty() ? load_study(o.study) : load_cell(o, file);
     } catch (const StudyLoadError& e) {
         throw BadInput(e.what());
     }
@@ -334,6 +418,8 @@ int run(const RunOptions& o)
             checked.emplace_back(static_cast<size_t>(target - study.experiments.data()), job);
         }
     std::vector<Job> jobs;
+    if (!o.cell.empty() && !checked.empty())
+        study.experiments[0].placement = placement_here(o);
     for (auto& [index, job] : checked) {
         job.experiment = &study.experiments[index];
         jobs.push_back(job);
@@ -342,7 +428,7 @@ int run(const RunOptions& o)
     // A study that could not be saved is found before anything runs, like any other bad input.
     if (!jobs.empty()) {
         try {
-            check_replaceable(o.study);
+            check_replaceable(file);
         } catch (const std::exception& e) {
             throw BadInput(fmt::format("{} (kwb run saves its results into the study)", e.what()));
         }
@@ -355,9 +441,9 @@ int run(const RunOptions& o)
     FanOutObserver observer;
     if (o.json_progress) {
         stream = std::make_unique<ProgressStreamWriter>(
-            stdout, o.study, [] { request_stop(); }, &stop);
+            stdout, file, [] { request_stop(); }, &stop);
         observer.add(stream.get());
-    } else if (isatty(STDERR_FILENO)) {
+    } else if (o.cell.empty() && isatty(STDERR_FILENO)) { // workers of a spread-out run share the terminal
         bar = std::make_unique<ProgressBar>(stderr);
         observer.add(bar.get());
     }
@@ -398,7 +484,7 @@ int run(const RunOptions& o)
     options.before_repetition = [] { set_protected(true); };
     options.checkpoint = [&] {
         set_protected(true);
-        save_study(study, o.study);
+        save_study(study, file);
         set_protected(false);
     };
     const auto t0 = std::chrono::steady_clock::now();
@@ -432,11 +518,8 @@ int run(const RunOptions& o)
             for (auto* queued : {samplers.cupti, samplers.nvml}) {
                 if (!queued)
                     continue;
-                if (queued->overflow() > 0)
-                    e.limitations.push_back(fmt::format("{} sampler: {} of {} readings lost to a full queue",
-                        queued->name(), queued->overflow(), queued->decoded()));
-                if (!queued->error().empty())
-                    e.limitations.push_back(fmt::format("{} sampler stopped: {}", queued->name(), queued->error()));
+                for (auto& why : queued->limitations())
+                    e.limitations.push_back(std::move(why));
             }
             if (!e.missing_gates.empty()) {
                 std::string gates;
@@ -446,11 +529,11 @@ int run(const RunOptions& o)
             }
             if (!o.json_progress)
                 print_result(e);
-            if (!e.group.empty()) {
+            if (!e.group.empty() && o.cell.empty()) {
                 // A cell judged: its grid's interaction is estimated again (null while a cell is pending).
                 if (GridGroup* grid = find_grid(study, e.group)) {
                     judge_grid(study, *grid);
-                    save_study(study, o.study);
+                    save_study(study, file);
                     if (!o.json_progress && grid->interaction.is_object())
                         say(stdout, "{}: interaction: {}\n", grid->id, grid->interaction.value("summary", ""));
                 }
@@ -494,9 +577,21 @@ void add_run_command(CLI::App& app, Action& action)
         "A finished study: run a new attempt of its last experiment (kept beside the earlier ones)");
     cmd->add_flag("--no-cupti", o->no_cupti, "GPU runs: no CUPTI PM sampling (NVML and CPU lanes stay)");
     cmd->add_option("--device", o->device, "The CUDA device to run on (default 0)");
-    cmd->add_flag("--new-device", o->new_device,
+    auto* new_device = cmd->add_flag("--new-device", o->new_device,
         "Continue an experiment measured on another device model as a new experiment on this one");
-    cmd->callback([&action, o] { action = [o] { return run(*o); }; });
+    auto* cell = cmd->add_option("--cell", o->cell,
+        "Run only this experiment (a grid cell), into its part file STUDY.parts/ID.json (kwb collect folds it)");
+    auto* devices = cmd->add_option("--devices", o->devices,
+                           "Run independent experiments in parallel, one worker process per listed device (CUDA "
+                           "indices; CPU runs: worker slots), e.g. 0,1")
+                        ->delimiter(',')
+                        ->check(CLI::NonNegativeNumber);
+    devices->excludes(cell)->excludes(new_device)->excludes("--device")->excludes("--new-attempt");
+    cell->excludes(new_device)->excludes("--new-attempt");
+    cmd->callback([&action, o, cmd] {
+        o->device_given = cmd->count("--device") > 0;
+        action = [o] { return run(*o); };
+    });
 }
 
 } // namespace kwb::cli

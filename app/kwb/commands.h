@@ -31,5 +31,9 @@ void add_calibrate_command(CLI::App& app, Action& action);
 void add_report_command(CLI::App& app, Action& action, int argc, char** argv);
 void add_trace_command(CLI::App& app, Action& action);
 void add_adapters_command(CLI::App& app, Action& action);
+// Spread-out runs (docs/cluster.md): folding part files, Slurm job arrays and their status.
+void add_collect_command(CLI::App& app, Action& action);
+void add_submit_command(CLI::App& app, Action& action);
+void add_status_command(CLI::App& app, Action& action);
 
 } // namespace kwb::cli

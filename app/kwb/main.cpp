@@ -28,6 +28,9 @@ int main(int argc, char** argv)
     add_report_command(app, action, argc, argv);
     add_trace_command(app, action);
     add_adapters_command(app, action);
+    add_collect_command(app, action);
+    add_submit_command(app, action);
+    add_status_command(app, action);
 
     try {
         app.parse(argc, argv);

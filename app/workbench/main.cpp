@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// kernel-workbench [STUDY] [--phase P --screenshot PNG [--size WxH]]  (see shared/spec/cli.md)
+// kernel-workbench [STUDY] [--phase P --screenshot PNG [--size WxH]] [--palette light|dark]  (see shared/spec/cli.md)
 
 #include "main_window.h"
 #include "models/device_probe.h"
@@ -9,6 +9,7 @@
 #include <QPalette>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QStyle>
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
@@ -74,6 +75,35 @@ QSize cappedSize(QSize wanted)
     return capped;
 }
 
+// The Fusion style with a dark palette (--palette dark, or KWB_PALETTE=dark), to check every
+// page reads in both; --palette light is Fusion's own light palette, so screenshots of the two
+// differ only in colours.
+void applyPalette(const QString& name)
+{
+    QApplication::setStyle(u"Fusion"_s);
+    if (name != "dark"_L1) {
+        QApplication::setPalette(QApplication::style()->standardPalette());
+        return;
+    }
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(45, 45, 48));
+    dark.setColor(QPalette::WindowText, QColor(220, 220, 220));
+    dark.setColor(QPalette::Base, QColor(30, 30, 32));
+    dark.setColor(QPalette::AlternateBase, QColor(52, 52, 56));
+    dark.setColor(QPalette::Text, QColor(220, 220, 220));
+    dark.setColor(QPalette::Button, QColor(55, 55, 60));
+    dark.setColor(QPalette::ButtonText, QColor(220, 220, 220));
+    dark.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
+    dark.setColor(QPalette::Highlight, QColor(42, 130, 218));
+    dark.setColor(QPalette::HighlightedText, Qt::white);
+    dark.setColor(QPalette::ToolTipBase, QColor(60, 60, 64));
+    dark.setColor(QPalette::ToolTipText, QColor(220, 220, 220));
+    dark.setColor(QPalette::Disabled, QPalette::Text, QColor(120, 120, 120));
+    dark.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(120, 120, 120));
+    dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(120, 120, 120));
+    QApplication::setPalette(dark);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -89,28 +119,6 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(u"kernel-workbench"_s);
     QApplication::setOrganizationName(u"kernel-workbench"_s);
     QApplication::setApplicationVersion(QStringLiteral(KWB_VERSION));
-    // KWB_PALETTE=dark: the Fusion style with a dark palette, to check every page reads in both.
-    if (qEnvironmentVariable("KWB_PALETTE") == "dark"_L1) {
-        QApplication::setStyle(u"Fusion"_s);
-        QPalette dark;
-        dark.setColor(QPalette::Window, QColor(45, 45, 48));
-        dark.setColor(QPalette::WindowText, QColor(220, 220, 220));
-        dark.setColor(QPalette::Base, QColor(30, 30, 32));
-        dark.setColor(QPalette::AlternateBase, QColor(52, 52, 56));
-        dark.setColor(QPalette::Text, QColor(220, 220, 220));
-        dark.setColor(QPalette::Button, QColor(55, 55, 60));
-        dark.setColor(QPalette::ButtonText, QColor(220, 220, 220));
-        dark.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
-        dark.setColor(QPalette::Highlight, QColor(42, 130, 218));
-        dark.setColor(QPalette::HighlightedText, Qt::white);
-        dark.setColor(QPalette::ToolTipBase, QColor(60, 60, 64));
-        dark.setColor(QPalette::ToolTipText, QColor(220, 220, 220));
-        dark.setColor(QPalette::Disabled, QPalette::Text, QColor(120, 120, 120));
-        dark.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(120, 120, 120));
-        dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(120, 120, 120));
-        QApplication::setPalette(dark);
-    }
-
     QCommandLineParser parser;
     parser.setApplicationDescription(
         u"Kernel Workbench: one GPU kernel optimisation from target to a license-or-kill verdict."_s);
@@ -121,7 +129,10 @@ int main(int argc, char** argv)
     const QCommandLineOption screenshot(u"screenshot"_s, u"Save a PNG of the window at --phase and exit."_s, u"PNG"_s);
     const QCommandLineOption size(
         u"size"_s, u"Window size for --screenshot (default 1280x800)."_s, u"WxH"_s, u"1280x800"_s);
-    parser.addOptions({phase, screenshot, size});
+    const QCommandLineOption palette(u"palette"_s,
+        u"light or dark: the Fusion style with that palette (default: the desktop's; KWB_PALETTE=dark also works)."_s,
+        u"NAME"_s);
+    parser.addOptions({phase, screenshot, size, palette});
     if (!parser.parse(QApplication::arguments()))
         return fail(2, parser.errorText());
     if (parser.isSet(u"help"_s))
@@ -130,6 +141,13 @@ int main(int argc, char** argv)
         parser.showVersion();
     if (parser.positionalArguments().size() > 1)
         return fail(2, u"one study at most (got %1)"_s.arg(parser.positionalArguments().size()));
+
+    const QString paletteName
+        = parser.isSet(palette) ? parser.value(palette).toLower() : qEnvironmentVariable("KWB_PALETTE").toLower();
+    if (parser.isSet(palette) && paletteName != "light"_L1 && paletteName != "dark"_L1)
+        return fail(2, u"--palette: expected light or dark (got \"%1\")"_s.arg(parser.value(palette)));
+    if (paletteName == "light"_L1 || paletteName == "dark"_L1)
+        applyPalette(paletteName);
 
     const QString view = parser.value(phase).toLower();
     if (!view.isEmpty() && !kwb::gui::MainWindow::viewKeys().contains(view))

@@ -306,6 +306,52 @@ std::string heatmap_svg(const ExperimentReport& e)
     return w.finish();
 }
 
+// A grid group as a heat map: rows the first variable's levels, columns the second's; each cell
+// its delta% against the baseline cell, its verdict and, for spread-out runs, where it ran.
+std::string grid_group_svg(const ExperimentReport& e)
+{
+    if (!e.grid || e.grid->row_levels.empty() || e.grid->col_levels.empty())
+        return {};
+    const GridReport& g = *e.grid;
+    double amax = 1e-9;
+    for (const auto& c : g.cells)
+        if (c.delta_pct)
+            amax = std::max(amax, std::fabs(*c.delta_pct));
+    const double cw = 120, ch = 62, left = 110, top = 50;
+    const double cols = static_cast<double>(g.col_levels.size()), rows = static_cast<double>(g.row_levels.size());
+    const double W = left + cw * cols + 20, H = top + ch * rows + 40;
+    SvgWriter w(W, H);
+    w.text(left + cw * cols / 2, 18, g.col_variable, 12, "middle");
+    w.text_rotated(14, top + ch * rows / 2, g.row_variable, 12);
+    for (std::size_t j = 0; j < g.col_levels.size(); ++j)
+        w.text(left + cw * (static_cast<double>(j) + 0.5), top - 8, g.col_levels[j], 11, "middle");
+    for (std::size_t i = 0; i < g.row_levels.size(); ++i)
+        w.text(left - 8, top + ch * (static_cast<double>(i) + 0.5) + 4, g.row_levels[i], 11, "end");
+    for (const auto& c : g.cells) {
+        const double x = left + cw * c.col, y = top + ch * c.row;
+        std::vector<std::string> lines;
+        if (c.delta_pct) {
+            const double d = *c.delta_pct;
+            const double t = std::min(1.0, std::fabs(d) / amax);
+            w.rect(x, y, cw - 2, ch - 2, "#ffffff", 1, "");
+            w.rect(x, y, cw - 2, ch - 2, d >= 0 ? "#2e7d32" : "#c62828", 0.1 + 0.5 * t, "");
+            lines.push_back(c.experiment.empty() ? "baseline" : fmt::format("{} %", num(d)));
+        } else {
+            w.rect(x, y, cw - 2, ch - 2, "#eeeeee", 1, "");
+            lines.push_back("not judged");
+        }
+        if (!c.verdict.empty())
+            lines.push_back(c.verdict);
+        if (!c.ran_on.empty())
+            lines.push_back(c.ran_on);
+        for (std::size_t k = 0; k < lines.size(); ++k)
+            w.text(x + cw / 2, y + 18 + 15 * static_cast<double>(k), lines[k], 11, "middle");
+    }
+    w.text(left, H - 12, fmt::format("{}: delta % of each cell against the baseline cell (positive = better)", g.id),
+        11, "start");
+    return w.finish();
+}
+
 std::vector<Chart> charts_of(const ExperimentReport& e)
 {
     std::vector<Chart> out;
@@ -320,6 +366,7 @@ std::vector<Chart> charts_of(const ExperimentReport& e)
     add("delta", "Delta with its 95% CI against the thresholds and the noise band", delta_svg(e));
     add("lanes", "Metric lanes recorded during the run", lanes_svg(e));
     add("grid", "Grid: delta % per cell", heatmap_svg(e));
+    add("grid-group", "Grid: delta % per cell, its verdict and where it ran", grid_group_svg(e));
     return out;
 }
 

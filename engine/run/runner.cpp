@@ -30,6 +30,10 @@ struct Runner::Session {
     double rep_seconds = 0; // total wall time of this session's repetitions
     int reps = 0;
     std::string sampler_error; // set (under the runner's lock) when delivering a reading threw
+    // Readings since the last flush into the experiment's lanes (under the runner's lock): lanes
+    // reach the study on a timer and at the end, not with every repetition's save.
+    std::vector<SamplerLane> pending_lanes;
+    double last_lane_flush = 0;
 };
 
 namespace {
@@ -148,13 +152,26 @@ RepetitionResult fail_missing_metric(RepetitionResult r, const std::string& metr
     return r;
 }
 
-SamplerLane& lane_for(Experiment& e, const MetricReading& r)
+SamplerLane& lane_for(std::vector<SamplerLane>& lanes, const std::string& name, const std::string& unit)
 {
-    for (auto& l : e.lanes)
-        if (l.name == r.name)
+    for (auto& l : lanes)
+        if (l.name == name)
             return l;
-    e.lanes.push_back({r.name, r.unit, {}, {}});
-    return e.lanes.back();
+    lanes.push_back({name, unit, {}, {}});
+    return lanes.back();
+}
+
+// Moves the pending readings into the experiment's lanes, bounded (min/max downsampled) so saves
+// stay small on long runs. Called with the runner's lock held.
+void flush_lanes(Experiment& e, std::vector<SamplerLane>& pending)
+{
+    for (auto& p : pending) {
+        SamplerLane& lane = lane_for(e.lanes, p.name, p.unit);
+        for (size_t i = 0; i < p.t_s.size(); ++i)
+            append_bounded(lane, p.t_s[i], p.values[i]);
+        p.t_s.clear();
+        p.values.clear();
+    }
 }
 
 } // namespace
@@ -207,11 +224,13 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     sample.position = run.position;
     sample.warmup = run.warmup;
     sample.started_at = utc_now_iso8601();
+    const double experiment_clock = s.lane_offset - s.t0; // + clock(): seconds on the lanes' clock
     s.prepared[static_cast<size_t>(run.arm)]->set_run(sample.arm, run.position);
     const Range range(options_.tracer, fmt::format("{} {} #{}", run.warmup ? "warmup" : "rep", sample.arm, run.rep));
     if (options_.monitor)
         options_.monitor->begin();
     const double start = options_.clock();
+    sample.t_s = experiment_clock + start;
     RepetitionResult r
         = s.prepared[static_cast<size_t>(run.arm)]->run_once(); // outside the lock: samplers keep reading
     sample.duration_s = options_.clock() - start;
@@ -247,6 +266,11 @@ void Runner::execute(Session& s, const ScheduledRun& run)
 
     std::lock_guard lock(mutex_);
     e.samples.push_back(std::move(sample));
+    const double now = options_.clock();
+    if (now - s.last_lane_flush >= options_.lane_flush_period_s) {
+        flush_lanes(e, s.pending_lanes);
+        s.last_lane_flush = now;
+    }
     // Saved before it is announced: a client that sees the `sample` line, then loses the process
     // (a kill, a crash, a closed pipe), finds that sample in the file.
     if (options_.checkpoint)
@@ -320,7 +344,8 @@ RunOutcome Runner::run(Study& study, Experiment& e)
     StoppingRule stopping(e.plan, profile);
     const int arms = static_cast<int>(e.arms.size());
 
-    Session s {study, e, {}, options_.clock(), 0, total_runs(e), stopping.planned_per_arm(), 0, 0, {}};
+    Session s {study, e, {}, options_.clock(), 0, total_runs(e), stopping.planned_per_arm(), 0, 0, {}, {}, 0};
+    s.last_lane_flush = s.t0;
     for (const auto& l : e.lanes)
         if (!l.t_s.empty())
             s.lane_offset = std::max(s.lane_offset, l.t_s.back());
@@ -374,9 +399,9 @@ RunOutcome Runner::run(Study& study, Experiment& e)
                     // Runs on the sampler's thread: an exception must not escape it (that would end
                     // the process with the study left "running"); the run loop rethrows it.
                     try {
-                        SamplerLane& lane = lane_for(e, r);
-                        // Bounded (min/max downsampled) so saves stay small on long runs.
-                        append_bounded(lane, r.t_s + lane_offset, r.value);
+                        SamplerLane& lane = lane_for(s.pending_lanes, r.name, r.unit);
+                        lane.t_s.push_back(r.t_s + lane_offset);
+                        lane.values.push_back(r.value);
                         if (options_.observer)
                             options_.observer->on_metric({r.t_s + stream_offset, r.name, r.value, r.unit});
                     } catch (const std::exception& ex) {
@@ -440,6 +465,7 @@ RunOutcome Runner::run(Study& study, Experiment& e)
     }
 
     std::lock_guard lock(mutex_);
+    flush_lanes(e, s.pending_lanes); // the samplers have stopped: every reading reaches the study
     e.stop_reason = reason;
     if (outcome == RunOutcome::Stopped)
         stop_code = "stopped";

@@ -53,6 +53,9 @@ struct RunnerOptions {
     // Called as a repetition starts (warm-up or judged); the repetition then ends with the
     // checkpoint that saves it. kwb run marks that span as one a signal must not cut short.
     std::function<void()> before_repetition;
+    // Sampler readings reach the experiment's lanes (and so its saves) at most this often, at a
+    // repetition's end, and all of them when the experiment ends (docs/study-format.md, lanes).
+    double lane_flush_period_s = 2.0;
 };
 
 // A repetition keeps its per-iteration values only up to this many: a calibrated CPU

@@ -2,6 +2,7 @@
 #include "sampling/queued_sampler.h"
 
 #include <chrono>
+#include <fmt/format.h>
 
 namespace kwb {
 
@@ -20,6 +21,16 @@ std::string QueuedSampler::error() const
 {
     std::lock_guard lock(mutex_);
     return error_;
+}
+
+std::vector<std::string> QueuedSampler::limitations() const
+{
+    std::vector<std::string> out;
+    if (overflow() > 0)
+        out.push_back(fmt::format("{} sampler: {} of {} readings lost to a full queue", name(), overflow(), decoded()));
+    if (const auto why = error(); !why.empty())
+        out.push_back(fmt::format("{} sampler stopped: {}", name(), why));
+    return out;
 }
 
 void QueuedSampler::start(MetricSink sink, double period_s)

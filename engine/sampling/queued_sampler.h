@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace kwb {
 
@@ -39,6 +40,10 @@ public:
     unsigned long long polls() const { return polls_.load(); }
     // An error the source threw on the decode thread (decoding stops; the run goes on).
     std::string error() const;
+    // What the run must be told about this sampler, one line each: readings lost to a full queue
+    // ("cupti sampler: 12 of 4000 readings lost to a full queue") and a decode error. Stamped on
+    // the experiment's limitations by kwb run.
+    std::vector<std::string> limitations() const;
 
     SampleSource& source() { return *source_; }
 

@@ -74,6 +74,22 @@ bool tradeoff_named(const std::vector<Tradeoff>& tradeoffs)
     return std::any_of(tradeoffs.begin(), tradeoffs.end(), names_sacrifice);
 }
 
+std::string tradeoff_question(const std::string& axis)
+{
+    static const std::map<std::string, std::string> questions = {
+        {"loc-complexity", "LOC complexity: how many new state machines, branches or FFI calls were added?"},
+        {"hardware-specificity", "Hardware specificity: does this break on sm_80 / sm_90 / sm_100?"},
+        {"toolchain-version", "Compiler / runtime version: does this break on another compiler or library version?"},
+        {"maintainability", "Maintainability: will this need a re-tune after every model size change?"},
+        {"numerical-correctness", "Numerical correctness: has the precision margin been verified?"},
+        {"generality", "Generality: does a win at one shape regress at another? (multi-shape A/B mandatory)"},
+        {"scheduling-impact", "Scheduling impact: does this change admission policy or introduce serialization?"},
+        {"memory-budget", "Memory budget: is the win consuming smem / registers / VRAM headroom needed elsewhere?"},
+    };
+    const auto it = questions.find(axis);
+    return it == questions.end() ? std::string() : it->second;
+}
+
 const std::string& tradeoff_gate_reason()
 {
     static const std::string reason = "no tradeoff named: a license needs at least one tradeoff axis answered with a "

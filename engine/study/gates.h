@@ -39,6 +39,9 @@ bool tradeoff_named(const std::vector<Tradeoff>& tradeoffs);
 Gate tradeoff_gate(const std::vector<Tradeoff>& tradeoffs);
 // The sentence the final verdict adds when it turns a LICENSE into INCONCLUSIVE for this gate.
 const std::string& tradeoff_gate_reason();
+// The playbook's question for one tradeoff axis ("LOC complexity: how many new state machines /
+// branches / FFI calls added?"); empty for an axis it does not know.
+std::string tradeoff_question(const std::string& axis);
 
 // ---- Phase 5: the matched-controls checklist.
 Gate controls_gate(const Controls& controls);

@@ -157,6 +157,9 @@ struct Sample {
     std::string adapter; // the adapter that read it
     std::map<std::string, std::string> fingerprint; // adapter fields that must match across arms
     std::optional<double> peak_gpu_mem_mib; // NVML, all GPUs, while the command ran
+    // When the repetition started, in seconds since the experiment started on the clock of its
+    // lanes (absent in older studies): the live view draws each repetition's band from it.
+    std::optional<double> t_s;
 };
 
 // A stream recorded by a sampler during the experiment (CPU utilisation, RSS, SM occupancy...).
@@ -192,6 +195,15 @@ struct StopRecord {
 
 enum class ExperimentStatus { Pending, Running, Done, Stopped, Failed };
 
+// Schema 3: where an experiment ran when runs were spread out (`kwb run --devices`, `kwb run
+// --cell`, `kwb submit`): which of the listed devices it was given, on which host, under which
+// Slurm array task. The device identity says what the device was; this says which slot it was.
+struct Placement {
+    std::optional<int> device; // the --devices entry (the CUDA index for GPU runs); null: none given
+    std::string host; // the host name of the machine that ran it
+    std::string slurm_job; // "1234_5" (array job, task) under Slurm; empty otherwise
+};
+
 struct Experiment {
     std::string id; // unique in the study, e.g. "ab-1"
     std::string kind = "ab"; // "ab", or "grid-cell" (one cell of a grid group)
@@ -224,6 +236,7 @@ struct Experiment {
     // against this one), so cells can run apart (another GPU, another job) and still be judged.
     std::string group;
     std::vector<int> cell;
+    std::optional<Placement> placement; // schema 3: null unless the run was spread out
 };
 
 // Schema 3, phase 6: one variable of a grid and its levels; levels[0] is the baseline level.

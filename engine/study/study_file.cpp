@@ -83,8 +83,15 @@ Study parse_study(std::string_view text, const std::string& origin)
               return true;
           };
     try {
-        doc = nlohmann::json::parse(text, note_key);
+        // No callback here: nlohmann's callback parser scans the enclosing array at the end of
+        // every object, which is quadratic in the samples (11 s for 100,000 on the development
+        // machine, bench/results/2026-11-30-distributions). The callback only names a field.
+        doc = nlohmann::json::parse(text);
     } catch (const nlohmann::json::out_of_range& e) {
+        try {
+            (void)nlohmann::json::parse(text, note_key); // again, to learn the field it failed in
+        } catch (const nlohmann::json::exception&) {
+        }
         std::string what = e.what();
         if (const auto pos = what.find("] "); pos != std::string::npos)
             what = what.substr(pos + 2);

@@ -186,6 +186,11 @@ json to_json(const DeviceIdentity& d)
         {"driver", d.driver}};
 }
 
+json placement_json(const Placement& p)
+{
+    return {{"device", p.device ? json(*p.device) : json(nullptr)}, {"host", p.host}, {"slurm_job", p.slurm_job}};
+}
+
 json to_json(const Experiment& e)
 {
     json arms = json::array();
@@ -214,7 +219,8 @@ json to_json(const Experiment& e)
         {"launches_per_rep", e.launches_per_rep ? json(*e.launches_per_rep) : json(nullptr)},
         {"limitations", e.limitations}, {"verdict", e.verdict ? to_json(*e.verdict) : json(nullptr)},
         {"final_verdict", e.final_verdict ? to_json(*e.final_verdict) : json(nullptr)},
-        {"stopping", e.stopping ? stop_record_json(*e.stopping) : json(nullptr)}, {"group", e.group}, {"cell", e.cell}};
+        {"stopping", e.stopping ? stop_record_json(*e.stopping) : json(nullptr)}, {"group", e.group}, {"cell", e.cell},
+        {"placement", e.placement ? placement_json(*e.placement) : json(nullptr)}};
 }
 
 json to_json(const GridGroup& g)
@@ -331,6 +337,16 @@ CommandSpec command_from(const JsonReader& r)
     return c;
 }
 
+Placement placement_from(const JsonReader& r)
+{
+    Placement p;
+    if (r.json().contains("device") && !r.json()["device"].is_null())
+        p.device = int_field(r, "device");
+    p.host = r.string_or("host", "");
+    p.slurm_job = r.string_or("slurm_job", "");
+    return p;
+}
+
 DeviceIdentity device_from(const JsonReader& r)
 {
     DeviceIdentity d;
@@ -425,6 +441,8 @@ Experiment experiment_from(const JsonReader& r)
                     fmt::format("field '{}[{}]': expected a level index (an integer from 0)", r.field_path("cell"), i));
             e.cell.push_back((*cell)[i].get<int>());
         }
+    if (auto p = r.optional_object("placement"))
+        e.placement = placement_from(*p);
     return e;
 }
 
@@ -481,6 +499,8 @@ json sample_to_json(const Sample& s)
         j["fingerprint"] = s.fingerprint;
     if (s.peak_gpu_mem_mib)
         j["peak_gpu_mem_mib"] = *s.peak_gpu_mem_mib;
+    if (s.t_s)
+        j["t_s"] = *s.t_s;
     return j;
 }
 
@@ -515,6 +535,7 @@ Sample sample_from_json(const JsonReader& r)
         for (const auto& [k, v] : r.json()["fingerprint"].items())
             s.fingerprint[k] = v.is_string() ? v.get<std::string>() : v.dump();
     s.peak_gpu_mem_mib = r.optional_number("peak_gpu_mem_mib");
+    s.t_s = r.optional_number("t_s");
     return s;
 }
 

@@ -14,5 +14,6 @@ std::unique_ptr<Workload> make_rmsnorm_workload();
 std::unique_ptr<Workload> make_triad_workload();
 std::unique_ptr<Workload> make_decoder_workload();
 std::unique_ptr<Workload> make_synthetic_workload();
+std::unique_ptr<Workload> make_attention_decode_workload();
 
 } // namespace kwb::cpu

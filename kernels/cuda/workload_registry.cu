@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "attention_decode_workload.h"
+#include "attention_prefill_workload.h"
 #include "bandwidth_workload.h"
 #include "cuda_check.h"
 #include "gemm_workload.h"
@@ -9,7 +11,8 @@ namespace kwb::cuda {
 
 const std::vector<WorkloadKind>& workload_kinds()
 {
-    static const std::vector<WorkloadKind> kinds = {bandwidth_kind(), gemm_kind(), rmsnorm_kind()};
+    static const std::vector<WorkloadKind> kinds
+        = {bandwidth_kind(), gemm_kind(), rmsnorm_kind(), attention_decode_kind(), attention_prefill_kind()};
     return kinds;
 }
 

@@ -8,6 +8,9 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-${OUT:-$PWD/gpu-out}}
 aa_count=${KWB_AA_STUDIES:-20}
+# Minimum repetition times (ms) of the GEMM A/As: under a power cap the SM clock holds two states
+# for stretches of a few ms; longer repetitions average over them.
+aa_gemm_rep_ms=${KWB_AA_GEMM_MIN_REP_MS:-10}
 kwb="$here/bin/kwb"
 mkdir -p "$out/studies"
 status=0
@@ -46,8 +49,11 @@ PY
 }
 for i in $(seq 1 "$aa_count"); do
   aa_study "copy-$i" --workload bandwidth --param op=copy --param size_mb=2048 --vary vector_width=4,8 || status=1
-  aa_study "gemm-$i" --workload gemm --param impl=cublaslt --param m=8192 --param n=8192 --param k=8192 \
-    --vary block_n=64,128 || status=1
+  for ms in $aa_gemm_rep_ms; do
+    name="gemm-$i"; [ "$ms" = 10 ] || name="gemm-${ms}ms-$i"
+    aa_study "$name" --workload gemm --param impl=cublaslt --param m=8192 --param n=8192 --param k=8192 \
+      --vary block_n=64,128 --min-rep-ms "$ms" || status=1
+  done
 done
 python3 "$here/summarise_studies.py" "$out/studies" > "$out/studies-summary.json" 2>> "$out/studies.log" || status=1
 exit $status

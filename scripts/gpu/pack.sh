@@ -23,7 +23,8 @@ done | sort -u | { grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux[^/]*|li
   | xargs -r -I{} cp -L {} "$dest/deps/"
 # Debug info would push the carried folder past the device tool's 64 MiB.
 strip --strip-debug "$dest"/bin/* "$dest"/lib/*.so
-cp "$root/scripts/gpu/run-all.sh" "$root/scripts/gpu/torch_reference.py" "$root/scripts/gpu/kwb_studies.sh" \
-  "$root/scripts/gpu/summarise_studies.py" "$dest/"
+cp "$root/scripts/gpu/run-all.sh" "$root/scripts/gpu/torch_reference.py" "$root/scripts/gpu/torch_attention.py" \
+  "$root/scripts/gpu/kwb_studies.sh" "$root/scripts/gpu/summarise_studies.py" "$root/scripts/gpu/two_gpu_grid.sh" \
+  "$root/scripts/gpu/summarise_grid2.py" "$dest/"
 git -C "$root" rev-parse HEAD > "$dest/COMMIT" 2>/dev/null || true
 du -sh "$dest" >&2

@@ -9,10 +9,15 @@
 #   copy       kwb_gpu_bench copy       -> bench-copy.json (2 GiB arrays, every vector width)
 #   gemm       kwb_gpu_bench gemm       -> bench-gemm.json (every tiled config vs cuBLASLt, 4096^3, 8192^3)
 #   rmsnorm    kwb_gpu_bench rmsnorm    -> bench-rmsnorm.json
+#   decode     kwb_gpu_bench decode     -> bench-decode.json (paged decode attention GB/s)
+#   prefill    kwb_gpu_bench prefill    -> bench-prefill.json (causal prefill TFLOP/s, every tile config)
+#   torch-attention  torch_attention.py -> torch-attention.json (SDPA decode GB/s, flash prefill TFLOP/s)
 #   torch      torch_reference.py       -> torch.json (copy_ and torch.mm, same GPU, same call)
 #   studies    kwb_studies.sh: kwb calibrate, a GEMM A/B to its verdict, the correctness gate,
 #              A/A false alarms for the copy and the GEMM (studies-summary.json)
 #   kwb-bench  the host-side engine benchmarks
+#   grid2      two_gpu_grid.sh (issue 17, two GPUs; not in the default set): a 2x2 GEMM grid with
+#              kwb run --devices 0,1 and with one GPU, alternating -> grid2/summary.json
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$PWD/gpu-out}
@@ -52,12 +57,16 @@ for stage in "${stages[@]}"; do
         echo "$name: exit $rc" | tee -a "$out/gpu-tests.txt"
         [ $rc -eq 0 ] || status=1
       done ;;
-    calibrate|copy|gemm|rmsnorm)
+    calibrate|copy|gemm|rmsnorm|decode|prefill)
       timeout "$limit" "$here/bin/kwb_gpu_bench" "$stage" > "$out/bench-$stage.json" 2> "$out/bench-$stage.log" || status=1 ;;
     torch)
       timeout "$limit" python3 "$here/torch_reference.py" > "$out/torch.json" 2> "$out/torch.log" || status=1 ;;
+    torch-attention)
+      timeout "$limit" python3 "$here/torch_attention.py" > "$out/torch-attention.json" 2> "$out/torch-attention.log" || status=1 ;;
     studies)
       timeout "$limit" bash "$here/kwb_studies.sh" "$out" || status=1 ;;
+    grid2)
+      timeout "$limit" bash "$here/two_gpu_grid.sh" "$out" || status=1 ;;
     kwb-bench)
       [ -x "$here/bin/kwb_bench" ] && "$here/bin/kwb_bench" --json > "$out/kwb_bench.json" 2>&1 ;;
     *) echo "run-all.sh: unknown stage $stage" >&2; status=2 ;;

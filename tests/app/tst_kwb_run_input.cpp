@@ -207,6 +207,22 @@ private slots:
         QTest::addRow("max-seconds negative")
             << QStringList {QStringLiteral("--max-seconds=-5")} << QByteArray("--max-seconds");
         QTest::addRow("duration negative") << QStringList {QStringLiteral("--duration=-1")} << QByteArray("--duration");
+        QTest::addRow("min-rep-ms negative")
+            << QStringList {QStringLiteral("--min-rep-ms=-1")} << QByteArray("--min-rep-ms");
+        QTest::addRow("min-rep-ms a minute and more")
+            << QStringList {QStringLiteral("--min-rep-ms=60001")} << QByteArray("--min-rep-ms");
+    }
+    void newStoresTheMinimumRepetitionTime()
+    {
+        const QString p = path("min-rep.json");
+        QFile::remove(p);
+        const auto r = kwb({QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("rmsnorm"),
+            QStringLiteral("--vary"), QStringLiteral("threads=1,2"), QStringLiteral("--min-rep-ms"),
+            QStringLiteral("50"), QStringLiteral("--out"), p});
+        QCOMPARE(r.exit_code, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(read_all(p)).object();
+        const QJsonObject e = doc[QStringLiteral("experiments")].toArray().at(0).toObject();
+        QCOMPARE(e[QStringLiteral("plan")].toObject()[QStringLiteral("min_rep_ms")].toDouble(), 50.0);
     }
     void newRefusesAPlanThatWouldNotLoad()
     {

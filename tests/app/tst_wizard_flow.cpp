@@ -20,6 +20,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUndoStack>
 
 using namespace Qt::StringLiterals;
 using namespace kwb::gui;
@@ -132,13 +133,40 @@ void TestWizardFlow::emptyStudyToAVerdictInTheWindow()
     QVERIFY2(w.runBlockedReason().startsWith(u"prediction"_s), qPrintable(w.runBlockedReason()));
     QVERIFY(ab->findChild<QPushButton*>(u"abStart"_s)->toolTip().contains(u"no formula, no run"_s));
 
-    // Phase 4 is the formula page's (engine/formula); until it writes the prediction, the value
-    // a formula would give is stored the way that page stores it: through an undoable edit.
-    w.document()->edit(u"Prediction"_s, [](kwb::Study& s) {
-        s.prediction.formula = "40";
-        s.prediction.predicted_delta_pct = 40;
-    });
+    // Phase 4 (Ctrl+4): the prediction is the formula's, typed on the formula page. First a typo:
+    // the error names the unknown variable, nothing is predicted, Run stays locked.
+    w.findChild<QAction*>(u"goPhase4"_s)->trigger();
+    QCOMPARE(w.currentView(), u"4"_s);
+    QWidget* formula = w.findChild<QWidget*>(u"formulaPage"_s);
+    auto* formulaEdit = formula->findChild<QLineEdit*>(u"formulaEdit"_s);
+    QVERIFY(!formulaEdit->toolTip().isEmpty());
+    formulaEdit->setFocus();
+    QTest::keyClicks(formulaEdit, u"100 * (1 - baseline_block / treatmnt_block) / 4"_s);
+    QVERIFY(!w.document()->study().prediction.predicted_delta_pct);
+    QVERIFY(formula->findChild<QLabel*>(u"formulaError"_s)->text().contains(u"treatmnt_block"_s));
+    QVERIFY2(w.runBlockedReason().startsWith(u"prediction"_s), qPrintable(w.runBlockedReason()));
+    // Fixed: block 16 -> 64 predicts 100 * (1 - 16/64) / 4 = 18.75 %, from the arms' own values.
+    formulaEdit->selectAll();
+    QTest::keyClicks(formulaEdit, u"100 * (1 - baseline_block / treatment_block) / 4"_s);
+    formulaEdit->clearFocus();
+    const kwb::Prediction& p = w.document()->study().prediction;
+    QCOMPARE(QString::fromStdString(p.formula), u"100 * (1 - baseline_block / treatment_block) / 4"_s);
+    QVERIFY(p.predicted_delta_pct && qAbs(*p.predicted_delta_pct - 18.75) < 1e-9);
+    QVERIFY2(formula->findChild<QLabel*>(u"predicted"_s)->text().contains(u"+18.75"_s),
+        qPrintable(formula->findChild<QLabel*>(u"predicted"_s)->text()));
+    type(formula, u"rationale"_s, u"fewer passes over A and B per FLOP"_s);
+    QCOMPARE(p.rationale, std::string("fewer passes over A and B per FLOP"));
     QVERIFY2(w.runBlockedReason().isEmpty(), qPrintable(w.runBlockedReason()));
+    QVERIFY(run->isEnabled());
+    // The typing was one undo step with its predicted value: undo locks Run again, redo frees it.
+    w.document()->undoStack()->undo(); // the rationale
+    w.document()->undoStack()->undo(); // the formula
+    QVERIFY(!w.document()->study().prediction.predicted_delta_pct);
+    QVERIFY(!run->isEnabled());
+    w.document()->undoStack()->redo();
+    w.document()->undoStack()->redo();
+    QVERIFY(w.document()->study().prediction.predicted_delta_pct);
+    QCOMPARE(formulaEdit->text(), u"100 * (1 - baseline_block / treatment_block) / 4"_s);
     QVERIFY(run->isEnabled());
 
     // Phase 7: one named sacrifice.

@@ -3,7 +3,10 @@
 // width (2 GiB fp32 arrays), every compiled tiled-GEMM configuration against cuBLASLt at 4096^3
 // and 8192^3, RMSNorm GB/s, and the calibration ceilings. Each configuration is verified first;
 // a repetition is a batch of launches lasting at least 10 ms (hot cache), n repetitions each.
-// Usage: kwb_gpu_bench [copy] [gemm] [rmsnorm] [calibrate] [--reps N]   (JSON on stdout)
+// Paged decode attention GB/s at contexts 1k, 8k, 32k, batch 1 (every split count) and 64 (every
+// ring depth), GQA 32/8, head dim 128, bf16; torch's side is scripts/gpu/torch_attention.py.
+// Causal prefill TFLOP/s at batch 4, 32 heads, seq 4096, head dim 128 and 64, every tile configuration that fits.
+// Usage: kwb_gpu_bench [copy] [gemm] [rmsnorm] [decode] [prefill] [calibrate] [--reps N]   (JSON on stdout)
 #include "gpu_plugin.h"
 
 #include <algorithm>
@@ -178,6 +181,71 @@ json bench_rmsnorm(const Plugin& plugin)
     return rows;
 }
 
+json bench_decode(const Plugin& plugin)
+{
+    json rows = json::array();
+    for (int context : {1024, 8192, 32768})
+        for (int batch : {1, 64}) {
+            json best;
+            double best_gbs = 0;
+            struct Variant {
+                const char* impl;
+                int splits, stages;
+            };
+            const auto variants = batch == 1
+                ? std::vector<Variant> {{"simt", 1, 3}, {"simt", 8, 3}, {"simt", 16, 3}, {"simt", 32, 3},
+                    {"simt", 64, 3}, {"mma", 16, 3}, {"mma", 32, 3}, {"mma", 64, 3}, {"mma", 32, 4}}
+                : std::vector<Variant> {{"simt", 1, 2}, {"simt", 1, 3}, {"simt", 1, 4}, {"simt", 2, 3}, {"mma", 1, 2},
+                    {"mma", 1, 3}, {"mma", 1, 4}, {"mma", 2, 3}};
+            for (const auto& [impl, splits, stages] : variants) {
+                const json p = {{"batch", batch}, {"heads", 32}, {"kv_heads", 8}, {"head_dim", 128},
+                    {"context", context}, {"length_spread", 0}, {"page_size", 16}, {"splits", splits},
+                    {"stages", stages}, {"kv_dtype", "bf16"}, {"impl", impl}};
+                auto m = measure(plugin, "attention_decode", p);
+                if (m.contains("bytes_per_launch")) {
+                    m["gbs"] = rate(m, m.at("bytes_per_launch").get<double>(), 1e9, "GB/s");
+                    if (m.at("gbs").at("median").get<double>() > best_gbs)
+                        best_gbs = m.at("gbs").at("median").get<double>(), best = m;
+                }
+                std::fprintf(stderr, "decode %s ctx %d batch %d splits %d stages %d: %s %s\n", impl, context, batch,
+                    splits, stages, m.value("gbs", json()).dump().c_str(),
+                    m.value("verify", json()).value("ok", false) ? "" : m.dump().c_str());
+                rows.push_back(m);
+            }
+            rows.push_back({{"best_of", {{"context", context}, {"batch", batch}}}, {"best", best}});
+        }
+    return rows;
+}
+
+json bench_prefill(const Plugin& plugin)
+{
+    json rows = json::array();
+    for (int d : {128, 64}) {
+        json best;
+        double best_tflops = 0;
+        for (const auto& [bm, warps] : std::vector<std::pair<int, int>> {{64, 4}, {128, 8}, {128, 4}})
+            for (int bn : {32, 64, 128})
+                for (int stages : {2, 3}) {
+                    const json p = {{"batch", 4}, {"heads", 32}, {"kv_heads", 32}, {"head_dim", d}, {"seq_len", 4096},
+                        {"length_spread", 0}, {"block_m", bm}, {"block_n", bn}, {"stages", stages}, {"warps", warps}};
+                    if (!plugin.check("attention_prefill", p).value("ok", false))
+                        continue;
+                    auto m = measure(plugin, "attention_prefill", p);
+                    if (m.contains("flops_per_launch")) {
+                        m["tflops"] = rate(m, m.at("flops_per_launch").get<double>(), 1e12, "TFLOP/s");
+                        if (m.at("tflops").at("median").get<double>() > best_tflops)
+                            best_tflops = m.at("tflops").at("median").get<double>(), best = m;
+                    }
+                    std::fprintf(stderr, "prefill D%d %dx%d w%d s%d: %s %s\n", d, bm, bn, warps, stages,
+                        m.value("tflops", json()).dump().c_str(),
+                        m.value("verify", json()).value("ok", false) ? "" : m.dump().c_str());
+                    rows.push_back(m);
+                }
+        rows.push_back({{"best_of", {{"head_dim", d}}}, {"best", best}});
+    }
+    return rows;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -200,10 +268,15 @@ int main(int argc, char** argv)
             out["gemm"] = bench_gemm(plugin);
         else if (s == "rmsnorm")
             out["rmsnorm"] = bench_rmsnorm(plugin);
+        else if (s == "decode")
+            out["decode"] = bench_decode(plugin);
+        else if (s == "prefill")
+            out["prefill"] = bench_prefill(plugin);
         else if (s == "calibrate")
             out["calibrate"] = json::parse(plugin.api->calibrate(0));
         else {
-            std::fprintf(stderr, "kwb_gpu_bench: unknown stage \"%s\" (copy, gemm, rmsnorm, calibrate)\n", s.c_str());
+            std::fprintf(stderr,
+                "kwb_gpu_bench: unknown stage \"%s\" (copy, gemm, rmsnorm, decode, prefill, calibrate)\n", s.c_str());
             return 2;
         }
     }

@@ -2,6 +2,7 @@
 #include "models/grid_view.h"
 
 #include "study/grid.h"
+#include "study/study_parts.h"
 #include "verdict/grid_interaction.h"
 
 namespace kwb::gui {
@@ -63,6 +64,7 @@ GridView gridView(const Study& study, const GridGroup& grid)
                     continue;
                 v.experimentId = QString::fromStdString(e->id);
                 v.status = QString::fromStdString(std::string(to_string(e->status)));
+                v.ranOn = QString::fromStdString(where_it_ran(*e));
                 if (const auto& sv = e->verdict) {
                     v.deltaPct = sv->delta_pct;
                     if (sv->ci95_delta_pct) {

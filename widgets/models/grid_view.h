@@ -26,6 +26,7 @@ struct GridCellView {
     int nTreatment = 0;
     QString verdict; // final verdict word; empty until judged
     QString status; // pending, running, done, stopped, failed
+    QString ranOn; // spread-out runs: "GPU 1", "device 0", "GPU 0 on node07"; empty otherwise
 };
 
 struct GridView {

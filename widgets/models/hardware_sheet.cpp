@@ -233,7 +233,8 @@ DeviceSheet deviceSheet(const QJsonObject& device)
         sheet.rows = rowsFor(device, cpuSpecs(), heading);
     } else if (kind == "cuda"_L1) {
         sheet.heading = tr("GPU %1").arg(device.value("index"_L1).toInt());
-        sheet.rows = rowsFor(device, cudaSpecs(), heading + QSet<QString> {u"index"_s, u"catalogue"_s});
+        sheet.rows = rowsFor(device, cudaSpecs(), heading + QSet<QString> {u"index"_s, u"catalogue"_s, u"measured"_s});
+        // (measured ceilings: the page's peaks table shows them beside the datasheet)
         // The vendor's peaks are what a roofline is drawn against; their source says how far to
         // trust them (datasheets quote boost clocks and the SXM part).
         const QJsonObject catalogue = device.value("catalogue"_L1).toObject();

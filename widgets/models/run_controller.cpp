@@ -181,7 +181,7 @@ void RunController::handle(const StreamEvent& event)
     }
     case StreamEvent::Type::Sample:
         m_live->addSample(o.value("arm"_L1).toString(), o.value("t_s"_L1).toDouble(), o.value("value"_L1).toDouble(),
-            o.value("warmup"_L1).toBool());
+            o.value("warmup"_L1).toBool(), o.value("duration_s"_L1).toDouble());
         break;
     case StreamEvent::Type::Metric:
         m_live->addLaneValue(o.value("name"_L1).toString(), o.value("unit"_L1).toString(), o.value("t_s"_L1).toDouble(),

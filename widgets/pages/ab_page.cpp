@@ -17,6 +17,7 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -58,6 +59,8 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     m_backend = new QComboBox(this);
     m_backend->setObjectName(u"abBackend"_s);
     m_backend->addItems({u"cpu"_s, u"cuda"_s, u"auto"_s});
+    m_backend->setToolTip(tr("Where both arms run: cpu, cuda (the GPU backend), or auto (a GPU when there is one). "
+                             "Same device for both arms is a matched control."));
     m_variedBox = new QComboBox(this);
     m_variedBox->setObjectName(u"abVaried"_s);
     m_variedBox->setToolTip(tr("Playbook phase 5: one variable. Only this parameter may differ between the arms."));
@@ -80,6 +83,8 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     left->addWidget(sectionLabel(tr("Arms (double-click a value to edit it)"), this));
     m_arms = keyValueTable(this, {tr("parameter"), tr("baseline"), tr("treatment")});
     m_arms->setObjectName(u"armsTable"_s);
+    m_arms->setToolTip(tr("Playbook phase 5: one thing changes, all else stays. Shared parameters are edited on "
+                          "the baseline; only the varied parameter differs on the treatment."));
     m_arms->setEditTriggers(
         QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
     left->addWidget(m_arms, 1);
@@ -88,15 +93,17 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     left->addWidget(m_diff);
     auto* right = new QVBoxLayout;
     right->addWidget(sectionLabel(tr("Matched controls"), this));
-    m_controls = keyValueTable(this, {tr("control"), tr("how it was checked")});
+    m_controls = keyValueTable(this, {tr("control"), tr("checked")});
     m_controls->setObjectName(u"controlsTable"_s);
+    m_controls->setToolTip(tr("Playbook phase 5 matched-control checklist: every miss is an uncontrolled "
+                              "comparison. Measurable controls are ticked by the engine; tick the others yourself."));
     m_controls->setWordWrap(false);
     // The control's name is what the user reads; how it was checked is in the row's tooltip too.
     m_controls->horizontalHeader()->setStretchLastSection(true);
     m_controls->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     right->addWidget(m_controls, 1);
-    columns->addLayout(left, 3);
-    columns->addLayout(right, 2);
+    columns->addLayout(left, 1);
+    columns->addLayout(right, 1);
     body()->addLayout(columns, 1);
 
     auto* settings = new QGridLayout;
@@ -107,6 +114,8 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     m_warmup = new QSpinBox(this);
     m_warmup->setObjectName(u"abWarmup"_s);
     m_warmup->setRange(0, 100);
+    m_warmup->setToolTip(tr("Warm-up runs per arm, recorded and never judged (matched control: same warm-up; "
+                            "warm vs cold state is the trap)"));
     m_order = new QComboBox(this);
     m_order->addItem(tr("ABBA"), u"abba"_s);
     m_order->addItem(tr("randomised blocks"), u"random"_s);
@@ -115,15 +124,25 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     m_stop->addItem(tr("count"), u"count"_s);
     m_stop->addItem(tr("duration"), u"duration"_s);
     m_stop->addItem(tr("decision"), u"decision"_s);
+    m_order->setToolTip(tr("Interleaved order of the arms' runs: ABBA, or randomised blocks, so drift hits both arms "
+                           "alike"));
+    m_stop->setToolTip(tr("count: exactly the runs per arm; duration: a set time (sustained load, not only counts); "
+                          "decision: stop once the verdict is settled (docs/stopping.md)"));
     m_duration = new QDoubleSpinBox(this);
     m_duration->setRange(0, 86400);
     m_duration->setSuffix(tr(" s"));
+    m_duration->setToolTip(tr("The duration rule's wall time: runs of a set duration catch what a count at "
+                              "concurrency 1 misses"));
     m_profile = new QComboBox(this);
     m_profile->setObjectName(u"abProfile"_s);
     m_profile->addItems({u"generic"_s, u"strict"_s, u"speedup"_s});
+    m_profile->setToolTip(tr("The verdict's thresholds (spec/verdict.md): generic licenses at ≥ 10 % with sigma < "
+                             "5 % over n ≥ 3; speedup judges a ratio"));
     m_guards = new QLineEdit(this);
     m_guards->setObjectName(u"abGuards"_s);
     m_guards->setPlaceholderText(tr("metrics that must not regress, comma separated"));
+    m_guards->setToolTip(tr("Guard metrics: a win on the target metric that regresses one of these is killed "
+                            "(the playbook's \"any ITL / tok-s regression\" kill threshold)"));
     settings->addWidget(new QLabel(tr("Runs per arm"), this), 0, 0);
     settings->addWidget(m_runs, 0, 1);
     settings->addWidget(new QLabel(tr("Warm-up"), this), 0, 2);
@@ -357,9 +376,12 @@ void AbPage::refresh()
 
     // Rows: every parameter of the workload, then any the arms carry beyond it.
     QStringList names;
+    QHash<QString, QString> descriptions;
     if (const Workload* w = findWorkload(e->workload))
-        for (const auto& p : workloadParams(*w, e->backend))
+        for (const auto& p : workloadParams(*w, e->backend)) {
             names << qs(p.name);
+            descriptions.insert(qs(p.name), qs(p.description));
+        }
     for (const auto& arm : e->arms)
         for (const auto& [k, v] : arm.params.items())
             if (!names.contains(qs(k)))
@@ -375,11 +397,15 @@ void AbPage::refresh()
         const std::string name = names[row].toStdString();
         auto* key = new QTableWidgetItem(names[row]);
         key->setFlags(key->flags() & ~Qt::ItemIsEditable);
+        key->setToolTip(descriptions.value(names[row]));
         m_arms->setItem(row, 0, key);
         for (size_t c = 0; c < 2 && c < e->arms.size(); ++c) {
             const auto& params = e->arms[c].params;
             const nlohmann::json v = params.contains(name) ? params[name] : defaults.value(name, nlohmann::json());
             auto* item = new QTableWidgetItem(cellText(v));
+            item->setToolTip(
+                tr("%1 of the %2 arm. %3")
+                    .arg(names[row], c == 0 ? tr("baseline") : tr("treatment"), descriptions.value(names[row])));
             if (names[row] != m_varied && c == 1) {
                 item->setToolTip(tr("Shared with the baseline: edit it there, or make it the varied parameter"));
                 item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
@@ -426,15 +452,18 @@ void AbPage::refresh()
         item->setFlags((item->flags() | Qt::ItemIsUserCheckable) & ~Qt::ItemIsEditable);
         item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
         QString how = tr("not measurable here: tick it once you have checked it");
+        QString by = tr("by you");
         for (const auto& m : measured)
             if (m.name == name && m.measured) {
                 how = tr("measured: %1").arg(qs(m.how));
+                by = tr("measured");
                 item->setFlags(item->flags() & ~Qt::ItemIsUserCheckable); // the engine decides it
             }
-        item->setToolTip(qs(gate.rule));
         m_controls->setItem(row, 0, item);
-        auto* note = new QTableWidgetItem(how);
+        // A short word in the narrow column; the whole account in the tooltips.
+        auto* note = new QTableWidgetItem(by);
         note->setToolTip(how);
+        item->setToolTip(how + u"\n"_s + qs(gate.rule));
         note->setFlags(note->flags() & ~Qt::ItemIsEditable);
         m_controls->setItem(row, 1, note);
         ++row;

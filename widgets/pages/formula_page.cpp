@@ -52,6 +52,9 @@ FormulaPage::FormulaPage(StudyDocument* document, QWidget* parent)
     m_formula->setObjectName(u"formulaEdit"_s);
     m_formula->setFont(QFont(u"monospace"_s));
     m_formula->setPlaceholderText(tr("e.g. 100 * (1 - baseline_block / treatment_block)"));
+    m_formula->setToolTip(tr("Playbook phase 4: predicted delta % = f(hardware constants, workload constants, "
+                             "tunable), with its magnitude, not just its sign. Positive = better. No formula, no "
+                             "run. Evaluated live (muParser); an error points at the bad token."));
     form->addRow(tr("Formula (delta %)"), m_formula);
     m_error = new QLabel(this);
     m_error->setObjectName(u"formulaError"_s);
@@ -65,6 +68,8 @@ FormulaPage::FormulaPage(StudyDocument* document, QWidget* parent)
     m_rationale = new QLineEdit(this);
     m_rationale->setObjectName(u"rationale"_s);
     m_rationale->setPlaceholderText(tr("why this model applies: the binding constraint it addresses"));
+    m_rationale->setToolTip(tr("Playbook phase 4: which binding constraint (phase 3) the formula models and what "
+                               "it leaves out (e.g. \"frees +1 block/SM but doubles the outer-loop iterations\")"));
     form->addRow(tr("Rationale"), m_rationale);
     body()->addLayout(form);
 
@@ -72,6 +77,9 @@ FormulaPage::FormulaPage(StudyDocument* document, QWidget* parent)
         sectionLabel(tr("Variables (hardware and arms are read from the study; yours are editable)"), this));
     m_variables = keyValueTable(this, {tr("name"), tr("value"), tr("source"), tr("unit / origin")});
     m_variables->setObjectName(u"formulaVariables"_s);
+    m_variables->setToolTip(tr("Hardware constants (the chosen GPU), the arms' parameters (baseline_<name>, "
+                               "treatment_<name>) and yours. Double-click a value to override it; the formula's own "
+                               "variables are bold."));
     m_variables->setEditTriggers(
         QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
     m_variables->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
@@ -82,12 +90,19 @@ FormulaPage::FormulaPage(StudyDocument* document, QWidget* parent)
     m_newName = new QLineEdit(this);
     m_newName->setObjectName(u"newVariableName"_s);
     m_newName->setPlaceholderText(tr("name (letters, digits, _)"));
+    m_newName->setToolTip(tr("A workload constant of your own (e.g. iter_ns, launches per step): letters, digits "
+                             "and _, not starting with a digit; it overrides a hardware or arm value of that name"));
     m_newValue = new QLineEdit(this);
     m_newValue->setObjectName(u"newVariableValue"_s);
     m_newValue->setPlaceholderText(tr("value"));
+    m_newValue->setToolTip(tr("The constant's value, a plain number in the unit the formula expects"));
+    m_templates->setToolTip(tr("Playbook phase 4 templates: occupancy from shared memory per block, roofline time, "
+                               "launch overhead, loop-iteration cost"));
     m_add = new QPushButton(tr("Add variable"), this);
     m_add->setObjectName(u"addVariable"_s);
     m_remove = new QPushButton(tr("Remove selected"), this);
+    m_add->setToolTip(tr("Add the constant to the study's variables"));
+    m_remove->setToolTip(tr("Remove the selected variable of your own (hardware and arm values stay)"));
     m_remove->setObjectName(u"removeVariable"_s);
     addRow->addWidget(m_newName, 2);
     addRow->addWidget(m_newValue, 1);
@@ -102,37 +117,45 @@ FormulaPage::FormulaPage(StudyDocument* document, QWidget* parent)
     connect(m_add, &QPushButton::clicked, this, &FormulaPage::addVariable);
     connect(m_remove, &QPushButton::clicked, this, &FormulaPage::removeVariable);
     connect(m_rationale, &QLineEdit::textEdited, this, [this](const QString& text) {
-        this->document()->mutableStudy().prediction.rationale = text.toStdString();
-        this->document()->markModified();
+        apply(
+            tr("Edit the rationale"), [t = text.toStdString()](Study& s) { s.prediction.rationale = t; },
+            u"rationale"_s);
     });
 }
 
-void FormulaPage::changed()
+void FormulaPage::apply(const QString& text, const std::function<void(Study&)>& change, const QString& mergeKey)
 {
-    refresh_prediction(document()->mutableStudy());
-    document()->markModified();
+    document()->edit(
+        text,
+        [&change](Study& s) {
+            change(s);
+            refresh_prediction(s);
+        },
+        mergeKey);
 }
 
 void FormulaPage::formulaEdited(const QString& text)
 {
-    document()->mutableStudy().prediction.formula = text.toStdString();
-    changed();
+    apply(
+        tr("Edit the formula"), [t = text.toStdString()](Study& s) { s.prediction.formula = t; }, u"formula"_s);
 }
 
 void FormulaPage::applyTemplate()
 {
-    if (const auto* t = find_formula_template(m_templates->currentData().toString().toStdString())) {
-        apply_formula_template(document()->mutableStudy(), *t);
-        if (document()->study().prediction.rationale.empty())
-            document()->mutableStudy().prediction.rationale = t->assumption;
-        changed();
-    }
+    if (const auto* t = find_formula_template(m_templates->currentData().toString().toStdString()))
+        apply(tr("Use the template %1").arg(qs(t->title)), [t](Study& s) {
+            apply_formula_template(s, *t);
+            if (s.prediction.rationale.empty())
+                s.prediction.rationale = t->assumption;
+        });
 }
 
 void FormulaPage::gpuChosen(int index)
 {
-    document()->mutableStudy().prediction.gpu = m_gpu->itemData(index).toString().toStdString();
-    changed();
+    const std::string gpu = m_gpu->itemData(index).toString().toStdString();
+    if (gpu != document()->study().prediction.gpu)
+        apply(tr("Take the hardware constants of %1").arg(m_gpu->itemText(index)),
+            [gpu](Study& s) { s.prediction.gpu = gpu; });
 }
 
 void FormulaPage::variableEdited(QTableWidgetItem* item)
@@ -148,8 +171,8 @@ void FormulaPage::variableEdited(QTableWidgetItem* item)
         return;
     }
     // Editing a hardware or arm value makes it the engineer's own (it then overrides the source).
-    document()->mutableStudy().prediction.variables[name.toStdString()] = value;
-    changed();
+    apply(tr("Set %1 = %2").arg(name).arg(value),
+        [n = name.toStdString(), value](Study& s) { s.prediction.variables[n] = value; });
 }
 
 void FormulaPage::addVariable()
@@ -165,10 +188,9 @@ void FormulaPage::addVariable()
                 : tr("'%1' is not a number").arg(m_newValue->text()));
         return;
     }
-    document()->mutableStudy().prediction.variables[name] = value;
     m_newName->clear();
     m_newValue->clear();
-    changed();
+    apply(tr("Add the variable %1").arg(qs(name)), [name, value](Study& s) { s.prediction.variables[name] = value; });
 }
 
 void FormulaPage::removeVariable()
@@ -176,8 +198,8 @@ void FormulaPage::removeVariable()
     const int row = m_variables->currentRow();
     if (row < 0 || m_variables->item(row, 2)->text() != u"study"_s)
         return;
-    document()->mutableStudy().prediction.variables.erase(m_variables->item(row, 0)->text().toStdString());
-    changed();
+    const std::string name = m_variables->item(row, 0)->text().toStdString();
+    apply(tr("Remove the variable %1").arg(qs(name)), [name](Study& s) { s.prediction.variables.erase(name); });
 }
 
 void FormulaPage::refresh()
@@ -186,8 +208,11 @@ void FormulaPage::refresh()
     const auto& p = study.prediction;
     if (m_formula->text() != qs(p.formula))
         m_formula->setText(qs(p.formula));
-    if (m_rationale->text() != qs(p.rationale))
+    if (m_rationale->text() != qs(p.rationale)) {
         m_rationale->setText(qs(p.rationale));
+        if (!m_rationale->hasFocus())
+            m_rationale->setCursorPosition(0); // a long rationale reads from its start
+    }
     m_gpu->setCurrentIndex(std::max(0, m_gpu->findData(qs(p.gpu))));
 
     const PredictionResult r = evaluate_prediction(study);
@@ -221,6 +246,9 @@ void FormulaPage::refresh()
         f.setBold(used); // the formula's own variables stand out
         name->setFont(f);
         auto* value = new QTableWidgetItem(QString::number(v.value, 'g', 10));
+        value->setToolTip(tr("%1 (%2). Double-click to type your own value: it then overrides this one.")
+                              .arg(qs(v.name), qs(v.note)));
+        name->setToolTip(qs(v.note));
         auto* source = new QTableWidgetItem(qs(v.source));
         source->setFlags(source->flags() & ~Qt::ItemIsEditable);
         auto* note = new QTableWidgetItem(qs(v.note));

@@ -2,6 +2,9 @@
 #pragma once
 
 #include "pages/phase_page.h"
+#include "study/study.h"
+
+#include <functional>
 
 class QComboBox;
 class QLineEdit;
@@ -27,7 +30,9 @@ private:
     void variableEdited(QTableWidgetItem* item);
     void addVariable();
     void removeVariable();
-    void changed(); // recompute the prediction through the engine, then tell every view
+    // One undoable edit of the prediction; the engine recomputes the predicted value inside it,
+    // so undo restores the formula and its value together.
+    void apply(const QString& text, const std::function<void(Study&)>& change, const QString& mergeKey = {});
 
     QComboBox* m_templates;
     QComboBox* m_gpu;

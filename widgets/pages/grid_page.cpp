@@ -51,6 +51,12 @@ GridPage::GridPage(StudyDocument* document, QWidget* parent)
     m_colLevels = new QLineEdit(this);
     m_colLevels->setObjectName(u"colLevels"_s);
     m_colLevels->setPlaceholderText(tr("levels, baseline first: 1, 2"));
+    for (QComboBox* box : {m_rowVariable, m_colVariable})
+        box->setToolTip(tr("Playbook phase 6: a variable coupled with the other (BLOCK_M × STAGES: smem; tile × "
+                           "shape); a parameter of the A/B's workload"));
+    for (QLineEdit* e : {m_rowLevels, m_colLevels})
+        e->setToolTip(tr("2 to 4 levels, comma separated, the baseline's level first: a 2×2 catches an "
+                         "interaction, a 3×3 where the budget allows"));
     m_make = new QPushButton(tr("Make grid"), this);
     m_make->setObjectName(u"makeGrid"_s);
     m_make->setToolTip(tr("Playbook phase 6: each cell runs as its own A/B against the baseline cell, interleaved; "
@@ -72,6 +78,7 @@ GridPage::GridPage(StudyDocument* document, QWidget* parent)
     pick->addWidget(sectionLabel(tr("Grid"), this));
     m_grids = new QComboBox(this);
     m_grids->setObjectName(u"gridChoice"_s);
+    m_grids->setToolTip(tr("The grid shown: delta % per cell against the baseline cell, with its CI and sigma"));
     pick->addWidget(m_grids, 1);
     body()->addLayout(pick);
     m_heatMap = new HeatMap(this);
@@ -86,7 +93,8 @@ GridPage::GridPage(StudyDocument* document, QWidget* parent)
 
 void GridPage::makeGrid()
 {
-    Study& study = document()->mutableStudy();
+    // Made on a copy and committed as one undoable edit, so a refused grid changes nothing.
+    Study study = document()->study();
     const Experiment* prototype = abPrototype(study);
     if (!prototype) {
         setValue(m_makeStatus, tr("No A/B to make a grid from: set up the A/B (phase 5) first."));
@@ -116,9 +124,13 @@ void GridPage::makeGrid()
         m_makeStatus->setStyleSheet(u"color: #c62828;"_s);
         return;
     }
-    m_makeStatus->setText(tr("Made %1: Run executes its cells.").arg(qs(study.grids.back().id)));
+    const QString id = qs(study.grids.back().id);
+    if (!document()->edit(tr("Make the grid %1").arg(id), [&study](Study& s) { s = std::move(study); })) {
+        m_makeStatus->setText(tr("Not made: %1").arg(document()->lastError()));
+        return;
+    }
+    m_makeStatus->setText(tr("Made %1: Run executes its cells.").arg(id));
     m_makeStatus->setStyleSheet(QString());
-    document()->markModified();
     m_grids->setCurrentIndex(m_grids->count() - 1);
 }
 

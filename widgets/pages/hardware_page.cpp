@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/hardware_page.h"
 
+#include "block_needs.h"
+#include "hardware/gpu_catalogue.h"
+#include "hardware/peak_table.h"
+#include "hardware/study_traps.h"
 #include "models/device_probe.h"
 #include "models/hardware_sheet.h"
 #include "models/json_convert.h"
@@ -8,6 +12,7 @@
 #include "study/device_identity.h"
 
 #include <QColor>
+#include <QComboBox>
 #include <QDateTime>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -16,8 +21,11 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
+#include <QTableWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace kwb::gui {
 
@@ -34,23 +42,63 @@ HardwarePage::HardwarePage(StudyDocument* document, DeviceProbe* probe, QWidget*
     auto* form = new QFormLayout;
     form->addRow(tr("Device in use"), m_inUse = valueLabel(this));
     form->addRow(tr("Captured"), m_captured = valueLabel(this));
-    form->addRow(tr("Warnings"), m_warnings = valueLabel(this));
-    m_warnings->setObjectName(u"hardwareWarnings"_s);
+    m_limitsOf = new QComboBox(this);
+    m_limitsOf->setObjectName(u"hardwareLimitsOf"_s);
+    m_limitsOf->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_limitsOf->setMinimumContentsLength(24);
+    m_limitsOf->setToolTip(tr("Playbook phase 2: the GPU whose limits (smem/SM, threads/SM) and peaks the study's "
+                              "configurations are checked against: the one the study recorded, the one detected "
+                              "here, or any catalogue part (resources/gpus.json) you plan to run on"));
+    form->addRow(tr("Check against"), m_limitsOf);
     m_record = new QPushButton(tr("Record this machine's sheet in the study"), this);
     m_record->setObjectName(u"recordHardware"_s);
-    m_record->setToolTip(tr("Playbook phase 2: pull the limits before code. Stores what kwb devices reports now."));
+    m_record->setToolTip(tr("Playbook phase 2: pull the limits before code. Stores what kwb devices reports now, "
+                            "with the trap warnings of the study's configurations on its GPU."));
     form->addRow(QString(), m_record);
     body()->addLayout(form);
     connect(m_record, &QPushButton::clicked, this, [this] {
         const nlohmann::json devices = nlohmann::json::parse(QJsonDocument(m_probe->devices()).toJson().toStdString());
         const std::string inUse = m_probe->deviceInUse().toStdString();
         const std::string at = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString();
+        std::vector<std::string> warnings;
+        for (const auto& d : devices)
+            if (const auto limits = gpu_limits(d)) {
+                for (const auto& w : study_traps(this->document()->study(), builtin_block_needs, *limits).warnings)
+                    warnings.push_back(w.text);
+                break;
+            }
         this->document()->edit(tr("Record the hardware sheet"), [=](Study& s) {
             s.hardware.devices = devices;
             s.hardware.device_in_use = inUse;
             s.hardware.captured_at = at;
+            s.hardware.warnings = warnings;
         });
     });
+    connect(m_limitsOf, &QComboBox::activated, this, [this] {
+        m_choice = m_limitsOf->currentData().toString();
+        refresh();
+    });
+
+    body()->addWidget(sectionLabel(tr("Peaks: datasheet and measured"), this));
+    m_peaksNote = valueLabel(this);
+    body()->addWidget(m_peaksNote);
+    m_peaks
+        = keyValueTable(this, {tr("quantity"), tr("datasheet"), tr("measured (kwb calibrate)"), tr("of datasheet")});
+    m_peaks->setObjectName(u"hardwarePeaks"_s);
+    m_peaks->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_peaks->horizontalHeader()->setStretchLastSection(true);
+    m_peaks->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_peaks->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    body()->addWidget(m_peaks);
+
+    body()->addWidget(sectionLabel(tr("The study's configurations on this GPU"), this));
+    m_occupancy = valueLabel(this);
+    m_occupancy->setObjectName(u"hardwareOccupancy"_s);
+    body()->addWidget(m_occupancy);
+    body()->addWidget(sectionLabel(tr("Trap warnings"), this));
+    m_warnings = valueLabel(this);
+    m_warnings->setObjectName(u"hardwareWarnings"_s);
+    body()->addWidget(m_warnings);
 
     auto* columns = new QHBoxLayout;
     auto makeTree = [this](const QString& title, const QString& name, QTreeWidget*& tree, QLabel* note) {
@@ -64,6 +112,7 @@ HardwarePage::HardwarePage(StudyDocument* document, DeviceProbe* probe, QWidget*
         tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
         tree->setWordWrap(true);
         tree->setUniformRowHeights(false);
+        tree->setMinimumHeight(220);
         box->addWidget(tree, 1);
         return box;
     };
@@ -143,14 +192,148 @@ void HardwarePage::fill(QTreeWidget* tree, const QJsonArray& devices, const QStr
     }
 }
 
-void HardwarePage::refresh()
+QString HardwarePage::limitsKey() const
 {
+    return m_limitsOf->currentData().toString();
+}
+
+bool HardwarePage::chooseLimits(const QString& key)
+{
+    const int i = m_limitsOf->findData(key);
+    if (i < 0)
+        return false;
+    m_choice = key;
+    refresh();
+    return true;
+}
+
+void HardwarePage::fillChoices()
+{
+    const QSignalBlocker block(m_limitsOf);
+    m_limitsOf->clear();
     const auto& hw = document()->study().hardware;
-    setValue(m_inUse, qs(hw.device_in_use));
-    setValue(m_captured, qs(hw.captured_at));
+    for (size_t i = 0; i < hw.devices.size(); ++i)
+        if (gpu_limits(hw.devices[i]))
+            m_limitsOf->addItem(
+                tr("%1 (recorded with the study)").arg(qs(hw.devices[i].value("name", ""))), u"recorded:%1"_s.arg(i));
+    const QJsonArray detected = m_probe->devices();
+    for (qsizetype i = 0; i < detected.size(); ++i)
+        if (detected[i].toObject().value("kind"_L1).toString() == "cuda"_L1)
+            m_limitsOf->addItem(tr("%1 (detected here)").arg(detected[i].toObject().value("name"_L1).toString()),
+                u"detected:%1"_s.arg(i));
+    m_limitsOf->insertSeparator(m_limitsOf->count());
+    for (const auto& p : gpu_parts())
+        m_limitsOf->addItem(tr("%1 (%2, catalogue)").arg(qs(p.name), qs(p.arch)), QString(u"part:"_s + qs(p.match)));
+    // The user's pick; else the GPU the study recorded or this machine has; else the part the
+    // formula's constants come from; else the first catalogue part, so the page is never empty.
+    const QString formulaPart = u"part:"_s + qs(document()->study().prediction.gpu);
+    const QString firstPart = gpu_parts().empty() ? QString() : QString(u"part:"_s + qs(gpu_parts().front().match));
+    for (const QString& key : {m_choice, m_limitsOf->itemData(0).toString(), formulaPart, firstPart})
+        if (const int i = key.isEmpty() ? -1 : m_limitsOf->findData(key); i >= 0) {
+            m_limitsOf->setCurrentIndex(i);
+            return;
+        }
+}
+
+nlohmann::json HardwarePage::chosenDevice() const
+{
+    const nlohmann::json none = nlohmann::json::object();
+    const QString key = limitsKey();
+    const QString rest = key.section(u':', 1);
+    if (key.startsWith(u"recorded:"_s)) {
+        const auto& devices = document()->study().hardware.devices;
+        const size_t i = rest.toULong();
+        return i < devices.size() && devices[i].is_object() ? devices[i] : none;
+    }
+    if (key.startsWith(u"detected:"_s)) {
+        auto device = nlohmann::json::parse(
+            QJsonDocument(m_probe->devices().at(rest.toInt()).toObject()).toJson().toStdString(), nullptr, false);
+        return device.is_object() ? device : none;
+    }
+    if (key.startsWith(u"part:"_s))
+        for (const auto& p : gpu_parts())
+            if (qs(p.match) == rest) {
+                // A catalogue part as a device object: its limits in the sheet's keys, itself as the catalogue.
+                return {{"kind", "cuda"}, {"name", p.name}, {"compute_capability", p.sm},
+                    {"smem_per_sm_bytes", p.smem_per_sm_kib * 1024},
+                    {"smem_per_block_optin_bytes", p.smem_per_block_optin_kib * 1024},
+                    {"max_threads_per_sm", p.threads_per_sm}, {"max_blocks_per_sm", p.max_blocks_per_sm},
+                    {"catalogue", p.to_json()}};
+            }
+    return none;
+}
+
+void HardwarePage::showPeaks(const nlohmann::json& device)
+{
+    nlohmann::json catalogue = device.value("catalogue", nlohmann::json());
+    if (!catalogue.is_object())
+        if (const GpuPart* part = find_gpu_part(device.value("name", std::string())))
+            catalogue = part->to_json();
+    const nlohmann::json measured = device.value("measured", nlohmann::json());
+    const auto rows = peak_rows(catalogue, measured);
+    m_peaks->setRowCount(static_cast<int>(rows.size()));
+    int r = 0;
+    for (const PeakRow& row : rows) {
+        const QString unit = qs(row.unit);
+        const auto cell = [&](int column, const QString& text, const QString& tip = {}) {
+            auto* item = new QTableWidgetItem(text);
+            item->setToolTip(tip.isEmpty() ? text : tip);
+            m_peaks->setItem(r, column, item);
+        };
+        cell(0, qs(row.quantity));
+        cell(1, row.datasheet ? u"%1 %2"_s.arg(*row.datasheet, 0, 'f', 1).arg(unit) : tr("not stated"),
+            qs(catalogue.value("source", std::string())));
+        if (row.measured) {
+            const auto& m = *row.measured;
+            cell(2,
+                tr("%1 %2 (median of %3; %4 to %5, cv %6 %)")
+                    .arg(m.median, 0, 'f', 1)
+                    .arg(unit)
+                    .arg(m.n)
+                    .arg(m.min, 0, 'f', 1)
+                    .arg(m.max, 0, 'f', 1)
+                    .arg(m.cv_pct, 0, 'g', 2),
+                qs(m.how));
+        } else {
+            cell(2, tr("not measured"),
+                tr("kwb calibrate on the device measures copy bandwidth and the bf16 GEMM rate"));
+        }
+        cell(3, row.pct_of_datasheet ? u"%1 %"_s.arg(*row.pct_of_datasheet, 0, 'f', 0) : QString());
+        ++r;
+    }
+    // Four rows at most: the table is as tall as its rows, the page scrolls instead.
+    m_peaks->resizeRowsToContents();
+    int height = m_peaks->horizontalHeader()->sizeHint().height() + 2 * m_peaks->frameWidth();
+    for (int i = 0; i < m_peaks->rowCount(); ++i)
+        height += m_peaks->rowHeight(i);
+    m_peaks->setFixedHeight(height);
+    const bool anyMeasured = std::any_of(rows.begin(), rows.end(), [](const PeakRow& p) { return p.measured; });
+    setValue(m_peaksNote,
+        rows.empty()      ? tr("No peaks: the catalogue does not know this GPU.")
+            : anyMeasured ? tr("Measured ceilings are what a roofline is drawn against; datasheets quote boost clocks.")
+            : limitsKey().startsWith(u"part:"_s)
+            ? tr("Datasheet figures of the catalogue part; measured ceilings exist only for a device (kwb calibrate).")
+            : tr("Not calibrated: run kwb calibrate on the GPU to measure its ceilings beside the datasheet."));
+}
+
+void HardwarePage::showTraps(const nlohmann::json& device)
+{
     QStringList warnings;
-    for (const auto& w : hw.warnings)
-        warnings << u"⚠ "_s + qs(w);
+    QStringList rules;
+    QStringList occupancy;
+    if (const auto limits = gpu_limits(device)) {
+        const StudyTraps traps = study_traps(document()->study(), builtin_block_needs, *limits);
+        for (const auto& line : traps.occupancy)
+            occupancy << qs(line);
+        for (const auto& w : traps.warnings) {
+            warnings << u"⚠ "_s + qs(w.text);
+            if (!rules.contains(qs(w.rule)))
+                rules << qs(w.rule);
+        }
+    }
+    for (const auto& w : document()->study().hardware.warnings)
+        if (!warnings.contains(u"⚠ "_s + qs(w)))
+            warnings << u"⚠ "_s + qs(w) + tr(" (recorded)");
     // The engine's same_device rule: samples of one device model must not be continued on another.
     if (m_probe->isFinished())
         for (const auto& e : document()->study().experiments) {
@@ -160,8 +343,24 @@ void HardwarePage::refresh()
                                "samples (kwb run refuses to continue it; start a new study or attempt)")
                                 .arg(qs(e.id), qs(describe(e.device)), qs(describe(now)));
         }
-    m_record->setEnabled(m_probe->isFinished() && !m_probe->devices().isEmpty());
+    setValue(m_occupancy,
+        occupancy.isEmpty() ? tr("No GPU configuration in the study: an A/B of a CUDA workload with tile parameters "
+                                 "(gemm block_m, block_n, block_k, stages) is checked here.")
+                            : occupancy.join(u'\n'));
     setValue(m_warnings, warnings.isEmpty() ? tr("none") : warnings.join(u'\n'));
+    m_warnings->setToolTip(rules.join(u'\n'));
+}
+
+void HardwarePage::refresh()
+{
+    const auto& hw = document()->study().hardware;
+    setValue(m_inUse, qs(hw.device_in_use));
+    setValue(m_captured, qs(hw.captured_at));
+    fillChoices();
+    const nlohmann::json device = chosenDevice();
+    showPeaks(device);
+    showTraps(device);
+    m_record->setEnabled(m_probe->isFinished() && !m_probe->devices().isEmpty());
     fill(m_recorded, toQJson(hw.devices).toArray());
     fill(m_detected, m_probe->devices(), m_probe->isFinished() ? m_probe->gpuUnavailableReason() : QString());
     const QString reason = m_probe->isFinished() ? m_probe->gpuUnavailableReason() : QString();

@@ -5,11 +5,16 @@
 #include "models/live_series.h"
 #include "models/run_controller.h"
 #include "models/study_document.h"
+#include "plots/lane_view.h"
 #include "plots/live_plot.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace kwb::gui {
@@ -18,8 +23,9 @@ using namespace Qt::StringLiterals;
 
 LivePage::LivePage(StudyDocument* document, LiveSeries* series, RunController* controller, QWidget* parent)
     : PhasePage(document, tr("Live"),
-        tr("Every repetition as it finishes, coloured by arm, with each arm's running mean and ±1 sd "
-           "band; the CPU sampler beneath. Interleaved arms should overlap in time, not in value."),
+        tr("Every metric the samplers read, one strip each on a shared time axis, with the arm that ran "
+           "at each moment as coloured bands behind them and each repetition's latency above. "
+           "Wheel or drag on a strip zooms and pans every strip; hover reads every lane at that time."),
         parent)
     , m_series(series)
     , m_controller(controller)
@@ -36,9 +42,58 @@ LivePage::LivePage(StudyDocument* document, LiveSeries* series, RunController* c
     row->addWidget(m_status, 1);
     row->addWidget(m_bar);
     body()->addLayout(row);
-    m_plot = new LivePlot(this);
+    auto* tools = new QHBoxLayout;
+    m_pause = new QPushButton(tr("Pause"), this);
+    m_pause->setObjectName(u"livePause"_s);
+    m_pause->setCheckable(true);
+    m_pause->setToolTip(tr("Freeze the view; readings keep arriving and appear when you resume."));
+    m_follow = new QPushButton(tr("Follow"), this);
+    m_follow->setObjectName(u"liveFollow"_s);
+    m_follow->setCheckable(true);
+    m_follow->setToolTip(tr("Keep the time axis on the newest readings (zooming stops following)."));
+    m_window = new QComboBox(this);
+    m_window->setObjectName(u"liveWindow"_s);
+    for (const double seconds : {5.0, 10.0, 30.0, 60.0, 300.0, 1800.0})
+        m_window->addItem(seconds < 60 ? tr("last %1 s").arg(seconds) : tr("last %1 min").arg(seconds / 60), seconds);
+    m_window->setCurrentIndex(2);
+    m_readout = new QLabel(this);
+    m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_readout->setObjectName(u"liveReadout"_s);
+    tools->addWidget(m_pause);
+    tools->addWidget(m_follow);
+    tools->addWidget(m_window);
+    tools->addWidget(m_readout, 1);
+    body()->addLayout(tools);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(u"liveTabs"_s);
+    m_lanes = new LaneView;
+    m_lanes->setSeries(series);
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(m_lanes);
+    m_tabs->addTab(scroll, tr("Lanes"));
+    m_plot = new LivePlot;
     m_plot->setSeries(series);
-    body()->addWidget(m_plot, 1);
+    m_tabs->addTab(m_plot, tr("Convergence (running mean, ±1 sd)"));
+    body()->addWidget(m_tabs, 1);
+
+    connect(m_pause, &QPushButton::toggled, m_lanes, &LaneView::setPaused);
+    connect(m_lanes, &LaneView::pausedChanged, m_pause, &QPushButton::setChecked);
+    connect(m_follow, &QPushButton::toggled, m_lanes, &LaneView::setFollowing);
+    connect(m_lanes, &LaneView::followingChanged, m_follow, &QPushButton::setChecked);
+    m_follow->setChecked(m_lanes->isFollowing());
+    connect(m_window, &QComboBox::currentIndexChanged, this,
+        [this](int) { m_lanes->setWindowSeconds(m_window->currentData().toDouble()); });
+    m_lanes->setWindowSeconds(m_window->currentData().toDouble());
+    connect(m_lanes, &LaneView::hoverChanged, this, [this](const QString& text) { m_readout->setText(text); });
+    connect(controller, &RunController::stateChanged, this, [this] {
+        if (m_controller->isRunning()) { // a new run: follow it from its first reading
+            m_lanes->setPaused(false);
+            m_lanes->setFollowing(true);
+        }
+    });
     connect(controller, &RunController::progressChanged, this, &LivePage::updateProgress);
     connect(controller, &RunController::stateChanged, this, &LivePage::updateProgress);
 }
@@ -54,6 +109,7 @@ void LivePage::refresh()
             m_series->clear();
         }
         m_plot->refresh();
+        m_lanes->showAll();
     }
     updateProgress();
 }
@@ -76,6 +132,9 @@ void LivePage::updateProgress()
     QString text = tr("Replay of %1 (%2, %3 repetitions recorded)")
                        .arg(qs(e->id), qs(std::string(to_string(e->status))))
                        .arg(m_series->sampleCount());
+    if (m_series->replayAlignedByEnd())
+        text += tr(" — lanes aligned by the last repetition's end (recorded before repetition start times "
+                   "were stored)");
     if (!m_controller->lastStatus().isEmpty())
         text += u" — "_s + m_controller->progressText();
     setValue(m_status, text);

@@ -3,10 +3,14 @@
 
 #include "pages/phase_page.h"
 
+class QComboBox;
 class QProgressBar;
+class QPushButton;
+class QTabWidget;
 
 namespace kwb::gui {
 
+class LaneView;
 class LivePlot;
 class LiveSeries;
 class RunController;
@@ -20,6 +24,10 @@ public:
     void refresh() override;
 
     LivePlot* plot() const { return m_plot; }
+    LaneView* lanes() const { return m_lanes; }
+    QPushButton* pauseButton() const { return m_pause; }
+    QPushButton* followButton() const { return m_follow; }
+    QLabel* readout() const { return m_readout; }
 
 private:
     void updateProgress();
@@ -27,6 +35,12 @@ private:
     LiveSeries* m_series;
     RunController* m_controller;
     LivePlot* m_plot;
+    LaneView* m_lanes;
+    QTabWidget* m_tabs;
+    QPushButton* m_pause;
+    QPushButton* m_follow;
+    QComboBox* m_window;
+    QLabel* m_readout;
     QLabel* m_status;
     QProgressBar* m_bar;
 };

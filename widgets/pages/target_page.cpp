@@ -75,7 +75,11 @@ TargetPage::TargetPage(StudyDocument* document, QWidget* parent)
         v->setNotation(QDoubleValidator::StandardNotation);
         v->setLocale(QLocale::c());
         e->setValidator(v);
-        e->setToolTip(tr("Playbook phase 1: \"from X to Y\" with numbers; both are required"));
+        e->setToolTip(e == m_current
+                ? tr("Playbook phase 1, X: today's value of the metric, measured, in its unit (\"I want to move "
+                     "from X to Y\"; no numbers, no target)")
+                : tr("Playbook phase 1, Y: the value to reach, in the metric's unit; the verdict's thresholds "
+                     "judge the measured change, this says whether it was enough"));
         connect(e, &QLineEdit::editingFinished, this, &TargetPage::numbersEdited);
     }
     numbers->addWidget(new QLabel(tr("from"), this));
@@ -85,18 +89,24 @@ TargetPage::TargetPage(StudyDocument* document, QWidget* parent)
     form->addRow(tr("From → to"), numbers);
     form->addRow(QString(), m_fromTo = valueLabel(this));
 
-    const auto textField
-        = [&](const QString& name, const QString& placeholder, std::string Target::*field, const QString& what) {
-              auto* e = new QLineEdit(this);
-              e->setObjectName(name);
-              e->setPlaceholderText(placeholder);
-              e->setToolTip(tr("Playbook phase 1: pin K, R and W before measuring anything"));
-              connect(e, &QLineEdit::editingFinished, this, [this, e, field, what] { textEdited(e, field, what); });
-              return e;
-          };
-    m_kernel = textField(u"targetKernel"_s, tr("exact semantics, dtypes, shapes, layouts"), &Target::kernel, tr("K"));
-    m_reference = textField(u"targetReference"_s, tr("the correctness oracle"), &Target::reference, tr("R"));
-    m_workload = textField(u"targetW"_s, tr("the workload distribution or focused shape"), &Target::workload, tr("W"));
+    const auto textField = [&](const QString& name, const QString& placeholder, std::string Target::*field,
+                               const QString& what, const QString& tip) {
+        auto* e = new QLineEdit(this);
+        e->setObjectName(name);
+        e->setPlaceholderText(placeholder);
+        e->setToolTip(tip);
+        connect(e, &QLineEdit::editingFinished, this, [this, e, field, what] { textEdited(e, field, what); });
+        return e;
+    };
+    m_kernel = textField(u"targetKernel"_s, tr("exact semantics, dtypes, shapes, layouts"), &Target::kernel, tr("K"),
+        tr("Playbook phase 1, K: the exact kernel semantics, dtypes, shapes, layouts and the regimes it does not "
+           "support, pinned before touching code"));
+    m_reference = textField(u"targetReference"_s, tr("the correctness oracle"), &Target::reference, tr("R"),
+        tr("Playbook phase 1, R: the correctness oracle each arm is checked against (a reference implementation, "
+           "a test, a JSON baseline); no verdict without correctness"));
+    m_workload = textField(u"targetW"_s, tr("the workload distribution or focused shape"), &Target::workload, tr("W"),
+        tr("Playbook phase 1, W: the workload distribution, or one focused shape (then say that generality is "
+           "deferred: phase 7's generality axis)"));
     form->addRow(tr("K · kernel semantics"), m_kernel);
     form->addRow(tr("R · reference oracle"), m_reference);
     form->addRow(tr("W · workload"), m_workload);
@@ -108,7 +118,10 @@ TargetPage::TargetPage(StudyDocument* document, QWidget* parent)
     form->addRow(tr("Verdict profile"), m_profileBox);
     form->addRow(QString(), m_profileNumbers = valueLabel(this));
     // Short lines: one line each reads better than a narrow wrapped column beside the form.
-    for (QLabel* l : {m_direction, m_fromTo, m_profileNumbers})
+    // (the profile's numbers wrap: on one line they would push a 1024-wide window into scrolling)
+    m_profileNumbers->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    m_profileNumbers->setMinimumWidth(420); // wrapped, but never into a narrow column
+    for (QLabel* l : {m_direction, m_fromTo})
         l->setWordWrap(false);
     body()->addLayout(form);
 

@@ -31,6 +31,8 @@ TradeoffPage::TradeoffPage(StudyDocument* document, QWidget* parent)
         QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
     m_axes->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_axes->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_axes->setToolTip(tr("Playbook phase 7: \"no tradeoff named = not at the extremes yet\". Answer every axis; "
+                          "a license needs at least one named sacrifice."));
     body()->addWidget(m_axes, 1);
     connect(m_axes, &QTableWidget::cellChanged, this, &TradeoffPage::cellEdited);
 }
@@ -84,16 +86,21 @@ void TradeoffPage::refresh()
         const int row = static_cast<int>(i);
         auto* axis = new QTableWidgetItem(qs(axes[i]));
         axis->setFlags(axis->flags() & ~Qt::ItemIsEditable);
-        axis->setToolTip(qs(gate.rule));
+        const QString question = qs(tradeoff_question(axes[i]));
+        axis->setToolTip(question + u'\n' + qs(gate.rule));
         m_axes->setItem(row, 0, axis);
         auto* mark = new QTableWidgetItem(answer && answer->sacrificed ? tr("yes") : tr("none"));
         mark->setFlags((mark->flags() | Qt::ItemIsUserCheckable) & ~Qt::ItemIsEditable);
         mark->setCheckState(answer && answer->sacrificed ? Qt::Checked : Qt::Unchecked);
+        mark->setToolTip(tr("Tick when this axis paid for the win (playbook phase 7: every win names what was "
+                            "sacrificed). %1")
+                             .arg(question));
         m_axes->setItem(row, 1, mark);
         auto* note = new QTableWidgetItem(answer ? qs(answer->note) : QString());
         const bool named = answer && names_sacrifice(*answer);
-        if (answer && answer->sacrificed && !named)
-            note->setToolTip(tr("Marked sacrificed but not named: say what exactly was given up"));
+        note->setToolTip(answer && answer->sacrificed && !named
+                ? tr("Marked sacrificed but not named: say what exactly was given up")
+                : tr("What exactly was given up, in numbers where possible. %1").arg(question));
         m_axes->setItem(row, 2, note);
         if (named)
             for (int c = 0; c < 3; ++c) {
@@ -105,7 +112,8 @@ void TradeoffPage::refresh()
     for (const auto& t : study.tradeoffs)
         named += names_sacrifice(t) ? 1 : 0;
     m_summary->setText(gate.met
-            ? tr("✔ %n axis/axes with a named sacrifice: a license may stand.", nullptr, named)
+            ? (named == 1 ? tr("✔ 1 axis with a named sacrifice: a license may stand.")
+                          : tr("✔ %1 axes with a named sacrifice: a license may stand.").arg(named))
             : tr("✘ %1 — a LICENSE would be turned into INCONCLUSIVE.").arg(qs(tradeoff_gate_reason())));
     m_summary->setStyleSheet(gate.met ? u"color: #2e7d32;"_s : u"color: #c62828;"_s);
     m_summary->setToolTip(qs(gate.rule));

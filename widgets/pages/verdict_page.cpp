@@ -97,6 +97,8 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
     body()->addLayout(ledgerRow);
     m_ledger = keyValueTable(this, {tr("attempt"), tr("verdict"), tr("what it measured"), tr("surviving hypotheses")});
     m_ledger->setObjectName(u"ledgerTable"_s);
+    m_ledger->setToolTip(tr("The attempt ledger: every attempt with its verdict, a wins or errors entry either way; "
+                            "the surviving hypotheses are yours to edit"));
     m_ledger->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     m_ledger->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_ledger->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
@@ -235,7 +237,10 @@ void VerdictPage::refresh()
             auto* item = new QTableWidgetItem(cells[c]);
             if (c != 3)
                 item->setFlags(item->flags() & ~Qt::ItemIsEditable);
-            item->setToolTip(cells[c]);
+            item->setToolTip(c == 3 ? tr("Double-click to edit. Playbook phase 8: a NULL result is knowledge; write "
+                                         "the hypotheses that survive this attempt, separated by ';'.%1")
+                                          .arg(cells[c].isEmpty() ? QString() : u"\n"_s + cells[c])
+                                    : cells[c]);
             m_ledger->setItem(row, c, item);
         }
     }

@@ -22,6 +22,27 @@ DistributionPlot::DistributionPlot(QWidget* parent)
 {
     setObjectName(u"distributionPlot"_s);
     xAxis->grid()->setVisible(false);
+    connect(this, &QCustomPlot::afterLayout, this, &DistributionPlot::fitMeanLabels);
+}
+
+void DistributionPlot::fitMeanLabels()
+{
+    const double width = axisRect()->width();
+    const double lower = xAxis->range().lower;
+    double upper = m_baseUpper;
+    for (const QCPItemText* label : std::as_const(m_meanLabels)) {
+        const QMargins pad = label->padding();
+        const double w = QFontMetrics(label->font()).boundingRect(QRect(), Qt::AlignLeft, label->text()).width()
+            + pad.left() + pad.right() + 4;
+        if (width <= 0 || w >= 0.8 * width)
+            continue; // no width yet, or no range would make room: leave it
+        // pixel(anchor) + w <= right edge  <=>  upper >= lower + (anchor - lower) / (1 - w / width)
+        upper = std::max(upper, lower + (label->position->key() - lower) / (1 - w / width));
+    }
+    if (std::abs(upper - xAxis->range().upper) > 1e-3) {
+        xAxis->setRange(lower, upper);
+        replot(rpQueuedReplot); // the ticks of this frame were laid out for the old range
+    }
 }
 
 void DistributionPlot::setDistributions(const QList<ArmDistribution>& arms, const QString& metric, const QString& unit)
@@ -31,6 +52,7 @@ void DistributionPlot::setDistributions(const QList<ArmDistribution>& arms, cons
     clearItems();
     m_points.clear();
     m_throttled.clear();
+    m_meanLabels.clear();
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     double lo = 0;
     double hi = 0;
@@ -107,11 +129,12 @@ void DistributionPlot::setDistributions(const QList<ArmDistribution>& arms, cons
         mean->setLineStyle(QCPGraph::lsNone);
         mean->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::black, 1.2), c, 10));
         auto* label = new QCPItemText(this);
-        label->position->setCoords(x + kViolinHalfWidth * 0.62, a.mean);
+        label->position->setCoords(x + kViolinHalfWidth * 1.02, a.mean); // beyond the violin's widest point
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         label->setText(QStringLiteral("mean %1 %2\n± %3 sd")
                            .arg(ArmStatsModel::formatNumber(a.mean), unit, ArmStatsModel::formatNumber(a.stddev)));
         label->setFont(QFont(font().family(), 8));
+        m_meanLabels << label;
 
         const double armLo = std::min(a.min, *std::min_element(vy.cbegin(), vy.cend()));
         const double armHi = std::max(a.max, *std::max_element(vy.cbegin(), vy.cend()));
@@ -120,7 +143,8 @@ void DistributionPlot::setDistributions(const QList<ArmDistribution>& arms, cons
         any = true;
     }
     xAxis->setTicker(ticker);
-    xAxis->setRange(0.4, arms.size() + 0.85);
+    m_baseUpper = arms.size() + 0.85;
+    xAxis->setRange(0.4, m_baseUpper);
     yAxis->setLabel(axisLabel(metric, unit));
     if (any)
         yAxis->setRange(lo - (hi - lo) * 0.05, hi + (hi - lo) * 0.05);

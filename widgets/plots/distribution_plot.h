@@ -21,6 +21,12 @@ public:
     int throttledCount(const QString& arm) const;
 
 private:
+    // After each layout: the x range grows just enough that every mean label (right of its
+    // violin) ends inside the plot, so a narrow window never cuts one off.
+    void fitMeanLabels();
+
+    QList<QCPItemText*> m_meanLabels;
+    double m_baseUpper = 0; // the x range's upper end before any label needed more
     QHash<QString, QCPGraph*> m_points;
     QHash<QString, QCPGraph*> m_throttled;
 };

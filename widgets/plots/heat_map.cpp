@@ -22,8 +22,11 @@ QString cellLabel(const GridCellView& c)
 {
     if (c.baseline)
         return QObject::tr("baseline cell\nΔ 0 (reference)");
+    // Spread-out runs: which device (and Slurm node) ran the cell, on its last line.
+    const QString ranOn = c.ranOn.isEmpty() ? QString() : u'\n' + c.ranOn;
     if (!c.deltaPct)
-        return QObject::tr("%1\n%2").arg(c.experimentId, c.status.isEmpty() ? QObject::tr("not run") : c.status);
+        return QObject::tr("%1\n%2").arg(c.experimentId, c.status.isEmpty() ? QObject::tr("not run") : c.status)
+            + ranOn;
     QString text = u"Δ "_s + signedPct(*c.deltaPct);
     if (c.ciLow && c.ciHigh)
         text += QObject::tr("\nCI [%1, %2]").arg(*c.ciLow, 0, 'f', 1).arg(*c.ciHigh, 0, 'f', 1);
@@ -31,7 +34,7 @@ QString cellLabel(const GridCellView& c)
                        : QObject::tr("\nn %1/%2").arg(c.nBaseline).arg(c.nTreatment);
     if (!c.verdict.isEmpty())
         text += u'\n' + c.verdict;
-    return text;
+    return text + ranOn;
 }
 
 } // namespace
@@ -43,7 +46,7 @@ HeatMap::HeatMap(QWidget* parent)
     setMinimumHeight(220);
     m_map = new QCPColorMap(xAxis, yAxis);
     m_map->setInterpolate(false);
-    m_map->setTightBoundary(true);
+    m_map->setTightBoundary(false); // each cell spans its whole square around its level, labels at its centre
     m_scale = new QCPColorScale(this);
     plotLayout()->addElement(0, 1, m_scale);
     m_scale->setType(QCPAxis::atRight);

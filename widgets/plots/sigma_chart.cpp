@@ -21,6 +21,45 @@ SigmaChart::SigmaChart(QWidget* parent)
     xAxis->setLabel(tr("delta % of the target metric (positive = better), 95% CI"));
     setMinimumHeight(150);
     setMaximumHeight(300);
+    connect(this, &QCustomPlot::afterLayout, this, &SigmaChart::placeDeltaLabel);
+}
+
+void SigmaChart::placeDeltaLabel()
+{
+    if (!m_deltaLabel)
+        return;
+    const QRect rect = axisRect()->rect();
+    const double px = xAxis->coordToPixel(m_delta);
+    const QFontMetrics fm(m_deltaLabel->font());
+    const QMargins pad = m_deltaLabel->padding();
+    struct Place {
+        Qt::Alignment side;
+        const QString* text;
+    };
+    const bool rightOfMid = px > rect.center().x();
+    const Qt::Alignment near = rightOfMid ? Qt::AlignRight : Qt::AlignLeft;
+    const Qt::Alignment far = rightOfMid ? Qt::AlignLeft : Qt::AlignRight;
+    const Place places[] = {{near, &m_labelOneLine}, {far, &m_labelOneLine}, {Qt::AlignHCenter, &m_labelOneLine},
+        {near, &m_labelTwoLines}, {far, &m_labelTwoLines}, {Qt::AlignHCenter, &m_labelTwoLines}};
+    const Place* chosen = &places[3];
+    for (const Place& p : places) {
+        const double w = fm.boundingRect(QRect(), Qt::AlignLeft, *p.text).width() + pad.left() + pad.right();
+        const double left = p.side == Qt::AlignRight ? px - w : p.side == Qt::AlignLeft ? px : px - w / 2;
+        const double right = left + w;
+        if (left < rect.left() || right > rect.right())
+            continue;
+        const bool crosses = std::any_of(m_thresholds.cbegin(), m_thresholds.cend(), [&](double t) {
+            const double tx = xAxis->coordToPixel(t);
+            return tx >= left - 3 && tx <= right + 3;
+        });
+        if (!crosses) {
+            chosen = &p;
+            break;
+        }
+    }
+    m_deltaLabel->setText(*chosen->text);
+    m_deltaLabel->setTextAlignment(chosen->side);
+    m_deltaLabel->setPositionAlignment(chosen->side | Qt::AlignTop);
 }
 
 void SigmaChart::addVerticalLine(double x, const QColor& color, const QString& label, Qt::Alignment side)
@@ -46,6 +85,7 @@ void SigmaChart::setVerdict(const QJsonObject& verdict)
     clearPlottables();
     clearItems();
     m_deltaLabel = nullptr;
+    m_thresholds.clear();
     m_hasDelta = verdict.value("delta_pct"_L1).isDouble();
     m_delta = verdict.value("delta_pct"_L1).toDouble();
     const QJsonObject profile = verdict.value("profile"_L1).toObject();
@@ -83,6 +123,7 @@ void SigmaChart::setVerdict(const QJsonObject& verdict)
         addVerticalLine(license, verdictColor(u"LICENSE"_s), tr("license ≥ %1 %").arg(license), Qt::AlignLeft);
         extend(kill);
         extend(license);
+        m_thresholds = {kill, license};
     }
     if (m_hasDelta) {
         auto* point = addGraph();
@@ -91,7 +132,8 @@ void SigmaChart::setVerdict(const QJsonObject& verdict)
         const QColor c = verdictColor(verdict.value("verdict"_L1).toString());
         point->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 1.2), c, 13));
         extend(m_delta);
-        QString label = tr("Δ %1 %").arg(m_delta, 0, 'f', 2);
+        const QString head = tr("Δ %1 %").arg(m_delta, 0, 'f', 2);
+        QString tail;
         if (ci.size() == 2 && ci[0].isDouble() && ci[1].isDouble()) {
             const double l = ci[0].toDouble();
             const double h = ci[1].toDouble();
@@ -103,23 +145,23 @@ void SigmaChart::setVerdict(const QJsonObject& verdict)
             bars->setWhiskerWidth(14);
             extend(l);
             extend(h);
-            label += tr("  95% CI [%1, %2]").arg(l, 0, 'f', 2).arg(h, 0, 'f', 2);
+            tail += tr("95% CI [%1, %2]").arg(l, 0, 'f', 2).arg(h, 0, 'f', 2);
         }
         if (std::isfinite(sigma))
-            label += tr("  σ %1 %").arg(sigma, 0, 'f', 2);
+            tail += (tail.isEmpty() ? QString() : u"  "_s) + tr("σ %1 %").arg(sigma, 0, 'f', 2);
+        m_labelOneLine = tail.isEmpty() ? head : head + u"  "_s + tail;
+        m_labelTwoLines = tail.isEmpty() ? head : head + u'\n' + tail;
         m_deltaLabel = new QCPItemText(this);
         m_deltaLabel->position->setCoords(m_delta, 0.42); // under the point, clear of the threshold labels
-        m_deltaLabel->setText(label);
+        m_deltaLabel->setText(m_labelOneLine);
         m_deltaLabel->setFont(QFont(font().family(), 9, QFont::Bold));
         m_deltaLabel->setBrush(QColor(255, 255, 255, 210)); // readable where it crosses a threshold line
     }
     const double pad = (hi - lo) * 0.08;
     xAxis->setRange(lo - pad, hi + pad);
-    // Keep the delta's label inside the chart: anchor it on the side with more room.
-    if (m_deltaLabel) {
-        const double mid = (lo + hi) / 2;
-        m_deltaLabel->setPositionAlignment((m_delta > mid ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
-    }
+    // Until the first layout places it (placeDeltaLabel): on the side with more room.
+    if (m_deltaLabel)
+        m_deltaLabel->setPositionAlignment((m_delta > (lo + hi) / 2 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
     replotWhenVisible();
 }
 

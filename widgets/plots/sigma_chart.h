@@ -23,8 +23,14 @@ public:
 
 private:
     void addVerticalLine(double x, const QColor& color, const QString& label, Qt::Alignment side);
+    // After each layout: the delta's label goes where it crosses no threshold line and stays
+    // inside the chart (right of the point, left, centred; then on two lines), in pixels.
+    void placeDeltaLabel();
 
     QCPItemText* m_deltaLabel = nullptr;
+    QString m_labelOneLine;
+    QString m_labelTwoLines;
+    QList<double> m_thresholds; // x of the kill and license lines
     bool m_hasDelta = false;
     double m_delta = 0;
 };

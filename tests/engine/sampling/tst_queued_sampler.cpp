@@ -7,6 +7,7 @@
 #include <QTest>
 #include <atomic>
 #include <condition_variable>
+#include <fmt/format.h>
 #include <mutex>
 #include <vector>
 
@@ -89,6 +90,7 @@ private slots:
             QCOMPARE(c.got[i].unit, std::string(i % 2 ? "MHz" : "%"));
         }
         QCOMPARE(sampler.overflow(), 0ull);
+        QVERIFY(sampler.limitations().empty()); // nothing lost: nothing to report
     }
 
     void dropsTheFirstReadingOfEachMetricWhenStale()
@@ -123,6 +125,12 @@ private slots:
         sampler.stop();
         // Every decoded reading was either delivered or counted as lost.
         QCOMPARE(static_cast<unsigned long long>(delivered.load()) + sampler.overflow(), sampler.decoded());
+        // ... and reported: one line kwb run stamps on the experiment's limitations.
+        const auto lines = sampler.limitations();
+        QCOMPARE(lines.size(), size_t {1});
+        QCOMPARE(lines[0],
+            fmt::format(
+                "scripted sampler: {} of {} readings lost to a full queue", sampler.overflow(), sampler.decoded()));
     }
 
     void restartsAfterStop()

@@ -32,9 +32,12 @@ private slots:
         for (const auto* w : builtin_workloads().all())
             names.insert(w->name());
         QCOMPARE(names,
-            (std::set<std::string> {"gemm", "attention", "rmsnorm", "bandwidth", "decoder", "synthetic", "command"}));
+            (std::set<std::string> {"gemm", "attention_prefill", "rmsnorm", "bandwidth", "decoder", "synthetic",
+                "command", "attention_decode"}));
         // The CPU triad joined bandwidth; studies that name it still find it.
         QVERIFY(builtin_workloads().find("triad") == builtin_workloads().find("bandwidth"));
+        // The CPU attention joined attention_prefill as its cpu backend.
+        QVERIFY(builtin_workloads().find("attention") == builtin_workloads().find("attention_prefill"));
     }
 
     void descriptionsHaveTheListedShape_data()
@@ -43,7 +46,7 @@ private slots:
         QTest::addColumn<QString>("target");
         QTest::addColumn<bool>("cuda");
         QTest::addRow("gemm") << QStringLiteral("gemm") << QStringLiteral("time_ms") << true;
-        QTest::addRow("attention") << QStringLiteral("attention") << QStringLiteral("time_ms") << false;
+        QTest::addRow("attention_prefill") << QStringLiteral("attention_prefill") << QStringLiteral("time_ms") << true;
         QTest::addRow("rmsnorm") << QStringLiteral("rmsnorm") << QStringLiteral("time_ms") << true;
         QTest::addRow("bandwidth") << QStringLiteral("bandwidth") << QStringLiteral("time_ms") << true;
         QTest::addRow("decoder") << QStringLiteral("decoder") << QStringLiteral("ttft_ms") << false;
@@ -80,7 +83,7 @@ private slots:
         // external command, which has no built-in command to prepare.
         for (const auto* w : builtin_workloads().all())
             for (const auto& p : w->params())
-                if (w->name() != "command"
+                if (w->name() != "command" && has_backend(*w, Backend::Cpu)
                     && (p.only_on.empty()
                         || std::find(p.only_on.begin(), p.only_on.end(), Backend::Cpu) != p.only_on.end()))
                     for (const auto& v : p.values)
@@ -107,7 +110,7 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         for (const auto* w : builtin_workloads().all())
-            if (w->name() != "command") // no built-in command to run
+            if (w->name() != "command" && has_backend(*w, Backend::Cpu)) // no built-in command; cuda-only ones
                 QTest::addRow("%s", w->name().c_str()) << QString::fromStdString(w->name());
     }
 
@@ -145,21 +148,21 @@ private slots:
         QTest::addRow("gemm iterations 0") << "gemm"
                                            << R"({"iterations": 0})"
                                            << "'iterations'";
-        QTest::addRow("attention tile_q 0") << "attention"
-                                            << R"({"tile_q": 0})"
-                                            << "'tile_q'";
-        QTest::addRow("attention tile_k -3") << "attention"
-                                             << R"({"tile_k": -3})"
-                                             << "'tile_k'";
-        QTest::addRow("attention seq_len 0") << "attention"
-                                             << R"({"seq_len": 0})"
-                                             << "'seq_len'";
-        QTest::addRow("attention head_dim 0") << "attention"
-                                              << R"({"head_dim": 0})"
-                                              << "'head_dim'";
-        QTest::addRow("attention too big") << "attention"
-                                           << R"({"seq_len": 65536, "heads": 256})"
-                                           << "GiB";
+        QTest::addRow("attention_prefill tile_q 0") << "attention_prefill"
+                                                    << R"({"tile_q": 0})"
+                                                    << "'tile_q'";
+        QTest::addRow("attention_prefill tile_k -3") << "attention_prefill"
+                                                     << R"({"tile_k": -3})"
+                                                     << "'tile_k'";
+        QTest::addRow("attention_prefill seq_len 0") << "attention_prefill"
+                                                     << R"({"seq_len": 0})"
+                                                     << "'seq_len'";
+        QTest::addRow("attention_prefill head_dim 0") << "attention_prefill"
+                                                      << R"({"head_dim": 0})"
+                                                      << "'head_dim'";
+        QTest::addRow("attention_prefill too big") << "attention_prefill"
+                                                   << R"({"seq_len": 65536, "heads": 256})"
+                                                   << "GiB";
         QTest::addRow("rmsnorm width 3") << "rmsnorm"
                                          << R"({"vector_width": 3})"
                                          << "'vector_width'";

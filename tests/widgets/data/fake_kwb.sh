@@ -57,6 +57,13 @@ crash)
   printf '%s' '{"type":"sample","v":1,"arm":"base'
   echo "kwb: illegal memory access" >&2
   kill -SEGV $$ ;;
+recorded)
+  # A recorded stream ($FAKE_KWB_STREAM): its first $FAKE_KWB_SPLIT lines, then, once the file
+  # $FAKE_KWB_GO exists, the rest (so a test can act while the run is half-way).
+  head -n "$FAKE_KWB_SPLIT" "$FAKE_KWB_STREAM"
+  while [ ! -e "$FAKE_KWB_GO" ]; do sleep 0.02; done
+  tail -n "+$((FAKE_KWB_SPLIT + 1))" "$FAKE_KWB_STREAM"
+  exit 0 ;;
 garbage)
   echo "$start"
   echo 'this is not json'

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `kwb collect STUDY`: folds the part files of cells run apart (kwb run --cell, kwb submit) into
+// the study, under the study's lock, and judges them; the study is saved once, atomically, and
+// only when something changed, so running it twice changes nothing (docs/cluster.md).
+#include "commands.h"
+#include "fold_parts.h"
+#include "study/study_file.h"
+#include "study/study_lock.h"
+#include "study/study_parts.h"
+#include "util/atomic_file.h"
+
+#include <fmt/format.h>
+#include <memory>
+#include <optional>
+
+namespace kwb::cli {
+namespace {
+
+int collect(const std::string& path)
+{
+    LockHolder holder;
+    std::optional<StudyLock> lock;
+    try {
+        lock = StudyLock::try_acquire(path, &holder);
+    } catch (const std::exception& e) {
+        throw BadInput(fmt::format("{} (kwb collect locks the study while it folds)", e.what()));
+    }
+    if (!lock)
+        throw BadInput(fmt::format(
+            "{}: is being run by {} (it folds its own parts; collect after it ends)", path, holder.describe()));
+    for (const auto& leftover : remove_stale_temporaries(path))
+        fmt::print(stderr, "kwb: removed {}, left by a save that was cut short\n", leftover.string());
+    Study study;
+    try {
+        study = load_study(path);
+    } catch (const StudyLoadError& e) {
+        throw BadInput(e.what());
+    }
+    const auto reports = fold_parts(study, path, {});
+    if (reports.empty())
+        fmt::print(stderr, "kwb: {}: no part files in {}\n", path, parts_dir(path).string());
+    for (const auto& r : reports) {
+        const Experiment* e = study.find_experiment(r.id);
+        const std::string verdict = e && e->final_verdict ? std::string(to_string(e->final_verdict->word)) : "-";
+        fmt::print("{}: {}; {} in the study, verdict {}\n", r.id, r.outcome,
+            e ? std::string(to_string(e->status)) : "absent", verdict);
+    }
+    if (any_changed(reports)) {
+        save_study(study, path);
+        for (const auto& grid : study.grids)
+            if (grid.interaction.is_object())
+                fmt::print("{}: interaction: {}\n", grid.id, grid.interaction.value("summary", ""));
+    }
+    return kOk;
+}
+
+} // namespace
+
+void add_collect_command(CLI::App& app, Action& action)
+{
+    auto* cmd = app.add_subcommand(
+        "collect", "Fold the part files of cells run apart (kwb run --cell, kwb submit) into the study and judge them");
+    auto path = std::make_shared<std::string>();
+    cmd->add_option("STUDY", *path, "The study file (its parts are in STUDY.parts/)")->required();
+    cmd->callback([&action, path] { action = [path] { return collect(*path); }; });
+}
+
+} // namespace kwb::cli

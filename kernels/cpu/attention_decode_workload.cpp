@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The engine's description of `attention_decode`, a cuda-only workload: its kernels, reference
+// and parameter checks live in the GPU backend plugin (kernels/cuda/attention_decode_*).
+#include "cpu/cpu_workloads.h"
+#include "cpu/workload_util.h"
+#include "workloads/cuda_workload.h"
+
+namespace kwb::cpu {
+namespace {
+
+constexpr const char* kName = "attention_decode";
+
+class AttentionDecodeWorkload final : public Workload {
+public:
+    std::string name() const override { return kName; }
+    std::string description() const override
+    {
+        return "decode attention: one query token per sequence against a paged KV cache (shuffled pages), "
+               "grouped-query heads, optional split-KV with a combine kernel, bf16 or fp8 e4m3 KV";
+    }
+    std::vector<Backend> backends() const override { return {Backend::Cuda}; }
+    std::vector<ParamSpec> params() const override
+    {
+        return {
+            {"batch", 16, int_values({1, 16, 64}), "sequences, one query token each"},
+            {"heads", 32, int_values({8, 32, 64}), "query heads"},
+            {"kv_heads", 8, int_values({4, 8, 32}), "KV heads; heads / kv_heads (1, 2, 4, 8) query heads share one"},
+            {"head_dim", 128, int_values({64, 128}), "dimension of one head"},
+            {"context", 4096, int_values({1024, 4096, 8192, 32768}), "the longest sequence's cached tokens"},
+            {"length_spread", 50, int_values({0, 50, 100}),
+                "percent: context lengths drawn uniformly from [context * (1 - spread/100), context] by seed"},
+            {"page_size", 16, int_values({16, 32, 64, 128}), "tokens per KV page"},
+            {"splits", 1, int_values({1, 4, 16, 32}),
+                "token ranges per sequence, each its own thread block (1 = no split-KV; else a combine kernel "
+                "merges them)"},
+            {"stages", 3, int_values({2, 3, 4}), "cp.async shared-memory ring depth (64-token tiles)"},
+            {"kv_dtype", "bf16", {"bf16", "fp8"}, "KV cache element: bf16, or fp8 e4m3 with a per-KV-head scale"},
+            {"impl", "simt", {"simt", "mma"},
+                "simt: fp32 CUDA-core score and P V passes; mma: m16n8k16 tensor cores, one barrier per tile "
+                "(bf16 KV only)"},
+            {"seed", 1, int_values({1, 2, 3}), "draws the context lengths and the page shuffle"},
+            iterations_param(10, {1, 10, 100}),
+            cache_param(),
+            fault_param(),
+        };
+    }
+    std::vector<MetricSpec> metrics() const override
+    {
+        return {time_metric("one decode step of the batch (main kernel, plus the combine kernel with splits)"),
+            {"gbs", "GB/s", Direction::Higher,
+                "K and V bytes of every sequence's context (read once) / time_ms; the query and output are not "
+                "counted"}};
+    }
+    std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
+    {
+        if (backend != Backend::Cuda)
+            throw WorkloadError(std::string(kName) + ": runs on the cuda backend only");
+        return prepare_cuda(kName, params, cuda_run_options(params), [](const nlohmann::json& run, auto& metrics) {
+            cuda_time_metrics(run, metrics);
+            metrics.erase("tflops");
+        });
+    }
+    void validate(const nlohmann::json& params, Backend backend) const override
+    {
+        // The plugin owns the ranges; without a usable one (no plugin, no GPU) nothing is checked
+        // here and `kwb run` checks on the GPU machine.
+        if (backend == Backend::Cuda && cuda_unavailable_reason(kName).empty())
+            if (const auto why = check_cuda_config(kName, params, selected_cuda_device()); !why.empty())
+                throw WorkloadError(why);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Workload> make_attention_decode_workload()
+{
+    return std::make_unique<AttentionDecodeWorkload>();
+}
+
+} // namespace kwb::cpu

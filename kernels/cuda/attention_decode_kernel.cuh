@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Paged decode attention: one query token per sequence, G = heads / kv_heads query heads per KV
+// head. A block owns one (split, kv head, sequence): K and V of its token range are read once and
+// serve all G query heads, so the kernel reads each KV byte once. Tiles of kTile tokens are
+// gathered page by page (page table lookups) into a cp.async ring `stages` deep; each tile is
+//   1. scores: thread (token pair, quarter of D) dots two K rows with the G queries held in
+//      shared memory (fp32, pre-scaled by softmax scale * log2 e * the K scale);
+//   2. online softmax: warp w owns heads w, w+4: running max m and sum l in registers;
+//   3. P V: thread (8-element column chunk, token group) accumulates G x 8 fp32 in registers,
+//      rescaled by the tile's exp2(m_old - m_new).
+// With splits > 1 each split writes its unnormalised output, m and l; attention_decode_combine
+// merges them. Tokens past a split's end are zero-filled (cp.async src-size 0) and masked.
+#include <cstdint>
+#include <cuda_bf16.h>
+#include <cuda_fp8.h>
+
+namespace kwb::cuda::decode {
+
+constexpr int kThreads = 128;
+constexpr int kTile = 64;
+constexpr float kLog2e = 1.4426950408889634f;
+
+struct Params {
+    const void* k_pool; // [pages][kv_heads][page_size][D] of T
+    const void* v_pool;
+    const int* page_table; // [batch][max_pages]
+    const int* seq_len; // [batch]
+    const __nv_bfloat16* q; // [batch][heads][D]
+    const float* k_scale; // [kv_heads] (fp8; 1 for bf16)
+    const float* v_scale;
+    __nv_bfloat16* out; // [batch][heads][D] (splits == 1)
+    float* o_part; // [batch][heads][splits][D] unnormalised (splits > 1)
+    float* m_part; // [batch][heads][splits], log2 domain
+    float* l_part;
+    int kv_heads, page_size, max_pages, splits, stages;
+    float scale_log2; // 1/sqrt(D) * log2 e
+};
+
+__device__ __forceinline__ unsigned smem_u32(const void* p)
+{
+    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void cp_async16_zfill(void* dst, const void* src, int src_bytes)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_u32(dst)), "l"(src), "r"(src_bytes));
+}
+__device__ __forceinline__ void cp_async_commit_group()
+{
+    asm volatile("cp.async.commit_group;\n" ::);
+}
+__device__ __forceinline__ void cp_async_wait_stages(int pending)
+{
+    switch (pending) {
+    case 0:
+        asm volatile("cp.async.wait_group 0;\n" ::);
+        break;
+    case 1:
+        asm volatile("cp.async.wait_group 1;\n" ::);
+        break;
+    case 2:
+        asm volatile("cp.async.wait_group 2;\n" ::);
+        break;
+    default:
+        asm volatile("cp.async.wait_group 3;\n" ::);
+        break;
+    }
+}
+
+// N consecutive elements of T at p (16-byte aligned for bf16 x 8, 8-byte for fp8 x 8) to fp32.
+template<typename T, int N> __device__ __forceinline__ void load_floats(const T* p, float* f);
+template<> __device__ __forceinline__ void load_floats<__nv_bfloat16, 8>(const __nv_bfloat16* p, float* f)
+{
+    const uint4 raw = *reinterpret_cast<const uint4*>(p);
+    const auto* h = reinterpret_cast<const __nv_bfloat162*>(&raw);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        const float2 v = __bfloat1622float2(h[i]);
+        f[2 * i] = v.x;
+        f[2 * i + 1] = v.y;
+    }
+}
+template<> __device__ __forceinline__ void load_floats<__nv_fp8_e4m3, 8>(const __nv_fp8_e4m3* p, float* f)
+{
+    const uint2 raw = *reinterpret_cast<const uint2*>(p);
+    const auto* pairs = reinterpret_cast<const __nv_fp8x2_storage_t*>(&raw);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        const __half2 h = __half2(__nv_cvt_fp8x2_to_halfraw2(pairs[i], __NV_E4M3));
+        const float2 v = __half22float2(h);
+        f[2 * i] = v.x;
+        f[2 * i + 1] = v.y;
+    }
+}
+
+template<int D, typename T> struct Layout {
+    static constexpr int kRowBytes = D * int(sizeof(T));
+    static constexpr int kChunks = kRowBytes / 16; // 16-byte copies per row
+    static constexpr int kKStride = kRowBytes + 16; // K rows padded: the score pass reads columns
+    static constexpr int kVStride = kRowBytes;
+    static constexpr int kStageBytes = kTile * (kKStride + kVStride);
+};
+
+// Dynamic shared memory of one block: the ring, then q, partial scores, probabilities, rescales;
+// the final cross-group reduction reuses the ring.
+template<int D, int G, typename T> __host__ __device__ constexpr int extras_bytes()
+{
+    return G * D * 4 + 4 * G * kTile * 4 + G * kTile * 4 + 3 * G * 4;
+}
+template<int D, int G, typename T> __host__ __device__ constexpr int reduce_bytes()
+{
+    return (kThreads / (D / 8)) * G * D * 4;
+}
+template<int D, int G, typename T> int smem_bytes(int stages)
+{
+    const int ring = stages * Layout<D, T>::kStageBytes;
+    const int red = reduce_bytes<D, G, T>();
+    return (ring > red ? ring : red) + extras_bytes<D, G, T>();
+}
+
+template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) decode_kernel(const Params p)
+{
+    using L = Layout<D, T>;
+    constexpr int kDQ = D / 4; // dims per thread in the score pass
+    constexpr int kCV = D / 8; // 8-element chunks per row in the P V pass
+    constexpr int kGroups = kThreads / kCV; // token groups in the P V pass
+    constexpr int kHeadsPerWarp = (G + 3) / 4;
+    extern __shared__ __align__(16) unsigned char smem[];
+
+    const int split = blockIdx.x, kvh = blockIdx.y, b = blockIdx.z;
+    const int heads = p.kv_heads * G;
+    const int len = p.seq_len[b];
+    int per_split = (len + p.splits - 1) / p.splits;
+    per_split = (per_split + kTile - 1) / kTile * kTile;
+    const int start = split * per_split;
+    const int end = min(len, start + per_split);
+    const int tiles = end > start ? (end - start + kTile - 1) / kTile : 0;
+
+    const int ring_bytes = max(p.stages * L::kStageBytes, reduce_bytes<D, G, T>());
+    float* q_s = reinterpret_cast<float*>(smem + ring_bytes); // [G][D]
+    float* s_part = q_s + G * D; // [4][G][kTile]
+    float* p_s = s_part + 4 * G * kTile; // [G][kTile]
+    float* alpha_s = p_s + G * kTile; // [G]
+    float* m_s = alpha_s + G;
+    float* l_s = m_s + G;
+
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const float qscale = p.scale_log2 * p.k_scale[kvh];
+    for (int i = tid; i < G * D; i += kThreads)
+        q_s[i] = __bfloat162float(p.q[(static_cast<std::size_t>(b) * heads + kvh * G) * D + i]) * qscale;
+
+    const auto* kp = static_cast<const unsigned char*>(p.k_pool);
+    const auto* vp = static_cast<const unsigned char*>(p.v_pool);
+    const int* table = p.page_table + static_cast<std::size_t>(b) * p.max_pages;
+    const std::size_t head_stride = static_cast<std::size_t>(p.page_size) * L::kRowBytes;
+    auto load_tile = [&](int tile, int stage) {
+        unsigned char* ks = smem + stage * L::kStageBytes;
+        unsigned char* vs = ks + kTile * L::kKStride;
+        const int base = start + tile * kTile;
+#pragma unroll
+        for (int j = 0; j < kTile * L::kChunks / kThreads; ++j) {
+            const int i = tid + j * kThreads;
+            const int t = i / L::kChunks, c = i % L::kChunks;
+            const int pos = base + t;
+            const bool valid = pos < end;
+            std::size_t off = 0;
+            if (valid) {
+                const int page = table[pos / p.page_size];
+                off = (static_cast<std::size_t>(page) * p.kv_heads + kvh) * head_stride
+                    + static_cast<std::size_t>(pos % p.page_size) * L::kRowBytes + c * 16;
+            }
+            cp_async16_zfill(ks + t * L::kKStride + c * 16, kp + off, valid ? 16 : 0);
+            cp_async16_zfill(vs + t * L::kVStride + c * 16, vp + off, valid ? 16 : 0);
+        }
+    };
+
+    for (int s = 0; s < p.stages - 1; ++s) {
+        if (s < tiles)
+            load_tile(s, s);
+        cp_async_commit_group();
+    }
+
+    float m_reg[kHeadsPerWarp], l_reg[kHeadsPerWarp];
+#pragma unroll
+    for (int h = 0; h < kHeadsPerWarp; ++h)
+        m_reg[h] = -INFINITY, l_reg[h] = 0.f;
+    float acc[G][8];
+#pragma unroll
+    for (int g = 0; g < G; ++g)
+#pragma unroll
+        for (int e = 0; e < 8; ++e)
+            acc[g][e] = 0.f;
+    const int pv_chunk = tid % kCV, pv_group = tid / kCV;
+
+    for (int tile = 0; tile < tiles; ++tile) {
+        cp_async_wait_stages(p.stages - 2);
+        __syncthreads();
+        const int next = tile + p.stages - 1;
+        if (next < tiles)
+            load_tile(next, next % p.stages);
+        cp_async_commit_group();
+
+        const unsigned char* ks = smem + (tile % p.stages) * L::kStageBytes;
+        const unsigned char* vs = ks + kTile * L::kKStride;
+        // 1. scores, partial over a quarter of D
+        {
+            const int d0 = warp * kDQ;
+            float s0[G], s1[G];
+#pragma unroll
+            for (int g = 0; g < G; ++g)
+                s0[g] = s1[g] = 0.f;
+#pragma unroll
+            for (int d = 0; d < kDQ; d += 8) {
+                float k0[8], k1[8];
+                load_floats<T, 8>(reinterpret_cast<const T*>(ks + lane * L::kKStride) + d0 + d, k0);
+                load_floats<T, 8>(reinterpret_cast<const T*>(ks + (lane + 32) * L::kKStride) + d0 + d, k1);
+#pragma unroll
+                for (int g = 0; g < G; ++g) {
+                    const float4 qa = *reinterpret_cast<const float4*>(q_s + g * D + d0 + d);
+                    const float4 qb = *reinterpret_cast<const float4*>(q_s + g * D + d0 + d + 4);
+                    const float qv[8] = {qa.x, qa.y, qa.z, qa.w, qb.x, qb.y, qb.z, qb.w};
+#pragma unroll
+                    for (int e = 0; e < 8; ++e) {
+                        s0[g] = fmaf(qv[e], k0[e], s0[g]);
+                        s1[g] = fmaf(qv[e], k1[e], s1[g]);
+                    }
+                }
+            }
+#pragma unroll
+            for (int g = 0; g < G; ++g) {
+                s_part[(warp * G + g) * kTile + lane] = s0[g];
+                s_part[(warp * G + g) * kTile + lane + 32] = s1[g];
+            }
+        }
+        __syncthreads();
+        // 2. online softmax: warp w owns heads w, w + 4
+        {
+            const int valid = min(kTile, end - (start + tile * kTile));
+#pragma unroll
+            for (int h = 0; h < kHeadsPerWarp; ++h) {
+                const int g = warp + 4 * h;
+                if (g < G) {
+                    float s[2];
+#pragma unroll
+                    for (int k = 0; k < 2; ++k) {
+                        const int t = lane + 32 * k;
+                        s[k] = t < valid ? s_part[(0 * G + g) * kTile + t] + s_part[(1 * G + g) * kTile + t]
+                                + s_part[(2 * G + g) * kTile + t] + s_part[(3 * G + g) * kTile + t]
+                                         : -INFINITY;
+                    }
+                    float mx = fmaxf(s[0], s[1]);
+#pragma unroll
+                    for (int o = 16; o > 0; o >>= 1)
+                        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+                    const float m_new = fmaxf(m_reg[h], mx);
+                    const float p0 = exp2f(s[0] - m_new), p1 = exp2f(s[1] - m_new);
+                    float sum = p0 + p1;
+#pragma unroll
+                    for (int o = 16; o > 0; o >>= 1)
+                        sum += __shfl_xor_sync(0xffffffffu, sum, o);
+                    const float alpha = exp2f(m_reg[h] - m_new);
+                    l_reg[h] = l_reg[h] * alpha + sum;
+                    m_reg[h] = m_new;
+                    p_s[g * kTile + lane] = p0;
+                    p_s[g * kTile + lane + 32] = p1;
+                    if (lane == 0)
+                        alpha_s[g] = alpha;
+                }
+            }
+        }
+        __syncthreads();
+        // 3. P V
+        {
+#pragma unroll
+            for (int g = 0; g < G; ++g) {
+                const float a = alpha_s[g];
+#pragma unroll
+                for (int e = 0; e < 8; ++e)
+                    acc[g][e] *= a;
+            }
+#pragma unroll 4
+            for (int t = pv_group; t < kTile; t += kGroups) {
+                float v[8];
+                load_floats<T, 8>(reinterpret_cast<const T*>(vs + t * L::kVStride) + pv_chunk * 8, v);
+#pragma unroll
+                for (int g = 0; g < G; ++g) {
+                    const float pr = p_s[g * kTile + t];
+#pragma unroll
+                    for (int e = 0; e < 8; ++e)
+                        acc[g][e] = fmaf(pr, v[e], acc[g][e]);
+                }
+            }
+        }
+    }
+
+    // Merge the token groups' accumulators through shared memory (the ring is free now).
+    asm volatile("cp.async.wait_group 0;\n" ::);
+    __syncthreads();
+    float* red = reinterpret_cast<float*>(smem); // [kGroups][G][D]
+#pragma unroll
+    for (int g = 0; g < G; ++g)
+#pragma unroll
+        for (int e = 0; e < 8; ++e)
+            red[(pv_group * G + g) * D + pv_chunk * 8 + e] = acc[g][e];
+#pragma unroll
+    for (int h = 0; h < kHeadsPerWarp; ++h) {
+        const int g = warp + 4 * h;
+        if (g < G && lane == 0) {
+            m_s[g] = m_reg[h];
+            l_s[g] = l_reg[h];
+        }
+    }
+    __syncthreads();
+    const float vscale = p.v_scale[kvh];
+    for (int i = tid; i < G * D; i += kThreads) {
+        const int g = i / D, d = i % D;
+        float o = 0.f;
+#pragma unroll 4
+        for (int grp = 0; grp < kGroups; ++grp)
+            o += red[(grp * G + g) * D + d];
+        const std::size_t row = static_cast<std::size_t>(b) * heads + kvh * G + g;
+        if (p.splits == 1)
+            p.out[row * D + d] = __float2bfloat16(o * vscale / l_s[g]);
+        else {
+            p.o_part[(row * p.splits + split) * D + d] = o * vscale;
+            if (d == 0) {
+                p.m_part[row * p.splits + split] = m_s[g];
+                p.l_part[row * p.splits + split] = l_s[g];
+            }
+        }
+    }
+}
+
+// One block per (sequence, head), one thread per output element: the splits' outputs weighted
+// by exp2(m_s - max m) and normalised by the merged sum. Empty splits carry m = -inf, l = 0.
+template<int D> __global__ void __launch_bounds__(D) decode_combine(const Params p)
+{
+    const std::size_t row = blockIdx.x;
+    const float* m = p.m_part + row * p.splits;
+    const float* l = p.l_part + row * p.splits;
+    float mx = -INFINITY;
+    for (int s = 0; s < p.splits; ++s)
+        mx = fmaxf(mx, m[s]);
+    float o = 0.f, sum = 0.f;
+    for (int s = 0; s < p.splits; ++s) {
+        const float w = exp2f(m[s] - mx);
+        sum += l[s] * w;
+        o += p.o_part[(row * p.splits + s) * D + threadIdx.x] * w;
+    }
+    p.out[row * D + threadIdx.x] = __float2bfloat16(o / sum);
+}
+
+} // namespace kwb::cuda::decode

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Screenshots of every view of the workbench at 1024x640 and 1920x1080, in the light and the dark
+# palette, rendered offscreen by the window itself:
+#   kernel-workbench STUDY --phase N --size WxH --palette P --screenshot OUT.png
+# Studies: the bundled demo (a CPU GEMM A/B with its verdict) for every view but two; phase 2
+# shows a GEMM A/B recorded on the H200 (its device sheet, calibrated ceilings and tile traps);
+# phase 6 shows a 2x2 grid that this script makes and runs with kwb on the CPU (a few seconds).
+# Usage: scripts/screenshots.sh [OUT_DIR]   (default docs/screenshots/pages; build first)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${KWB_BUILD_DIR:-$root/build}
+out=${1:-$root/docs/screenshots/pages}
+gui=$build/bin/kernel-workbench
+kwb=$build/bin/kwb
+for b in "$gui" "$kwb"; do
+  [[ -x $b ]] || { echo "screenshots.sh: $b is missing (build kernel-workbench and kwb first)" >&2; exit 1; }
+done
+export QT_QPA_PLATFORM=offscreen
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+demo=$root/resources/studies/demo.json
+h200=$root/bench/results/2026-11-30-h200-kwb-studies/studies/gemm-block_n.json
+grid=$work/grid.json
+"$kwb" new --workload gemm --backend cpu --param size=128 --grid block=32,128 --grid threads=1,2 \
+  --runs 3 --name "2x2 grid: block x threads" --out "$grid" >/dev/null
+"$kwb" run "$grid" >/dev/null 2>&1
+
+study_for() {
+  case $1 in
+    2) echo "$h200" ;;
+    6) echo "$grid" ;;
+    *) echo "$demo" ;;
+  esac
+}
+
+for palette in light dark; do
+  for size in 1024x640 1920x1080; do
+    for view in 1 2 3 4 5 6 7 8 live results; do
+      png=$out/$view-$size-$palette.png
+      "$gui" "$(study_for "$view")" --phase "$view" --size "$size" --palette "$palette" --screenshot "$png"
+      echo "$png"
+    done
+  done
+done

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Paged decode attention matches an fp32 attention over the unpaged cache: ragged context lengths
+// (not multiples of the page size, the 64-token tile or the split), every page size, a shuffled
+// page table, every GQA group size, head dims 64 and 128, split-KV off and on (more splits than
+// tiles too, so some splits are empty), every ring depth, bf16 and fp8 KV; the tensor-core
+// kernel (impl=mma) at the same kinds of shapes. Bad shapes are refused.
+#include "gpu_plugin.h"
+
+using nlohmann::json;
+using namespace kwb::gputest;
+
+int main()
+{
+    const auto plugin = require_plugin();
+    const json base = {{"batch", 5}, {"heads", 32}, {"kv_heads", 8}, {"head_dim", 128}, {"context", 1000},
+        {"length_spread", 90}, {"page_size", 16}, {"splits", 1}, {"stages", 3}, {"kv_dtype", "bf16"}, {"seed", 7}};
+    const auto with = [&](json changes) {
+        json p = base;
+        p.update(changes);
+        return p;
+    };
+    for (const char* dtype : {"bf16", "fp8"})
+        for (int d : {64, 128})
+            for (int splits : {1, 3, 16})
+                expect_verified(
+                    plugin, "attention_decode", with({{"kv_dtype", dtype}, {"head_dim", d}, {"splits", splits}}));
+    for (int page : {16, 32, 64, 128})
+        expect_verified(plugin, "attention_decode", with({{"page_size", page}, {"context", 777}, {"seed", page}}));
+    for (int kvh : {32, 16, 4}) // groups 1, 2, 8
+        for (const char* dtype : {"bf16", "fp8"})
+            expect_verified(plugin, "attention_decode", with({{"kv_heads", kvh}, {"kv_dtype", dtype}, {"splits", 2}}));
+    for (int stages : {2, 4})
+        expect_verified(plugin, "attention_decode", with({{"stages", stages}, {"splits", 5}}));
+    // Short contexts: one token, less than one page, one tile plus one token.
+    expect_verified(plugin, "attention_decode", with({{"context", 1}, {"length_spread", 0}, {"splits", 4}}));
+    expect_verified(plugin, "attention_decode", with({{"context", 13}, {"batch", 3}}));
+    expect_verified(plugin, "attention_decode", with({{"context", 65}, {"length_spread", 0}, {"page_size", 32}}));
+    // Long ragged contexts, many sequences, split and not.
+    expect_verified(plugin, "attention_decode",
+        with({{"batch", 64}, {"context", 8191}, {"length_spread", 100}, {"splits", 1}, {"page_size", 64}}));
+    expect_verified(plugin, "attention_decode",
+        with({{"batch", 2}, {"context", 32768}, {"length_spread", 10}, {"splits", 32}, {"kv_dtype", "fp8"}}));
+    expect_verified(
+        plugin, "attention_decode", with({{"batch", 1}, {"context", 8192}, {"length_spread", 0}, {"splits", 32}}));
+
+    // impl=mma (bf16 only): the same shapes through the tensor-core kernel.
+    for (int d : {64, 128})
+        for (int splits : {1, 3, 16})
+            expect_verified(plugin, "attention_decode", with({{"impl", "mma"}, {"head_dim", d}, {"splits", splits}}));
+    for (int kvh : {32, 16, 8, 4})
+        expect_verified(plugin, "attention_decode", with({{"impl", "mma"}, {"kv_heads", kvh}, {"splits", 2}}));
+    for (int page : {16, 128})
+        for (int stages : {2, 4})
+            expect_verified(plugin, "attention_decode",
+                with({{"impl", "mma"}, {"page_size", page}, {"stages", stages}, {"context", 777}, {"seed", page}}));
+    expect_verified(
+        plugin, "attention_decode", with({{"impl", "mma"}, {"context", 1}, {"length_spread", 0}, {"splits", 4}}));
+    expect_verified(plugin, "attention_decode", with({{"impl", "mma"}, {"context", 13}, {"batch", 3}}));
+    expect_verified(plugin, "attention_decode",
+        with({{"impl", "mma"}, {"batch", 64}, {"context", 8191}, {"length_spread", 100}, {"page_size", 64}}));
+    expect_verified(plugin, "attention_decode",
+        with({{"impl", "mma"}, {"batch", 1}, {"context", 32768}, {"length_spread", 0}, {"splits", 32}}));
+
+    Prepared wrong(plugin, "attention_decode", with({{"inject_fault", "wrong-result"}}));
+    KWB_CHECK(wrong && !wrong.verify().at("ok").get<bool>());
+    for (const json& bad : {with({{"kv_heads", 3}}), with({{"heads", 48}, {"kv_heads", 3}}), with({{"head_dim", 96}}),
+             with({{"page_size", 48}}), with({{"kv_dtype", "fp16"}}), with({{"stages", 5}}),
+             with({{"impl", "mma"}, {"kv_dtype", "fp8"}})}) {
+        const auto c = plugin.check("attention_decode", bad);
+        std::printf("%s refused: %s\n", bad.dump().c_str(), c.dump().c_str());
+        KWB_CHECK(!c.value("ok", true) && c.contains("error"));
+    }
+    return finish("gpu_attention_decode");
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The live view offscreen, driven the way the window drives it: a stand-in kwb (data/fake_kwb.sh)
+// plays a stream recorded on the H200 (data/h200_gemm_stream.jsonl) through the run controller
+// into the series, and the view drains it on its timer. Pause, zoom (a wheel on one strip moves
+// them all), hover (every lane's value, the arm and the repetition's latency at that time) are
+// asserted against the recorded lines; then a GPU study recorded on the H200 replays with all
+// its lanes. No wall-clock thresholds: waits are on conditions, bounded by QTRY's timeout.
+#include "models/live_series.h"
+#include "models/run_controller.h"
+#include "models/study_document.h"
+#include "pages/live_page.h"
+#include "plots/lane_view.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QWheelEvent>
+#include <cmath>
+#include <map>
+
+using namespace Qt::StringLiterals;
+using namespace kwb::gui;
+
+namespace {
+const QString kFake = QStringLiteral(KWB_WIDGETS_TEST_DATA "/fake_kwb.sh");
+const QString kStream = QStringLiteral(KWB_WIDGETS_TEST_DATA "/h200_gemm_stream.jsonl");
+const QString kGpuStudy
+    = QStringLiteral(KWB_SOURCE_DIR "/bench/results/2026-11-30-h200-kwb-studies/studies/gemm-block_n.json");
+constexpr int kTimeout = 30000;
+constexpr int kSplit = 700; // lines played before the test pauses the view
+
+struct Point {
+    double t;
+    double value;
+};
+struct Rep {
+    QString arm;
+    double begin, end, value;
+};
+
+// The recorded stream, read independently of the code under test.
+struct Recorded {
+    std::map<QString, QList<Point>> lanes; // every metric line
+    std::map<QString, qsizetype> lanesBeforeSplit;
+    QList<Rep> reps;
+    QStringList lines;
+};
+
+Recorded readRecorded()
+{
+    Recorded r;
+    QFile f(kStream);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(kStream));
+    int index = 0;
+    while (!f.atEnd()) {
+        const QByteArray line = f.readLine();
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        const QString type = o.value("type"_L1).toString();
+        if (type == "metric"_L1) {
+            r.lanes[o.value("name"_L1).toString()].append(
+                {o.value("t_s"_L1).toDouble(), o.value("value"_L1).toDouble()});
+            if (index < kSplit)
+                ++r.lanesBeforeSplit[o.value("name"_L1).toString()];
+        } else if (type == "sample"_L1) {
+            const double t = o.value("t_s"_L1).toDouble();
+            r.reps.append({o.value("warmup"_L1).toBool() ? u"warm-up"_s : o.value("arm"_L1).toString(),
+                t - o.value("duration_s"_L1).toDouble(), t, o.value("value"_L1).toDouble()});
+        }
+        ++index;
+    }
+    return r;
+}
+
+// The recorded point nearest to t (the earlier one on a tie).
+Point nearest(const QList<Point>& points, double t)
+{
+    Point best = points.first();
+    for (const auto& p : points)
+        if (std::abs(p.t - t) < std::abs(best.t - t))
+            best = p;
+    return best;
+}
+
+void sendWheel(QWidget* w, QPointF at, int angle)
+{
+    QWheelEvent e(
+        at, w->mapToGlobal(at), QPoint(), QPoint(0, angle), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(w, &e);
+}
+
+void sendMove(QWidget* w, QPointF at)
+{
+    QMouseEvent e(QEvent::MouseMove, at, w->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(w, &e);
+}
+
+} // namespace
+
+class TestLaneView : public QObject {
+    Q_OBJECT
+private slots:
+    void init();
+    void recordedStreamPauseZoomHover();
+    void replotsOncePerTickNotPerReading();
+    void recordedGpuStudyReplaysWithEveryLane();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
+};
+
+void TestLaneView::init()
+{
+    StudyDocument doc;
+    doc.newStudy();
+    m_path = m_dir.filePath(u"s.json"_s);
+    QVERIFY(doc.saveAs(m_path));
+}
+
+void TestLaneView::recordedStreamPauseZoomHover()
+{
+    const Recorded rec = readRecorded();
+    const QString go = m_dir.filePath(u"go"_s);
+    QFile::remove(go);
+    qputenv("FAKE_KWB_MODE", "recorded");
+    qputenv("FAKE_KWB_STREAM", kStream.toUtf8());
+    qputenv("FAKE_KWB_SPLIT", QByteArray::number(kSplit));
+    qputenv("FAKE_KWB_GO", go.toUtf8());
+    StudyDocument doc;
+    QVERIFY(doc.load(m_path));
+    LiveSeries live;
+    RunController run(&doc, &live);
+    run.setProgram(kFake);
+    LaneView view;
+    view.resize(1200, 900);
+    view.show();
+    view.setSeries(&live);
+    QVERIFY(run.start());
+
+    // First half: every lane drawn up to the split, following the newest reading.
+    const qsizetype firstDram = rec.lanesBeforeSplit.at(u"dram_pct"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(view.lanePointCount(u"dram_pct"_s), static_cast<int>(firstDram), kTimeout);
+    QCOMPARE(view.laneNames(),
+        QStringList(
+            {u"occupancy"_s, u"dram_pct"_s, u"sm_pct"_s, u"tensor_pct"_s, u"power"_s, u"temperature"_s, u"cpu_util"_s})
+            .mid(0, view.laneNames().size()));
+    QVERIFY(view.isFollowing());
+    QVERIFY(view.timeRange().upper >= rec.lanes.at(u"dram_pct"_s)[firstDram - 1].t);
+
+    // Pause: the view freezes while the rest of the stream keeps arriving in the series.
+    view.setPaused(true);
+    QFile(go).open(QIODevice::WriteOnly);
+    const qsizetype allDram = rec.lanes.at(u"dram_pct"_s).size();
+    QTRY_COMPARE_WITH_TIMEOUT(live.lane(u"dram_pct"_s)->t.size(), allDram, kTimeout);
+    QTRY_VERIFY_WITH_TIMEOUT(run.state() == RunController::State::Idle, kTimeout);
+    QTest::qWait(4 * LaneView::kRefreshIntervalMs);
+    QCOMPARE(view.lanePointCount(u"dram_pct"_s), static_cast<int>(firstDram));
+
+    // Resume: it catches up with everything, every lane and every repetition.
+    view.setPaused(false);
+    QTRY_COMPARE_WITH_TIMEOUT(view.lanePointCount(u"dram_pct"_s), static_cast<int>(allDram), kTimeout);
+    for (const auto& [name, points] : rec.lanes)
+        QCOMPARE(view.lanePointCount(name), static_cast<int>(points.size()));
+    QCOMPARE(view.laneNames().size(), 7);
+    QCOMPARE(view.latencyPointCount(), static_cast<int>(rec.reps.size()));
+    QCOMPARE(view.spanCount(), static_cast<int>(rec.reps.size()));
+
+    // Zoom: a wheel on one strip zooms the time axis of every strip and stops following.
+    view.replot();
+    QCPAxisRect* dram = view.laneRect(u"dram_pct"_s);
+    QVERIFY(dram);
+    const QCPRange before = view.timeRange();
+    sendWheel(&view, dram->rect().center(), 120);
+    const QCPRange zoomed = view.timeRange();
+    QVERIFY2(zoomed.size() < before.size() * 0.99, qPrintable(u"%1 -> %2"_s.arg(before.size()).arg(zoomed.size())));
+    QVERIFY(!view.isFollowing());
+    for (const auto& name : view.laneNames()) {
+        const QCPRange r = view.laneRect(name)->axis(QCPAxis::atBottom)->range();
+        QCOMPARE(r.lower, zoomed.lower);
+        QCOMPARE(r.upper, zoomed.upper);
+    }
+
+    // Hover: zoom onto one treatment repetition, point at its middle; the readout names the arm,
+    // the repetition's latency and each lane's recorded value nearest that time.
+    const auto treatment
+        = std::find_if(rec.reps.begin(), rec.reps.end(), [](const Rep& r) { return r.arm == "treatment"_L1; });
+    QVERIFY(treatment != rec.reps.end());
+    view.setTimeRange(treatment->begin - 0.01, treatment->end + 0.01);
+    view.replot();
+    const double mid = (treatment->begin + treatment->end) / 2;
+    const double x = dram->axis(QCPAxis::atBottom)->coordToPixel(mid);
+    const QPointF at(x, dram->rect().center().y());
+    sendMove(&view, at);
+    const LaneView::Readout& h = view.hover();
+    QVERIFY(h.valid);
+    const double t = dram->axis(QCPAxis::atBottom)->pixelToCoord(at.x());
+    QCOMPARE(h.t, t);
+    QCOMPARE(h.arm, u"treatment"_s);
+    QVERIFY(h.latency.has_value());
+    QCOMPARE(*h.latency, treatment->value);
+    QCOMPARE(h.lanes.size(), 7);
+    for (const auto& v : h.lanes) {
+        const Point p = nearest(rec.lanes.at(v.name), t);
+        QCOMPARE(v.t, p.t);
+        QCOMPARE(v.value, p.value);
+    }
+    QVERIFY(h.text().contains(u"treatment"_s));
+    // Follow resumes the rolling window on the newest reading.
+    view.setFollowing(true);
+    QVERIFY(view.timeRange().upper >= rec.lanes.at(u"dram_pct"_s).last().t);
+    QVERIFY(!view.latencyLog().oldestMs.isEmpty()); // arrival-to-screen was measured
+}
+
+void TestLaneView::replotsOncePerTickNotPerReading()
+{
+    LiveSeries series;
+    series.setPlan({u"baseline"_s}, u"time_ms"_s, u"ms"_s);
+    LaneView view;
+    view.resize(800, 500);
+    view.show();
+    view.setSeries(&series);
+    QTest::qWait(2 * LaneView::kRefreshIntervalMs);
+    QSignalSpy replots(&view, &QCustomPlot::afterReplot);
+    for (int i = 0; i < 5000; ++i)
+        series.addLaneValue(u"dram_pct"_s, u"%"_s, i * 1e-3, 50 + (i % 7));
+    QCOMPARE(view.lanePointCount(u"dram_pct"_s), 0); // nothing drawn until the timer ticks
+    QTRY_COMPARE_WITH_TIMEOUT(view.lanePointCount(u"dram_pct"_s), 5000, kTimeout);
+    QTest::qWait(3 * LaneView::kRefreshIntervalMs);
+    QVERIFY2(replots.count() <= 3, qPrintable(QString::number(replots.count())));
+}
+
+void TestLaneView::recordedGpuStudyReplaysWithEveryLane()
+{
+    StudyDocument doc;
+    QVERIFY(doc.load(kGpuStudy));
+    const kwb::Experiment* e = doc.currentExperiment();
+    QVERIFY(e);
+    LiveSeries live;
+    RunController run(&doc, &live);
+    LivePage page(&doc, &live, &run);
+    page.resize(1280, 1000);
+    page.show();
+    page.refresh();
+    LaneView* view = page.lanes();
+    QCOMPARE(view->laneNames().size(), static_cast<int>(e->lanes.size()));
+    QCOMPARE(view->laneNames().first(), u"occupancy"_s);
+    double end = 0;
+    for (const auto& lane : e->lanes) {
+        QCOMPARE(view->lanePointCount(QString::fromStdString(lane.name)), static_cast<int>(lane.t_s.size()));
+        end = std::max(end, lane.t_s.back());
+    }
+    QCOMPARE(view->spanCount(), static_cast<int>(e->samples.size()));
+    QCOMPARE(view->latencyPointCount(), static_cast<int>(e->samples.size()));
+    // The whole recording is on screen, not a rolling window.
+    QVERIFY(!view->isFollowing());
+    QVERIFY(view->timeRange().lower <= 0);
+    QVERIFY(view->timeRange().upper >= end);
+    // This study predates per-repetition start times: aligned by its end, and the page says so.
+    QVERIFY(live.replayAlignedByEnd());
+    // The last repetition ends on the lanes' last reading; the hover there names its arm.
+    const auto last = std::max_element(live.spans().begin(), live.spans().end(),
+        [](const kwb::gui::RepSpan& a, const kwb::gui::RepSpan& b) { return a.end < b.end; });
+    QVERIFY(std::abs(last->end - end) < 1e-9);
+    view->hoverAt((last->begin + last->end) / 2);
+    QCOMPARE(view->hover().arm, live.arms()[last->arm].name);
+    QVERIFY(page.readout()->text().contains(view->hover().arm));
+    // The page's buttons drive the view.
+    page.pauseButton()->click();
+    QVERIFY(view->isPaused());
+    page.pauseButton()->click();
+    QVERIFY(!view->isPaused());
+    page.followButton()->click();
+    QVERIFY(view->isFollowing());
+}
+
+QTEST_MAIN(TestLaneView)
+#include "tst_lane_view.moc"

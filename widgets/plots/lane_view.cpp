@@ -1,0 +1,661 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "plots/lane_view.h"
+
+#include "models/live_series.h"
+#include "plots/plot_style.h"
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+
+namespace kwb::gui {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// The order strips appear in: what an engineer reads first (the binding resources), then clocks
+// and power, then the host. Lanes not listed follow in arrival order.
+const QStringList& preferredOrder()
+{
+    static const QStringList order {u"occupancy"_s, u"dram_pct"_s, u"sm_pct"_s, u"tensor_pct"_s, u"sm_active_pct"_s,
+        u"fma_pct"_s, u"l2_pct"_s, u"smem_pipe_pct"_s, u"ipc"_s, u"dram_read"_s, u"dram_write"_s, u"sm_clock"_s,
+        u"nvml_sm_clock"_s, u"mem_clock"_s, u"power"_s, u"temperature"_s, u"clock_events"_s, u"memory_used"_s,
+        u"pcie_pct"_s, u"other_gpu_processes"_s, u"cpu_util"_s, u"rss"_s};
+    return order;
+}
+
+int rankOf(const QString& lane, int arrival)
+{
+    const auto i = preferredOrder().indexOf(lane);
+    return i >= 0 ? static_cast<int>(i) : static_cast<int>(preferredOrder().size()) + arrival;
+}
+
+// This thread's CPU time in milliseconds.
+double threadCpuMs()
+{
+    timespec ts {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+QColor bandColor(int slot, int arms)
+{
+    QColor c = slot < arms ? armColor(slot) : QColor(150, 150, 150);
+    c.setAlpha(slot < arms ? 38 : 28);
+    return c;
+}
+
+QString formatValue(double v)
+{
+    const double a = std::abs(v);
+    if (a != 0 && (a >= 1e5 || a < 1e-2))
+        return QString::number(v, 'g', 4);
+    return QString::number(v, 'f', a >= 100 ? 0 : (a >= 10 ? 1 : 2));
+}
+
+} // namespace
+
+QString LaneView::Readout::text() const
+{
+    if (!valid)
+        return {};
+    QString s = u"t = %1 s"_s.arg(t, 0, 'f', 4);
+    s += arm.isEmpty() ? u" · between repetitions"_s : u" · %1 #%2"_s.arg(arm).arg(rep);
+    if (latency)
+        s += u" · %1%2"_s.arg(formatValue(*latency), unit.isEmpty() ? QString() : u" "_s + unit);
+    return s;
+}
+
+LaneView::LaneView(QWidget* parent)
+    : LazyPlot(parent)
+{
+    setObjectName(u"laneView"_s);
+    setNoAntialiasingOnDrag(true);
+    setPlottingHint(QCP::phFastPolylines, true);
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    setMouseTracking(true); // the hover readout follows the pointer without a button held
+    m_margins = new QCPMarginGroup(this);
+
+    m_title = new QCPTextElement(this, tr("No readings yet"), QFont(font().family(), 10));
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, m_title);
+    m_latencyRect = axisRect(); // the default rect becomes the latency strip
+    decorate(m_latencyRect);
+    m_latencyRect->setMinimumSize(0, 90);
+    plotLayout()->setRowStretchFactor(0, 0.001);
+    plotLayout()->setRowStretchFactor(1, 2.2);
+    plotLayout()->setRowSpacing(0);
+    legend->setVisible(true);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(QColor(255, 255, 255, 200));
+    legend->setFont(QFont(font().family(), 8));
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(6);
+    m_latencyRect->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+
+    connect(this, &QCustomPlot::mouseMove, this, &LaneView::onMouseMove);
+    connect(this, &QCustomPlot::beforeReplot, this, [this] {
+        m_replotClock.start();
+        m_replotCpuStartMs = threadCpuMs();
+    });
+    connect(this, &QCustomPlot::afterReplot, this, &LaneView::onReplotted);
+    m_timer.setInterval(kRefreshIntervalMs);
+    connect(&m_timer, &QTimer::timeout, this, &LaneView::drain);
+    m_timer.start();
+    updateBottomAxes();
+}
+
+void LaneView::decorate(QCPAxisRect* rect)
+{
+    rect->setMarginGroup(QCP::msLeft | QCP::msRight, m_margins);
+    rect->setRangeDrag(Qt::Horizontal);
+    rect->setRangeZoom(Qt::Horizontal);
+    rect->setAutoMargins(QCP::msLeft | QCP::msRight | QCP::msBottom);
+    rect->setMargins(QMargins(0, 2, 0, 0));
+    auto* x = rect->axis(QCPAxis::atBottom);
+    auto* y = rect->axis(QCPAxis::atLeft);
+    y->ticker()->setTickCount(2);
+    y->setTickLabelFont(QFont(font().family(), 7));
+    y->setPadding(2);
+    x->setTickLabelFont(QFont(font().family(), 8));
+    connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &LaneView::syncTimeRange);
+    // The bands live on a hidden 0..1 axis so they fill the strip whatever its values.
+    auto* bandAxis = rect->axis(QCPAxis::atRight);
+    bandAxis->setRange(0, 1);
+    bandAxis->setVisible(false);
+}
+
+void LaneView::addBands(QCPAxisRect* rect, QList<QCPGraph*>& bands)
+{
+    for (qsizetype slot = bands.size(); slot < m_bandData.size(); ++slot) {
+        auto* g = addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atRight));
+        g->setLayer(u"background"_s); // behind the grid and the lanes
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        g->setPen(Qt::NoPen);
+        g->setBrush(bandColor(static_cast<int>(slot), static_cast<int>(m_armNames.size())));
+        g->setData(m_bandData[slot]);
+        g->removeFromLegend();
+        g->setSelectable(QCP::stNone);
+        bands.append(g);
+    }
+}
+
+void LaneView::setSeries(const LiveSeries* series)
+{
+    m_series = series;
+    m_generation = ~quint64 {0};
+    refresh();
+}
+
+void LaneView::refresh()
+{
+    drain();
+}
+
+void LaneView::setPaused(bool paused)
+{
+    if (paused == m_paused)
+        return;
+    m_paused = paused;
+    emit pausedChanged(paused);
+    updateTitle();
+    if (!paused)
+        drain();
+    replotWhenVisible();
+}
+
+void LaneView::setFollowing(bool following)
+{
+    if (following == m_following)
+        return;
+    m_following = following;
+    m_wholeRun = false;
+    emit followingChanged(following);
+    if (following)
+        applyFollow();
+    updateTitle();
+    replotWhenVisible();
+}
+
+void LaneView::setWindowSeconds(double seconds)
+{
+    m_window = std::max(0.01, seconds);
+    if (m_following)
+        applyFollow();
+    replotWhenVisible();
+}
+
+void LaneView::setTimeRange(double lo, double hi)
+{
+    setFollowing(false);
+    m_settingRange = true;
+    m_latencyRect->axis(QCPAxis::atBottom)->setRange(lo, hi);
+    m_settingRange = false;
+    syncTimeRange(QCPRange(lo, hi));
+    rescaleValues();
+    replotWhenVisible();
+}
+
+void LaneView::showAll()
+{
+    drain();
+    const double end = newestTime();
+    setTimeRange(0, std::max(end * 1.01, 1e-3));
+    m_wholeRun = true;
+    updateTitle();
+    replotWhenVisible();
+}
+
+QCPRange LaneView::timeRange() const
+{
+    return m_latencyRect->axis(QCPAxis::atBottom)->range();
+}
+
+void LaneView::syncTimeRange(const QCPRange& range)
+{
+    if (m_syncing)
+        return;
+    m_syncing = true;
+    // A change the view did not make itself is the user's zoom or drag: stop following.
+    if (!m_settingRange) {
+        m_wholeRun = false;
+        if (m_following) {
+            m_following = false;
+            emit followingChanged(false);
+        }
+        updateTitle();
+    }
+    m_latencyRect->axis(QCPAxis::atBottom)->setRange(range);
+    for (auto& l : m_lanes)
+        l.rect->axis(QCPAxis::atBottom)->setRange(range);
+    m_syncing = false;
+    if (!m_settingRange)
+        rescaleValues();
+}
+
+int LaneView::armSlots() const
+{
+    return static_cast<int>(m_armNames.size()) + 1; // the last slot holds warm-ups
+}
+
+QCPGraph* LaneView::latencyGraph(int slot)
+{
+    while (m_latency.size() <= slot) {
+        const int s = static_cast<int>(m_latency.size());
+        const bool warm = s >= static_cast<int>(m_armNames.size());
+        auto* g = addGraph(m_latencyRect->axis(QCPAxis::atBottom), m_latencyRect->axis(QCPAxis::atLeft));
+        g->setLineStyle(QCPGraph::lsNone);
+        const QColor c = warm ? QColor(150, 150, 150) : armColor(s);
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, warm ? 4 : 5));
+        g->setName(warm ? tr("warm-up") : m_armNames[s]);
+        m_latency.append(g);
+        m_latencyDrawn.append(0);
+    }
+    return m_latency[slot];
+}
+
+void LaneView::rebuild()
+{
+    m_generation = m_series ? m_series->generation() : ~quint64 {0};
+    for (auto& l : m_lanes) {
+        for (auto* g : l.bands)
+            removeGraph(g);
+        removeGraph(l.graph);
+        removeItem(l.label);
+        removeItem(l.value);
+        removeItem(l.cursor);
+        plotLayout()->remove(l.rect);
+    }
+    plotLayout()->simplify();
+    m_lanes.clear();
+    for (auto* g : m_latency)
+        removeGraph(g);
+    for (auto* g : m_latencyBands)
+        removeGraph(g);
+    m_latency.clear();
+    m_latencyDrawn.clear();
+    m_latencyBands.clear();
+    m_spanBegin.clear();
+    m_spanEnd.clear();
+    m_spanArm.clear();
+    m_spanRep.clear();
+    m_armNames.clear();
+    if (m_series)
+        for (const auto& a : m_series->arms())
+            m_armNames << a.name;
+    m_bandData.clear();
+    for (int s = 0; s < armSlots(); ++s)
+        m_bandData.append(QSharedPointer<QCPGraphDataContainer>::create());
+    addBands(m_latencyRect, m_latencyBands);
+    for (int s = 0; s < armSlots(); ++s)
+        latencyGraph(s);
+    m_latencyRect->axis(QCPAxis::atLeft)
+        ->setLabel(m_series ? axisLabel(m_series->metric(), m_series->unit()) : QString());
+    m_drawnRevision = ~quint64 {0};
+    m_hover = {};
+    m_hoverT.reset();
+    updateBottomAxes();
+}
+
+LaneView::Lane& LaneView::laneFor(const QString& name, const QString& unit)
+{
+    for (auto& l : m_lanes)
+        if (l.name == name)
+            return l;
+    Lane lane;
+    lane.name = name;
+    lane.unit = unit;
+    lane.rank = rankOf(name, static_cast<int>(m_lanes.size()));
+    // Insert the strip at its rank among those already shown (rows 0 and 1: title, latency).
+    int row = 2;
+    for (const auto& l : m_lanes)
+        if (l.rank < lane.rank)
+            ++row;
+    lane.rect = new QCPAxisRect(this);
+    plotLayout()->insertRow(row);
+    plotLayout()->addElement(row, 0, lane.rect);
+    plotLayout()->setRowStretchFactor(row, 1);
+    lane.rect->setMinimumSize(0, kMinLaneHeight);
+    decorate(lane.rect);
+    m_settingRange = true;
+    lane.rect->axis(QCPAxis::atBottom)->setRange(timeRange());
+    m_settingRange = false;
+    addBands(lane.rect, lane.bands);
+    lane.graph = addGraph(lane.rect->axis(QCPAxis::atBottom), lane.rect->axis(QCPAxis::atLeft));
+    lane.graph->setPen(QPen(QColor(40, 40, 40), 1.0));
+    lane.graph->removeFromLegend();
+    lane.graph->setAdaptiveSampling(true);
+    lane.label = new QCPItemText(this);
+    lane.label->setClipAxisRect(lane.rect);
+    lane.label->position->setAxisRect(lane.rect);
+    lane.label->position->setType(QCPItemPosition::ptAxisRectRatio);
+    lane.label->position->setCoords(0.004, 0.02);
+    lane.label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    lane.label->setFont(QFont(font().family(), 8, QFont::Bold));
+    lane.label->setText(unit.isEmpty() ? name : u"%1 (%2)"_s.arg(name, unit));
+    lane.label->setBrush(QColor(255, 255, 255, 190));
+    lane.value = new QCPItemText(this);
+    lane.value->setClipAxisRect(lane.rect);
+    lane.value->position->setAxisRect(lane.rect);
+    lane.value->position->setType(QCPItemPosition::ptAxisRectRatio);
+    lane.value->position->setCoords(0.996, 0.02);
+    lane.value->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+    lane.value->setFont(QFont(font().family(), 8));
+    lane.value->setBrush(QColor(255, 255, 255, 190));
+    lane.value->setText(QString());
+    lane.value->setVisible(false);
+    lane.cursor = new QCPItemStraightLine(this);
+    lane.cursor->setClipAxisRect(lane.rect);
+    for (auto* p : {lane.cursor->point1, lane.cursor->point2})
+        p->setAxes(lane.rect->axis(QCPAxis::atBottom), lane.rect->axis(QCPAxis::atRight));
+    lane.cursor->setPen(QPen(QColor(200, 30, 30), 1, Qt::DashLine));
+    lane.cursor->setVisible(false);
+    const auto at = std::find_if(m_lanes.begin(), m_lanes.end(), [&](const Lane& l) { return l.rank >= lane.rank; });
+    auto it = m_lanes.insert(at, lane);
+    updateBottomAxes();
+    const int minimum = 90 + 40 + static_cast<int>(m_lanes.size()) * kMinLaneHeight;
+    setMinimumHeight(minimum);
+    return *it;
+}
+
+void LaneView::updateBottomAxes()
+{
+    // Only the lowest strip labels the time axis; the others keep its grid.
+    QCPAxisRect* last = m_lanes.isEmpty() ? m_latencyRect : m_lanes.last().rect;
+    for (QCPAxisRect* r : axisRects()) {
+        auto* x = r->axis(QCPAxis::atBottom);
+        const bool bottom = r == last;
+        x->setTickLabels(bottom);
+        x->setLabel(bottom ? tr("time since start (s)") : QString());
+        x->setTicks(bottom);
+    }
+}
+
+void LaneView::drain()
+{
+    if (!m_series)
+        return;
+    if (m_series->generation() != m_generation)
+        rebuild();
+    if (m_paused || m_series->revision() == m_drawnRevision)
+        return;
+    m_drawnRevision = m_series->revision();
+    QElapsedTimer took;
+    took.start();
+    const double cpuStart = threadCpuMs();
+
+    // Repetitions: latency points and the bands behind every strip.
+    const auto& arms = m_series->arms();
+    for (qsizetype a = 0; a < arms.size(); ++a) {
+        if (a >= m_armNames.size())
+            continue; // an arm outside the plan: drawn as nothing rather than in a wrong colour
+        QCPGraph* g = latencyGraph(static_cast<int>(a));
+        const ArmTrace& trace = arms[a];
+        QVector<QCPGraphData> add;
+        for (qsizetype i = m_latencyDrawn[a]; i < trace.t.size(); ++i)
+            add.append(QCPGraphData(trace.t[i], trace.value[i]));
+        g->data()->add(add, true);
+        m_latencyDrawn[a] = trace.t.size();
+    }
+    {
+        const int warmSlot = static_cast<int>(m_armNames.size());
+        QCPGraph* g = latencyGraph(warmSlot);
+        const ArmTrace& trace = m_series->warmups();
+        QVector<QCPGraphData> add;
+        for (qsizetype i = m_latencyDrawn[warmSlot]; i < trace.t.size(); ++i)
+            add.append(QCPGraphData(trace.t[i], trace.value[i]));
+        g->data()->add(add, true);
+        m_latencyDrawn[warmSlot] = trace.t.size();
+    }
+    const auto& spans = m_series->spans();
+    for (qsizetype i = m_spanBegin.size(); i < spans.size(); ++i) {
+        const RepSpan& sp = spans[i];
+        const int slot = sp.arm >= 0 && sp.arm < m_armNames.size() ? sp.arm : static_cast<int>(m_armNames.size());
+        // Step-left fill: 1 from the repetition's start to its end, 0 after it.
+        m_bandData[slot]->add({QCPGraphData(sp.begin, 1), QCPGraphData(sp.end, 0)}, false);
+        m_spanBegin.append(sp.begin);
+        m_spanEnd.append(sp.end);
+        m_spanArm.append(sp.arm);
+        m_spanRep.append(sp.rep);
+    }
+
+    // Lanes: append what arrived since the last frame.
+    for (const LaneTrace& trace : m_series->lanes()) {
+        Lane& lane = laneFor(trace.name, trace.unit);
+        const qsizetype n = std::min(trace.t.size(), trace.value.size());
+        if (lane.drawn >= n)
+            continue;
+        QVector<QCPGraphData> add;
+        add.reserve(n - lane.drawn);
+        for (qsizetype i = lane.drawn; i < n; ++i)
+            add.append(QCPGraphData(trace.t[i], trace.value[i]));
+        const bool ordered
+            = lane.graph->data()->isEmpty() || add.first().key >= (lane.graph->data()->constEnd() - 1)->key;
+        lane.graph->data()->add(add, ordered);
+        if (lane.drawn < trace.arrivedNs.size() && trace.arrivedNs[lane.drawn] > 0) {
+            const qint64 oldest = trace.arrivedNs[lane.drawn];
+            const qint64 newest = trace.arrivedNs[std::min(n, trace.arrivedNs.size()) - 1];
+            m_pendingOldestNs = m_pendingOldestNs ? std::min(m_pendingOldestNs, oldest) : oldest;
+            m_pendingNewestNs = std::max(m_pendingNewestNs, newest);
+        }
+        lane.drawn = n;
+    }
+
+    if (m_following)
+        applyFollow();
+    rescaleValues();
+    updateTitle();
+    if (m_hoverT)
+        hoverAt(m_hoverT);
+    m_pendingDrainMs = static_cast<double>(took.nsecsElapsed()) / 1e6;
+    m_pendingDrainCpuMs = threadCpuMs() - cpuStart;
+    m_log.drainMs.append(m_pendingDrainMs);
+    replotWhenVisible();
+}
+
+double LaneView::newestTime() const
+{
+    double t = 0;
+    for (const auto& l : m_lanes)
+        if (!l.graph->data()->isEmpty())
+            t = std::max(t, (l.graph->data()->constEnd() - 1)->key);
+    for (auto* g : m_latency)
+        if (!g->data()->isEmpty())
+            t = std::max(t, (g->data()->constEnd() - 1)->key);
+    if (!m_spanEnd.isEmpty())
+        t = std::max(t, *std::max_element(m_spanEnd.end() - std::min<qsizetype>(m_spanEnd.size(), 8), m_spanEnd.end()));
+    return t;
+}
+
+void LaneView::applyFollow()
+{
+    const double end = newestTime();
+    const double lo = std::max(0.0, end - m_window);
+    // A run shorter than the window is shown whole, with a little room after its last reading.
+    const double hi = std::max(end + (end - lo) * 0.02, lo + 1e-3);
+    m_settingRange = true;
+    syncTimeRange(QCPRange(lo, hi));
+    m_settingRange = false;
+}
+
+void LaneView::rescaleValues()
+{
+    const QCPRange keys = timeRange();
+    for (auto& l : m_lanes) {
+        bool found = false;
+        QCPRange r = l.graph->getValueRange(found, QCP::sdBoth, keys);
+        auto* y = l.rect->axis(QCPAxis::atLeft);
+        if (!found)
+            continue;
+        if (l.unit == "%"_L1) { // a percentage reads best on its whole scale
+            y->setRange(0, std::max(105.0, r.upper * 1.05));
+            continue;
+        }
+        const double span = r.size();
+        const double pad = span > 0 ? span * 0.12 : std::max(std::abs(r.upper) * 0.05, 0.5);
+        y->setRange(r.lower - pad, r.upper + pad);
+    }
+    bool found = false;
+    QCPRange all;
+    for (auto* g : m_latency) {
+        bool f = false;
+        const QCPRange r = g->getValueRange(f, QCP::sdBoth, keys);
+        if (f) {
+            all = found ? QCPRange(std::min(all.lower, r.lower), std::max(all.upper, r.upper)) : r;
+            found = true;
+        }
+    }
+    if (found) {
+        const double pad = std::max(all.size() * 0.1, std::abs(all.upper) * 0.01 + 1e-12);
+        m_latencyRect->axis(QCPAxis::atLeft)->setRange(all.lower - pad, all.upper + pad);
+    }
+}
+
+void LaneView::updateTitle()
+{
+    QString state;
+    if (m_paused)
+        state = tr("paused (readings keep arriving)");
+    else if (m_following)
+        state = tr("following the last %1 s").arg(m_window);
+    else if (m_wholeRun)
+        state = tr("the whole recording (drag or wheel to zoom)");
+    else
+        state = tr("zoomed (Follow resumes the rolling window)");
+    QString text = tr("%1 lanes · %2 repetitions · %3")
+                       .arg(m_lanes.size())
+                       .arg(m_series ? m_series->sampleCount() : 0)
+                       .arg(state);
+    if (m_hover.valid)
+        text = m_hover.text() + u"   —   "_s + text;
+    m_title->setText(text);
+}
+
+LaneView::Readout LaneView::readoutAt(double t) const
+{
+    Readout r;
+    r.valid = true;
+    r.t = t;
+    r.unit = m_series ? m_series->unit() : QString();
+    // The repetition running at t: the last one starting at or before t, if it has not ended.
+    const auto it = std::upper_bound(m_spanBegin.begin(), m_spanBegin.end(), t);
+    if (it != m_spanBegin.begin()) {
+        const auto i = static_cast<qsizetype>(std::distance(m_spanBegin.begin(), it)) - 1;
+        if (t <= m_spanEnd[i]) {
+            const int a = m_spanArm[i];
+            r.arm = a >= 0 && a < m_armNames.size() ? m_armNames[a] : tr("warm-up");
+            r.rep = m_spanRep[i];
+            const ArmTrace* trace = a >= 0 && m_series ? (a < m_series->arms().size() ? &m_series->arms()[a] : nullptr)
+                                                       : (m_series ? &m_series->warmups() : nullptr);
+            if (trace && r.rep >= 0 && r.rep < trace->value.size())
+                r.latency = trace->value[r.rep];
+        }
+    }
+    for (const auto& l : m_lanes) {
+        const auto data = l.graph->data();
+        if (data->isEmpty())
+            continue;
+        auto at = data->findBegin(t, false);
+        if (at == data->constEnd())
+            --at;
+        else if (at != data->constBegin() && std::abs((at - 1)->key - t) <= std::abs(at->key - t))
+            --at;
+        r.lanes.append(LaneValue {l.name, l.unit, at->key, at->value});
+    }
+    return r;
+}
+
+void LaneView::hoverAt(std::optional<double> t)
+{
+    m_hoverT = t;
+    m_hover = t ? readoutAt(*t) : Readout {};
+    for (auto& l : m_lanes) {
+        l.cursor->setVisible(t.has_value());
+        if (t) {
+            l.cursor->point1->setCoords(*t, 0);
+            l.cursor->point2->setCoords(*t, 1);
+        }
+        QString text;
+        for (const auto& v : m_hover.lanes)
+            if (v.name == l.name)
+                text = formatValue(v.value) + (v.unit.isEmpty() ? QString() : u" "_s + v.unit);
+        l.value->setText(text);
+        l.value->setVisible(!text.isEmpty());
+    }
+    updateTitle();
+    emit hoverChanged(m_hover.text());
+}
+
+void LaneView::onMouseMove(QMouseEvent* event)
+{
+    const QPointF pos = event->position();
+    for (QCPAxisRect* r : axisRects()) {
+        if (r->rect().contains(pos.toPoint())) {
+            hoverAt(r->axis(QCPAxis::atBottom)->pixelToCoord(pos.x()));
+            replot(rpQueuedReplot);
+            return;
+        }
+    }
+    if (m_hoverT) {
+        hoverAt(std::nullopt);
+        replot(rpQueuedReplot);
+    }
+}
+
+void LaneView::onReplotted()
+{
+    const qint64 now = LiveSeries::nowNs();
+    // Bounded like everything else a long run accumulates: the last hour at the display rate.
+    constexpr qsizetype kMaxLog = 150000;
+    for (auto* list :
+        {&m_log.replotMs, &m_log.oldestMs, &m_log.newestMs, &m_log.drainMs, &m_log.frameMs, &m_log.frameCpuMs})
+        if (list->size() > kMaxLog)
+            list->remove(0, list->size() / 2);
+    const double replotMs = static_cast<double>(m_replotClock.nsecsElapsed()) / 1e6;
+    m_log.replotMs.append(replotMs);
+    m_log.frameMs.append(replotMs + m_pendingDrainMs);
+    m_log.frameCpuMs.append(threadCpuMs() - m_replotCpuStartMs + m_pendingDrainCpuMs);
+    m_pendingDrainMs = 0;
+    m_pendingDrainCpuMs = 0;
+    if (m_pendingOldestNs > 0) {
+        m_log.oldestMs.append(static_cast<double>(now - m_pendingOldestNs) / 1e6);
+        m_log.newestMs.append(static_cast<double>(now - m_pendingNewestNs) / 1e6);
+        m_pendingOldestNs = 0;
+        m_pendingNewestNs = 0;
+    }
+}
+
+QStringList LaneView::laneNames() const
+{
+    QStringList names;
+    for (const auto& l : m_lanes)
+        names << l.name;
+    return names;
+}
+
+int LaneView::lanePointCount(const QString& lane) const
+{
+    for (const auto& l : m_lanes)
+        if (l.name == lane)
+            return l.graph->dataCount();
+    return 0;
+}
+
+int LaneView::latencyPointCount() const
+{
+    int n = 0;
+    for (auto* g : m_latency)
+        n += g->dataCount();
+    return n;
+}
+
+QCPAxisRect* LaneView::laneRect(const QString& lane) const
+{
+    for (const auto& l : m_lanes)
+        if (l.name == lane)
+            return l.rect;
+    return nullptr;
+}
+
+} // namespace kwb::gui

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "plots/lazy_plot.h"
+
+#include <QElapsedTimer>
+#include <QTimer>
+#include <optional>
+#include <qcustomplot.h>
+
+namespace kwb::gui {
+
+class LiveSeries;
+
+// The live view of a run: every metric lane the stream carries in its own strip on one shared
+// time axis, each repetition's latency in a strip above, and the arm running at each moment as a
+// coloured band behind every strip. A display-rate timer pulls from the LiveSeries (never one
+// redraw per event) and appends only the points that arrived since the last frame to each
+// graph's data container, so a frame costs the visible points, not the run's history.
+//
+// Following: the time axis is a rolling window that ends at the newest reading. Zooming or
+// dragging the time axis (any strip, all strips move together) stops following; follow()
+// resumes it. Paused: the view freezes while the series keeps filling; resuming catches up.
+// Hovering shows the time, the arm that ran then, its repetition's latency and every lane's value.
+class LaneView : public LazyPlot {
+    Q_OBJECT
+public:
+    explicit LaneView(QWidget* parent = nullptr);
+
+    void setSeries(const LiveSeries* series);
+    // Draws what arrived now instead of at the next tick (after a replay).
+    void refresh();
+
+    void setPaused(bool paused);
+    bool isPaused() const { return m_paused; }
+    void setFollowing(bool following);
+    bool isFollowing() const { return m_following; }
+    void setWindowSeconds(double seconds);
+    double windowSeconds() const { return m_window; }
+    // Zoom to [lo, hi] seconds on every strip (stops following).
+    void setTimeRange(double lo, double hi);
+    // The whole recording on the time axis (a replayed study; stops following).
+    void showAll();
+    QCPRange timeRange() const;
+
+    struct LaneValue {
+        QString name;
+        QString unit;
+        double t = 0; // the time of the point shown (the nearest one drawn)
+        double value = 0;
+    };
+    struct Readout {
+        bool valid = false;
+        double t = 0;
+        QString arm; // empty between repetitions
+        int rep = -1;
+        std::optional<double> latency; // the repetition's target metric
+        QString unit; // of the target metric
+        QList<LaneValue> lanes;
+        QString text() const;
+    };
+    // What the strips show at time t (from the drawn data, so a paused view reads its frozen frame).
+    Readout readoutAt(double t) const;
+    // Moves the hover cursor to t (what a mouse move does); nullopt hides it.
+    void hoverAt(std::optional<double> t);
+    const Readout& hover() const { return m_hover; }
+
+    // For tests, the page and the benchmark: what the view has drawn.
+    QStringList laneNames() const;
+    int lanePointCount(const QString& lane) const;
+    int latencyPointCount() const;
+    int spanCount() const { return static_cast<int>(m_spanBegin.size()); }
+    QCPAxisRect* laneRect(const QString& lane) const;
+    QCPAxisRect* latencyRect() const { return m_latencyRect; }
+
+    // Time from a metric event's arrival (LaneTrace::arrivedNs) to the end of the replot that
+    // first drew it: per frame, the oldest point drawn in it (the worst case of that frame).
+    struct LatencyLog {
+        QList<double> oldestMs; // one per frame that drew new lane points
+        QList<double> newestMs;
+        QList<double> replotMs; // every replot's duration
+        QList<double> drainMs; // every tick that took new data: appending it, rescaling
+        QList<double> frameMs; // each replot plus the drain before it: a frame's whole cost
+        // The same frame in this thread's CPU time: what it costs whatever else the machine runs
+        // (on a loaded machine the wall-clock figures above include waiting for a core).
+        QList<double> frameCpuMs;
+    };
+    const LatencyLog& latencyLog() const { return m_log; }
+    void clearLatencyLog() { m_log = {}; }
+
+    static constexpr int kRefreshIntervalMs = 25; // 40 Hz
+    static constexpr int kMinLaneHeight = 34; // pixels per strip
+
+signals:
+    void pausedChanged(bool paused);
+    void followingChanged(bool following);
+    void hoverChanged(const QString& text);
+
+private:
+    struct Lane {
+        QString name;
+        QString unit;
+        QCPAxisRect* rect = nullptr;
+        QCPGraph* graph = nullptr;
+        QList<QCPGraph*> bands; // one per arm slot, sharing m_bandData
+        QCPItemText* label = nullptr;
+        QCPItemText* value = nullptr;
+        QCPItemStraightLine* cursor = nullptr;
+        qsizetype drawn = 0;
+        int rank = 0;
+    };
+    void drain();
+    void rebuild();
+    Lane& laneFor(const QString& name, const QString& unit);
+    void decorate(QCPAxisRect* rect);
+    void addBands(QCPAxisRect* rect, QList<QCPGraph*>& bands);
+    QCPGraph* latencyGraph(int slot);
+    void syncTimeRange(const QCPRange& range);
+    void applyFollow();
+    void rescaleValues();
+    void updateBottomAxes();
+    void updateTitle();
+    void onMouseMove(QMouseEvent* event);
+    void onReplotted();
+    double newestTime() const;
+    int armSlots() const;
+
+    const LiveSeries* m_series = nullptr;
+    quint64 m_drawnRevision = ~quint64 {0};
+    quint64 m_generation = ~quint64 {0};
+    QTimer m_timer;
+    QCPTextElement* m_title = nullptr;
+    QCPAxisRect* m_latencyRect = nullptr;
+    QCPMarginGroup* m_margins = nullptr;
+    QList<Lane> m_lanes;
+    QList<QCPGraph*> m_latency; // per arm slot (last slot: warm-ups)
+    QList<qsizetype> m_latencyDrawn;
+    QList<QSharedPointer<QCPGraphDataContainer>> m_bandData; // per arm slot
+    QList<QCPGraph*> m_latencyBands;
+    // The repetitions drawn so far (begin-sorted as they arrive), for the hover readout.
+    QList<double> m_spanBegin, m_spanEnd;
+    QList<int> m_spanArm, m_spanRep;
+    QStringList m_armNames;
+    bool m_paused = false;
+    bool m_following = true;
+    bool m_settingRange = false;
+    bool m_syncing = false; // one strip's range change is copied to the others once
+    bool m_wholeRun = false;
+    double m_window = 30.0;
+    Readout m_hover;
+    std::optional<double> m_hoverT;
+    qint64 m_pendingOldestNs = 0;
+    qint64 m_pendingNewestNs = 0;
+    double m_pendingDrainMs = 0;
+    double m_pendingDrainCpuMs = 0;
+    double m_replotCpuStartMs = 0;
+    QElapsedTimer m_replotClock;
+    LatencyLog m_log;
+};
+
+} // namespace kwb::gui
