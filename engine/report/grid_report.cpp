@@ -17,9 +17,9 @@ std::string level_text(const nlohmann::json& level)
 
 } // namespace
 
-GridReport grid_report(const Study& study, const GridGroup& grid)
+GridGroupReport grid_group_report(const Study& study, const GridGroup& grid)
 {
-    GridReport g;
+    GridGroupReport g;
     g.id = grid.id;
     g.interaction = grid.interaction;
     if (grid.variables.size() != 2)
@@ -33,7 +33,7 @@ GridReport grid_report(const Study& study, const GridGroup& grid)
     const auto cells = grid_cells(study, grid);
     for (int r = 0; r < static_cast<int>(g.row_levels.size()); ++r)
         for (int c = 0; c < static_cast<int>(g.col_levels.size()); ++c) {
-            GridCellReport cell;
+            GridGroupCell cell;
             cell.row = r;
             cell.col = c;
             cell.label = grid_cell_label({r, c});

@@ -375,7 +375,7 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
 }
 
 // A grid group: its heat map, every cell's numbers and verdict, and the interaction as stored.
-void grid_section(Doc& d, const GridReport& g)
+void grid_section(Doc& d, const GridGroupReport& g)
 {
     d.h(2, fmt::format("Grid {}: {} x {}", g.id, g.row_variable, g.col_variable));
     d.p(fmt::format("Levels of {}: {}; of {}: {}. Each cell but the baseline cell is its own interleaved A/B against "

@@ -239,7 +239,7 @@ Report build_report(const Study& study, Provenance provenance)
         }
     }
     for (const auto& g : study.grids)
-        rep.grids.push_back(grid_report(study, g));
+        rep.grids.push_back(grid_group_report(study, g));
     return rep;
 }
 

@@ -123,7 +123,7 @@ struct ExperimentReport {
 
 // One cell of a grid group (study.grids): the cell experiment's own stored verdict, never
 // recomputed, as the window's heat map reads it (widgets/models/grid_view.cpp).
-struct GridCellReport {
+struct GridGroupCell {
     int row = 0;
     int col = 0;
     std::string label; // "r1c0"
@@ -138,17 +138,17 @@ struct GridCellReport {
     std::string verdict; // final verdict word; empty until judged
 };
 
-struct GridReport {
+struct GridGroupReport {
     std::string id;
     std::string metric;
     std::string row_variable, col_variable;
     std::vector<std::string> row_levels, col_levels; // as written in the study
-    std::vector<GridCellReport> cells; // every cell, row-major, the baseline cell included
+    std::vector<GridGroupCell> cells; // every cell, row-major, the baseline cell included
     nlohmann::json interaction; // as stored (verdict/grid_interaction.h), null until every cell is judged
     std::vector<std::string> pending; // cells not judged yet
 };
 
-GridReport grid_report(const Study& study, const GridGroup& grid);
+GridGroupReport grid_group_report(const Study& study, const GridGroup& grid);
 
 struct Report {
     std::string name;
@@ -163,7 +163,7 @@ struct Report {
     std::vector<Tradeoff> tradeoffs;
     std::vector<LedgerEntry> ledger;
     std::vector<ExperimentReport> experiments;
-    std::vector<GridReport> grids; // schema 3 grid groups, each drawn as a heat map
+    std::vector<GridGroupReport> grids; // schema 3 grid groups, each drawn as a heat map
     Provenance provenance;
     // The study's verdict: the final verdict of its last judged experiment (the latest attempt).
     std::string final_word; // empty when nothing was judged

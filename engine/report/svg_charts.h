@@ -30,8 +30,8 @@ std::string heatmap_svg(const ExperimentReport& e);
 
 // A grid group's heat map (empty when the grid has no cells), and it as a chart named
 // "<grid id>-heatmap".
-std::string grid_heatmap_svg(const GridReport& g);
-Chart grid_chart(const GridReport& g);
+std::string grid_heatmap_svg(const GridGroupReport& g);
+Chart grid_chart(const GridGroupReport& g);
 
 // Every chart the experiment has, in report order, empty ones left out.
 std::vector<Chart> charts_of(const ExperimentReport& e);

@@ -35,7 +35,7 @@ std::string tile_colour(std::optional<double> delta, double extent)
     return blend(verdict_colour(*delta >= 0 ? "LICENSE" : "KILL"), std::fabs(*delta) / extent);
 }
 
-std::vector<std::string> tile_lines(const GridCellReport& c)
+std::vector<std::string> tile_lines(const GridGroupCell& c)
 {
     if (c.baseline)
         return {"baseline cell", c.label};
@@ -53,7 +53,7 @@ std::vector<std::string> tile_lines(const GridCellReport& c)
 
 } // namespace
 
-std::string grid_heatmap_svg(const GridReport& g)
+std::string grid_heatmap_svg(const GridGroupReport& g)
 {
     const std::size_t rows = g.row_levels.size(), cols = g.col_levels.size();
     if (rows == 0 || cols == 0 || g.cells.empty())
@@ -108,7 +108,7 @@ std::string grid_heatmap_svg(const GridReport& g)
     return w.finish();
 }
 
-Chart grid_chart(const GridReport& g)
+Chart grid_chart(const GridGroupReport& g)
 {
     Chart c {fmt::format("{}-heatmap", g.id), fmt::format("Grid {}: delta % per cell", g.id), grid_heatmap_svg(g)};
     if (!c.svg.empty())

@@ -275,7 +275,7 @@ private slots:
         QCOMPARE(s.grids.size(), std::size_t(1));
         const Report r = report_from_file(kGrid, "");
         QCOMPARE(r.grids.size(), std::size_t(1));
-        const GridReport& g = r.grids.front();
+        const GridGroupReport& g = r.grids.front();
         QCOMPARE(g.cells.size(), std::size_t(4));
         QVERIFY(g.cells[0].baseline);
         int judged = 0;
