@@ -10,6 +10,10 @@
 #                      five is 50 ms longer: every arm has two modes (a real stall, like a
 #                      throttled clock) and the verdict is INCONCLUSIVE. Which repetitions a
 #                      stall hits varies; rerun until the script reports both arms bimodal.
+#   grid.json          gemm at size 256, a 2x2 grid of block 128,16 x threads 1,2 (`kwb new --grid`):
+#                      three cell experiments against the baseline cell, each judged, and the
+#                      interaction. Pinned to one core like the others, so threads=2 shares it
+#                      (about no change) while block 16 is a KILL.
 # The build machine these were recorded on has 2 cores shared by several builds (load average
 # near 19), so kwb runs at real-time priority (chrt -f 10) pinned to core 0: without that the
 # spread of a repetition is 10-30%, with it about 1%.
@@ -25,6 +29,9 @@ chrt -f 10 taskset -c 0 "$kwb" run "$out/kill.json"
 
 "$kwb" new --workload gemm --param size=768 --param iterations=5 --vary block=64,128 --runs 12 --out "$out/bimodal.json" --force
 chrt -f 10 taskset -c 0 "$kwb" run "$out/bimodal.json"
+"$kwb" new --workload gemm --param size=256 --param iterations=5 --grid block=128,16 --grid threads=1,2 --runs 6 \
+  --out "$out/grid.json" --force
+chrt -f 10 taskset -c 0 "$kwb" run "$out/grid.json"
 echo "final verdicts:"
 for f in "$out"/kill.json "$out"/bimodal.json; do
   /usr/bin/python3 -c "import json,sys; e=json.load(open(sys.argv[1]))['experiments'][0]; print(sys.argv[1], e['final_verdict']['verdict'], e['final_verdict']['reasons'][0], 'bimodal:', e['verdict']['bimodal_baseline'], e['verdict']['bimodal_treatment'])" "$f"

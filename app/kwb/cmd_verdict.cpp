@@ -9,10 +9,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <filesystem>
 #include <fmt/format.h>
 #include <map>
 #include <memory>
 #include <optional>
+#include <unistd.h>
 
 namespace kwb::cli {
 namespace {
@@ -91,13 +94,29 @@ int run(const VerdictOptions& o)
         }
     }
 
+    // Large inputs (a million values per arm takes seconds) say what they are doing on a
+    // terminal, one line redrawn in place and cleared at the end; pipes and logs stay clean.
+    std::error_code size_error;
+    const auto bytes = [&](const std::string& f) {
+        const auto n = std::filesystem::file_size(f, size_error);
+        return size_error ? std::uintmax_t(0) : n;
+    };
+    const bool show_stages = isatty(fileno(stderr)) && bytes(o.baseline) + bytes(o.treatment) >= (1u << 20);
+    const auto stage = [&](const std::string& what) {
+        if (show_stages)
+            fmt::print(stderr, "\rkwb verdict: {}\x1b[K", what);
+    };
     stats::SampleSet base, treat;
     try {
+        stage(fmt::format("reading {}", o.baseline));
         base = stats::read_sample_file(o.baseline, o.column);
+        stage(fmt::format("reading {}", o.treatment));
         treat = stats::read_sample_file(o.treatment, o.column);
         if (o.paired)
             stats::check_paired_counts(base, treat);
     } catch (const stats::SampleFileError& e) {
+        if (show_stages)
+            fmt::print(stderr, "\r\x1b[K");
         throw BadInput(e.what());
     }
 
@@ -114,7 +133,11 @@ int run(const VerdictOptions& o)
                 break;
             }
     }
+    stage(fmt::format(
+        "judging {} + {} values (percentiles, ranks, bootstrap interval)", base.values.size(), treat.values.size()));
     const SampleVerdict v = judge_samples(base.values, treat.values, profile, o.paired);
+    if (show_stages)
+        fmt::print(stderr, "\r\x1b[K");
     if (o.json)
         fmt::print("{}\n", to_json(v).dump(2));
     else

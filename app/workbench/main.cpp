@@ -8,11 +8,14 @@
 #include <QCommandLineParser>
 #include <QPalette>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QStyle>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -43,6 +46,33 @@ int fail(int code, const QString& message)
 {
     std::fprintf(stderr, "kernel-workbench: %s\n", qPrintable(message));
     return code;
+}
+
+// One number of --size; more digits than an int holds is simply "too large" (capped below).
+int dimension(const QString& digits)
+{
+    bool ok = false;
+    const qlonglong v = digits.toLongLong(&ok);
+    return ok ? static_cast<int>(std::min<qlonglong>(v, std::numeric_limits<int>::max()))
+              : std::numeric_limits<int>::max();
+}
+
+// --size beyond the screen is capped, with one line saying so: a window larger than the screen
+// cannot be shown, and a screenshot of 100000x100000 would need 40 GB of pixels. Offscreen there
+// is no physical screen (Qt's stand-in is 800x600), so the cap there is 8K UHD, the largest
+// screenshot a document needs.
+QSize cappedSize(QSize wanted)
+{
+    const QString platform = QGuiApplication::platformName();
+    const QScreen* screen = QGuiApplication::primaryScreen();
+    const bool physical = screen && platform != "offscreen"_L1 && platform != "minimal"_L1;
+    const QSize limit = physical ? screen->availableSize() : QSize(7680, 4320);
+    const QSize capped = wanted.boundedTo(limit);
+    if (capped != wanted)
+        std::fprintf(stderr, "kernel-workbench: --size %dx%d is larger than the %s (%dx%d): using %dx%d\n",
+            wanted.width(), wanted.height(), physical ? "screen" : "offscreen limit", limit.width(), limit.height(),
+            capped.width(), capped.height());
+    return capped;
 }
 
 // The Fusion style with a dark palette (--palette dark, or KWB_PALETTE=dark), to check every
@@ -123,9 +153,10 @@ int main(int argc, char** argv)
     if (!view.isEmpty() && !kwb::gui::MainWindow::viewKeys().contains(view))
         return fail(2, u"--phase: unknown view \"%1\" (expected 1-8, live or results)"_s.arg(view));
     const auto sizeMatch = QRegularExpression(u"^(\\d+)x(\\d+)$"_s).match(parser.value(size));
-    if (!sizeMatch.hasMatch() || sizeMatch.captured(1).toInt() < 200 || sizeMatch.captured(2).toInt() < 150)
+    if (!sizeMatch.hasMatch() || dimension(sizeMatch.captured(1)) < 200 || dimension(sizeMatch.captured(2)) < 150)
         return fail(
             2, u"--size: expected WxH of at least 200x150, e.g. 1280x800 (got \"%1\")"_s.arg(parser.value(size)));
+    const QSize windowSize = cappedSize(QSize(dimension(sizeMatch.captured(1)), dimension(sizeMatch.captured(2))));
     const bool shoot = parser.isSet(screenshot);
 
     kwb::gui::MainWindow window;
@@ -145,7 +176,7 @@ int main(int argc, char** argv)
         window.show();
         return QApplication::exec();
     }
-    window.resize(sizeMatch.captured(1).toInt(), sizeMatch.captured(2).toInt());
+    window.resize(windowSize);
     window.show();
     // The device line comes from a child process; give it a moment so the status bar is complete.
     window.deviceProbe()->waitForFinished(5000);

@@ -28,6 +28,7 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStackedWidget>
@@ -71,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(&m_document, &StudyDocument::changed, this, &MainWindow::updateTitle);
     connect(&m_document, &StudyDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(&m_document, &StudyDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(&m_document, &StudyDocument::readOnlyChanged, this, &MainWindow::showReadOnly);
     connect(m_run, &RunController::stateChanged, this, &MainWindow::updateRunState);
     connect(m_run, &RunController::progressChanged, this, &MainWindow::updateRunState);
     connect(m_run, &RunController::errorReported, this, &MainWindow::showError);
@@ -165,8 +167,9 @@ void MainWindow::buildActions()
     m_newAction->setObjectName(u"newAction"_s);
     m_openAction = file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
-    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
-    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
+    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); })->setObjectName(u"saveAction"_s);
+    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAs(); })
+        ->setObjectName(u"saveAsAction"_s);
     file->addSeparator();
     addReportActions(file, this, &m_document);
     file->addSeparator();
@@ -254,6 +257,8 @@ bool MainWindow::openStudy(const QString& path)
         return false;
     }
     m_banner->hide();
+    if (m_document.isReadOnly())
+        showReadOnly(m_document.readOnlyReason());
     addRecent(m_document.filePath());
     offerAutosave();
     return true;
@@ -453,6 +458,37 @@ bool MainWindow::save()
 {
     if (m_document.filePath().isEmpty())
         return saveAs();
+    if (m_document.changedOnDisk()) {
+        // Saving would overwrite what another program wrote: reload it, or keep the edits elsewhere.
+        const QString path = m_document.filePath();
+        DiskChangeAnswer answer = DiskChangeAnswer::Cancel;
+        if (m_askDiskChange) {
+            answer = m_askDiskChange(path);
+        } else {
+            QMessageBox box(QMessageBox::Warning, tr("The study changed on disk"),
+                tr("%1 changed on disk since it was opened (another program wrote it). Saving would "
+                   "overwrite those changes.")
+                    .arg(path),
+                QMessageBox::Cancel, this);
+            QPushButton* reload = box.addButton(tr("Reload (discard my edits)"), QMessageBox::DestructiveRole);
+            QPushButton* saveElsewhere = box.addButton(tr("Save As…"), QMessageBox::AcceptRole);
+            box.setDefaultButton(saveElsewhere);
+            box.exec();
+            answer = box.clickedButton() == reload     ? DiskChangeAnswer::Reload
+                : box.clickedButton() == saveElsewhere ? DiskChangeAnswer::SaveAs
+                                                       : DiskChangeAnswer::Cancel;
+        }
+        if (answer == DiskChangeAnswer::SaveAs)
+            return saveAs();
+        if (answer == DiskChangeAnswer::Reload) {
+            if (!m_document.reload()) {
+                showError(m_document.lastError());
+                return false;
+            }
+            statusBar()->showMessage(tr("Reloaded %1 from disk").arg(path), 10000);
+        }
+        return false;
+    }
     if (!m_document.save()) {
         showError(m_document.lastError());
         return false;
@@ -462,8 +498,9 @@ bool MainWindow::save()
 
 bool MainWindow::saveAs()
 {
-    const QString path
-        = QFileDialog::getSaveFileName(this, tr("Save study as"), m_document.filePath(), tr("Studies (*.json)"));
+    const QString path = m_askSavePath
+        ? m_askSavePath(m_document.filePath())
+        : QFileDialog::getSaveFileName(this, tr("Save study as"), m_document.filePath(), tr("Studies (*.json)"));
     if (path.isEmpty())
         return false;
     if (!m_document.saveAs(path)) {
@@ -508,9 +545,21 @@ void MainWindow::showError(const QString& message)
     statusBar()->showMessage(message, 15000);
 }
 
+void MainWindow::showReadOnly(const QString& reason)
+{
+    // A study another process is running is shown, never saved over (one writer per study).
+    if (!reason.isEmpty())
+        showError(tr("Read-only: %1").arg(reason));
+    else if (shownError().startsWith(tr("Read-only: ")))
+        m_banner->hide();
+    updateTitle();
+}
+
 void MainWindow::updateTitle()
 {
-    const QString file = m_document.filePath().isEmpty() ? tr("not saved") : m_document.filePath();
+    QString file = m_document.filePath().isEmpty() ? tr("not saved") : m_document.filePath();
+    if (m_document.isReadOnly())
+        file += tr(" (read-only)");
     setWindowTitle(tr("%1 — %2[*] — Kernel Workbench").arg(qs(m_document.study().name), file));
     setWindowModified(m_document.isModified());
 }

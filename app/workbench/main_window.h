@@ -63,6 +63,15 @@ public:
     using RestoreAsker = std::function<bool(const QString& sidePath)>;
     void setRestoreAsker(RestoreAsker asker) { m_askRestore = std::move(asker); }
     void offerAutosave();
+    // Save over a file that changed on disk since it was loaded (another program wrote it) is
+    // refused; the window offers to reload it or save the edits as another file. The default
+    // shows a QMessageBox; tests answer offscreen.
+    enum class DiskChangeAnswer { Reload, SaveAs, Cancel };
+    using DiskChangeAsker = std::function<DiskChangeAnswer(const QString& path)>;
+    void setDiskChangeAsker(DiskChangeAsker asker) { m_askDiskChange = std::move(asker); }
+    // Where Save As writes (empty: cancelled). The default is a file dialog; tests answer offscreen.
+    using SavePathAsker = std::function<QString(const QString& current)>;
+    void setSavePathAsker(SavePathAsker asker) { m_askSavePath = std::move(asker); }
     void setOfferAutosave(bool offer) { m_offerAutosave = offer; }
     // True when the study may be replaced now: nothing to ask, saved, or discarded on request.
     bool maySwitchStudy();
@@ -116,6 +125,9 @@ private:
     QAction* m_openAction = nullptr;
     LeaveAsker m_askLeave;
     RemoteActions* m_remote = nullptr; // Run on host, Reattach (docs/remote.md)
+    DiskChangeAsker m_askDiskChange;
+    SavePathAsker m_askSavePath;
+    void showReadOnly(const QString& reason);
     bool m_closeAfterRun = false; // the user chose to stop the run and close: close when it ends
 };
 

@@ -105,7 +105,9 @@ std::string FormulaError::text() const
 
 bool is_formula_name(std::string_view name)
 {
-    if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())))
+    // muParser refuses longer identifiers ("Identifier too long"); found by fuzz_formula.
+    if (name.empty() || name.size() > static_cast<std::size_t>(mu::MaxLenIdentifier)
+        || std::isdigit(static_cast<unsigned char>(name.front())))
         return false;
     if (!std::all_of(
             name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
@@ -120,6 +122,9 @@ std::string to_formula_name(std::string_view text)
         name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
     if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())))
         name.insert(name.begin(), '_');
+    // At most muParser's identifier length, leaving room for the reserved-word suffix.
+    if (name.size() >= static_cast<std::size_t>(mu::MaxLenIdentifier))
+        name.resize(static_cast<std::size_t>(mu::MaxLenIdentifier) - 1);
     if (!is_formula_name(name))
         name += '_'; // a reserved word ("min") becomes "min_"
     return name;

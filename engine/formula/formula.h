@@ -45,11 +45,12 @@ struct FormulaEvaluation {
 FormulaEvaluation evaluate_formula(const std::string& formula, const std::vector<FormulaVariable>& variables);
 
 // Whether muParser accepts `name` as a variable: letters, digits and '_', not starting with a
-// digit, and not one of its built-in function names or constants.
+// digit, at most 100 characters (muParser's limit), and not one of its built-in function names or
+// constants.
 bool is_formula_name(std::string_view name);
 
 // A name muParser accepts made from any text: other characters become '_', a leading digit gets a
-// '_' in front ("block-M" -> "block_M", "2stage" -> "_2stage").
+// '_' in front ("block-M" -> "block_M", "2stage" -> "_2stage"); cut to muParser's 100 characters.
 std::string to_formula_name(std::string_view text);
 
 } // namespace kwb

@@ -152,6 +152,22 @@ json render_json(const Report& r)
     j["experiments"] = json::array();
     for (const auto& e : r.experiments)
         j["experiments"].push_back(experiment_json(e));
+    j["grids"] = json::array();
+    for (const auto& g : r.grids) {
+        json cells = json::array();
+        for (const auto& c : g.cells)
+            cells.push_back({{"cell", c.label}, {"row", c.row}, {"col", c.col}, {"baseline", c.baseline},
+                {"experiment", c.experiment_id.empty() ? json(nullptr) : json(c.experiment_id)}, {"status", c.status},
+                {"delta_pct", number_or_null(c.delta_pct)},
+                {"ci95_delta_pct", c.ci95_delta_pct ? json(*c.ci95_delta_pct) : json(nullptr)},
+                {"sigma_pct", number_or_null(c.sigma_pct)}, {"n_baseline", c.n_baseline},
+                {"n_treatment", c.n_treatment}, {"verdict", c.verdict.empty() ? json(nullptr) : json(c.verdict)}});
+        j["grids"].push_back({{"id", g.id}, {"metric", g.metric},
+            {"variables",
+                {{{"name", g.row_variable}, {"levels", strings(g.row_levels)}},
+                    {{"name", g.col_variable}, {"levels", strings(g.col_levels)}}}},
+            {"cells", cells}, {"interaction", g.interaction}, {"pending", strings(g.pending)}});
+    }
     j["ledger"] = json::array();
     for (const auto& l : r.ledger)
         j["ledger"].push_back({{"experiment", l.experiment_id}, {"at", l.at}, {"verdict", l.verdict},

@@ -374,6 +374,38 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
     }
 }
 
+// A grid group: its heat map, every cell's numbers and verdict, and the interaction as stored.
+void grid_section(Doc& d, const GridGroupReport& g)
+{
+    d.h(2, fmt::format("Grid {}: {} x {}", g.id, g.row_variable, g.col_variable));
+    d.p(fmt::format("Levels of {}: {}; of {}: {}. Each cell but the baseline cell is its own interleaved A/B against "
+                    "the baseline cell, judged on {}.",
+        g.row_variable, fmt::join(g.row_levels, ", "), g.col_variable, fmt::join(g.col_levels, ", "),
+        g.metric.empty() ? std::string("its metric") : g.metric));
+    if (const Chart c = grid_chart(g); !c.svg.empty())
+        d.chart(c);
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& c : g.cells) {
+        if (c.baseline)
+            continue;
+        rows.push_back({c.label,
+            fmt::format(
+                "{} = {}, {} = {}", g.row_variable, g.row_levels.at(c.row), g.col_variable, g.col_levels.at(c.col)),
+            c.experiment_id.empty() ? "-" : c.experiment_id, fmt::format("{}/{}", c.n_baseline, c.n_treatment),
+            opt(c.delta_pct), ci(c.ci95_delta_pct), opt(c.sigma_pct), c.verdict.empty() ? c.status : c.verdict});
+    }
+    d.table({"cell", "levels", "experiment", "n", "delta %", "95% CI", "sigma %", "verdict"}, rows);
+    const auto& in = g.interaction;
+    if (in.is_object()) {
+        d.p(fmt::format("Interaction{}: {}", in.value("flagged", false) ? " (flagged: the effects do not add up)" : "",
+            in.value("summary", std::string("stored without a summary"))));
+    } else {
+        d.p(g.pending.empty() ? "Interaction: not computed."
+                              : fmt::format("Interaction: not computed until every cell is judged (pending: {}).",
+                                  fmt::join(g.pending, ", ")));
+    }
+}
+
 void ledger_section(Doc& d, const Report& r)
 {
     const bool kill = r.final_word == "KILL";
@@ -433,6 +465,8 @@ std::vector<Block> document_of(const Report& r)
     study_sections(d, r);
     for (const auto& e : r.experiments)
         experiment_sections(d, e);
+    for (const auto& g : r.grids)
+        grid_section(d, g);
     ledger_section(d, r);
     provenance_section(d, r);
     return std::move(d.blocks);

@@ -238,6 +238,8 @@ Report build_report(const Study& study, Provenance provenance)
             rep.final_experiment = e.id;
         }
     }
+    for (const auto& g : study.grids)
+        rep.grids.push_back(grid_group_report(study, g));
     return rep;
 }
 

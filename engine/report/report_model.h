@@ -14,6 +14,7 @@
 #include "study/study.h"
 #include "verdict/evidence.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -120,6 +121,35 @@ struct ExperimentReport {
     double noise_k = 2;
 };
 
+// One cell of a grid group (study.grids): the cell experiment's own stored verdict, never
+// recomputed, as the window's heat map reads it (widgets/models/grid_view.cpp).
+struct GridGroupCell {
+    int row = 0;
+    int col = 0;
+    std::string label; // "r1c0"
+    bool baseline = false; // the baseline cell r0c0 (no experiment of its own)
+    std::string experiment_id; // empty for the baseline cell and a cell missing from the study
+    std::string status;
+    std::optional<double> delta_pct;
+    std::optional<std::array<double, 2>> ci95_delta_pct;
+    std::optional<double> sigma_pct;
+    std::size_t n_baseline = 0;
+    std::size_t n_treatment = 0;
+    std::string verdict; // final verdict word; empty until judged
+};
+
+struct GridGroupReport {
+    std::string id;
+    std::string metric;
+    std::string row_variable, col_variable;
+    std::vector<std::string> row_levels, col_levels; // as written in the study
+    std::vector<GridGroupCell> cells; // every cell, row-major, the baseline cell included
+    nlohmann::json interaction; // as stored (verdict/grid_interaction.h), null until every cell is judged
+    std::vector<std::string> pending; // cells not judged yet
+};
+
+GridGroupReport grid_group_report(const Study& study, const GridGroup& grid);
+
 struct Report {
     std::string name;
     std::string description;
@@ -133,6 +163,7 @@ struct Report {
     std::vector<Tradeoff> tradeoffs;
     std::vector<LedgerEntry> ledger;
     std::vector<ExperimentReport> experiments;
+    std::vector<GridGroupReport> grids; // schema 3 grid groups, each drawn as a heat map
     Provenance provenance;
     // The study's verdict: the final verdict of its last judged experiment (the latest attempt).
     std::string final_word; // empty when nothing was judged

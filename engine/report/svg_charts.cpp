@@ -30,6 +30,16 @@ double density(const std::vector<double>& v, double y, double bw)
     return s / (static_cast<double>(v.size()) * bw * std::sqrt(2 * M_PI));
 }
 
+// About how wide `s` is drawn at `size` px in DejaVu Sans (0.6 em a character): enough to keep a
+// label inside the chart.
+double text_width(std::string_view s, double size)
+{
+    std::size_t chars = 0;
+    for (unsigned char c : s)
+        chars += (c & 0xC0) != 0x80; // count UTF-8 code points, not bytes
+    return 0.6 * size * static_cast<double>(chars);
+}
+
 } // namespace
 
 std::string arm_colour(std::size_t index)
@@ -61,8 +71,9 @@ std::string distribution_svg(const ExperimentReport& e)
         }
     if (!std::isfinite(lo))
         return {};
-    const double W = 560, H = 420;
-    const Frame f {70, 20, W - 20, H - 60};
+    // The right margin holds the last arm's "mean X ms / ± sd" label.
+    const double W = 640, H = 420;
+    const Frame f {70, 20, W - 100, H - 60};
     const double pad = hi > lo ? 0.08 * (hi - lo) : std::max(1e-9, 0.05 * std::fabs(hi));
     const Scale ys = Scale::nice(lo - pad, hi + pad, f.bottom, f.top);
     const double slot = (f.right - f.left) / static_cast<double>(e.arms.size());
@@ -131,8 +142,9 @@ std::string delta_svg(const ExperimentReport& e)
     if (!e.evidence)
         return {};
     const auto& ev = *e.evidence;
-    const double W = 560, H = 230;
-    const Frame f {30, 24, W - 30, H - 50};
+    // The right margin holds the license label when its line is near the right end.
+    const double W = 640, H = 230;
+    const Frame f {30, 24, W - 110, H - 50};
     const double sigma = ev.sigma_pct.value_or(0);
     const double band = e.noise_k * sigma;
     double lo = std::min({0.0, ev.delta_pct, -band}), hi = std::max({0.0, ev.delta_pct, band});
@@ -149,8 +161,13 @@ std::string delta_svg(const ExperimentReport& e)
     SvgWriter w(W, H);
     w.grid_x(f, xs);
     w.rect(xs(-band), f.top, std::max(0.5, xs(band) - xs(-band)), f.bottom - f.top, "#787878", 0.22, "");
-    w.text(std::max(f.left, xs(-band)) + 2, f.bottom - 6, fmt::format("noise ±{} σ = ±{} %", num(e.noise_k), num(band)),
-        11, "start", "#505050");
+    // The noise label starts at the band; where that would run off the chart it ends there instead.
+    const std::string noise = fmt::format("noise ±{} σ = ±{} %", num(e.noise_k), num(band));
+    const double noise_x = std::max(f.left, xs(-band)) + 2;
+    if (noise_x + text_width(noise, 11) <= W - 4)
+        w.text(noise_x, f.bottom - 6, noise, 11, "start", "#505050");
+    else
+        w.text(std::max(f.left, xs(-band)) - 2, f.bottom - 6, noise, 11, "end", "#505050");
     w.line(xs(0), f.top, xs(0), f.bottom, "#9e9e9e", 1);
     if (e.thresholds_pct.size() == 2) {
         w.dashed_line(xs(e.thresholds_pct[0]), f.top, xs(e.thresholds_pct[0]), f.bottom, "#c62828");

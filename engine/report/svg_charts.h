@@ -28,6 +28,11 @@ std::string delta_svg(const ExperimentReport& e);
 std::string lanes_svg(const ExperimentReport& e);
 std::string heatmap_svg(const ExperimentReport& e);
 
+// A grid group's heat map (empty when the grid has no cells), and it as a chart named
+// "<grid id>-heatmap".
+std::string grid_heatmap_svg(const GridGroupReport& g);
+Chart grid_chart(const GridGroupReport& g);
+
 // Every chart the experiment has, in report order, empty ones left out.
 std::vector<Chart> charts_of(const ExperimentReport& e);
 

@@ -44,6 +44,7 @@ private slots:
     void screenshotOfEveryView_data();
     void screenshotOfEveryView();
     void screenshotOfAStudyFileAtASize();
+    void sizeBeyondTheScreenIsCapped();
     void badInputExits2_data();
     void badInputExits2();
     void noDisplaySaysHowToTakeAScreenshot();
@@ -92,6 +93,20 @@ void TestWorkbenchCli::screenshotOfAStudyFileAtASize()
         = runWorkbench({study, u"--phase"_s, u"results"_s, u"--screenshot"_s, png, u"--size"_s, u"1024x700"_s}, m_env);
     QVERIFY2(r.exitCode == 0, qPrintable(r.stderrText));
     QCOMPARE(QImage(png).size(), QSize(1024, 700));
+}
+
+void TestWorkbenchCli::sizeBeyondTheScreenIsCapped()
+{
+    // Offscreen there is no physical screen: the cap is 8K UHD (7680x4320), said in one line.
+    const QString png = m_dir.filePath(u"capped.png"_s);
+    const Result r = runWorkbench(
+        {u"--phase"_s, u"1"_s, u"--screenshot"_s, png, u"--size"_s, u"99999999999999999999x700"_s}, m_env);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.stderrText));
+    const QStringList lines = r.stderrText.split(u'\n', Qt::SkipEmptyParts).filter(u"kernel-workbench:"_s);
+    QCOMPARE(lines.size(), 1);
+    QVERIFY2(
+        lines.first().contains(u"--size"_s) && lines.first().contains(u"using 7680x700"_s), qPrintable(lines.first()));
+    QCOMPARE(QImage(png).size(), QSize(7680, 700));
 }
 
 void TestWorkbenchCli::badInputExits2_data()

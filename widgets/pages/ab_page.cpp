@@ -7,10 +7,12 @@
 #include "models/run_controller.h"
 #include "models/study_document.h"
 #include "models/workload_catalog.h"
+#include "pages/command_arm_editor.h"
 #include "study/arm_diff.h"
 #include "study/arm_roles.h"
 #include "study/gates.h"
 #include "study/plan_limits.h"
+#include "workloads/command/command_workload.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -75,6 +77,9 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     body()->addLayout(top);
     m_experiment = valueLabel(this);
     body()->addWidget(m_experiment);
+    // External-command arms (docs/adapters.md) are edited here instead of the parameter table.
+    m_commandArms = new CommandArmEditor(document, this);
+    body()->addWidget(m_commandArms);
 
     auto* columns = new QHBoxLayout;
     auto* left = new QVBoxLayout;
@@ -364,6 +369,12 @@ void AbPage::refresh()
     m_workload->setEnabled(!e || e->samples.empty());
     m_arms->setRowCount(0);
     m_controls->setRowCount(0);
+    const bool commandArms = e && e->workload == command::kCommandWorkload;
+    m_commandArms->setVisible(commandArms);
+    m_arms->setVisible(!commandArms);
+    m_variedBox->setVisible(!commandArms);
+    m_diff->setVisible(!commandArms); // a command A/B has no parameters to diff
+    m_commandArms->showExperiment(commandArms ? i : -1);
     if (!e) {
         setValue(m_experiment, tr("No A/B yet: choose a workload and press New A/B."));
         setValue(m_diff, QString());

@@ -12,6 +12,7 @@ class QSpinBox;
 
 namespace kwb::gui {
 
+class CommandArmEditor;
 class DeviceProbe;
 class RunController;
 
@@ -29,6 +30,7 @@ public:
     // The reason Start is locked, empty when it may run (the same text as its tooltip).
     QString runBlockedReason() const;
     QString lastRefusal() const { return m_refusal; }
+    CommandArmEditor* commandArmEditor() const { return m_commandArms; }
 
 signals:
     void runRequested();
@@ -68,6 +70,7 @@ private:
     QPushButton* m_start;
     QPushButton* m_stopButton;
     QLabel* m_progress;
+    CommandArmEditor* m_commandArms = nullptr;
 };
 
 } // namespace kwb::gui

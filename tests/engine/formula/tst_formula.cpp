@@ -113,6 +113,22 @@ private slots:
         QCOMPARE(QString::fromStdString(to_formula_name(text.toStdString())), name);
         QVERIFY(is_formula_name(to_formula_name(text.toStdString())));
     }
+
+    void namesStayWithinMuParsersLimit()
+    {
+        // Found by fuzz_formula (tests/fuzz/corpus/formula/crash-identifier-too-long.bin): a name
+        // of 101 characters was accepted here and refused by muParser ("Identifier too long").
+        const std::string longest(100, 'a'), tooLong(101, 'a');
+        QVERIFY(is_formula_name(longest));
+        QVERIFY(!is_formula_name(tooLong));
+        QVERIFY(evaluate_formula(longest, {{longest, 2, "study", ""}}).ok());
+        for (const std::string& text : {tooLong, std::string(300, '-'), "min" + std::string(200, 'x')}) {
+            const std::string name = to_formula_name(text);
+            QVERIFY(name.size() <= 100);
+            QVERIFY(is_formula_name(name));
+            QCOMPARE(*evaluate_formula(name, {{name, 2, "study", ""}}).value, 2.0);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFormula)

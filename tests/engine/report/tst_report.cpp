@@ -15,6 +15,7 @@
 #include <QFile>
 #include <QTest>
 #include <QXmlStreamReader>
+#include <algorithm>
 #include <fmt/format.h>
 #include <fstream>
 #include <set>
@@ -27,6 +28,7 @@ namespace {
 const std::string kDemo = KWB_SOURCE_DIR "/resources/studies/demo.json";
 const std::string kKill = KWB_SOURCE_DIR "/tests/data/studies/kill.json";
 const std::string kBimodal = KWB_SOURCE_DIR "/tests/data/studies/bimodal.json";
+const std::string kGrid = KWB_SOURCE_DIR "/tests/data/studies/grid.json";
 
 bool has(const std::string& text, const std::string& what)
 {
@@ -263,6 +265,58 @@ private slots:
         // Two arms are no grid.
         Study ab = load_study(kDemo);
         QVERIFY(heatmap_svg(build_report(ab, {}).experiments.front()).empty());
+    }
+
+    void grid_group_gets_its_heat_map_in_every_format()
+    {
+        // A real 2 x 2 grid (`kwb new --grid`, `kwb run`): three cell experiments against the
+        // baseline cell, each with its stored verdict, drawn as one heat map.
+        const Study s = load_study(kGrid);
+        QCOMPARE(s.grids.size(), std::size_t(1));
+        const Report r = report_from_file(kGrid, "");
+        QCOMPARE(r.grids.size(), std::size_t(1));
+        const GridGroupReport& g = r.grids.front();
+        QCOMPARE(g.cells.size(), std::size_t(4));
+        QVERIFY(g.cells[0].baseline);
+        int judged = 0;
+        for (const auto& c : g.cells) {
+            if (c.baseline)
+                continue;
+            const Experiment* e = nullptr;
+            for (const auto& x : s.experiments)
+                if (x.id == c.experiment_id)
+                    e = &x;
+            QVERIFY2(e, c.label.c_str());
+            QCOMPARE(e->cell, (std::vector<int> {c.row, c.col}));
+            QVERIFY(e->verdict && c.delta_pct);
+            QCOMPARE(*c.delta_pct, *e->verdict->delta_pct); // read as stored, never recomputed
+            QCOMPARE(c.verdict, std::string(to_string(e->final_verdict->word)));
+            ++judged;
+        }
+        QCOMPARE(judged, 3);
+
+        const std::string svg = grid_heatmap_svg(g);
+        QVERIFY(has(svg, "<svg") && has(svg, ">" + g.row_variable + "<") && has(svg, ">" + g.col_variable + "<"));
+        for (const auto& c : g.cells)
+            if (c.delta_pct)
+                QVERIFY2(
+                    has(svg, fmt::format("Δ {}{} %", *c.delta_pct > 0 ? "+" : "", num(*c.delta_pct))), c.label.c_str());
+        std::vector<Attachment> charts;
+        const std::string md = render_markdown(r, "g", charts);
+        QVERIFY(has(md, "## Grid " + g.id));
+        QVERIFY(std::any_of(charts.begin(), charts.end(), [&](const Attachment& a) { return has(a.name, "heatmap"); }));
+        for (const auto& c : g.cells)
+            if (c.delta_pct)
+                QVERIFY(has(md, "| " + c.label + " |") && has(md, num(*c.delta_pct)));
+        const std::string html = render_html(r);
+        QVERIFY(has(html, "Grid " + g.id));
+        const auto j = render_json(r);
+        QCOMPARE(j.at("grids").size(), std::size_t(1));
+        QCOMPARE(j.at("grids")[0].at("cells").size(), std::size_t(4));
+        std::ifstream in(KWB_SOURCE_DIR "/docs/report-schema.json");
+        std::vector<std::string> problems;
+        kwbtest::check_schema(nlohmann::json::parse(in), j, "$", problems);
+        QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
     }
 
     void trace_has_a_track_per_arm_and_lane()

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pages/command_arm_editor.h"
+
+#include "models/json_convert.h"
+#include "models/study_document.h"
+#include "workloads/command/command_workload.h"
+#include "workloads/workload.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPointer>
+#include <QProcess>
+#include <QPushButton>
+#include <QThread>
+#include <QVBoxLayout>
+#include <memory>
+
+namespace kwb::gui {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// Environment overrides as the user types them: K=V words, quoted like a shell ("K=a b").
+std::map<std::string, std::string> parseEnv(const QString& text, QString* error)
+{
+    std::map<std::string, std::string> env;
+    for (const QString& word : QProcess::splitCommand(text)) {
+        const auto eq = word.indexOf(u'=');
+        if (eq <= 0) {
+            *error = QObject::tr("environment: \"%1\" is not K=V").arg(word);
+            return {};
+        }
+        env[word.left(eq).toStdString()] = word.mid(eq + 1).toStdString();
+    }
+    return env;
+}
+
+QString envText(const std::map<std::string, std::string>& env)
+{
+    QStringList words;
+    for (const auto& [k, v] : env) {
+        QString w = qs(k) + u'=' + qs(v);
+        if (w.contains(u' ') || w.contains(u'"'))
+            w = u'"' + QString(w).replace(u'"', u"\\\""_s) + u'"';
+        words << w;
+    }
+    return words.join(u' ');
+}
+
+QString number(double v)
+{
+    return QString::number(v, 'g', 6);
+}
+
+} // namespace
+
+CommandArmEditor::CommandArmEditor(StudyDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , m_document(document)
+{
+    setObjectName(u"commandArmEditor"_s);
+    auto* form = new QFormLayout;
+    m_arm = new QComboBox(this);
+    m_arm->setObjectName(u"commandArm"_s);
+    m_command = new QLineEdit(this);
+    m_command->setObjectName(u"commandLine"_s);
+    m_command->setPlaceholderText(tr("run by /bin/sh; {out} becomes a fresh result-file path per repetition"));
+    m_cwd = new QLineEdit(this);
+    m_cwd->setObjectName(u"commandCwd"_s);
+    m_cwd->setPlaceholderText(tr("where kwb runs"));
+    m_env = new QLineEdit(this);
+    m_env->setObjectName(u"commandEnv"_s);
+    m_env->setPlaceholderText(tr("K=V overrides, space separated (quote a value with spaces)"));
+    m_timeout = new QDoubleSpinBox(this);
+    m_timeout->setObjectName(u"commandTimeout"_s);
+    m_timeout->setRange(0.1, 604800);
+    m_timeout->setDecimals(1);
+    m_timeout->setSuffix(tr(" s"));
+    m_timeout->setToolTip(tr("A repetition running longer is killed with its process group and recorded as failed"));
+    m_check = new QLineEdit(this);
+    m_check->setObjectName(u"commandCheck"_s);
+    m_check->setPlaceholderText(tr("exit 0 = the output is correct; empty: the arm stays unverified (a missing gate)"));
+    m_adapter = new QComboBox(this);
+    m_adapter->setObjectName(u"commandAdapter"_s);
+    m_adapter->addItem(u"auto"_s);
+    for (const auto& name : command::adapter_names())
+        m_adapter->addItem(qs(name));
+    m_adapter->setToolTip(tr("Reads both arms' output (one adapter for both, so the arms are read alike); auto "
+                             "detects it from the output"));
+    m_metric = new QComboBox(this);
+    m_metric->setObjectName(u"commandMetric"_s);
+    m_metric->setEditable(true);
+    m_metric->setInsertPolicy(QComboBox::NoInsert);
+    m_metric->setToolTip(tr("The metric the verdict judges: a canonical name (time_ms, ttft_ms...) or the "
+                            "adapter's own key (mean_ttft_ms)"));
+    form->addRow(tr("Arm"), m_arm);
+    form->addRow(tr("Command"), m_command);
+    form->addRow(tr("Working directory"), m_cwd);
+    form->addRow(tr("Environment"), m_env);
+    form->addRow(tr("Timeout"), m_timeout);
+    form->addRow(tr("Check command"), m_check);
+    form->addRow(tr("Adapter (both arms)"), m_adapter);
+    form->addRow(tr("Metric (both arms)"), m_metric);
+
+    m_refusalLabel = new QLabel(this);
+    m_refusalLabel->setObjectName(u"commandRefusal"_s);
+    m_refusalLabel->setWordWrap(true);
+    m_refusalLabel->setStyleSheet(u"color: #c62828;"_s);
+    m_refusalLabel->hide();
+    auto* testRow = new QHBoxLayout;
+    m_test = new QPushButton(tr("Test once"), this);
+    m_test->setObjectName(u"commandTestOnce"_s);
+    m_test->setToolTip(tr("Run this arm's command one time, as a repetition would, and show what the adapter read"));
+    m_result = new QLabel(this);
+    m_result->setObjectName(u"commandTestResult"_s);
+    m_result->setWordWrap(true);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    testRow->addWidget(m_test, 0, Qt::AlignTop);
+    testRow->addWidget(m_result, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(form);
+    layout->addWidget(m_refusalLabel);
+    layout->addLayout(testRow);
+
+    connect(m_arm, &QComboBox::activated, this, [this] {
+        m_result->clear();
+        fill();
+    });
+    for (QLineEdit* e : {m_command, m_cwd, m_env, m_check})
+        connect(e, &QLineEdit::editingFinished, this, &CommandArmEditor::armFieldEdited);
+    connect(m_timeout, &QDoubleSpinBox::editingFinished, this, &CommandArmEditor::armFieldEdited);
+    connect(m_adapter, &QComboBox::activated, this, &CommandArmEditor::adapterChosen);
+    connect(m_metric, &QComboBox::activated, this, &CommandArmEditor::metricChosen);
+    connect(m_metric->lineEdit(), &QLineEdit::editingFinished, this, &CommandArmEditor::metricChosen);
+    connect(m_test, &QPushButton::clicked, this, &CommandArmEditor::testOnce);
+}
+
+CommandArmEditor::~CommandArmEditor()
+{
+    // A command under test is bounded by its timeout; the window waits for it rather than leave a
+    // thread running into a destroyed widget.
+    if (m_worker)
+        m_worker->wait();
+}
+
+int CommandArmEditor::armIndex() const
+{
+    return std::max(0, m_arm->currentIndex());
+}
+
+void CommandArmEditor::setArmIndex(int arm)
+{
+    m_arm->setCurrentIndex(arm);
+    m_result->clear();
+    fill();
+}
+
+QString CommandArmEditor::testResult() const
+{
+    return m_result->text();
+}
+
+void CommandArmEditor::showExperiment(int experimentIndex)
+{
+    m_experiment = experimentIndex;
+    fill();
+}
+
+void CommandArmEditor::fill()
+{
+    const auto& ex = m_document->study().experiments;
+    const Experiment* e = m_experiment >= 0 && m_experiment < static_cast<int>(ex.size())
+        ? &ex[static_cast<size_t>(m_experiment)]
+        : nullptr;
+    m_filling = true;
+    const int arm = armIndex();
+    m_arm->clear();
+    if (e)
+        for (const auto& a : e->arms)
+            m_arm->addItem(qs(a.name));
+    m_arm->setCurrentIndex(std::min(arm, m_arm->count() - 1));
+    const Arm* a = e && m_arm->currentIndex() >= 0 ? &e->arms[static_cast<size_t>(m_arm->currentIndex())] : nullptr;
+    const CommandSpec spec = a && a->command ? *a->command : CommandSpec {};
+    // Finished experiments are kept as they ran: edit a new attempt instead.
+    const bool editable = a && a->command && e->samples.empty();
+    for (QWidget* w :
+        std::initializer_list<QWidget*> {m_command, m_cwd, m_env, m_timeout, m_check, m_adapter, m_metric})
+        w->setEnabled(editable);
+    m_test->setEnabled(a && a->command && !m_worker);
+    if (!m_command->hasFocus())
+        m_command->setText(qs(spec.cmd));
+    if (!m_cwd->hasFocus())
+        m_cwd->setText(qs(spec.cwd));
+    if (!m_env->hasFocus())
+        m_env->setText(envText(spec.env));
+    m_timeout->setValue(spec.timeout_s);
+    if (!m_check->hasFocus())
+        m_check->setText(qs(spec.check));
+    m_adapter->setCurrentText(qs(spec.adapter));
+    fillMetrics(qs(spec.adapter));
+    m_metric->setCurrentText(e ? qs(e->metric) : QString());
+    m_refusalLabel->setVisible(!m_refusal.isEmpty());
+    m_refusalLabel->setText(m_refusal);
+    m_filling = false;
+}
+
+void CommandArmEditor::fillMetrics(const QString& adapter)
+{
+    // The chosen adapter's keys first (canonical name, then the tool's own key), then every
+    // canonical metric; auto offers the canonical names only.
+    QStringList names;
+    try {
+        if (adapter != "auto"_L1)
+            for (const auto& k : command::make_adapter(adapter.toStdString())->keys())
+                for (const QString& n : {qs(k.metric), qs(k.key)})
+                    if (!names.contains(n) && !n.contains(u' ') && !n.contains(u'('))
+                        names << n;
+    } catch (const std::exception&) {
+        // an adapter that needs options (keymap, regex) lists no keys of its own
+    }
+    for (const auto& c : command::canonical_metrics())
+        if (!names.contains(qs(c.metric)))
+            names << qs(c.metric);
+    const QString current = m_metric->currentText();
+    m_metric->clear();
+    m_metric->addItems(names);
+    m_metric->setCurrentText(current);
+}
+
+void CommandArmEditor::refuse(const QString& why)
+{
+    m_refusal = why;
+    fill();
+}
+
+void CommandArmEditor::armFieldEdited()
+{
+    if (m_filling || m_experiment < 0)
+        return;
+    const auto& e = m_document->study().experiments.at(static_cast<size_t>(m_experiment));
+    const size_t arm = static_cast<size_t>(armIndex());
+    if (arm >= e.arms.size() || !e.arms[arm].command || !e.samples.empty())
+        return;
+    CommandSpec spec = *e.arms[arm].command;
+    QString envError;
+    const auto env = parseEnv(m_env->text(), &envError);
+    if (!envError.isEmpty())
+        return refuse(envError);
+    spec.cmd = m_command->text().trimmed().toStdString();
+    spec.cwd = m_cwd->text().trimmed().toStdString();
+    spec.env = env;
+    spec.timeout_s = m_timeout->value();
+    spec.check = m_check->text().trimmed().toStdString();
+    const CommandSpec& was = *e.arms[arm].command;
+    if (spec.cmd == was.cmd && spec.cwd == was.cwd && spec.env == was.env && spec.timeout_s == was.timeout_s
+        && spec.check == was.check) {
+        if (!m_refusal.isEmpty())
+            refuse(QString());
+        return;
+    }
+    try {
+        command::validate(spec, e.arms[arm].name);
+    } catch (const std::exception& x) {
+        return refuse(qs(x.what()));
+    }
+    m_refusal.clear();
+    const int i = m_experiment;
+    m_document->edit(
+        tr("Edit the %1 arm's command").arg(qs(e.arms[arm].name)),
+        [i, arm, spec](Study& s) { s.experiments[static_cast<size_t>(i)].arms[arm].command = spec; },
+        u"command-arm-%1"_s.arg(arm));
+}
+
+void CommandArmEditor::adapterChosen()
+{
+    if (m_filling || m_experiment < 0)
+        return;
+    const std::string adapter = m_adapter->currentText().toStdString();
+    const auto& e = m_document->study().experiments.at(static_cast<size_t>(m_experiment));
+    for (const auto& a : e.arms) {
+        if (!a.command)
+            continue;
+        CommandSpec trial = *a.command;
+        trial.adapter = adapter;
+        try {
+            command::validate(trial, a.name);
+        } catch (const std::exception& x) {
+            return refuse(qs(x.what()));
+        }
+    }
+    m_refusal.clear();
+    const int i = m_experiment;
+    m_document->edit(tr("Read the commands with %1").arg(qs(adapter)), [i, adapter](Study& s) {
+        for (auto& a : s.experiments[static_cast<size_t>(i)].arms)
+            if (a.command)
+                a.command->adapter = adapter;
+    });
+}
+
+void CommandArmEditor::metricChosen()
+{
+    if (m_filling || m_experiment < 0)
+        return;
+    const std::string metric = m_metric->currentText().trimmed().toStdString();
+    const auto& e = m_document->study().experiments.at(static_cast<size_t>(m_experiment));
+    if (metric == e.metric || !e.samples.empty())
+        return;
+    if (metric.empty())
+        return refuse(tr("metric: name the metric the verdict judges"));
+    m_refusal.clear();
+    const int i = m_experiment;
+    const std::string old = e.metric;
+    const command::KeySpec spec = command::metric_spec(metric);
+    m_document->edit(tr("Judge %1").arg(qs(metric)), [=](Study& s) {
+        s.experiments[static_cast<size_t>(i)].metric = metric;
+        // The target named the old metric (as kwb new writes it): it follows, with the new
+        // metric's unit and direction, so the verdict judges the right way round.
+        if (s.target.metric == old) {
+            s.target.metric = metric;
+            if (!spec.unit.empty()) {
+                s.target.unit = spec.unit;
+                s.target.direction = spec.direction;
+            }
+        }
+    });
+}
+
+void CommandArmEditor::testOnce()
+{
+    if (m_worker || m_experiment < 0)
+        return;
+    const auto& e = m_document->study().experiments.at(static_cast<size_t>(m_experiment));
+    const size_t arm = static_cast<size_t>(armIndex());
+    if (arm >= e.arms.size() || !e.arms[arm].command)
+        return;
+    const CommandSpec spec = *e.arms[arm].command;
+    const std::string metric = e.metric;
+    try {
+        command::validate(spec, e.arms[arm].name);
+    } catch (const std::exception& x) {
+        m_result->setText(tr("Not run: %1").arg(qs(x.what())));
+        emit testFinished(false);
+        return;
+    }
+    auto outcome = std::make_shared<command::Attempt>();
+    m_worker = QThread::create([spec, outcome] { *outcome = command::run_attempt(spec); });
+    m_test->setEnabled(false);
+    m_result->setText(tr("Running `%1` once (timeout %2 s)…").arg(qs(spec.cmd), number(spec.timeout_s)));
+    connect(m_worker, &QThread::finished, this, [this, outcome, metric] {
+        m_worker->deleteLater();
+        m_worker = nullptr;
+        m_test->setEnabled(true);
+        const command::Attempt& a = *outcome;
+        if (!a.ok) {
+            // One line: the engine's reason (exit status, timeout, what the adapter missed).
+            m_result->setText(tr("Read nothing: %1").arg(qs(a.error).simplified()));
+            emit testFinished(false);
+            return;
+        }
+        QStringList read;
+        for (const auto& [k, v] : a.reading.metrics)
+            read << u"%1 = %2"_s.arg(qs(k), number(v));
+        const auto judged = a.reading.metrics.find(metric);
+        QString head = judged == a.reading.metrics.end()
+            ? tr("The %1 adapter read no %2 (the metric judged) in %3 s.")
+                  .arg(qs(a.adapter), qs(metric), number(a.seconds))
+            : tr("The %1 adapter read %2 = %3 in %4 s.")
+                  .arg(qs(a.adapter), qs(metric), number(judged->second), number(a.seconds));
+        QString text = head + u'\n' + tr("Read: %1").arg(read.join(u", "_s));
+        if (!a.reading.notes.empty())
+            text += u'\n' + tr("Notes: %1").arg(qs(a.reading.notes.front()));
+        m_result->setText(text);
+        emit testFinished(judged != a.reading.metrics.end());
+    });
+    m_worker->start();
+}
+
+} // namespace kwb::gui
