@@ -89,7 +89,8 @@ Study parse_study(std::string_view text, const std::string& origin)
         doc = nlohmann::json::parse(text);
     } catch (const nlohmann::json::out_of_range& e) {
         try {
-            (void)nlohmann::json::parse(text, note_key); // again, to learn the field it failed in
+            const auto ignored = nlohmann::json::parse(text, note_key); // again, to learn the field it failed in
+            static_cast<void>(ignored);
         } catch (const nlohmann::json::exception&) {
         }
         std::string what = e.what();

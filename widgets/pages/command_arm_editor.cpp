@@ -67,14 +67,20 @@ CommandArmEditor::CommandArmEditor(StudyDocument* document, QWidget* parent)
     auto* form = new QFormLayout;
     m_arm = new QComboBox(this);
     m_arm->setObjectName(u"commandArm"_s);
+    m_arm->setToolTip(tr("The arm whose command the fields below edit; the A/B compares the two arms"));
     m_command = new QLineEdit(this);
     m_command->setObjectName(u"commandLine"_s);
+    m_command->setToolTip(tr("The benchmark command one repetition runs, in a shell; {out} becomes a fresh result file "
+                             "per repetition. Change one thing between the arms: the playbook's single variable"));
     m_command->setPlaceholderText(tr("run by /bin/sh; {out} becomes a fresh result-file path per repetition"));
     m_cwd = new QLineEdit(this);
     m_cwd->setObjectName(u"commandCwd"_s);
+    m_cwd->setToolTip(tr("The folder the command runs in (empty: where kwb runs)"));
     m_cwd->setPlaceholderText(tr("where kwb runs"));
     m_env = new QLineEdit(this);
     m_env->setObjectName(u"commandEnv"_s);
+    m_env->setToolTip(tr("Environment overrides as K=V, space separated (shell quoting): a matched control, so keep "
+                         "them equal between arms unless they are the variable"));
     m_env->setPlaceholderText(tr("K=V overrides, space separated (quote a value with spaces)"));
     m_timeout = new QDoubleSpinBox(this);
     m_timeout->setObjectName(u"commandTimeout"_s);
@@ -84,6 +90,8 @@ CommandArmEditor::CommandArmEditor(StudyDocument* document, QWidget* parent)
     m_timeout->setToolTip(tr("A repetition running longer is killed with its process group and recorded as failed"));
     m_check = new QLineEdit(this);
     m_check->setObjectName(u"commandCheck"_s);
+    m_check->setToolTip(tr("Run once per arm before timing; exit 0 means the arm's output is correct. Without it the "
+                           "verdict lists correctness as a missing gate"));
     m_check->setPlaceholderText(tr("exit 0 = the output is correct; empty: the arm stays unverified (a missing gate)"));
     m_adapter = new QComboBox(this);
     m_adapter->setObjectName(u"commandAdapter"_s);
