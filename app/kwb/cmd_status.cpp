@@ -30,11 +30,8 @@ int status(const std::string& path, bool json)
     } catch (const std::exception& e) {
         throw BadInput(e.what());
     }
-    std::vector<std::string> job_tasks;
-    for (const auto& [id, s] : submissions)
-        job_tasks.push_back(s.job_task());
     std::string problem;
-    const auto states = slurm::task_states(job_tasks, problem);
+    const auto states = slurm::task_states(submissions, problem);
     if (!problem.empty())
         fmt::print(stderr, "kwb: cannot ask Slurm ({}): states from the part files only\n", problem);
     const auto cells = slurm::cell_statuses(path, study, submissions, states);

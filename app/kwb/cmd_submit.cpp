@@ -76,11 +76,9 @@ int submit(const SubmitOptions& o)
     } catch (const std::exception& e) {
         throw BadInput(e.what());
     }
-    std::vector<std::string> job_tasks;
-    for (const auto& [id, s] : submissions)
-        job_tasks.push_back(s.job_task());
     std::string problem;
-    const auto states = o.dry_run ? std::map<std::string, slurm::TaskState> {} : slurm::task_states(job_tasks, problem);
+    const auto states
+        = o.dry_run ? std::map<std::string, slurm::TaskState> {} : slurm::task_states(submissions, problem);
     if (!problem.empty())
         throw std::runtime_error(fmt::format("cannot ask Slurm: {} (is this a Slurm login node?)", problem));
     const auto queued = [&](const std::string& id) -> std::string {

@@ -195,4 +195,12 @@ std::vector<CellStatus> cell_statuses(const fs::path& study_path, const Study& s
     return out;
 }
 
+std::map<std::string, TaskState> task_states(const std::map<std::string, Submission>& submissions, std::string& problem)
+{
+    std::vector<std::string> job_tasks;
+    for (const auto& [id, s] : submissions)
+        job_tasks.push_back(s.job_task());
+    return task_states(job_tasks, problem);
+}
+
 } // namespace kwb::cli::slurm

@@ -35,6 +35,9 @@ struct TaskState {
 // Each task's state by "JOB_TASK"; a task Slurm no longer knows is absent. `problem` is set when
 // squeue cannot be asked at all (no Slurm here).
 std::map<std::string, TaskState> task_states(const std::vector<std::string>& job_tasks, std::string& problem);
+// The same for every task the study recorded as submitted.
+std::map<std::string, TaskState> task_states(
+    const std::map<std::string, Submission>& submissions, std::string& problem);
 
 // One experiment as `kwb status` shows it.
 struct CellStatus {
