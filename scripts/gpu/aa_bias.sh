@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Looks for the cause of a sign-consistent A/A delta on the GPU (issue 8): the same configuration
+# as both arms, in ABBA blocks and in seeded random blocks (a new seed per study), for the copy and
+# the power-capped cuBLASLt GEMM at 100 ms repetitions, plus three-arm A/As (--aa-arm) whose third
+# arm is a third prepared instance of the same configuration. aa_bias.py then separates an effect
+# of the schedule (position in the block, the first repetition after an arm switch) from one of the
+# arm's prepared instance (its buffers, its cuBLASLt plan). Writes under $1 (default $OUT).
+# Knobs: KWB_BIAS_STUDIES (per family, default 10), KWB_BIAS_GEMM_MS (default 100).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:-${OUT:-$PWD/gpu-out}}/aa-bias
+count=${KWB_BIAS_STUDIES:-10}
+gemm_ms=${KWB_BIAS_GEMM_MS:-100}
+kwb="$here/bin/kwb"
+mkdir -p "$out"
+copy=(--workload bandwidth --param op=copy --param size_mb=2048 --vary vector_width=4,8)
+gemm=(--workload gemm --param impl=cublaslt --param m=8192 --param n=8192 --param k=8192 --vary block_n=64,128
+  --min-rep-ms "$gemm_ms")
+
+# kwb new needs two values of the varied parameter; every arm is set back to the baseline's.
+study() {   # name, kwb new arguments...
+  local name=$1; shift
+  local f="$out/$name.json"
+  "$kwb" new "$@" --runs 10 --backend cuda --out "$f" --force 2>> "$out/kwb.log" || return 1
+  python3 - "$f" <<'PY'
+import json, sys
+p = sys.argv[1]; d = json.load(open(p)); e = d["experiments"][0]
+for arm in e["arms"][1:]:
+    arm["params"] = dict(e["arms"][0]["params"])
+json.dump(d, open(p, "w"), indent=1)
+PY
+  "$kwb" run "$f" > "$out/$name.txt" 2>> "$out/kwb.log"
+}
+status=0
+for i in $(seq 1 "$count"); do
+  study "copy-abba-$i" "${copy[@]}" || status=1
+  study "copy-random-$i" "${copy[@]}" --order random --seed "$i" || status=1
+  study "gemm-abba-$i" "${gemm[@]}" || status=1
+  study "gemm-random-$i" "${gemm[@]}" --order random --seed "$i" || status=1
+done
+for i in $(seq 1 $(( (count + 1) / 2 ))); do
+  study "gemm-3arm-$i" "${gemm[@]}" --aa-arm || status=1
+done
+python3 "$here/aa_bias.py" "$out" > "$out/summary.json" 2>> "$out/kwb.log" || status=1
+exit $status
