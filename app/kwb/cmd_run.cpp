@@ -417,16 +417,8 @@ int run(const RunOptions& o)
         ~ReleaseAtExit() { set_exit_cleanup_path(""); }
     } release_at_exit;
     // A study handed to a remote host is that run's until it comes back (study/remote_marker.h).
-    try {
-        if (const auto remote = read_remote_marker(o.study))
-            throw BadInput(fmt::format("{}: is being run on {} since {} (kwb run {} --attach follows it; the study "
-                                       "comes back when it ends)",
-                o.study, remote->describe(), remote->started_at, o.study));
-    } catch (const BadInput&) {
-        throw;
-    } catch (const std::exception& e) {
-        throw BadInput(e.what());
-    }
+    if (const std::string away = remote_run_refusal(o.study); !away.empty())
+        throw BadInput(fmt::format("{}: {}", o.study, away));
     // Holding the lock, no other kwb saves this study: temporary files beside it whose process is
     // gone are what a killed save left behind.
     for (const auto& leftover : remove_stale_temporaries(file))

@@ -212,7 +212,9 @@ void MainWindow::buildActions()
     m_devicesEdit->setPlaceholderText(tr("devices, e.g. 0,1"));
     m_devicesEdit->setMaximumWidth(140);
     m_devicesEdit->setToolTip(tr("Run the grid's cells in parallel, one cell per listed device "
-                                 "(kwb run --devices); empty: one device"));
+                                 "(kwb run --devices), here or on a host; empty: one device"));
+    // Run and Run on host both read it, so the run controller follows every edit.
+    connect(m_devicesEdit, &QLineEdit::textChanged, m_run, &RunController::setDevices);
     bar->addWidget(m_devicesEdit);
     m_remote = new RemoteActions(this, &m_document, m_run, m_probe,
         {[this] { return runBlockedReason(); }, [this](const QString& m) { showError(m); },
@@ -289,6 +291,10 @@ void MainWindow::offerAutosave()
 
 QString MainWindow::runBlockedReason() const
 {
+    // A study whose run is away on a host is that run's: kwb would refuse it, so Run says why first.
+    if (m_remote)
+        if (const QString away = m_remote->awayReason(); !away.isEmpty())
+            return away;
     return m_abPage->runBlockedReason();
 }
 
@@ -334,7 +340,6 @@ void MainWindow::run()
         return;
     }
     m_banner->hide();
-    m_run->setDevices(m_devicesEdit->text());
     if (!m_run->start()) {
         showError(m_run->lastError());
         return;

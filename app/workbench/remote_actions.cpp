@@ -68,6 +68,14 @@ QString RemoteActions::awayOn() const
     return {};
 }
 
+QString RemoteActions::awayReason() const
+{
+    if (m_document->filePath().isEmpty())
+        return {};
+    const std::string why = remote_run_refusal(m_document->filePath().toStdString());
+    return why.empty() ? QString() : tr("the study %1").arg(QString::fromStdString(why));
+}
+
 bool RemoteActions::runOn(const RemoteHost& host)
 {
     if (m_run->isRunning())

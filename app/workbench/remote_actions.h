@@ -40,6 +40,9 @@ public:
     bool runOn(const RemoteHost& host);
     // The study on disk is owned by a run on a host (its record beside it): that host, else empty.
     QString awayOn() const;
+    // Why the open study cannot run here while a host's run owns it (the engine's sentence), else
+    // empty: Run and Run on host are locked with it.
+    QString awayReason() const;
 
 private:
     void rebuildMenu();

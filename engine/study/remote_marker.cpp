@@ -47,6 +47,19 @@ std::optional<RemoteRun> read_remote_marker(const std::filesystem::path& study)
     return run;
 }
 
+std::string remote_run_refusal(const std::filesystem::path& study)
+{
+    try {
+        if (const auto run = read_remote_marker(study))
+            return fmt::format("is being run on {} since {}; it comes back when that run ends (kwb run --attach, or "
+                               "Reattach in the window, follows it)",
+                run->describe(), run->started_at);
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return {};
+}
+
 void write_remote_marker(const std::filesystem::path& study, const RemoteRun& run)
 {
     const nlohmann::json doc {{"host", run.host}, {"remote_kwb", run.remote_kwb}, {"remote_folder", run.remote_folder},

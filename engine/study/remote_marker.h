@@ -24,6 +24,12 @@ struct RemoteRun {
     std::string describe() const; // "host gpu-01 (folder .kwb/runs/s.json-1a2b...)"
 };
 
+// Why a study cannot be run here: empty when no remote run owns it, else "is being run on host
+// gpu-01 (folder ...) since 2026-12-01T03:00:00Z; it comes back when ...". `kwb run` and the
+// window's Run both refuse with it; a marker that cannot be read is a reason too (its one-line
+// error), never ignored.
+std::string remote_run_refusal(const std::filesystem::path& study);
+
 // `.NAME.remote` in the study's directory.
 std::filesystem::path remote_marker_path(const std::filesystem::path& study);
 

@@ -226,6 +226,10 @@ void TestWorkbenchRemote::closingTheWindowLetsGoAndOpeningReattaches()
         QCOMPARE(offline.runController()->lastStatus(), u"failed"_s);
         QVERIFY(offline.document()->isLocked());
         QVERIFY(offline.remoteActions()->reattachAction()->isEnabled());
+        // Run knows the study is away: locked with the engine's sentence, as kwb run would refuse.
+        const QAction* run = offline.findChild<QAction*>(u"runAction"_s);
+        QVERIFY(run && !run->isEnabled());
+        QVERIFY2(run->toolTip().contains(u"is being run on host kwbtest"_s), qPrintable(run->toolTip()));
         qputenv("KWB_SSH", ssh);
     }
     QCOMPARE(QString::fromStdString(record->host), u"kwbtest"_s);
@@ -247,6 +251,7 @@ void TestWorkbenchRemote::closingTheWindowLetsGoAndOpeningReattaches()
     QCOMPARE(e->status, kwb::ExperimentStatus::Done);
     QVERIFY(!kwb::read_remote_marker(file));
     QVERIFY(!w.remoteActions()->reattachAction()->isEnabled());
+    QVERIFY(!w.findChild<QAction*>(u"runAction"_s)->toolTip().contains(u"is being run on"_s));
 }
 
 QTEST_MAIN(TestWorkbenchRemote)

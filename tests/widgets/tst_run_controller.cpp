@@ -3,6 +3,7 @@
 // lines: every path (done, stopped, failed, crashed, garbage) without the engine.
 #include "models/device_probe.h"
 #include "models/live_series.h"
+#include "models/remote_hosts.h"
 #include "models/run_controller.h"
 #include "models/study_document.h"
 
@@ -35,6 +36,7 @@ private slots:
     void deviceProbeReadsKwbDevices();
     void devicesRunFollowsInterleavedCells();
     void realKwbSpreadsACpuGridOverTwoDevices();
+    void devicesHoldOnAHostToo();
 
 private:
     QTemporaryDir m_dir;
@@ -261,6 +263,30 @@ void TestRunController::devicesRunFollowsInterleavedCells()
         QString::fromUtf8(args.readAll().trimmed()), QString(u"run "_s + m_path + u" --json-progress --devices 0,1"_s));
     qunsetenv("FAKE_KWB_ARGS");
     qunsetenv("FAKE_KWB_GO");
+}
+
+// The Devices box applies to Run on host as to Run: kwb run --host H --devices LIST.
+void TestRunController::devicesHoldOnAHostToo()
+{
+    qputenv("FAKE_KWB_MODE", "done");
+    const QString argsFile = m_dir.filePath(u"host-devices-args.txt"_s);
+    qputenv("FAKE_KWB_ARGS", argsFile.toUtf8());
+    StudyDocument doc;
+    QVERIFY(doc.load(m_path));
+    LiveSeries live;
+    RunController run(&doc, &live);
+    run.setProgram(kFake);
+    run.setDevices(u"0,1"_s);
+    QSignalSpy finished(&run, &RunController::finished);
+    RemoteHost host;
+    host.destination = u"gpu-01"_s;
+    QVERIFY(run.startOnHost(host));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
+    QFile args(argsFile);
+    QVERIFY(args.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(args.readAll().trimmed()),
+        QString(u"run "_s + m_path + u" --json-progress --host gpu-01 --devices 0,1"_s));
+    qunsetenv("FAKE_KWB_ARGS");
 }
 
 // The real kwb on a CPU grid (2x2: three cells besides the baseline) over two worker slots:

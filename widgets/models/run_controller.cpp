@@ -83,7 +83,11 @@ bool RunController::startOnHost(const RemoteHost& host)
         m_lastError = tr("the host has no ssh destination");
         return false;
     }
-    return startChild(host.kwbArguments(), host.destination, true);
+    // The Devices box holds on a host too: its GPUs take the grid's cells one per listed device.
+    QStringList options = host.kwbArguments();
+    if (!m_devices.isEmpty())
+        options << u"--devices"_s << m_devices;
+    return startChild(options, host.destination, true);
 }
 
 bool RunController::reattach()

@@ -37,7 +37,8 @@ public:
     QString program() const { return m_program; }
 
     // Several devices (`0,1`): the run becomes `kwb run STUDY --devices LIST --json-progress`, one
-    // cell per device at a time (docs/cluster.md). Empty: the plain run. kwb checks the list.
+    // cell per device at a time (docs/cluster.md), here and on a host (startOnHost). Empty: the
+    // plain run. kwb checks the list.
     void setDevices(const QString& devices) { m_devices = devices.trimmed(); }
     QString devices() const { return m_devices; }
 
