@@ -17,6 +17,8 @@
 #              A/A false alarms for the copy and the GEMM (studies-summary.json)
 #   ncu        ncu_agreement.sh: PM sampling vs ncu --clock-control none on the copy and the GEMM
 #              -> ncu-agreement.json
+#   aa-bias    aa_bias.sh: GEMM and copy A/As in ABBA vs random blocks and with a third arm, to
+#              tell a schedule effect from an arm-instance effect -> aa-bias/summary.json
 #   kwb-bench  the host-side engine benchmarks
 #   grid2      two_gpu_grid.sh (issue 17, two GPUs; not in the default set): a 2x2 GEMM grid with
 #              kwb run --devices 0,1 and with one GPU, alternating -> grid2/summary.json
@@ -69,6 +71,8 @@ for stage in "${stages[@]}"; do
       timeout "$limit" bash "$here/kwb_studies.sh" "$out" || status=1 ;;
     ncu)
       timeout "$limit" bash "$here/ncu_agreement.sh" "$out" > "$out/ncu-agreement.json" 2> "$out/ncu-agreement.log" || status=1 ;;
+    aa-bias)
+      timeout "$limit" bash "$here/aa_bias.sh" "$out" || status=1 ;;
     grid2)
       timeout "$limit" bash "$here/two_gpu_grid.sh" "$out" || status=1 ;;
     kwb-bench)

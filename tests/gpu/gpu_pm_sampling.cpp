@@ -2,15 +2,20 @@
 // CUPTI PM sampling through the plugin on a real GPU: a 2 GiB copy and a bf16 8192^3 cuBLASLt
 // GEMM must rank the right way (copy: higher DRAM %; GEMM: higher tensor %), samples arrive at
 // the configured interval, and kernel activity records come back one per launch. It also prints
-// the figures of bench/results (overhead of sampling on the copy, sampling on vs off interleaved;
-// achieved sample rate), as JSON lines starting with "BENCH ".
+// the figures of bench/results (overhead of sampling on vs off, interleaved and judged, on the copy
+// and on the GEMM beside its A/A; achieved sample rate; the latency from a kernel's launch to its
+// first reading), as JSON lines starting with "BENCH ".
 #include "gpu_plugin.h"
 #include "sampling/cupti_metrics.h"
 #include "sampling/cupti_source.h"
 #include "sampling/queued_sampler.h"
+#include "verdict/verdict.h"
+#include "verdict/verdict_json.h"
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -49,6 +54,73 @@ Window sampled(kwb::QueuedSampler& sampler, const Prepared& w, int launches, int
         w.run(launches, false);
     sampler.stop();
     return win;
+}
+
+
+// Two arms of `reps` windows of `launches` launches each, ABBA-interleaved: sampling off vs on
+// (with_sampling), or off vs off (an A/A of the same schedule).
+std::pair<std::vector<double>, std::vector<double>> interleaved(
+    kwb::QueuedSampler& sampler, const Prepared& w, int launches, int reps, bool with_sampling)
+{
+    std::vector<double> a, b;
+    for (int block = 0; block < reps; ++block) {
+        for (int k = 0; k < 2; ++k) {
+            const bool second = (block % 2 == 0) == (k == 1);
+            const bool sampling = with_sampling && second;
+            if (sampling)
+                sampler.start([](const kwb::MetricReading&) {}, 0.001);
+            const double ms = w.run(launches, false).at("total_ms").get<double>();
+            if (sampling)
+                sampler.stop();
+            (second ? b : a).push_back(ms);
+        }
+    }
+    return {a, b};
+}
+
+// Prints the arms and the engine's sample verdict (generic profile, time: lower is better) as a
+// BENCH line; true when the verdict is neither LICENSE nor KILL.
+bool report_overhead(const char* what, const std::pair<std::vector<double>, std::vector<double>>& arms)
+{
+    const auto v = kwb::judge_samples(
+        arms.first, arms.second, kwb::make_profile("generic", kwb::Direction::Lower), false);
+    const json verdict = kwb::to_json(v);
+    std::printf("BENCH {\"what\":\"%s\",\"off_ms\":%s,\"on_ms\":%s,\"verdict\":%s,\"delta_pct\":%s,"
+                "\"ci95_delta_pct\":%s,\"sigma_pct\":%s}\n",
+        what, json(arms.first).dump().c_str(), json(arms.second).dump().c_str(), verdict.at("verdict").dump().c_str(),
+        verdict.value("delta_pct", json()).dump().c_str(), verdict.value("ci95_delta_pct", json()).dump().c_str(),
+        verdict.value("sigma_pct", json()).dump().c_str());
+    return v.word != kwb::VerdictWord::License && v.word != kwb::VerdictWord::Kill;
+}
+
+// From a copy's launch on an idle GPU to the first PM reading that shows it (DRAM above 20%)
+// reaching the sampler's consumer, host clock, n = 10. The window adds its display timer's
+// period and one frame on top (docs).
+void report_first_sample_latency(kwb::QueuedSampler& sampler, const Prepared& copy)
+{
+    using clock = std::chrono::steady_clock;
+    std::vector<double> latency_ms;
+    for (int i = 0; i < 10; ++i) {
+        std::atomic<long long> first_ns {-1};
+        std::atomic<long long> launched_ns {-1};
+        sampler.start(
+            [&](const kwb::MetricReading& r) {
+                const long long t0 = launched_ns.load();
+                if (t0 >= 0 && r.name == "dram_pct" && r.value > 20 && first_ns.load() < 0)
+                    first_ns = clock::now().time_since_epoch().count() - t0;
+            },
+            0.001);
+        std::this_thread::sleep_for(std::chrono::milliseconds(50)); // idle: the sampler is running
+        launched_ns = clock::now().time_since_epoch().count();
+        copy.run(20, false);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        sampler.stop();
+        if (first_ns.load() >= 0)
+            latency_ms.push_back(static_cast<double>(first_ns.load()) / 1e6);
+    }
+    std::printf("BENCH {\"what\":\"first_sample_latency_ms\",\"n\":%zu,\"values\":%s}\n", latency_ms.size(),
+        json(latency_ms).dump().c_str());
+    KWB_CHECK(latency_ms.size() == 10);
 }
 
 } // namespace
@@ -105,22 +177,18 @@ int main()
         KWB_CHECK(gemm);
     }
 
-    // Overhead: the copy timed by CUDA events with sampling off and on, ABBA-interleaved.
-    std::vector<double> off, on;
-    std::mutex m;
-    for (int block = 0; block < 8; ++block) {
-        for (int k = 0; k < 2; ++k) {
-            const bool sampling = (block % 2 == 0) == (k == 1);
-            if (sampling)
-                sampler.start([&](const kwb::MetricReading&) {}, 0.001);
-            const double ms = copy.run(100, false).at("total_ms").get<double>();
-            if (sampling)
-                sampler.stop();
-            (sampling ? on : off).push_back(ms);
-        }
+    // Overhead: sampling off vs on, ABBA-interleaved, judged by the engine's verdict as any A/B
+    // is (sampling must be NOISE, never a LICENSE- or KILL-sized effect); on the GEMM beside an
+    // off-vs-off A/A of the same length, whose spread is the power-capped clock's.
+    const auto copy_ab = interleaved(sampler, copy, 100, 10, true);
+    KWB_CHECK(report_overhead("overhead_copy_2GiB_x100", copy_ab));
+    if (gemm) {
+        const auto gemm_ab = interleaved(sampler, gemm, 20, 10, true);
+        const auto gemm_aa = interleaved(sampler, gemm, 20, 10, false);
+        KWB_CHECK(report_overhead("overhead_gemm_8192_x20", gemm_ab));
+        report_overhead("aa_gemm_8192_x20_sampling_off", gemm_aa);
     }
-    std::printf("BENCH {\"what\":\"overhead_copy_2GiB_x100\",\"off_ms\":%s,\"on_ms\":%s}\n", json(off).dump().c_str(),
-        json(on).dump().c_str());
+    report_first_sample_latency(sampler, copy);
 
     // Kernel activity: one record per launch.
     const char* error = nullptr;
