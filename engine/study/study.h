@@ -72,7 +72,7 @@ struct Prediction {
 };
 
 // The correctness check of one arm: its output against the workload's reference, run once per
-// experiment after warm-up and before timing. A failed check ends the experiment without a
+// experiment after the launch calibration, before the warm-ups and timing. A failed check ends the experiment without a
 // verdict: a faster wrong kernel must never be licensed.
 struct CorrectnessCheck {
     bool ok = false;

@@ -6,10 +6,13 @@
 # arm is a third prepared instance of the same configuration. aa_bias.py then separates an effect
 # of the schedule (position in the block, the first repetition after an arm switch) from one of the
 # arm's prepared instance (its buffers, its cuBLASLt plan). Writes under $1 (default $OUT).
-# Knobs: KWB_BIAS_STUDIES (per family, default 10), KWB_BIAS_GEMM_MS (default 100).
+# Knobs: KWB_BIAS_STUDIES (per family, default 10), KWB_BIAS_GEMM_MS (default 100),
+# KWB_BIAS_FAMILIES (default "copy-abba copy-random gemm-abba gemm-random gemm-3arm"; also
+# gemm-abba-warmup3: three warm-up rounds instead of one), KWB_BIAS_OUT (folder name, aa-bias).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-out=${1:-${OUT:-$PWD/gpu-out}}/aa-bias
+out=${1:-${OUT:-$PWD/gpu-out}}/${KWB_BIAS_OUT:-aa-bias}
+families=${KWB_BIAS_FAMILIES:-copy-abba copy-random gemm-abba gemm-random gemm-3arm}
 count=${KWB_BIAS_STUDIES:-10}
 gemm_ms=${KWB_BIAS_GEMM_MS:-100}
 kwb="$here/bin/kwb"
@@ -34,13 +37,17 @@ PY
 }
 status=0
 for i in $(seq 1 "$count"); do
-  study "copy-abba-$i" "${copy[@]}" || status=1
-  study "copy-random-$i" "${copy[@]}" --order random --seed "$i" || status=1
-  study "gemm-abba-$i" "${gemm[@]}" || status=1
-  study "gemm-random-$i" "${gemm[@]}" --order random --seed "$i" || status=1
-done
-for i in $(seq 1 $(( (count + 1) / 2 ))); do
-  study "gemm-3arm-$i" "${gemm[@]}" --aa-arm || status=1
+  for family in $families; do
+    case $family in
+      copy-abba) study "$family-$i" "${copy[@]}" ;;
+      copy-random) study "$family-$i" "${copy[@]}" --order random --seed "$i" ;;
+      gemm-abba) study "$family-$i" "${gemm[@]}" ;;
+      gemm-abba-warmup3) study "$family-$i" "${gemm[@]}" --warmup 3 ;;
+      gemm-random) study "$family-$i" "${gemm[@]}" --order random --seed "$i" ;;
+      gemm-3arm) if [ $((i % 2)) = 1 ]; then study "$family-$i" "${gemm[@]}" --aa-arm; fi ;;
+      *) echo "aa_bias.sh: unknown family $family" >&2; false ;;
+    esac || status=1
+  done
 done
 python3 "$here/aa_bias.py" "$out" > "$out/summary.json" 2>> "$out/kwb.log" || status=1
 exit $status
