@@ -6,6 +6,7 @@
 // resumes where it stopped), and `kwb collect` twice. Where the cluster cannot start here, every
 // case skips with one line saying why.
 #include "kwb_process.h"
+#include "slurm_fixture.h"
 #include "study/study_file.h"
 #include "study/study_parts.h"
 
@@ -22,8 +23,6 @@
 using namespace kwbtest;
 
 namespace {
-
-const QString kScript = QStringLiteral(KWB_SOURCE_DIR "/scripts/slurm-local.sh");
 
 QJsonObject status_json(const QString& path)
 {
@@ -66,34 +65,13 @@ class TestKwbSlurm : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_cluster.isValid());
-        QProcess start;
-        start.start(QStringLiteral("bash"), {kScript, QStringLiteral("start"), m_cluster.path()});
-        if (!start.waitForFinished(90000) || start.exitCode() != 0) {
-            m_skip = QString::fromUtf8(start.readAllStandardError()).trimmed();
-            if (m_skip.isEmpty())
-                m_skip = QStringLiteral("scripts/slurm-local.sh did not finish");
-            return;
-        }
-        qputenv("SLURM_CONF", (m_cluster.path() + QStringLiteral("/slurm.conf")).toUtf8());
-        m_started = true;
-    }
-
-    void cleanupTestCase()
-    {
-        if (!m_cluster.isValid())
-            return;
-        QProcess stop;
-        stop.start(QStringLiteral("bash"), {kScript, QStringLiteral("stop"), m_cluster.path()});
-        stop.waitForFinished(60000);
-    }
+    void initTestCase() { m_cluster.start(); }
+    void cleanupTestCase() { m_cluster.stop(); }
 
     void gridOverAJobArray()
     {
-        if (!m_started)
-            QSKIP(qPrintable(QStringLiteral("no Slurm cluster on localhost: %1").arg(m_skip)));
+        if (!m_cluster.started())
+            QSKIP(qPrintable(m_cluster.skipReason()));
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("g.json"));
         auto r = kwbtest::kwb(
@@ -213,9 +191,7 @@ private slots:
     }
 
 private:
-    QTemporaryDir m_cluster;
-    bool m_started = false;
-    QString m_skip;
+    SlurmFixture m_cluster;
 };
 
 QTEST_GUILESS_MAIN(TestKwbSlurm)
