@@ -83,12 +83,17 @@ int main(int argc, char** argv)
         return 2;
     }
     const int mutations = argc > 2 ? std::atoi(argv[2]) : 300;
-    std::vector<std::string> corpus;
+    // Sorted by name: directory order differs between filesystems, and the mutations depend on it.
+    std::vector<std::filesystem::path> paths;
     for (const auto& entry : std::filesystem::directory_iterator(argv[1]))
-        if (entry.is_regular_file()) {
-            std::ifstream in(entry.path(), std::ios::binary);
-            corpus.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-        }
+        if (entry.is_regular_file())
+            paths.push_back(entry.path());
+    std::sort(paths.begin(), paths.end());
+    std::vector<std::string> corpus;
+    for (const auto& path : paths) {
+        std::ifstream in(path, std::ios::binary);
+        corpus.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
     if (corpus.empty()) {
         std::fprintf(stderr, "%s: no corpus entries\n", argv[1]);
         return 1;
