@@ -61,10 +61,17 @@ public:
         r.launches = options_.launches;
         r.metrics["time_ms"] = *per_launch;
         metrics_(reply, r.metrics);
-        if (const auto it = reply.find("metrics"); it != reply.end() && it->is_object())
-            for (const auto& [key, value] : it->items())
+        if (const auto it = reply.find("metrics"); it != reply.end() && it->is_object()) {
+            for (const auto& [key, value] : it->items()) {
                 if (value.is_number())
                     r.metrics.emplace(key, value.get<double>());
+                else if (key == "iterations" && value.is_array()) { // the workload's own iteration values
+                    for (const auto& v : value)
+                        if (v.is_number())
+                            r.iterations.push_back(v.get<double>());
+                }
+            }
+        }
         return r;
     }
 
