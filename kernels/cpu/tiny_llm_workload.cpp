@@ -41,7 +41,9 @@ public:
         const auto ms_since
             = [](clock::time_point t) { return std::chrono::duration<double, std::milli>(clock::now() - t).count(); };
         std::vector<llm::ServedRequest> served;
+        std::vector<MetricReading> readings; // each request's TTFT and each gap, when it ended
         const auto start = clock::now();
+        const auto at = [&start] { return std::chrono::duration<double>(clock::now() - start).count(); };
         for (const auto& request : requests_) {
             llm::ServedRequest s;
             std::vector<int> next(request.prompts.size());
@@ -50,11 +52,13 @@ public:
             engine_.prefill(request.prompts);
             pick(next);
             s.ttft_ms = ms_since(t0);
+            readings.push_back({at(), "ttft", s.ttft_ms, "ms"});
             for (int step = 1; step < request.gen_tokens; ++step) {
                 const auto t1 = clock::now();
                 engine_.decode(next);
                 pick(next);
                 s.itl_ms.push_back(ms_since(t1));
+                readings.push_back({at(), "itl", s.itl_ms.back(), "ms"});
             }
             served.push_back(std::move(s));
         }
@@ -65,6 +69,7 @@ public:
             / (1 << 20);
         for (const auto& s : served)
             r.iterations.push_back(s.ttft_ms); // one prefill per request
+        r.readings = std::move(readings);
         return r;
     }
 
@@ -175,7 +180,7 @@ public:
             with_cuda_default({"gen_tokens", 32, int_values({2, 8, 16, 32, 64, 128}),
                                   "tokens generated per sequence, the first included (the most, with length_spread)"},
                 64),
-            {"batch", 4, int_values({1, 2, 4, 8}), "sequences of one request, served together"},
+            with_cuda_default({"batch", 4, int_values({1, 2, 4, 8}), "sequences of one request, served together"}, 1),
             with_cuda_default(
                 {"requests", 1, int_values({1, 4, 8, 16}), "requests per repetition, one after another"}, 8),
             with_cuda_default({"length_spread", 0, int_values({0, 50, 100}),

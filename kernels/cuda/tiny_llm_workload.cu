@@ -439,14 +439,23 @@ nlohmann::json TinyLlm::metrics() const
     out["step_mb"] = step_bytes_ / 1e6;
     if (m["itl_p50_ms"] > 0)
         out["step_gbs"] = step_bytes_ / (m["itl_p50_ms"] * 1e6);
-    nlohmann::json ttft = nlohmann::json::array(), itl = nlohmann::json::array();
-    for (const auto& s : served) {
-        ttft.push_back(s.ttft_ms);
-        for (double g : s.itl_ms)
-            itl.push_back(g);
+    // Each request's TTFT at its first token and each gap at its token, on the repetition's clock
+    // (from its first event): the engine's `ttft` and `itl` lanes.
+    nlohmann::json ttft = nlohmann::json::array(), ttft_at = nlohmann::json::array(), itl = nlohmann::json::array(),
+                   itl_at = nlohmann::json::array();
+    e = 0;
+    for (std::size_t i = 0; i < served.size(); ++i) {
+        ttft.push_back(served[i].ttft_ms);
+        ttft_at.push_back(gap(events_.front(), events_[e + 1]));
+        for (std::size_t t = 0; t < served[i].itl_ms.size(); ++t) {
+            itl.push_back(served[i].itl_ms[t]);
+            itl_at.push_back(gap(events_.front(), events_[e + t + 2]));
+        }
+        e += requests_[i].gen_tokens + 1;
     }
     out["iterations"] = ttft; // each request's TTFT, in order: the repetition's iteration values
-    out["itl_ms"] = itl; // every gap, request by request
+    out["readings"] = {{"ttft", {{"unit", "ms"}, {"t_ms", ttft_at}, {"values", ttft}}},
+        {"itl", {{"unit", "ms"}, {"t_ms", itl_at}, {"values", itl}}}};
     return out;
 }
 

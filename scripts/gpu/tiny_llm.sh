@@ -20,17 +20,17 @@ fi
 kwb="$here/bin/kwb"
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv; cat "$here/COMMIT"; date -u; } \
   > "$work/env.txt" 2>&1
-timeout 150 "$here/bin/gpu_tiny_llm" > "$work/gpu_tiny_llm.txt" 2>&1
+timeout 100 "$here/bin/gpu_tiny_llm" > "$work/gpu_tiny_llm.txt" 2>&1
 echo "gpu_tiny_llm exit $?" >> "$work/env.txt"
 study() {   # name, extra kwb new arguments...
   local name=$1; shift
-  timeout 100 "$kwb" new --workload tiny_llm --backend cuda --vary cuda_graph=off,on --metric itl_p50_ms \
+  timeout 20 "$kwb" new --workload tiny_llm --backend cuda --vary cuda_graph=off,on --metric itl_p50_ms \
     --guard ttft_ms --guard tok_s --runs 10 --min-rep-ms 0 "$@" --out "$work/$name.json" --force \
     > "$work/$name.new.txt" 2>&1 &&
-    timeout 100 "$kwb" run "$work/$name.json" > "$work/$name.run.txt" 2>&1
+    timeout 70 "$kwb" run "$work/$name.json" > "$work/$name.run.txt" 2>&1
   echo "$name exit $?" >> "$work/env.txt"
 }
 study graph-default
+timeout 30 "$kwb" calibrate --json > "$work/calibrate.json" 2> "$work/calibrate.log"
 study graph-3gb --param layers=8 --param hidden=4096 --param heads=32 --param kv_heads=8 --param ffn=11008
-timeout 60 "$kwb" calibrate --json > "$work/calibrate.json" 2> "$work/calibrate.log"
 tar -C "$work" -czf "$out/tiny_llm.tar.gz" .

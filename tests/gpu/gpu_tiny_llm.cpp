@@ -94,6 +94,15 @@ int main()
         if (m.contains("itl_p50_ms") && m.contains("itl_p99_ms"))
             KWB_CHECK(m.at("itl_p50_ms").get<double>() <= m.at("itl_p99_ms").get<double>());
         KWB_CHECK(m.contains("iterations") && m.at("iterations").size() == 3);
+        // The live view's lanes: one TTFT per request, one gap per later token, in time order.
+        const auto& rd = m.value("readings", json::object());
+        KWB_CHECK(rd.contains("ttft") && rd.at("ttft").at("values").size() == 3);
+        KWB_CHECK(rd.contains("itl") && rd.at("itl").at("t_ms").size() == rd.at("itl").at("values").size());
+        if (rd.contains("itl") && rd.at("itl").contains("t_ms")) {
+            const auto& t = rd.at("itl").at("t_ms");
+            for (std::size_t i = 1; i < t.size(); ++i)
+                KWB_CHECK(t[i].get<double>() >= t[i - 1].get<double>());
+        }
     }
 
     Prepared wrong(plugin, "tiny_llm", with({{"inject_fault", "wrong-result"}}));

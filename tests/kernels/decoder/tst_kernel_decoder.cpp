@@ -218,6 +218,17 @@ private slots:
         auto prepared = w->prepare(params, Backend::Cpu);
         const auto r = prepared->run_once();
         QCOMPARE(r.iterations.size(), std::size_t {3}); // one TTFT per request
+        // Each request's TTFT and each of its gaps as readings for the live view, in time order.
+        std::size_t ttft = 0, itl = 0;
+        for (std::size_t i = 0; i < r.readings.size(); ++i) {
+            (r.readings[i].name == "ttft" ? ttft : itl) += 1;
+            QCOMPARE(r.readings[i].unit, std::string("ms"));
+            if (i > 0)
+                QVERIFY(r.readings[i].t_s >= r.readings[i - 1].t_s);
+        }
+        QCOMPARE(ttft, std::size_t {3});
+        QCOMPARE(itl, r.readings.size() - 3);
+        QVERIFY(itl >= 3 * 2); // at least 3 of 6 tokens per request: gen_tokens spreads over [3, 6]
         QVERIFY(r.metrics.at("ttft_p50_ms") <= r.metrics.at("ttft_p99_ms"));
         QVERIFY(r.metrics.at("tpot_ms") > 0);
         QVERIFY(r.metrics.at("peak_mem_mib") > 0);
