@@ -273,6 +273,15 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     ++s.reps;
 
     std::lock_guard lock(mutex_);
+    // The workload's own readings, on the lanes' clock and the stream's, as the samplers' are.
+    for (const auto& reading : r.readings) {
+        SamplerLane& lane = lane_for(s.pending_lanes, reading.name, reading.unit);
+        lane.t_s.push_back(experiment_clock + start + reading.t_s);
+        lane.values.push_back(reading.value);
+        if (options_.observer)
+            options_.observer->on_metric(
+                {start - options_.run_started_s + reading.t_s, reading.name, reading.value, reading.unit});
+    }
     if (!run.warmup)
         e.timed_elapsed_s = s.duration_clock(options_.clock()); // saved with the sample: a resume continues it
     e.samples.push_back(std::move(sample));

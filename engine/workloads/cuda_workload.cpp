@@ -35,6 +35,22 @@ std::optional<double> number_at(const nlohmann::json& j, const char* key)
     return it != j.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
 }
 
+// {"name": {"unit": "ms", "t_ms": [...], "values": [...]}, ...}: readings the workload timed with
+// CUDA events, t_ms from the repetition's start.
+void read_readings(const nlohmann::json& j, std::vector<MetricReading>& out)
+{
+    for (const auto& [name, series] : j.items()) {
+        if (!series.is_object())
+            continue;
+        const auto t = series.value("t_ms", nlohmann::json::array());
+        const auto v = series.value("values", nlohmann::json::array());
+        const std::string unit = series.value("unit", std::string());
+        for (std::size_t i = 0; i < t.size() && i < v.size(); ++i)
+            if (t[i].is_number() && v[i].is_number())
+                out.push_back({t[i].get<double>() / 1000.0, name, v[i].get<double>(), unit});
+    }
+}
+
 class CudaPreparedWorkload final : public PreparedWorkload {
 public:
     CudaPreparedWorkload(const KwbGpuBackendApi& api, KwbGpuWorkload* handle, std::string name,
@@ -61,10 +77,18 @@ public:
         r.launches = options_.launches;
         r.metrics["time_ms"] = *per_launch;
         metrics_(reply, r.metrics);
-        if (const auto it = reply.find("metrics"); it != reply.end() && it->is_object())
-            for (const auto& [key, value] : it->items())
+        if (const auto it = reply.find("metrics"); it != reply.end() && it->is_object()) {
+            for (const auto& [key, value] : it->items()) {
                 if (value.is_number())
                     r.metrics.emplace(key, value.get<double>());
+                else if (key == "iterations" && value.is_array()) { // the workload's own iteration values
+                    for (const auto& v : value)
+                        if (v.is_number())
+                            r.iterations.push_back(v.get<double>());
+                } else if (key == "readings" && value.is_object())
+                    read_readings(value, r.readings);
+            }
+        }
         return r;
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "sampling/sampler.h"
 #include "util/direction.h"
 
 #include <map>
@@ -60,6 +61,10 @@ struct RepetitionResult {
     std::string adapter;
     std::map<std::string, std::string> fingerprint;
     std::optional<double> peak_gpu_mem_mib;
+    // Readings the workload timed itself (tiny_llm: each request's `ttft`, each token's `itl`), t_s
+    // in seconds from the repetition's start. The runner puts them in the experiment's lanes and the
+    // progress stream as `metric` events, on the same clocks as the samplers' readings.
+    std::vector<MetricReading> readings;
 };
 
 struct VerifyResult {

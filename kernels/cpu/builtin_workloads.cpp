@@ -14,7 +14,7 @@ const WorkloadRegistry& builtin_workloads()
         r.add(cpu::make_attention_workload());
         r.add(cpu::make_rmsnorm_workload());
         r.add(cpu::make_triad_workload());
-        r.add(cpu::make_decoder_workload());
+        r.add(cpu::make_tiny_llm_workload());
         r.add(cpu::make_synthetic_workload());
         r.add(cpu::make_attention_decode_workload()); // cuda only
         r.add(command::make_command_workload()); // external commands as arms (docs/adapters.md)

@@ -12,7 +12,7 @@ std::unique_ptr<Workload> make_gemm_workload();
 std::unique_ptr<Workload> make_attention_workload();
 std::unique_ptr<Workload> make_rmsnorm_workload();
 std::unique_ptr<Workload> make_triad_workload();
-std::unique_ptr<Workload> make_decoder_workload();
+std::unique_ptr<Workload> make_tiny_llm_workload();
 std::unique_ptr<Workload> make_synthetic_workload();
 std::unique_ptr<Workload> make_attention_decode_workload();
 

@@ -98,6 +98,17 @@ int DecoderEngine::argmax(int b) const
     return static_cast<int>(std::max_element(row, row + c_.vocab) - row);
 }
 
+std::size_t DecoderEngine::bytes() const
+{
+    std::size_t floats = 0;
+    for (const auto* v : {&rope_cos_, &rope_sin_, &k_cache_, &v_cache_, &x_, &xn_, &q_, &k_, &v_, &attn_, &tmp_, &gate_,
+             &up_, &last_, &logits_})
+        floats += v->size();
+    for (const auto& s : scores_)
+        floats += s.size();
+    return floats * sizeof(float);
+}
+
 void DecoderEngine::forward(int per_seq)
 {
     const int rows = batch_ * per_seq;

@@ -4,6 +4,7 @@
 #include "cpu/decoder_model.h"
 #include "cpu/thread_pool.h"
 
+#include <cstddef>
 #include <span>
 #include <vector>
 
@@ -33,6 +34,9 @@ public:
 
     // Index of the largest logit of sequence b (greedy sampling).
     int argmax(int b) const;
+
+    // Bytes of the KV cache and the activations (the weights are the caller's).
+    std::size_t bytes() const;
 
 private:
     // Runs `tokens` (rows x hidden in x_) of `per_seq` positions per sequence, starting at

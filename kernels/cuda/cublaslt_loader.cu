@@ -92,21 +92,39 @@ const std::string& CublasLt::why()
 void CublasLt::gemm_bf16(
     const void* a, const void* b, float* c, int m, int n, int k, void* workspace, cudaStream_t stream) const
 {
+    matmul(a, b, false, c, m, n, k, workspace, stream);
+}
+
+void CublasLt::gemm_bf16_wt(
+    const void* a, const void* w, float* c, int m, int n, int k, void* workspace, cudaStream_t stream) const
+{
+    matmul(a, w, true, c, m, n, k, workspace, stream);
+}
+
+void CublasLt::matmul(const void* a, const void* b, bool b_is_nk, float* c, int m, int n, int k, void* workspace,
+    cudaStream_t stream) const
+{
     // Row-major C = A B is column-major C^T = B^T A^T: B (N x K, ld N) times A (K x M, ld K).
+    // B stored [N][K] (a weight, y = W x) is column-major K x N (ld K), used transposed.
     const auto& f = *fns;
     struct Plan {
         cublasLtMatmulDesc_t desc;
         cublasLtMatrixLayout_t la, lb, lc;
         cublasLtMatmulAlgo_t algo;
     };
-    static std::map<std::tuple<int, int, int>, Plan> plans;
+    static std::map<std::tuple<int, int, int, bool>, Plan> plans;
     static std::mutex mutex;
     std::lock_guard lock(mutex);
-    auto it = plans.find({m, n, k});
+    auto it = plans.find({m, n, k, b_is_nk});
     if (it == plans.end()) {
         Plan p {};
         check(f.desc_create(&p.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "MatmulDescCreate");
-        check(f.layout_create(&p.la, CUDA_R_16BF, n, k, n), "MatrixLayoutCreate");
+        if (b_is_nk) {
+            const cublasOperation_t trans = CUBLAS_OP_T;
+            check(f.desc_set(p.desc, CUBLASLT_MATMUL_DESC_TRANSA, &trans, sizeof trans), "MatmulDescSetAttribute");
+            check(f.layout_create(&p.la, CUDA_R_16BF, k, n, k), "MatrixLayoutCreate");
+        } else
+            check(f.layout_create(&p.la, CUDA_R_16BF, n, k, n), "MatrixLayoutCreate");
         check(f.layout_create(&p.lb, CUDA_R_16BF, k, m, k), "MatrixLayoutCreate");
         check(f.layout_create(&p.lc, CUDA_R_32F, n, m, n), "MatrixLayoutCreate");
         cublasLtMatmulPreference_t pref;
@@ -123,7 +141,7 @@ void CublasLt::gemm_bf16(
             throw GpuError("cuBLASLt has no algorithm for bf16 " + std::to_string(m) + "x" + std::to_string(n) + "x"
                 + std::to_string(k));
         p.algo = result.algo;
-        it = plans.emplace(std::make_tuple(m, n, k), p).first;
+        it = plans.emplace(std::make_tuple(m, n, k, b_is_nk), p).first;
     }
     const Plan& p = it->second;
     const float alpha = 1.f, beta = 0.f;

@@ -19,9 +19,18 @@ public:
     // accumulation, the heuristic's first algorithm. `workspace` of workspace_bytes() bytes.
     void gemm_bf16(
         const void* a, const void* b, float* c, int m, int n, int k, void* workspace, cudaStream_t stream) const;
+    // The same with B given as W [N][K] row-major (a linear layer's weight: C = A W^T).
+    void gemm_bf16_wt(
+        const void* a, const void* w, float* c, int m, int n, int k, void* workspace, cudaStream_t stream) const;
     static constexpr std::size_t workspace_bytes() { return 64u << 20; }
 
     struct Fns;
+
+private:
+    void matmul(const void* a, const void* b, bool b_is_nk, float* c, int m, int n, int k, void* workspace,
+        cudaStream_t stream) const;
+
+public:
     const Fns* fns = nullptr;
     void* handle = nullptr;
 };

@@ -6,13 +6,14 @@
 #include "gemm_workload.h"
 #include "gpu_workload.h"
 #include "rmsnorm_workload.h"
+#include "tiny_llm_workload.h"
 
 namespace kwb::cuda {
 
 const std::vector<WorkloadKind>& workload_kinds()
 {
-    static const std::vector<WorkloadKind> kinds
-        = {bandwidth_kind(), gemm_kind(), rmsnorm_kind(), attention_decode_kind(), attention_prefill_kind()};
+    static const std::vector<WorkloadKind> kinds = {bandwidth_kind(), gemm_kind(), rmsnorm_kind(),
+        attention_decode_kind(), attention_prefill_kind(), tiny_llm_kind()};
     return kinds;
 }
 

@@ -37,8 +37,8 @@ public:
     std::vector<ParamSpec> params() const override
     {
         return {{"speed", 1.0, {}, ""}, {"jitter", 0.01, {}, ""}, {"guard_speed", 1.0, {}, ""}, {"fail_at", -1, {}, ""},
-            {"seconds", 1.0, {}, ""}, {"prepare_seconds", 0.0, {}, ""}, {"wrong", 0, {}, ""},
-            {"launchable", 0, {}, ""}};
+            {"seconds", 1.0, {}, ""}, {"prepare_seconds", 0.0, {}, ""}, {"wrong", 0, {}, ""}, {"launchable", 0, {}, ""},
+            {"readings", 0, {}, ""}};
     }
     std::vector<MetricSpec> metrics() const override
     {
@@ -52,6 +52,7 @@ public:
             p.at("guard_speed").get<double>(), p.at("fail_at").get<int>(), p.at("seconds").get<double>());
         prepared->wrong_ = p.at("wrong").get<int>() != 0;
         prepared->launchable_ = p.at("launchable").get<int>() != 0;
+        prepared->readings_ = p.at("readings").get<int>() != 0;
         return prepared;
     }
 
@@ -76,6 +77,8 @@ private:
             RepetitionResult r;
             r.metrics["time_ms"] = 10.0 / speed_ * (1.0 + jitter_ * noise(k_));
             r.metrics["guard_ms"] = 5.0 / guard_speed_;
+            if (readings_) // timed by the workload itself, as tiny_llm's TTFT and ITL
+                r.readings = {{0.25, "ttft", 100.0 + k_, "ms"}, {0.5, "itl", 200.0 + k_, "ms"}};
             if (launchable_) {
                 r.launches = launches_;
                 r.total_ms = launches_ * r.metrics["time_ms"];
@@ -94,6 +97,7 @@ private:
         }
         bool wrong_ = false;
         bool launchable_ = false;
+        bool readings_ = false;
         int launches_ = 1;
 
         static double noise(int k)

@@ -157,6 +157,42 @@ private slots:
         const Study back = study_from_json(study_to_json(s));
         QCOMPARE(back.experiments[0].samples.back().t_s, e.samples.back().t_s);
     }
+
+    void workloadReadingsJoinTheLanesAndTheStream()
+    {
+        struct Metrics : RunObserver {
+            std::vector<MetricReading> seen;
+            void on_metric(const MetricReading& r) override { seen.push_back(r); }
+        } observer;
+        FakeClock clock;
+        FakeWorkload workload {&clock};
+        Study s = make_study(2);
+        Experiment& e = s.experiments[0];
+        for (auto& arm : e.arms)
+            arm.params["readings"] = 1;
+        RunnerOptions o;
+        o.clock = [&clock] { return clock(); };
+        o.observer = &observer;
+        o.run_started_s = clock();
+        Runner runner(workload, o);
+        runner.run(s, e);
+        const auto* ttft = [&]() -> const SamplerLane* {
+            for (const auto& l : e.lanes)
+                if (l.name == "ttft")
+                    return &l;
+            return nullptr;
+        }();
+        QVERIFY(ttft);
+        QCOMPARE(ttft->unit, std::string("ms"));
+        // One reading per repetition (warm-ups included), at the repetition's start plus its offset.
+        QCOMPARE(ttft->values.size(), e.samples.size());
+        for (size_t i = 0; i < e.samples.size(); ++i)
+            QCOMPARE(ttft->t_s[i], *e.samples[i].t_s + 0.25);
+        QCOMPARE(observer.seen.size(), 2 * e.samples.size());
+        QCOMPARE(observer.seen[1].name, std::string("itl"));
+        QCOMPARE(observer.seen[1].value, 200.0);
+        QVERIFY(observer.seen[1].t_s > observer.seen[0].t_s);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRunnerLanes)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "builtin_workloads.h"
 #include "cpu/decoder.h"
+#include "cpu/request_schedule.h"
 #include "cpu/workload_util.h"
 
 #include <QTest>
 #include <cfloat>
 #include <cmath>
+#include <set>
 
 using namespace kwb;
 using namespace kwb::cpu;
@@ -149,6 +151,99 @@ private slots:
         }
         const auto v = prepared->verify();
         QVERIFY2(v.ok, v.detail.c_str());
+    }
+
+    void servingMetricsMatchTheFixture()
+    {
+        // Two requests: TTFT 1 and 3 ms, gaps {1, 2} and {4} ms; 6 tokens in 10 ms. Expected values
+        // from Python's statistics.quantiles(method="inclusive") (numpy's linear percentile).
+        std::map<std::string, double> m;
+        llm::serving_metrics({{1.0, {1.0, 2.0}}, {3.0, {4.0}}}, 10.0, 6.0, m);
+        QCOMPARE(m.at("ttft_ms"), 2.0);
+        QCOMPARE(m.at("ttft_p50_ms"), 2.0);
+        QVERIFY(std::abs(m.at("ttft_p99_ms") - 2.98) < 1e-12);
+        QCOMPARE(m.at("itl_p50_ms"), 2.0);
+        QVERIFY(std::abs(m.at("itl_p99_ms") - 3.96) < 1e-12);
+        QCOMPARE(m.at("tpot_ms"), 2.75);
+        QCOMPARE(m.at("tok_s"), 600.0);
+    }
+
+    void scheduleIsSeededAndBounded()
+    {
+        llm::ScheduleSpec s;
+        s.requests = 50;
+        s.batch = 2;
+        s.prompt_len = 40;
+        s.gen_tokens = 10;
+        s.spread_pct = 50;
+        s.vocab = 100;
+        const auto a = llm::make_schedule(s);
+        QCOMPARE(a.size(), std::size_t {50});
+        std::set<int> prompt_lens;
+        for (const auto& r : a) {
+            QVERIFY(r.prompt_len >= 20 && r.prompt_len <= 40);
+            QVERIFY(r.gen_tokens >= 5 && r.gen_tokens <= 10);
+            QCOMPARE(r.prompts.size(), std::size_t {2});
+            for (const auto& p : r.prompts) {
+                QCOMPARE(static_cast<int>(p.size()), r.prompt_len);
+                for (int t : p)
+                    QVERIFY(t >= 0 && t < 100);
+            }
+            prompt_lens.insert(r.prompt_len);
+        }
+        QVERIFY(prompt_lens.size() > 5); // lengths vary by request
+        const auto b = llm::make_schedule(s);
+        QVERIFY(a.front().prompts == b.front().prompts && a.back().prompts == b.back().prompts);
+        // One request without spread: the decoder's prompts before it joined tiny_llm.
+        s.requests = 1;
+        s.spread_pct = 0;
+        const auto one = llm::make_schedule(s);
+        std::mt19937_64 rng(s.seed ^ 0x9e3779b97f4a7c15ull);
+        QCOMPARE(one.front().prompt_len, 40);
+        QCOMPARE(one.front().gen_tokens, 10);
+        for (const auto& p : one.front().prompts)
+            for (int t : p)
+                QCOMPARE(t, static_cast<int>(rng() % 100u));
+    }
+
+    void scheduleOfRequestsReportsEach()
+    {
+        const Workload* w = builtin_workloads().find("tiny_llm");
+        QVERIFY(w);
+        QVERIFY(w == builtin_workloads().find("decoder"));
+        const auto params = resolve_params(*w,
+            {{"layers", 1}, {"hidden", 64}, {"heads", 4}, {"kv_heads", 2}, {"ffn", 96}, {"vocab", 500},
+                {"prompt_len", 12}, {"gen_tokens", 6}, {"batch", 2}, {"requests", 3}, {"length_spread", 50}},
+            Backend::Cpu);
+        auto prepared = w->prepare(params, Backend::Cpu);
+        const auto r = prepared->run_once();
+        QCOMPARE(r.iterations.size(), std::size_t {3}); // one TTFT per request
+        // Each request's TTFT and each of its gaps as readings for the live view, in time order.
+        std::size_t ttft = 0, itl = 0;
+        for (std::size_t i = 0; i < r.readings.size(); ++i) {
+            (r.readings[i].name == "ttft" ? ttft : itl) += 1;
+            QCOMPARE(r.readings[i].unit, std::string("ms"));
+            if (i > 0)
+                QVERIFY(r.readings[i].t_s >= r.readings[i - 1].t_s);
+        }
+        QCOMPARE(ttft, std::size_t {3});
+        QCOMPARE(itl, r.readings.size() - 3);
+        QVERIFY(itl >= 3 * 2); // at least 3 of 6 tokens per request: gen_tokens spreads over [3, 6]
+        QVERIFY(r.metrics.at("ttft_p50_ms") <= r.metrics.at("ttft_p99_ms"));
+        QVERIFY(r.metrics.at("tpot_ms") > 0);
+        QVERIFY(r.metrics.at("peak_mem_mib") > 0);
+        const auto v = prepared->verify();
+        QVERIFY2(v.ok, v.detail.c_str());
+    }
+
+    void cudaOnlyParametersAreRefusedOnCpu()
+    {
+        const Workload* w = builtin_workloads().find("tiny_llm");
+        QVERIFY_THROWS_EXCEPTION(WorkloadError, resolve_params(*w, {{"cuda_graph", "on"}}, Backend::Cpu));
+        const auto cuda = resolve_params(*w, nlohmann::json::object(), Backend::Cuda);
+        QVERIFY(cuda.at("cuda_graph") == "off");
+        QVERIFY(cuda.at("hidden") == 2048);
+        QVERIFY(!cuda.contains("threads"));
     }
 
     void percentileInterpolates()

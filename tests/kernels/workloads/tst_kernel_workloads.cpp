@@ -32,12 +32,14 @@ private slots:
         for (const auto* w : builtin_workloads().all())
             names.insert(w->name());
         QCOMPARE(names,
-            (std::set<std::string> {"gemm", "attention_prefill", "rmsnorm", "bandwidth", "decoder", "synthetic",
+            (std::set<std::string> {"gemm", "attention_prefill", "rmsnorm", "bandwidth", "tiny_llm", "synthetic",
                 "command", "attention_decode"}));
         // The CPU triad joined bandwidth; studies that name it still find it.
         QVERIFY(builtin_workloads().find("triad") == builtin_workloads().find("bandwidth"));
         // The CPU attention joined attention_prefill as its cpu backend.
         QVERIFY(builtin_workloads().find("attention") == builtin_workloads().find("attention_prefill"));
+        // The CPU decoder joined tiny_llm as its cpu backend.
+        QVERIFY(builtin_workloads().find("decoder") == builtin_workloads().find("tiny_llm"));
     }
 
     void descriptionsHaveTheListedShape_data()
@@ -49,7 +51,7 @@ private slots:
         QTest::addRow("attention_prefill") << QStringLiteral("attention_prefill") << QStringLiteral("time_ms") << true;
         QTest::addRow("rmsnorm") << QStringLiteral("rmsnorm") << QStringLiteral("time_ms") << true;
         QTest::addRow("bandwidth") << QStringLiteral("bandwidth") << QStringLiteral("time_ms") << true;
-        QTest::addRow("decoder") << QStringLiteral("decoder") << QStringLiteral("ttft_ms") << false;
+        QTest::addRow("tiny_llm") << QStringLiteral("tiny_llm") << QStringLiteral("ttft_ms") << true;
     }
 
     void descriptionsHaveTheListedShape()
@@ -175,24 +177,24 @@ private slots:
         QTest::addRow("bandwidth size_mb 2048") << "bandwidth"
                                                 << R"({"size_mb": 2048})"
                                                 << "'size_mb'";
-        QTest::addRow("decoder heads not dividing hidden") << "decoder"
-                                                           << R"({"heads": 3})"
-                                                           << "'heads'";
-        QTest::addRow("decoder kv_heads not dividing heads") << "decoder"
-                                                             << R"({"kv_heads": 3})"
-                                                             << "'kv_heads'";
-        QTest::addRow("decoder odd head_dim") << "decoder"
-                                              << R"({"hidden": 200})"
-                                              << "'heads'";
-        QTest::addRow("decoder gen_tokens 1") << "decoder"
-                                              << R"({"gen_tokens": 1})"
-                                              << "'gen_tokens'";
-        QTest::addRow("decoder layers 0") << "decoder"
-                                          << R"({"layers": 0})"
-                                          << "'layers'";
-        QTest::addRow("decoder vocab 0") << "decoder"
-                                         << R"({"vocab": 0})"
-                                         << "'vocab'";
+        QTest::addRow("tiny_llm heads not dividing hidden") << "tiny_llm"
+                                                            << R"({"heads": 3})"
+                                                            << "'heads'";
+        QTest::addRow("tiny_llm kv_heads not dividing heads") << "tiny_llm"
+                                                              << R"({"kv_heads": 3})"
+                                                              << "'kv_heads'";
+        QTest::addRow("tiny_llm odd head_dim") << "tiny_llm"
+                                               << R"({"hidden": 200})"
+                                               << "'heads'";
+        QTest::addRow("tiny_llm gen_tokens 1") << "tiny_llm"
+                                               << R"({"gen_tokens": 1})"
+                                               << "'gen_tokens'";
+        QTest::addRow("tiny_llm layers 0") << "tiny_llm"
+                                           << R"({"layers": 0})"
+                                           << "'layers'";
+        QTest::addRow("tiny_llm vocab 0") << "tiny_llm"
+                                          << R"({"vocab": 0})"
+                                          << "'vocab'";
     }
 
     void badParametersAreRejected()

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// tiny_llm: a small Llama-style decoder serving a seeded schedule of requests. The cpu backend
+// (once the `decoder` workload, still found by that name) runs DecoderEngine in fp32; the cuda
+// backend's kernels, reference and parameter checks live in the GPU backend plugin
+// (kernels/cuda/tiny_llm_*). Both share the architecture, the seeded weights, the requests
+// (cpu/request_schedule.h) and the metrics.
+#include "cpu/cpu_workloads.h"
+#include "cpu/decoder.h"
+#include "cpu/request_schedule.h"
+#include "cpu/workload_util.h"
+#include "workloads/cuda_workload.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <chrono>
+#include <fmt/format.h>
+
+namespace kwb::cpu {
+namespace {
+
+constexpr const char* kName = "tiny_llm";
+
+class PreparedDecoder final : public PreparedWorkload {
+public:
+    PreparedDecoder(const DecoderConfig& config, const llm::ScheduleSpec& s, int threads)
+        : requests_(llm::make_schedule(s))
+        , weights_(make_decoder_weights(config))
+        , pool_(threads)
+        , engine_(weights_, s.batch, max_len(requests_), pool_)
+    {
+        for (const auto& r : requests_)
+            generated_ += static_cast<double>(s.batch) * r.gen_tokens;
+    }
+
+    // Requests one after another: each request's batch is prefilled, then decoded greedily until
+    // every sequence has its gen_tokens. Its TTFT ends when the first token of every sequence is
+    // chosen; each later step (a token for every sequence) is one inter-token latency.
+    RepetitionResult run_once() override
+    {
+        using clock = std::chrono::steady_clock;
+        const auto ms_since
+            = [](clock::time_point t) { return std::chrono::duration<double, std::milli>(clock::now() - t).count(); };
+        std::vector<llm::ServedRequest> served;
+        std::vector<MetricReading> readings; // each request's TTFT and each gap, when it ended
+        const auto start = clock::now();
+        const auto at = [&start] { return std::chrono::duration<double>(clock::now() - start).count(); };
+        for (const auto& request : requests_) {
+            llm::ServedRequest s;
+            std::vector<int> next(request.prompts.size());
+            const auto t0 = clock::now();
+            engine_.reset();
+            engine_.prefill(request.prompts);
+            pick(next);
+            s.ttft_ms = ms_since(t0);
+            readings.push_back({at(), "ttft", s.ttft_ms, "ms"});
+            for (int step = 1; step < request.gen_tokens; ++step) {
+                const auto t1 = clock::now();
+                engine_.decode(next);
+                pick(next);
+                s.itl_ms.push_back(ms_since(t1));
+                readings.push_back({at(), "itl", s.itl_ms.back(), "ms"});
+            }
+            served.push_back(std::move(s));
+        }
+        RepetitionResult r;
+        llm::serving_metrics(served, ms_since(start), generated_, r.metrics);
+        r.metrics["peak_mem_mib"]
+            = (decoder_weight_count(weights_.config) * sizeof(float) + static_cast<double>(engine_.bytes()))
+            / (1 << 20);
+        for (const auto& s : served)
+            r.iterations.push_back(s.ttft_ms); // one prefill per request
+        r.readings = std::move(readings);
+        return r;
+    }
+
+    // The engine's prefill and first decode step of request 0 against the reference forward of
+    // the same weights, for the first and last sequence of the batch (every one would cost batch
+    // times as much and exercise no other path).
+    VerifyResult verify() override
+    {
+        const auto& prompts = requests_.front().prompts;
+        engine_.reset();
+        const auto vocab = static_cast<std::size_t>(weights_.config.vocab);
+        const auto first = engine_.prefill(prompts);
+        const std::vector<float> prefill_logits(first.begin(), first.end()); // decode() overwrites them
+        std::vector<int> next(prompts.size());
+        pick(next);
+        const auto decode_logits = engine_.decode(next);
+        double err = 0, scale = 1;
+        for (std::size_t b : {std::size_t {0}, prompts.size() - 1}) {
+            std::vector<int> tokens = prompts[b];
+            tokens.push_back(next[b]);
+            const auto ref = decoder_reference(weights_, tokens, 2);
+            const std::span<const float> ref_prefill(ref.data(), vocab), ref_decode(ref.data() + vocab, vocab);
+            err = std::max({err, max_abs_diff(std::span(prefill_logits).subspan(b * vocab, vocab), ref_prefill),
+                max_abs_diff(decode_logits.subspan(b * vocab, vocab), ref_decode)});
+            scale = std::max(scale, max_abs(ref));
+        }
+        // Each layer adds sums of `hidden` and `ffn` terms in fp32 (about that many eps of
+        // relative error at worst) on top of the previous layers' error.
+        const auto& c = weights_.config;
+        const double tol = static_cast<double>(c.layers + 1) * (c.hidden + c.ffn) * FLT_EPSILON * scale;
+        return verify_result(err, tol, "decoder logits vs double reference forward");
+    }
+
+private:
+    static int max_len(const std::vector<llm::Request>& requests)
+    {
+        int len = 0;
+        for (const auto& r : requests)
+            len = std::max(len, r.prompt_len + r.gen_tokens);
+        return len;
+    }
+
+    void pick(std::vector<int>& next) const
+    {
+        for (std::size_t b = 0; b < next.size(); ++b)
+            next[b] = engine_.argmax(static_cast<int>(b));
+    }
+
+    std::vector<llm::Request> requests_;
+    DecoderWeights weights_;
+    ThreadPool pool_;
+    DecoderEngine engine_;
+    double generated_ = 0;
+};
+
+// The cuda backend serves a whole schedule per repetition: never calibrated to more launches.
+class FixedRepetition final : public PreparedWorkload {
+public:
+    explicit FixedRepetition(std::unique_ptr<PreparedWorkload> inner)
+        : inner_(std::move(inner))
+    {
+    }
+    RepetitionResult run_once() override { return inner_->run_once(); }
+    VerifyResult verify() override { return inner_->verify(); }
+
+private:
+    std::unique_ptr<PreparedWorkload> inner_;
+};
+
+ParamSpec with_cuda_default(ParamSpec p, nlohmann::json cuda_default)
+{
+    p.cuda_default = std::move(cuda_default);
+    return p;
+}
+
+class TinyLlmWorkload final : public Workload {
+public:
+    std::string name() const override { return kName; }
+    // The CPU decoder's old name: studies that name it still load.
+    std::vector<std::string> aliases() const override { return {"decoder"}; }
+    std::string description() const override
+    {
+        return "small Llama-style decoder (RMSNorm, GQA + RoPE, SwiGLU; seeded random weights) serving requests one "
+               "after another: prefill then greedy decoding with a KV cache; cpu: fp32; cuda: bf16, flash prefill, "
+               "paged decode attention, GEMV or cuBLASLt linear layers, decode step optionally in a CUDA graph";
+    }
+    std::vector<Backend> backends() const override { return {Backend::Cpu, Backend::Cuda}; }
+    std::vector<ParamSpec> params() const override
+    {
+        const auto cuda = [](ParamSpec p) { return only_on(Backend::Cuda, std::move(p)); };
+        return {
+            with_cuda_default({"layers", 2, int_values({1, 2, 4, 8, 16, 32}), "decoder layers"}, 16),
+            with_cuda_default({"hidden", 256, int_values({128, 256, 512, 1024, 2048, 4096}),
+                                  "model width; a multiple of heads (cuda: hidden / heads is 64 or 128)"},
+                2048),
+            with_cuda_default(
+                {"heads", 8, int_values({2, 4, 8, 16, 32}), "query heads; hidden / heads must be even (RoPE)"}, 16),
+            with_cuda_default({"kv_heads", 2, int_values({1, 2, 4, 8}),
+                                  "key/value heads (grouped-query attention); divides heads (cuda: heads / kv_heads "
+                                  "is 1, 2, 4 or 8)"},
+                4),
+            with_cuda_default({"ffn", 768, int_values({256, 768, 2048, 5632, 11008}), "SwiGLU inner width"}, 5632),
+            with_cuda_default(
+                {"vocab", 4096, int_values({1024, 4096, 32000}), "vocabulary (embedding and LM head rows)"}, 32000),
+            with_cuda_default({"prompt_len", 32, int_values({8, 32, 128, 256, 512, 2048}),
+                                  "tokens in each prompt (the longest, with length_spread)"},
+                512),
+            with_cuda_default({"gen_tokens", 32, int_values({2, 8, 16, 32, 64, 128}),
+                                  "tokens generated per sequence, the first included (the most, with length_spread)"},
+                64),
+            with_cuda_default({"batch", 4, int_values({1, 2, 4, 8}), "sequences of one request, served together"}, 1),
+            with_cuda_default(
+                {"requests", 1, int_values({1, 4, 8, 16}), "requests per repetition, one after another"}, 8),
+            with_cuda_default({"length_spread", 0, int_values({0, 50, 100}),
+                                  "percent: each request's prompt and output lengths drawn uniformly from "
+                                  "[len * (1 - spread/100), len] by seed"},
+                50),
+            {"seed", 42, int_values({1, 42}), "seed of the weights, the prompt tokens and the lengths"},
+            only_on(Backend::Cpu, threads_param()),
+            cuda({"page_size", 16, int_values({16, 32, 64, 128}), "tokens per KV-cache page (pages shuffled)"}),
+            cuda({"splits", 1, int_values({1, 4, 16}), "split-KV of the decode attention (1 = none)"}),
+            cuda({"cuda_graph", "off", {"off", "on"},
+                "decode step launched kernel by kernel (off) or as one CUDA graph (on)"}),
+            cuda({"decode_gemm", "gemv", {"gemv", "cublaslt"},
+                "linear layers of a decode step: the plugin's GEMV (batch <= 8) or cuBLASLt's GEMM"}),
+            cuda(fault_param()),
+        };
+    }
+    std::vector<MetricSpec> metrics() const override
+    {
+        return {
+            {"ttft_ms", "ms", Direction::Lower,
+                "time to first token, mean over the repetition's requests: prefill of the request's batch plus "
+                "choosing each sequence's first token (each request's is an iteration value)"},
+            {"ttft_p50_ms", "ms", Direction::Lower, "median TTFT over the repetition's requests"},
+            {"ttft_p99_ms", "ms", Direction::Lower, "99th percentile TTFT over the requests (interpolated)"},
+            {"itl_p50_ms", "ms", Direction::Lower,
+                "median inter-token latency: one decode step (a token for every sequence) over every request's steps"},
+            {"itl_p99_ms", "ms", Direction::Lower, "99th percentile of the same steps (interpolated)"},
+            {"tpot_ms", "ms", Direction::Lower,
+                "time per output token after the first: a request's decode time / (its tokens - 1), mean over "
+                "requests"},
+            {"tok_s", "tok/s", Direction::Higher,
+                "generated tokens (batch * sum of gen_tokens) / wall time of the repetition, prefills included"},
+            {"peak_mem_mib", "MiB", Direction::Lower,
+                "memory the workload holds: weights, KV cache, activations (cuda: device memory it allocated, "
+                "cuBLASLt workspace included; cpu: host memory)"},
+        };
+    }
+    std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
+    {
+        if (backend == Backend::Cuda)
+            return std::make_unique<FixedRepetition>(
+                prepare_cuda(kName, params, cuda_run_options(params), [](const nlohmann::json&, auto& metrics) {
+                    metrics.erase("time_ms"); // the whole schedule: tok_s and the latencies say it
+                }));
+        require_cpu(kName, backend);
+        return checked(params);
+    }
+
+    void validate(const nlohmann::json& params, Backend backend) const override
+    {
+        if (backend == Backend::Cpu)
+            checked(params, false);
+        // The plugin owns the cuda ranges; without a usable one (no plugin, no GPU) nothing is
+        // checked here and `kwb run` checks on the GPU machine.
+        else if (cuda_unavailable_reason(kName).empty())
+            if (const auto why = check_cuda_config(kName, params, selected_cuda_device()); !why.empty())
+                throw WorkloadError(why);
+    }
+
+private:
+    // The ranges of prepare() and validate(); prepares only when `make` is set.
+    static std::unique_ptr<PreparedWorkload> checked(const nlohmann::json& params, bool make = true)
+    {
+        DecoderConfig c;
+        c.layers = static_cast<int>(int_param(params, kName, "layers", 1, 128));
+        c.hidden = static_cast<int>(int_param(params, kName, "hidden", 2, 16384));
+        c.heads = static_cast<int>(int_param(params, kName, "heads", 1, 256));
+        c.kv_heads = static_cast<int>(int_param(params, kName, "kv_heads", 1, 256));
+        c.ffn = static_cast<int>(int_param(params, kName, "ffn", 1, 65536));
+        c.vocab = static_cast<int>(int_param(params, kName, "vocab", 2, 1 << 20));
+        c.seed = static_cast<std::uint64_t>(int_param(params, kName, "seed", 0, (1LL << 53)));
+        if (c.hidden % c.heads != 0)
+            throw WorkloadError(
+                fmt::format("{}: parameter 'heads' ({}) must divide 'hidden' ({})", kName, c.heads, c.hidden));
+        if (c.head_dim() % 2 != 0)
+            throw WorkloadError(fmt::format("{}: hidden / heads = {} must be even for rotary embedding (parameters "
+                                            "'hidden' and 'heads')",
+                kName, c.head_dim()));
+        if (c.heads % c.kv_heads != 0)
+            throw WorkloadError(
+                fmt::format("{}: parameter 'kv_heads' ({}) must divide 'heads' ({})", kName, c.kv_heads, c.heads));
+        llm::ScheduleSpec s;
+        s.prompt_len = static_cast<int>(int_param(params, kName, "prompt_len", 1, 65536));
+        s.gen_tokens = static_cast<int>(int_param(params, kName, "gen_tokens", 2, 65536));
+        s.batch = static_cast<int>(int_param(params, kName, "batch", 1, 1024));
+        s.requests = static_cast<int>(int_param(params, kName, "requests", 1, 4096));
+        s.spread_pct = static_cast<int>(int_param(params, kName, "length_spread", 0, 100));
+        s.vocab = c.vocab;
+        s.seed = c.seed;
+        const int threads = static_cast<int>(int_param(params, kName, "threads", 1, 256));
+        check_buffer(kName, decoder_weight_count(c), "the weights");
+        const double rows = static_cast<double>(s.batch) * (s.prompt_len + s.gen_tokens);
+        check_buffer(kName, rows * std::max(c.hidden, c.ffn), "the activations (batch x tokens x width)");
+        check_buffer(kName, rows * c.layers * c.kv_dim(), "the KV cache");
+        check_buffer(kName, static_cast<double>(s.requests) * s.batch * s.prompt_len, "the prompts");
+        if (!make)
+            return nullptr;
+        return std::make_unique<PreparedDecoder>(c, s, threads);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Workload> make_tiny_llm_workload()
+{
+    return std::make_unique<TinyLlmWorkload>();
+}
+
+} // namespace kwb::cpu

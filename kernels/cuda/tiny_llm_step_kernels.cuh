@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The kernels of tiny_llm's serving path only: RoPE with the K/V scatter into the paged cache,
+// greedy argmax on the device, the sequence lengths, and the batch-1..8 GEMV of a decode step.
+#include "tiny_llm_kernels.cuh"
+
+namespace kwb::cuda::tllm {
+
+// Rows of the fused QKV projection [rows][hidden + 2 kv_dim] (fp32), `per` positions per
+// sequence ending at seq_len[b] - 1: rotates the (2i, 2i+1) pairs of Q and K by the position's
+// angles (cos/sin table [pos][D/2], the CPU backend's values), writes Q, K, V in bf16 (the
+// attention kernels' packed layout) and K, V into the sequence's page of the cache.
+struct RopeArgs {
+    const float* qkv;
+    const float2* rope; // [max_pos][D/2]: (cos, sin)
+    const int* seq_len; // [batch]
+    const int* page_table; // [batch][max_pages]
+    __nv_bfloat16 *q, *k, *v; // [rows][heads|kv_heads][D]
+    __nv_bfloat16 *k_pool, *v_pool; // this layer's [pages][kv_heads][page_size][D]
+    int hidden, kv_dim, head_dim, per, page_size, max_pages;
+};
+
+__global__ void rope_scatter(const RopeArgs a)
+{
+    const int row = blockIdx.x, b = row / a.per, t = row % a.per;
+    const int pos = a.seq_len[b] - a.per + t;
+    const int width = a.hidden + 2 * a.kv_dim;
+    const float* in = a.qkv + static_cast<std::size_t>(row) * width;
+    const int page = a.page_table[b * a.max_pages + pos / a.page_size], slot = pos % a.page_size;
+    const int kv_heads = a.kv_dim / a.head_dim;
+    for (int j = threadIdx.x; j < width / 2; j += blockDim.x) {
+        const int col = 2 * j;
+        float x0 = in[col], x1 = in[col + 1];
+        const int c = col < a.hidden ? col : col < a.hidden + a.kv_dim ? col - a.hidden : col - a.hidden - a.kv_dim;
+        if (col < a.hidden + a.kv_dim) { // Q or K: rotate
+            const float2 cs = a.rope[static_cast<std::size_t>(pos) * (a.head_dim / 2) + (c % a.head_dim) / 2];
+            const float r0 = x0 * cs.x - x1 * cs.y, r1 = x0 * cs.y + x1 * cs.x;
+            x0 = r0, x1 = r1;
+        }
+        const __nv_bfloat162 pair = __floats2bfloat162_rn(x0, x1);
+        if (col < a.hidden) {
+            *reinterpret_cast<__nv_bfloat162*>(a.q + static_cast<std::size_t>(row) * a.hidden + c) = pair;
+            continue;
+        }
+        const bool is_k = col < a.hidden + a.kv_dim;
+        *reinterpret_cast<__nv_bfloat162*>((is_k ? a.k : a.v) + static_cast<std::size_t>(row) * a.kv_dim + c) = pair;
+        const int h = c / a.head_dim, d = c % a.head_dim;
+        const std::size_t at = ((static_cast<std::size_t>(page) * kv_heads + h) * a.page_size + slot) * a.head_dim + d;
+        *reinterpret_cast<__nv_bfloat162*>((is_k ? a.k_pool : a.v_pool) + at) = pair;
+    }
+}
+
+// Greedy choice of sequence b (one block each): the first index of the largest logit, into
+// next[b] and history[b * history_stride + step].
+__global__ void __launch_bounds__(256)
+    argmax_tokens(const float* logits, int vocab, int* next, int* history, int history_stride, int step)
+{
+    __shared__ float best_v[256];
+    __shared__ int best_i[256];
+    const float* row = logits + static_cast<std::size_t>(blockIdx.x) * vocab;
+    float bv = -INFINITY;
+    int bi = 0x7fffffff;
+    for (int i = threadIdx.x; i < vocab; i += blockDim.x)
+        if (row[i] > bv)
+            bv = row[i], bi = i;
+    best_v[threadIdx.x] = bv, best_i[threadIdx.x] = bi;
+    __syncthreads();
+    for (int s = 128; s > 0; s >>= 1) {
+        if (threadIdx.x < s) {
+            const float ov = best_v[threadIdx.x + s];
+            const int oi = best_i[threadIdx.x + s];
+            if (ov > best_v[threadIdx.x] || (ov == best_v[threadIdx.x] && oi < best_i[threadIdx.x]))
+                best_v[threadIdx.x] = ov, best_i[threadIdx.x] = oi;
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        next[blockIdx.x] = best_i[0];
+        if (history)
+            history[blockIdx.x * history_stride + step] = best_i[0];
+    }
+}
+
+// seq_len[b] = value (value >= 0) or seq_len[b] += 1 (value < 0: one decode step appended).
+__global__ void set_lengths(int* seq_len, int batch, int value)
+{
+    const int b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < batch)
+        seq_len[b] = value >= 0 ? value : seq_len[b] + 1;
+}
+
+// y[r][o] = sum_k x[r][k] w[o][k] for rows <= R: a warp per output row streams the weight row
+// once with 16-byte loads that skip L1 and serves every row of x from it (the decode step's
+// matrix-vector shape, bound by reading the weights). k is a multiple of 8.
+template<int R>
+__global__ void __launch_bounds__(256)
+    gemv(const __nv_bfloat16* x, const __nv_bfloat16* w, float* y, int rows, int n, int k)
+{
+    const int o = blockIdx.x * 8 + (threadIdx.x >> 5), lane = threadIdx.x & 31;
+    if (o >= n)
+        return;
+    const uint4* wr = reinterpret_cast<const uint4*>(w + static_cast<std::size_t>(o) * k);
+    float acc[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+        acc[r] = 0.f;
+    const int chunks = k / 8;
+#pragma unroll 4
+    for (int c = lane; c < chunks; c += 32) {
+        const uint4 wv = __ldcs(wr + c);
+        const auto* wp = reinterpret_cast<const __nv_bfloat162*>(&wv);
+        float2 wf[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+            wf[e] = __bfloat1622float2(wp[e]);
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            if (r >= rows)
+                break;
+            const uint4 xv = __ldg(reinterpret_cast<const uint4*>(x + static_cast<std::size_t>(r) * k) + c);
+            const auto* xp = reinterpret_cast<const __nv_bfloat162*>(&xv);
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const float2 xf = __bfloat1622float2(xp[e]);
+                acc[r] += wf[e].x * xf.x + wf[e].y * xf.y;
+            }
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+        float v = acc[r];
+        for (int s = 16; s > 0; s >>= 1)
+            v += __shfl_xor_sync(0xffffffffu, v, s);
+        if (lane == 0 && r < rows)
+            y[static_cast<std::size_t>(r) * n + o] = v;
+    }
+}
+
+} // namespace kwb::cuda::tllm

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// tiny_llm on the GPU: its weights are the CPU backend's, value for value; its bf16 logits over a
+// short prefix and greedy steps agree with an fp32 reference forward at several shapes (head dims
+// 64 and 128, every GQA group, prompts not a multiple of the page size, shuffled pages, split-KV,
+// batch 1..8, GEMV and cuBLASLt decode, CUDA graph off and on); a run reports the serving metrics
+// with one TTFT per request; the correctness gate's fault is caught; bad shapes are refused.
+#include "cpu/decoder_model.h"
+#include "gpu_plugin.h"
+
+using nlohmann::json;
+using namespace kwb::gputest;
+
+namespace {
+
+void expect_cpu_weights(const json& params, const json& probes)
+{
+    kwb::cpu::DecoderConfig c;
+    c.layers = params.at("layers");
+    c.hidden = params.at("hidden");
+    c.heads = params.at("heads");
+    c.kv_heads = params.at("kv_heads");
+    c.ffn = params.at("ffn");
+    c.vocab = params.at("vocab");
+    c.seed = params.at("seed");
+    const auto w = kwb::cpu::make_decoder_weights(c);
+    const auto& l0 = w.layers.front();
+    const std::vector<float> cpu
+        = {w.embedding.front(), w.embedding.back(), l0.wq.front(), l0.wk.front(), l0.wv.front(), l0.wo.front(),
+            l0.w_gate.front(), l0.w_up.front(), l0.w_down.front(), w.layers.back().w_down.back(), w.lm_head.front(),
+            w.lm_head.back(), l0.attn_norm.front(), l0.ffn_norm.front(), w.final_norm.back()};
+    KWB_CHECK(probes.is_array() && probes.size() == cpu.size());
+    for (std::size_t i = 0; i < cpu.size() && i < probes.size(); ++i)
+        if (probes[i].get<float>() != cpu[i]) {
+            std::printf("weight probe %zu: gpu %.9g, cpu %.9g\n", i, probes[i].get<double>(), double(cpu[i]));
+            ++failures();
+        }
+}
+
+} // namespace
+
+int main()
+{
+    const auto plugin = require_plugin();
+    const json base = {{"layers", 2}, {"hidden", 256}, {"heads", 4}, {"kv_heads", 2}, {"ffn", 512}, {"vocab", 4096},
+        {"prompt_len", 37}, {"gen_tokens", 9}, {"requests", 3}, {"length_spread", 50}, {"batch", 1}, {"seed", 42},
+        {"page_size", 16}, {"splits", 1}, {"cuda_graph", "off"}, {"decode_gemm", "gemv"}};
+    const auto with = [&](json changes) {
+        json p = base;
+        p.update(changes);
+        return p;
+    };
+
+    // The weights are the CPU backend's (checked through the reference's fp32 copy).
+    {
+        Prepared w(plugin, "tiny_llm", base);
+        KWB_CHECK(w);
+        if (w) {
+            const auto v = w.verify();
+            std::printf("%s\n", v.dump().c_str());
+            KWB_CHECK(v.value("ok", false));
+            expect_cpu_weights(base, v.value("weight_probes", json()));
+        }
+    }
+    for (const char* graph : {"off", "on"}) {
+        expect_verified(plugin, "tiny_llm", with({{"cuda_graph", graph}}));
+        // D 128, G 4, batch 3, pages of 32 (prompt 100), split-KV 3.
+        expect_verified(plugin, "tiny_llm",
+            with({{"hidden", 512}, {"heads", 4}, {"kv_heads", 1}, {"ffn", 1024}, {"batch", 3}, {"page_size", 32},
+                {"prompt_len", 100}, {"gen_tokens", 20}, {"splits", 3}, {"cuda_graph", graph}}));
+        // G 8 and G 1, batch 8 at the GEMV's limit, then cuBLASLt for the decode GEMMs.
+        expect_verified(plugin, "tiny_llm",
+            with({{"hidden", 1024}, {"heads", 8}, {"kv_heads", 1}, {"batch", 8}, {"cuda_graph", graph}}));
+        expect_verified(plugin, "tiny_llm",
+            with({{"heads", 2}, {"kv_heads", 2}, {"hidden", 256}, {"batch", 4}, {"decode_gemm", "cublaslt"},
+                {"page_size", 128}, {"cuda_graph", graph}}));
+    }
+    // A one-token prompt, the shortest output.
+    expect_verified(plugin, "tiny_llm", with({{"prompt_len", 1}, {"gen_tokens", 2}, {"length_spread", 0}}));
+    // The default size: 16 layers, 2048 wide, 32000 tokens (1.7 GB of bf16 weights).
+    const json big = {{"layers", 16}, {"hidden", 2048}, {"heads", 16}, {"kv_heads", 4}, {"ffn", 5632}, {"vocab", 32000},
+        {"prompt_len", 300}, {"gen_tokens", 16}, {"requests", 2}, {"length_spread", 50}, {"batch", 1}, {"seed", 42},
+        {"cuda_graph", "on"}};
+    expect_verified(plugin, "tiny_llm", big);
+
+    // A run: every serving metric, one TTFT per request as the iteration values, ordered percentiles.
+    {
+        Prepared w(plugin, "tiny_llm", base);
+        const auto r = w.run(1, false);
+        std::printf("run: %s\n", r.dump().c_str());
+        const auto& m = r.value("metrics", json::object());
+        for (const char* k :
+            {"ttft_ms", "ttft_p50_ms", "ttft_p99_ms", "itl_p50_ms", "itl_p99_ms", "tpot_ms", "tok_s", "peak_mem_mib"})
+            KWB_CHECK(m.contains(k) && m.at(k).get<double>() > 0);
+        if (m.contains("itl_p50_ms") && m.contains("itl_p99_ms"))
+            KWB_CHECK(m.at("itl_p50_ms").get<double>() <= m.at("itl_p99_ms").get<double>());
+        KWB_CHECK(m.contains("iterations") && m.at("iterations").size() == 3);
+        // The live view's lanes: one TTFT per request, one gap per later token, in time order.
+        const auto& rd = m.value("readings", json::object());
+        KWB_CHECK(rd.contains("ttft") && rd.at("ttft").at("values").size() == 3);
+        KWB_CHECK(rd.contains("itl") && rd.at("itl").at("t_ms").size() == rd.at("itl").at("values").size());
+        if (rd.contains("itl") && rd.at("itl").contains("t_ms")) {
+            const auto& t = rd.at("itl").at("t_ms");
+            for (std::size_t i = 1; i < t.size(); ++i)
+                KWB_CHECK(t[i].get<double>() >= t[i - 1].get<double>());
+        }
+    }
+
+    Prepared wrong(plugin, "tiny_llm", with({{"inject_fault", "wrong-result"}}));
+    KWB_CHECK(wrong && !wrong.verify().at("ok").get<bool>());
+    for (const json& bad : {with({{"heads", 8}}), with({{"kv_heads", 3}}),
+             with({{"heads", 8}, {"hidden", 1024}, {"kv_heads", 8}, {"batch", 9}}), with({{"page_size", 48}}),
+             with({{"cuda_graph", "maybe"}}), with({{"ffn", 500}})}) {
+        const auto c = plugin.check("tiny_llm", bad);
+        std::printf("%s refused: %s\n", bad.dump().c_str(), c.dump().c_str());
+        KWB_CHECK(!c.value("ok", true) && c.contains("error"));
+    }
+    return finish("gpu_tiny_llm");
+}
