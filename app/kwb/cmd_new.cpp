@@ -493,9 +493,8 @@ void print_aa_note(const Study& study)
 {
     for (const auto& e : study.experiments)
         if (const Arm* aa = aa_arm(e)) {
-            fmt::print(stderr,
-                "kwb: with an A/A arm ({}{}): the baseline runs again in every block, to the same n\n", aa->name,
-                e.kind == kGridCellKind ? fmt::format(", the grid's A/A, in {}", e.id) : std::string());
+            fmt::print(stderr, "kwb: with an A/A arm ({}{}): the baseline runs again in every block, to the same n\n",
+                aa->name, e.kind == kGridCellKind ? fmt::format(", the grid's A/A, in {}", e.id) : std::string());
             return;
         }
 }

@@ -37,7 +37,8 @@ std::optional<AaReport> aa_report(const Study& study, const Experiment& e)
 
 bool has_aa_arm(const Report& r)
 {
-    return std::any_of(r.experiments.begin(), r.experiments.end(), [](const ExperimentReport& e) { return e.aa.has_value(); });
+    return std::any_of(
+        r.experiments.begin(), r.experiments.end(), [](const ExperimentReport& e) { return e.aa.has_value(); });
 }
 
 void attach_aa_history(Report& r, const std::vector<AaHistoryEntry>& history, std::string source)

@@ -444,7 +444,8 @@ void aa_section(Doc& d, const Report& r)
         for (const auto& rate : h.rates)
             lines.push_back(describe(rate));
         for (const auto& model : h.devices)
-            if (std::none_of(h.rates.begin(), h.rates.end(), [&](const AaFalseAlarmRate& x) { return x.device == model; }))
+            if (std::none_of(
+                    h.rates.begin(), h.rates.end(), [&](const AaFalseAlarmRate& x) { return x.device == model; }))
                 lines.push_back(describe_aa_history(std::nullopt, model));
         if (lines.empty())
             lines.push_back("no experiment has run on a device yet");

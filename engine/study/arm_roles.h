@@ -23,7 +23,8 @@ const Arm* aa_arm(const Experiment& e);
 int ab_arm_count(const Experiment& e);
 
 // Appends the A/A arm: the baseline's parameters (and command) under the baseline's name plus
-// "-aa" ("baseline-aa"; a grid cell's "r0c0-aa") and the role "aa". Throws std::invalid_argument when the experiment has no baseline or already has one.
+// "-aa" ("baseline-aa"; a grid cell's "r0c0-aa") and the role "aa". Throws std::invalid_argument when the experiment
+// has no baseline or already has one.
 void add_aa_arm(Experiment& e);
 
 // Removes the A/A arm (and its samples' verdict), if any.

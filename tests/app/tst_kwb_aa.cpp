@@ -154,8 +154,8 @@ private slots:
             QStringLiteral("--grid"), QStringLiteral("delta_pct=0,20"), QStringLiteral("--grid"),
             QStringLiteral("mean=10,20"), QStringLiteral("--aa-arm"), QStringLiteral("--out"), path("grid.json")});
         QVERIFY2(grid.exit_code == 0, grid.err.constData()); // a grid's A/A: tst_kwb_grid aaArmBesideTheGrid
-        QCOMPARE(load(path("grid.json")).value(u"experiments").toArray()[0].toObject().value(u"arms").toArray().size(),
-            3);
+        QCOMPARE(
+            load(path("grid.json")).value(u"experiments").toArray()[0].toObject().value(u"arms").toArray().size(), 3);
     }
 
     void olderStudiesMigrateTheSplitHalfKeys()

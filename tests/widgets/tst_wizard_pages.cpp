@@ -243,7 +243,8 @@ void TestWizardPages::verdictPageShowsTheDevicesAaHistory()
         s.experiments.push_back(e);
     });
     page.refresh();
-    QCOMPARE(page.aaHistoryText(), u"A/A history on Test CPU X: 1 false alarm in 5 A/A runs (20%, 95% CI 0.505-71.64%)"_s);
+    QCOMPARE(
+        page.aaHistoryText(), u"A/A history on Test CPU X: 1 false alarm in 5 A/A runs (20%, 95% CI 0.505-71.64%)"_s);
     QVERIFY(page.aaText().isEmpty()); // no A/A arm in this experiment: the history still shows
 
     doc.edit(u"aa"_s, [](Study& s) { add_aa_arm(s.experiments[0]); });

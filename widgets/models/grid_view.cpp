@@ -2,8 +2,8 @@
 #include "models/grid_view.h"
 
 #include "study/grid.h"
-#include "verdict/aa_verdict.h"
 #include "study/study_parts.h"
+#include "verdict/aa_verdict.h"
 #include "verdict/grid_interaction.h"
 
 namespace kwb::gui {

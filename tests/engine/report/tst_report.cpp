@@ -261,8 +261,8 @@ private slots:
         std::vector<AaHistoryEntry> history;
         for (const char* word : {"NOISE", "NOISE", "LICENSE", "NOISE", "NOISE"})
             history.push_back({"2026-12-01T00:00:00Z", e.device, "s.json", "ab-1", 6, word, 0.1});
-        history.push_back({"2026-12-01T00:00:00Z", {"cuda", "NVIDIA H200", "GPU-1", 0, ""}, "g.json", "ab-1", 6,
-            "KILL", -9.0});
+        history.push_back(
+            {"2026-12-01T00:00:00Z", {"cuda", "NVIDIA H200", "GPU-1", 0, ""}, "g.json", "ab-1", 6, "KILL", -9.0});
         attach_aa_history(r, history, "/tmp/state/kernel-workbench/aa-history.jsonl");
         const std::string line = "A/A history on Test CPU X: 1 false alarm in 5 A/A runs (20%, 95% CI 0.505-71.64%)";
 

@@ -234,7 +234,8 @@ private slots:
         QCOMPARE(grid_aa_line(s, s.grids.front()), std::string("A/A arm beside cell r0c1: no verdict yet"));
 
         Experiment& carrier = *s.find_experiment("grid-1-r0c1");
-        const std::vector<double> base = {10, 10.1, 9.9, 10, 10.05, 9.95}, again = {10.02, 10.08, 9.93, 10.01, 10.03, 9.97};
+        const std::vector<double> base = {10, 10.1, 9.9, 10, 10.05, 9.95},
+                                  again = {10.02, 10.08, 9.93, 10.01, 10.03, 9.97};
         for (size_t i = 0; i < base.size(); ++i)
             for (const auto& [arm, v] : {std::pair {"r0c0", base[i]}, {"r0c1", 9.5}, {"r0c0-aa", again[i]}}) {
                 Sample x;
