@@ -426,7 +426,7 @@ void aa_section(Doc& d, const Report& r)
             const std::string ci95 = a.ci95_delta_pct
                 ? fmt::format("[{}, {}] %", num((*a.ci95_delta_pct)[0]), num((*a.ci95_delta_pct)[1]))
                 : std::string("-");
-            rows.push_back({a.grid.empty() ? e.id : fmt::format("{} (grid {})", e.id, a.grid), a.arm,
+            rows.push_back({a.grid.empty() ? e.id : fmt::format("{} (the A/A of {})", e.id, a.grid), a.arm,
                 a.judged ? std::to_string(a.n) : "-", a.judged ? a.word : "no verdict yet", opt(a.delta_pct, " %"),
                 ci95, a.judged ? (a.false_alarm ? "yes" : "no") : "-"});
         }
@@ -449,8 +449,8 @@ void aa_section(Doc& d, const Report& r)
                 lines.push_back(describe_aa_history(std::nullopt, model));
         if (lines.empty())
             lines.push_back("no experiment has run on a device yet");
-        d.p(fmt::format("Per-device A/A history (every A/A run on this machine's record, {}), false-alarm rate with "
-                        "its exact Clopper-Pearson 95% interval:",
+        d.p(fmt::format("Per-device A/A history (every A/A run recorded on this machine, {}): the false-alarm rate "
+                        "with its exact Clopper-Pearson 95% interval:",
             h.source.empty() ? std::string("its state directory") : h.source));
         d.list(std::move(lines));
     }

@@ -104,7 +104,7 @@ GridPage::GridPage(StudyDocument* document, QWidget* parent)
         if (m_filling || id.empty())
             return;
         std::string problem;
-        document()->edit(on ? tr("Add the grid's A/A arm") : tr("Remove the grid's A/A arm"),
+        this->document()->edit(on ? tr("Add the grid's A/A arm") : tr("Remove the grid's A/A arm"),
             [&](Study& s) { problem = set_grid_aa_arm(s, id, on); });
         if (!problem.empty()) {
             m_aa->setVisible(true);

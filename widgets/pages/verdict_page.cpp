@@ -146,7 +146,7 @@ void VerdictPage::ledgerEdited(int row, int column)
 
 QString VerdictPage::aaText() const
 {
-    return m_aa->text();
+    return m_aa->isVisibleTo(this) ? m_aa->text() : QString();
 }
 
 QString VerdictPage::aaHistoryText() const
