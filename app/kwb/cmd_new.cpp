@@ -283,11 +283,8 @@ Study build_study(const NewOptions& o)
             "with --runs {} it will not be assessed (use --runs {} or more)\n",
             profile.min_n, e.plan.runs_per_arm, 2 * profile.min_n);
     e.backend = o.backend == "auto" && backend == Backend::Cuda ? "cuda" : o.backend;
-    if (o.aa_arm) {
-        if (!grid.variables.empty())
-            throw BadInput("--aa-arm: a grid's cells are two-arm A/Bs; add the A/A arm to an A/B (--vary)");
+    if (o.aa_arm && grid.variables.empty())
         add_aa_arm(e); // the baseline again, interleaved, to the same n (study/arm_roles.h)
-    }
     // Parameter values are the workload's to check, now rather than as a failed run later.
     for (const auto& arm : e.arms) {
         try {
@@ -324,6 +321,9 @@ Study build_study(const NewOptions& o)
             s.experiments.push_back(std::move(cell));
         }
         s.grids.push_back(grid);
+        if (o.aa_arm) // the baseline cell again, beside the grid's first cell (study/grid.h)
+            if (const auto problem = set_grid_aa_arm(s, grid.id, true); !problem.empty())
+                throw BadInput(fmt::format("--aa-arm: {}", problem));
     } else {
         s.name = o.name.empty() ? fmt::format("{}: {} {} vs {}", w->name(), vary, a.dump(), b.dump()) : o.name;
         s.description = fmt::format("Single-variable A/B of {}: {} = {} (baseline) against {} (treatment), every "
@@ -421,6 +421,8 @@ Study build_command_study(const NewOptions& o)
     if (base.command->cmd == treat.command->cmd)
         throw BadInput("--treatment-cmd: the same command as --baseline-cmd; an A/B needs two different commands");
     e.arms = {std::move(base), std::move(treat)};
+    if (o.aa_arm)
+        add_aa_arm(e); // the baseline command again, as its own arm (study/arm_roles.h)
     if (o.runs < 1)
         throw BadInput("--runs: must be at least 1");
     if (o.warmup < 0)
@@ -485,6 +487,18 @@ Study write_new_study(const NewOptions& o, Study (*build)(const NewOptions&))
     return study;
 }
 
+// The A/A arm written (study/arm_roles.h), said once: the experiment that carries it, and for a
+// grid which cell it runs beside.
+void print_aa_note(const Study& study)
+{
+    for (const auto& e : study.experiments)
+        if (const Arm* aa = aa_arm(e)) {
+            fmt::print(stderr, "kwb: with an A/A arm ({}{}): the baseline runs again in every block, to the same n\n",
+                aa->name, e.kind == kGridCellKind ? fmt::format(", the grid's A/A, in {}", e.id) : std::string());
+            return;
+        }
+}
+
 int run_command_form(const NewOptions& o)
 {
     const Study study = write_new_study(o, build_command_study);
@@ -492,6 +506,7 @@ int run_command_form(const NewOptions& o)
     fmt::print(stderr, "kwb: wrote {}: {} ({} runs per arm, {} order, adapter {}{})\n", o.out, study.name,
         e.plan.runs_per_arm, to_string(e.plan.order), e.arms[0].command->adapter,
         o.check_cmd.empty() ? "; no --check-cmd: the arms are unverified" : "");
+    print_aa_note(study);
     return kOk;
 }
 
@@ -514,8 +529,6 @@ int run(const NewOptions& o)
     if (o.old_aa != 0)
         throw BadInput("--aa: renamed: --split-half[=K] is the split-half stability check it ran; --aa-arm adds a "
                        "real A/A arm (the baseline run again beside the A/B)");
-    if (o.aa_arm && (!o.baseline_cmd.empty() || !o.treatment_cmd.empty()))
-        throw BadInput("--aa-arm: built-in workloads only (an external command's A/A is an A/B of the same command)");
     if (!o.baseline_cmd.empty() || !o.treatment_cmd.empty())
         return run_command_form(o);
     for (const auto& [option, given] : {std::pair {"--adapter", !o.adapter.empty()}, {"--timeout", o.timeout != 0},
@@ -540,9 +553,7 @@ int run(const NewOptions& o)
         study.grids.empty() ? ""
                             : fmt::format("{} cell experiments against the baseline cell, ", study.experiments.size()),
         e.plan.runs_per_arm, to_string(e.plan.order), to_string(e.plan.stop));
-    if (aa_arm(e))
-        fmt::print(stderr, "kwb: with an A/A arm ({}): the baseline runs again in every block, to the same n\n",
-            aa_arm(e)->name);
+    print_aa_note(study);
     return kOk;
 }
 
@@ -581,7 +592,8 @@ void add_new_command(CLI::App& app, Action& action)
         "Split-half stability check: split the baseline against itself K times (--split-half gives 5, "
         "--split-half=K)");
     cmd->add_flag("--aa-arm", o->aa_arm,
-        "A real A/A: a third arm that runs the baseline's configuration again, interleaved, to the same n");
+        "A real A/A: a third arm that runs the baseline's configuration (or command) again, interleaved, to the "
+        "same n; a grid's runs beside its first cell");
     cmd->add_flag("--aa{1}", o->old_aa, "Renamed: --split-half (the split-half stability check) or --aa-arm")
         ->group(""); // hidden: only there to say what it became
     cmd->add_option("--profile", o->profile, "Verdict profile: generic, strict or speedup")->capture_default_str();

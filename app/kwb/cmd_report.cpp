@@ -56,6 +56,7 @@ int run(const ReportOptions& o)
     } catch (const StudyLoadError& e) {
         throw BadInput(e.what());
     }
+    report::attach_aa_history(r); // the A/A history of this machine's state directory (run/aa_history.h)
     if (!o.out.empty()) {
         try {
             for (const auto& p : report::write_report(r, *format, o.out))

@@ -43,7 +43,9 @@ report::Report currentReport(const StudyDocument* document)
     QFile f(document->filePath());
     if (!document->filePath().isEmpty() && f.open(QIODevice::ReadOnly))
         p.study_sha256 = report::sha256_hex(f.readAll().toStdString());
-    return report::build_report(document->study(), std::move(p));
+    report::Report r = report::build_report(document->study(), std::move(p));
+    report::attach_aa_history(r); // this machine's A/A history of the study's devices
+    return r;
 }
 
 void exportAs(QWidget* parent, const StudyDocument* document, const QString& suffix, const QString& filter)

@@ -123,6 +123,31 @@ json experiment_json(const ExperimentReport& e)
     return j;
 }
 
+// The A/A section: each experiment's real A/A as stored, and the attached per-device history.
+json aa_json(const Report& r)
+{
+    json experiments = json::array();
+    for (const auto& e : r.experiments) {
+        if (!e.aa)
+            continue;
+        const AaReport& a = *e.aa;
+        experiments.push_back({{"experiment", e.id}, {"grid", a.grid.empty() ? json(nullptr) : json(a.grid)},
+            {"arm", a.arm}, {"judged", a.judged}, {"n", a.judged ? json(a.n) : json(nullptr)},
+            {"verdict", a.judged ? json(a.word) : json(nullptr)}, {"delta_pct", number_or_null(a.delta_pct)},
+            {"ci95_delta_pct", a.ci95_delta_pct ? json(*a.ci95_delta_pct) : json(nullptr)},
+            {"false_alarm", a.judged ? json(a.false_alarm) : json(nullptr)}, {"summary", a.summary}});
+    }
+    const AaHistoryReport& h = r.aa_history;
+    json devices = json::array();
+    for (const auto& rate : h.rates)
+        devices.push_back({{"device", rate.device}, {"runs", rate.runs}, {"false_alarms", rate.false_alarms},
+            {"rate", rate.rate}, {"ci95", rate.ci95}, {"summary", describe(rate)}});
+    return {{"has_aa_arm", has_aa_arm(r)}, {"experiments", experiments},
+        {"history",
+            {{"attached", h.attached}, {"source", h.source},
+                {"problem", h.problem.empty() ? json(nullptr) : json(h.problem)}, {"devices", devices}}}};
+}
+
 } // namespace
 
 json render_json(const Report& r)
@@ -168,6 +193,7 @@ json render_json(const Report& r)
                     {{"name", g.col_variable}, {"levels", strings(g.col_levels)}}}},
             {"cells", cells}, {"interaction", g.interaction}, {"pending", strings(g.pending)}});
     }
+    j["aa"] = aa_json(r);
     j["ledger"] = json::array();
     for (const auto& l : r.ledger)
         j["ledger"].push_back({{"experiment", l.experiment_id}, {"at", l.at}, {"verdict", l.verdict},

@@ -3,6 +3,7 @@
 
 #include "verdict/wording.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace kwb::report {
@@ -406,6 +407,55 @@ void grid_section(Doc& d, const GridGroupReport& g)
     }
 }
 
+// The real A/A of every experiment that has one, and the devices' A/A history: how often the same
+// configuration was called different at the n these verdicts used. Said plainly when there is none.
+void aa_section(Doc& d, const Report& r)
+{
+    d.h(2, "A/A: false alarms at the A/B's n");
+    if (!has_aa_arm(r)) {
+        d.p("This study has no A/A arm: no experiment ran the baseline's configuration again as its own arm, so how "
+            "often a verdict here would call the same code different, at its n, was not measured (kwb new --aa-arm, "
+            "or the A/A box of the A/B or grid page, adds one). The split-half stability check, where run, halves "
+            "the baseline only.");
+    } else {
+        std::vector<std::vector<std::string>> rows;
+        for (const auto& e : r.experiments) {
+            if (!e.aa)
+                continue;
+            const AaReport& a = *e.aa;
+            const std::string ci95 = a.ci95_delta_pct
+                ? fmt::format("[{}, {}] %", num((*a.ci95_delta_pct)[0]), num((*a.ci95_delta_pct)[1]))
+                : std::string("-");
+            rows.push_back({a.grid.empty() ? e.id : fmt::format("{} (the A/A of {})", e.id, a.grid), a.arm,
+                a.judged ? std::to_string(a.n) : "-", a.judged ? a.word : "no verdict yet", opt(a.delta_pct, " %"),
+                ci95, a.judged ? (a.false_alarm ? "yes" : "no") : "-"});
+        }
+        d.table({"experiment", "A/A arm", "n per arm", "verdict", "delta", "95% CI", "false alarm"}, rows);
+        d.p("Each A/A arm ran the baseline's configuration again, interleaved with the A/B in the same blocks, and "
+            "was judged against the baseline with the A/B's profile: any verdict but NOISE is a false alarm.");
+    }
+    const AaHistoryReport& h = r.aa_history;
+    if (!h.attached) {
+        d.p("The per-device A/A history was not attached to this report.");
+    } else if (!h.problem.empty()) {
+        d.p("The per-device A/A history could not be read: " + h.problem);
+    } else {
+        std::vector<std::string> lines;
+        for (const auto& rate : h.rates)
+            lines.push_back(describe(rate));
+        for (const auto& model : h.devices)
+            if (std::none_of(
+                    h.rates.begin(), h.rates.end(), [&](const AaFalseAlarmRate& x) { return x.device == model; }))
+                lines.push_back(describe_aa_history(std::nullopt, model));
+        if (lines.empty())
+            lines.push_back("no experiment has run on a device yet");
+        d.p(fmt::format("Per-device A/A history (every A/A run recorded on this machine, {}): the false-alarm rate "
+                        "with its exact Clopper-Pearson 95% interval:",
+            h.source.empty() ? std::string("its state directory") : h.source));
+        d.list(std::move(lines));
+    }
+}
+
 void ledger_section(Doc& d, const Report& r)
 {
     const bool kill = r.final_word == "KILL";
@@ -467,6 +517,7 @@ std::vector<Block> document_of(const Report& r)
         experiment_sections(d, e);
     for (const auto& g : r.grids)
         grid_section(d, g);
+    aa_section(d, r);
     ledger_section(d, r);
     provenance_section(d, r);
     return std::move(d.blocks);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/report_model.h"
 
+#include "report/aa_report.h"
 #include "report/sha256.h"
 #include "stats/effect.h"
 #include "study/grid.h"
@@ -110,6 +111,7 @@ ExperimentReport experiment_report(const Study& study, const Experiment& e)
     r.sample = sample_verdict_of(e);
     r.final = final_verdict_of(e);
     r.split_half = e.split_half;
+    r.aa = aa_report(study, e);
     r.lanes = e.lanes;
     r.samples = e.samples;
 

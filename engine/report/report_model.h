@@ -8,6 +8,7 @@
 // verdict_access.h). docs/report.md describes the model and the formats.
 
 #include "report/verdict_access.h"
+#include "run/aa_history.h"
 #include "stats/bimodality.h"
 #include "stats/descriptive.h"
 #include "study/arm_diff.h"
@@ -80,6 +81,32 @@ struct GridReport {
     std::vector<GridCellReport> cells; // row-major, the baseline cell included
 };
 
+// The real A/A of an experiment (study/arm_roles.h): the baseline's configuration run again as its
+// own arm, judged against the baseline at the A/B's n (verdict/aa_verdict.h). As stored in the
+// study's aa_verdict, never recomputed.
+struct AaReport {
+    std::string arm; // "baseline-aa"; a grid's: "r0c0-aa"
+    std::string grid; // the grid whose A/A this is (its cell carries it); empty for an A/B's
+    bool judged = false; // false: the arm has no verdict yet
+    std::size_t n = 0; // runs per arm it was judged on (the smaller of the two)
+    std::string word; // NOISE, LICENSE, KILL, INCONCLUSIVE; empty until judged
+    std::optional<double> delta_pct;
+    std::optional<std::array<double, 2>> ci95_delta_pct;
+    bool false_alarm = false; // judged, and any word but NOISE
+    std::string summary; // "A/A at n = 6: NOISE, delta 0.3% [-0.4, 1]", or "no verdict yet"
+};
+
+// The per-device A/A history (run/aa_history.h) of the devices this study's experiments ran on,
+// attached by the caller (attach_aa_history): the report of a file alone cannot know the history
+// of the machine it is read on.
+struct AaHistoryReport {
+    bool attached = false; // false: the report was built without the history
+    std::string source; // the history file it was read from
+    std::string problem; // why it could not be read; empty when it was
+    std::vector<std::string> devices; // the models of the study's experiments, in order
+    std::vector<AaFalseAlarmRate> rates; // one per device that has A/A runs in the history
+};
+
 struct ExperimentReport {
     std::string id;
     std::string kind;
@@ -107,6 +134,7 @@ struct ExperimentReport {
     StoredVerdict sample;
     StoredVerdict final;
     std::optional<SplitHalfCheck> split_half;
+    std::optional<AaReport> aa; // null: the experiment has no A/A arm
     std::vector<SamplerLane> lanes;
     std::vector<Sample> samples; // every repetition, for the timeline
     std::vector<CellDelta> cells; // experiments of more than two arms
@@ -164,6 +192,7 @@ struct Report {
     std::vector<LedgerEntry> ledger;
     std::vector<ExperimentReport> experiments;
     std::vector<GridGroupReport> grids; // schema 3 grid groups, each drawn as a heat map
+    AaHistoryReport aa_history;
     Provenance provenance;
     // The study's verdict: the final verdict of its last judged experiment (the latest attempt).
     std::string final_word; // empty when nothing was judged
@@ -173,6 +202,16 @@ struct Report {
 // Builds the report. `provenance` is filled by the caller (path, hash, command line); its version
 // and generated_at are filled here when empty.
 Report build_report(const Study& study, Provenance provenance);
+
+// Whether any experiment of the report has an A/A arm.
+bool has_aa_arm(const Report& r);
+
+// Attaches the per-device A/A history: the false-alarm rate of every device model the study's
+// experiments ran on, over `history` (read from `source`).
+void attach_aa_history(Report& r, const std::vector<AaHistoryEntry>& history, std::string source);
+// The same, read from this machine's history (run/aa_history.h aa_history_path()); a history that
+// cannot be read is named in aa_history.problem, never an error of the report.
+void attach_aa_history(Report& r);
 
 // Convenience: loads the file (throws StudyLoadError), hashes its bytes and builds the report.
 Report report_from_file(const std::string& path, const std::string& command_line);

@@ -219,4 +219,9 @@ std::string describe(const AaFalseAlarmRate& r)
         num(100 * r.ci95[0]), num(100 * r.ci95[1]));
 }
 
+std::string describe_aa_history(const std::optional<AaFalseAlarmRate>& rate, const std::string& model)
+{
+    return rate ? describe(*rate) : fmt::format("A/A history on {}: no A/A run recorded yet", model);
+}
+
 } // namespace kwb

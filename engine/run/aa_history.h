@@ -67,4 +67,7 @@ std::vector<AaFalseAlarmRate> aa_false_alarm_rates(const std::vector<AaHistoryEn
 // "A/A history on NVIDIA H200: 2 false alarms in 31 A/A runs (6.45%, 95% CI 0.79-21.4%)".
 std::string describe(const AaFalseAlarmRate& rate);
 
+// describe(*rate), or "A/A history on MODEL: no A/A run recorded yet" when the device has none.
+std::string describe_aa_history(const std::optional<AaFalseAlarmRate>& rate, const std::string& model);
+
 } // namespace kwb

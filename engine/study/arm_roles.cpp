@@ -25,7 +25,7 @@ void add_aa_arm(Experiment& e)
     if (aa_arm(e))
         throw std::invalid_argument("the experiment already has an A/A arm");
     Arm aa = e.arms.front();
-    aa.name = kAaArmName;
+    aa.name = e.arms.front().name + kAaArmSuffix;
     aa.role = kAaArmRole;
     aa.check.reset();
     e.arms.push_back(std::move(aa));

@@ -14,7 +14,7 @@
 namespace kwb {
 
 inline constexpr const char* kAaArmRole = "aa";
-inline constexpr const char* kAaArmName = "baseline-aa";
+inline constexpr const char* kAaArmSuffix = "-aa"; // the A/A arm is named after the baseline: "baseline-aa", "r0c0-aa"
 
 // The A/A arm, or null.
 const Arm* aa_arm(const Experiment& e);
@@ -22,8 +22,9 @@ const Arm* aa_arm(const Experiment& e);
 // The arms of the A/B itself: all arms but the A/A arm (2 for a runnable A/B).
 int ab_arm_count(const Experiment& e);
 
-// Appends the A/A arm: the baseline's parameters (and command) under the name "baseline-aa" and
-// the role "aa". Throws std::invalid_argument when the experiment has no baseline or already has one.
+// Appends the A/A arm: the baseline's parameters (and command) under the baseline's name plus
+// "-aa" ("baseline-aa"; a grid cell's "r0c0-aa") and the role "aa". Throws std::invalid_argument when the experiment
+// has no baseline or already has one.
 void add_aa_arm(Experiment& e);
 
 // Removes the A/A arm (and its samples' verdict), if any.

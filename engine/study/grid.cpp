@@ -2,6 +2,7 @@
 #include "study/grid.h"
 
 #include "study/arm_diff.h"
+#include "study/arm_roles.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -75,6 +76,8 @@ std::vector<Experiment> grid_cell_experiments(
             e.group = grid.id;
             e.arms = {{grid_cell_label(origin), baseline, std::nullopt},
                 {grid_cell_label(e.cell), grid_cell_params(grid, shared, e.cell), std::nullopt}};
+            if (cells.empty() && aa_arm(prototype))
+                add_aa_arm(e); // the grid's A/A, beside its first cell
             cells.push_back(std::move(e));
         }
     return cells;
@@ -162,6 +165,35 @@ std::vector<const Experiment*> grid_cells(const Study& study, const GridGroup& g
     return cells;
 }
 
+const Experiment* grid_aa_cell(const Study& study, const GridGroup& grid)
+{
+    for (const Experiment* e : grid_cells(study, grid))
+        if (aa_arm(*e))
+            return e;
+    return nullptr;
+}
+
+std::string set_grid_aa_arm(Study& study, const std::string& grid_id, bool on)
+{
+    const GridGroup* grid = find_grid(study, grid_id);
+    if (!grid)
+        return fmt::format("no grid '{}' in the study", grid_id);
+    Experiment* first = nullptr;
+    for (auto& e : study.experiments) {
+        if (e.kind != kGridCellKind || e.group != grid_id)
+            continue;
+        if (!first || e.cell < first->cell) // row-major: the first cell is r0c1
+            first = &e;
+        if (!on)
+            remove_aa_arm(e);
+    }
+    if (!first)
+        return fmt::format("grid '{}' has no cell experiment to run its A/A beside", grid_id);
+    if (on && !grid_aa_cell(study, *grid))
+        add_aa_arm(*first);
+    return {};
+}
+
 std::string grid_cell_problem(const Study& study, const Experiment& cell, const nlohmann::json& baseline_params,
     const nlohmann::json& cell_params)
 {
@@ -170,8 +202,10 @@ std::string grid_cell_problem(const Study& study, const Experiment& cell, const 
         return fmt::format("grid group '{}' is not in the study's grids", cell.group);
     if (const auto shape = grid_shape_problem(*grid); !shape.empty())
         return fmt::format("grid {}: {}", grid->id, shape);
-    if (cell.arms.size() != 2)
-        return fmt::format("a grid cell has two arms, the baseline cell and itself (has {})", cell.arms.size());
+    if (ab_arm_count(cell) != 2)
+        return fmt::format("a grid cell has two arms, the baseline cell and itself, and may have an A/A arm (has {} "
+                           "arms)",
+            cell.arms.size());
     if (cell.cell.size() != 2)
         return "a grid cell names its level of each of the grid's two variables (field 'cell')";
     for (size_t i = 0; i < 2; ++i)

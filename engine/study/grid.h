@@ -31,7 +31,8 @@ nlohmann::json grid_cell_params(const GridGroup& grid, const nlohmann::json& sha
 
 // One experiment per cell but the baseline cell, row-major, each a copy of `prototype` (its plan,
 // profile, metric, guards, backend) with id "<grid id>-r<i>c<j>", kind "grid-cell", the group and
-// cell set, and arms {"r0c0": baseline cell, "r<i>c<j>": that cell}. `shared` holds every
+// cell set, and arms {"r0c0": baseline cell, "r<i>c<j>": that cell}. When `prototype` has an A/A
+// arm, the first cell gets the grid's A/A arm (grid_aa_cell). `shared` holds every
 // parameter with the grid variables at their baseline levels.
 std::vector<Experiment> grid_cell_experiments(
     const GridGroup& grid, const Experiment& prototype, const nlohmann::json& shared);
@@ -51,6 +52,17 @@ GridGroup* find_grid(Study& study, const std::string& id);
 
 // The group's cell experiments in the study, in study order.
 std::vector<const Experiment*> grid_cells(const Study& study, const GridGroup& grid);
+
+// The grid's real A/A (study/arm_roles.h): the baseline cell's configuration run again as an arm of
+// role "aa" in one cell experiment, so it is interleaved with that cell's baseline and treatment in
+// the same blocks and judged at the same n; the study needs no field of its own for it. It lives in
+// the grid's first cell (row-major: r0c1). This is the cell that carries it, or null when the grid
+// has no A/A arm (any cell's A/A arm counts, the first one found in study order).
+const Experiment* grid_aa_cell(const Study& study, const GridGroup& grid);
+
+// Gives the grid an A/A arm (in its first cell, unless a cell already has one) or takes every one
+// away. Returns the problem and changes nothing when the grid is unknown or has no cell.
+std::string set_grid_aa_arm(Study& study, const std::string& grid_id, bool on);
 
 // Why a grid cell cannot run as it stands, or empty: its group must exist, its coordinates fit
 // the grid, and its two arms (parameters resolved, defaults filled in) must be the baseline cell

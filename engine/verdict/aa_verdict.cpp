@@ -2,6 +2,7 @@
 #include "verdict/aa_verdict.h"
 
 #include "study/arm_roles.h"
+#include "study/grid.h"
 #include "verdict/verdict.h"
 #include "verdict/wording.h"
 
@@ -64,6 +65,18 @@ std::string aa_summary(const SampleVerdict& aa)
         = aa.ci95_delta_pct ? fmt::format(" [{}, {}]", num((*aa.ci95_delta_pct)[0]), num((*aa.ci95_delta_pct)[1])) : "";
     return fmt::format(
         "A/A at n = {}: {}, delta {}{}", std::min(aa.n_baseline(), aa.n_treatment()), to_string(aa.word), delta, ci);
+}
+
+std::string grid_aa_line(const Study& study, const GridGroup& grid)
+{
+    const Experiment* cell = grid_aa_cell(study, grid);
+    if (!cell)
+        return {};
+    const std::string where = grid_cell_label(cell->cell);
+    if (!cell->aa_verdict)
+        return fmt::format("A/A arm beside cell {}: no verdict yet", where);
+    return fmt::format("{} (the baseline cell {} again, beside cell {}){}", aa_summary(*cell->aa_verdict),
+        cell->arms.front().name, where, aa_false_alarm(*cell->aa_verdict) ? ": a false alarm" : "");
 }
 
 } // namespace kwb

@@ -23,4 +23,9 @@ bool aa_false_alarm(const SampleVerdict& aa);
 // "A/A at n = 10: NOISE, delta 0.3% [-0.4, 1]" (the interval is the verdict's 95% CI of delta%).
 std::string aa_summary(const SampleVerdict& aa);
 
+// A grid's A/A, reported beside the grid (study/grid.h grid_aa_cell): "A/A at n = 6: NOISE, delta
+// 0.3% [-0.4, 1] (the baseline cell r0c0 again, beside cell r0c1)", "A/A arm beside cell r0c1: no
+// verdict yet", or empty when the grid has no A/A arm. kwb run and the grid page show this line.
+std::string grid_aa_line(const Study& study, const GridGroup& grid);
+
 } // namespace kwb

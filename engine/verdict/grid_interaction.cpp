@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "verdict/grid_interaction.h"
 
+#include "study/arm_roles.h"
 #include "study/grid.h"
 
 #include <algorithm>
@@ -64,7 +65,7 @@ std::vector<std::string> grid_cells_pending(const Study& study, const GridGroup&
             if (r == 0 && c == 0)
                 continue;
             const Experiment* e = cell_at(study, grid, r, c);
-            if (!e || e->arms.size() != 2 || usable_runs(*e, e->arms[0].name).empty()
+            if (!e || ab_arm_count(*e) != 2 || usable_runs(*e, e->arms[0].name).empty()
                 || usable_runs(*e, e->arms[1].name).empty())
                 pending.push_back(grid_cell_label({r, c}));
         }

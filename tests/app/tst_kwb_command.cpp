@@ -63,6 +63,45 @@ private slots:
         QCOMPARE(done[L("verdict")].toObject()[L("verdict")].toString(), L("LICENSE")); // 25% lower TTFT
         QCOMPARE(done[L("samples")].toArray()[0].toObject()[L("adapter")].toString(), L("vllm"));
     }
+    // --aa-arm on the command form: a third arm runs the baseline command again, interleaved, to
+    // the same n. The stand-in's noise is its fixed --sequence, so the verdicts cannot be luck.
+    void aa_arm_runs_the_baseline_command_again()
+    {
+        QTemporaryDir dir;
+        qputenv("XDG_STATE_HOME", dir.filePath(L("state")).toUtf8()); // a private A/A history
+        const QString study = dir.filePath(L("s.json"));
+        const QString baseline = kStandin + L(" --format vllm --mean 80 --noise 0.01 --sequence ")
+            + dir.filePath(L("baseline.seq")) + L(" --out {out}");
+        auto r = kwb({L("new"), L("--baseline-cmd"), baseline, L("--treatment-cmd"),
+            kStandin + L(" --format vllm --mean 60 --noise 0.01 --sequence ") + dir.filePath(L("treatment.seq"))
+                + L(" --out {out}"),
+            L("--metric"), L("mean_ttft_ms"), L("--runs"), L("6"), L("--warmup"), L("0"), L("--check-cmd"), L("true"),
+            L("--aa-arm"), L("--out"), study});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        QVERIFY2(r.err.contains("with an A/A arm (baseline-aa)"), r.err.constData());
+        auto e = load(study)[L("experiments")].toArray()[0].toObject();
+        const auto arms = e[L("arms")].toArray();
+        QCOMPARE(arms.size(), 3);
+        QCOMPARE(arms[2].toObject()[L("role")].toString(), L("aa"));
+        QCOMPARE(arms[2].toObject()[L("command")].toObject()[L("cmd")].toString(), baseline);
+
+        r = kwb({L("run"), study});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        QVERIFY2(r.out.contains("ab-1: A/A at n = 6: NOISE, delta "), r.out.constData());
+        QVERIFY2(r.out.contains("ab-1: A/A history on "), r.out.constData());
+        e = load(study)[L("experiments")].toArray()[0].toObject();
+        QCOMPARE(e[L("verdict")].toObject()[L("verdict")].toString(), L("LICENSE")); // 25% lower TTFT
+        const auto aa = e[L("aa_verdict")].toObject();
+        QCOMPARE(aa[L("verdict")].toString(), L("NOISE"));
+        QCOMPARE(aa[L("n_baseline")].toInt(), 6);
+        QCOMPARE(aa[L("n_treatment")].toInt(), 6);
+        int again = 0;
+        for (const auto& x : e[L("samples")].toArray())
+            again += x.toObject()[L("arm")].toString() == L("baseline-aa")
+                && x.toObject()[L("adapter")].toString() == L("vllm");
+        QCOMPARE(again, 6); // the baseline command itself ran, read by the same adapter
+        qunsetenv("XDG_STATE_HOME");
+    }
     void failing_treatment_exits_1_and_keeps_samples()
     {
         QTemporaryDir dir;

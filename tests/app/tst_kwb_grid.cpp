@@ -113,6 +113,56 @@ private slots:
             < 1e-9);
     }
 
+    // --aa-arm on a grid: the baseline cell again as an A/A arm beside the first cell, run
+    // interleaved with that cell to the same n, its verdict printed beside the grid's interaction.
+    void aaArmBesideTheGrid()
+    {
+        QTemporaryDir dir;
+        qputenv("XDG_STATE_HOME", dir.filePath(QStringLiteral("state")).toUtf8()); // a private A/A history
+        const QString path = dir.filePath(QStringLiteral("g.json"));
+        auto r = kwbtest::kwb({QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("synthetic"),
+            QStringLiteral("--param"), QStringLiteral("cv_pct=1"), QStringLiteral("--grid"),
+            QStringLiteral("delta_pct=0,20"), QStringLiteral("--grid"), QStringLiteral("drift_pct=0,0.1"),
+            QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--aa-arm"), QStringLiteral("--out"),
+            path});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        QVERIFY2(r.err.contains("the grid's A/A, in grid-1-r0c1"), r.err.constData());
+        QJsonArray ex = load(path).value(u"experiments").toArray();
+        QCOMPARE(ex.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const QJsonArray arms = ex.at(i).toObject().value(u"arms").toArray();
+            QCOMPARE(arms.size(), i == 0 ? 3 : 2); // only the first cell carries the grid's A/A
+        }
+        const QJsonArray first = ex.at(0).toObject().value(u"arms").toArray();
+        QCOMPARE(first.at(2).toObject().value(u"role").toString(), QStringLiteral("aa"));
+        QCOMPARE(first.at(2).toObject().value(u"name").toString(), QStringLiteral("r0c0-aa"));
+        QCOMPARE(first.at(2).toObject().value(u"params"), first.at(0).toObject().value(u"params"));
+
+        r = kwbtest::kwb({QStringLiteral("run"), path});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        QVERIFY2(r.out.contains("grid-1: interaction: "), r.out.constData());
+        QVERIFY2(r.out.contains("grid-1: A/A at n = 6: "), r.out.constData());
+        QVERIFY2(r.out.contains("(the baseline cell r0c0 again, beside cell r0c1)"), r.out.constData());
+        QVERIFY2(r.out.contains("grid-1-r0c1: A/A history on "), r.out.constData());
+        const QJsonObject s = load(path);
+        ex = s.value(u"experiments").toArray();
+        const QJsonObject cell = ex.at(0).toObject();
+        QCOMPARE(cell.value(u"aa_verdict").toObject().value(u"n_baseline").toInt(), 6);
+        QCOMPARE(cell.value(u"aa_verdict").toObject().value(u"n_treatment").toInt(), 6);
+        int aa_runs = 0;
+        for (const auto& x : cell.value(u"samples").toArray())
+            aa_runs += x.toObject().value(u"arm").toString() == QStringLiteral("r0c0-aa")
+                && !x.toObject().value(u"warmup").toBool();
+        QCOMPARE(aa_runs, 6);
+        QVERIFY(ex.at(1).toObject().value(u"aa_verdict").isUndefined()
+            || ex.at(1).toObject().value(u"aa_verdict").isNull());
+        QVERIFY(s.value(u"grids").toArray().first().toObject().value(u"interaction").isObject());
+        // The engine's line, as the grid page shows it.
+        const kwb::Study study = kwb::load_study(path.toStdString());
+        QVERIFY(kwb::grid_aa_cell(study, study.grids.front()) == &study.experiments.front());
+        qunsetenv("XDG_STATE_HOME");
+    }
+
     void largerGridHasATwoWayTest()
     {
         QTemporaryDir dir;

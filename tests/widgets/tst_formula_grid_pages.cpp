@@ -6,10 +6,13 @@
 #include "pages/formula_page.h"
 #include "pages/grid_page.h"
 #include "plots/heat_map.h"
+#include "study/arm_roles.h"
 #include "study/grid.h"
+#include "verdict/aa_verdict.h"
 #include "verdict/grid_interaction.h"
 #include "verdict/verdict.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -211,6 +214,55 @@ private slots:
         const GridView view = gridView(doc.study(), doc.study().grids.front());
         QVERIFY(view.flagged);
         QVERIFY(qAbs(*view.differenceOfDifferences - (15.0 - 20.0 - 10.0)) < 1e-9);
+    }
+
+    // The grid's A/A box: ticking it puts the baseline cell again beside the first cell (r0c1) as
+    // an A/A arm; its verdict shows under the interaction, which the third arm leaves alone.
+    void gridAaArmBox()
+    {
+        StudyDocument doc;
+        doc.mutableStudy() = judgedGridStudy();
+        GridPage page(&doc);
+        page.resize(1024, 640);
+        page.show();
+        page.refresh();
+        QVERIFY(!page.aaArmBox()->isChecked());
+        QVERIFY(page.aaText().isEmpty() || !child<QLabel>(page, "gridAa")->isVisible());
+        page.aaArmBox()->click();
+        const Experiment* carrier = grid_aa_cell(doc.study(), doc.study().grids.front());
+        QVERIFY(carrier);
+        QCOMPARE(carrier->id, std::string("grid-1-r0c1"));
+        QCOMPARE(carrier->arms.size(), size_t(3));
+        QCOMPARE(carrier->arms[2].name, std::string("r0c0-aa"));
+        QVERIFY(carrier->arms[2].params == carrier->arms[0].params);
+        QCOMPARE(page.aaText(), u"A/A arm beside cell r0c1: no verdict yet"_s);
+        QVERIFY(page.aaArmBox()->isChecked());
+
+        doc.edit(u"aa runs"_s, [](Study& s) {
+            Experiment& e = *s.find_experiment("grid-1-r0c1");
+            for (int i = 0; i < 6; ++i) {
+                Sample x;
+                x.arm = "r0c0-aa";
+                x.rep = i;
+                x.position = 100 + i;
+                x.metrics = {{"time_ms", 10.0 + 0.01 * (((i + 1) % 3) - 1)}};
+                e.samples.push_back(x);
+            }
+            e.aa_verdict = judge_aa_arm(e, make_profile("generic", Direction::Lower));
+            judge_grids(s);
+        });
+        page.refresh();
+        QVERIFY2(page.aaText().startsWith(u"A/A at n = 6: NOISE, delta "_s), qPrintable(page.aaText()));
+        QVERIFY2(
+            page.aaText().endsWith(u"(the baseline cell r0c0 again, beside cell r0c1)"_s), qPrintable(page.aaText()));
+        QVERIFY(doc.study().grids.front().interaction.is_object()); // the A/A arm is not a cell of the grid
+        QVERIFY(child<QLabel>(page, "interaction")->text().contains(u"do not add up"_s));
+
+        page.aaArmBox()->click();
+        QVERIFY(!grid_aa_cell(doc.study(), doc.study().grids.front()));
+        for (const auto& e : doc.study().experiments)
+            QVERIFY(!aa_arm(e));
+        QVERIFY(!child<QLabel>(page, "gridAa")->isVisible());
     }
 };
 

@@ -6,6 +6,8 @@
 #include "pages/target_page.h"
 #include "pages/tradeoff_page.h"
 #include "pages/verdict_page.h"
+#include "run/aa_history.h"
+#include "study/arm_roles.h"
 #include "study/gates.h"
 #include "verdict/verdict.h"
 
@@ -32,6 +34,7 @@ private slots:
     void tradeoffPageAgreesWithTheVerdict();
     void abPageBuildsASingleVariableAb();
     void verdictPageShowsTheMissingGates();
+    void verdictPageShowsTheDevicesAaHistory();
     void autosaveRestoresAfterACrash();
 
 private:
@@ -206,6 +209,55 @@ void TestWizardPages::verdictPageShowsTheMissingGates()
     QVERIFY(page.gatesText().contains(u"tradeoff: none named"_s));
     QVERIFY(page.gatesText().contains(u"prediction"_s));
     QVERIFY(!page.gatesText().contains(u"Flags: none"_s));
+}
+
+// The A/A history of the experiment's device, read through the engine from XDG_STATE_HOME: a
+// private history with 1 false alarm in 5 A/A runs on this device model (and others elsewhere).
+// 1 in 5: Clopper-Pearson 95% CI 0.505-71.64% (tests/data/stats/clopper_pearson_cases.json, scipy).
+void TestWizardPages::verdictPageShowsTheDevicesAaHistory()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray oldState = qgetenv("XDG_STATE_HOME");
+    qputenv("XDG_STATE_HOME", dir.path().toUtf8());
+    const DeviceIdentity here {"cpu", "Test CPU X", "", std::nullopt, ""};
+    const DeviceIdentity other {"cuda", "NVIDIA H200", "GPU-1", 0, "580"};
+    const auto path = aa_history_path();
+    QCOMPARE(QString::fromStdString(path.string()), dir.filePath(u"kernel-workbench/aa-history.jsonl"_s));
+    for (const char* word : {"NOISE", "NOISE", "LICENSE", "NOISE", "NOISE"})
+        append_aa_history(path, {"2026-12-01T00:00:00Z", here, "s.json", "ab-1", 6, word, 0.1});
+    for (const char* word : {"KILL", "KILL"})
+        append_aa_history(path, {"2026-12-01T00:00:00Z", other, "g.json", "ab-1", 6, word, -9.0});
+
+    StudyDocument doc;
+    doc.newStudy();
+    VerdictPage page(&doc);
+    page.refresh();
+    QVERIFY2(page.aaHistoryText().isEmpty(), qPrintable(page.aaHistoryText())); // nothing ran on a device yet
+
+    doc.edit(u"experiment"_s, [&](Study& s) {
+        Experiment e;
+        e.id = "ab-1";
+        e.arms = {{"baseline", {}}, {"treatment", {}}};
+        e.device = here;
+        s.experiments.push_back(e);
+    });
+    page.refresh();
+    QCOMPARE(
+        page.aaHistoryText(), u"A/A history on Test CPU X: 1 false alarm in 5 A/A runs (20%, 95% CI 0.505-71.64%)"_s);
+    QVERIFY(page.aaText().isEmpty()); // no A/A arm in this experiment: the history still shows
+
+    doc.edit(u"aa"_s, [](Study& s) { add_aa_arm(s.experiments[0]); });
+    page.refresh();
+    QCOMPARE(page.aaText(), u"A/A arm: no verdict yet."_s);
+
+    doc.edit(u"device"_s, [](Study& s) { s.experiments[0].device.model = "Test CPU Y"; });
+    page.refresh();
+    QCOMPARE(page.aaHistoryText(), u"A/A history on Test CPU Y: no A/A run recorded yet"_s);
+    if (oldState.isNull())
+        qunsetenv("XDG_STATE_HOME");
+    else
+        qputenv("XDG_STATE_HOME", oldState);
 }
 
 void TestWizardPages::autosaveRestoresAfterACrash()

@@ -3,6 +3,7 @@
 
 #include "study/grid.h"
 #include "study/study_parts.h"
+#include "verdict/aa_verdict.h"
 #include "verdict/grid_interaction.h"
 
 namespace kwb::gui {
@@ -83,6 +84,11 @@ GridView gridView(const Study& study, const GridGroup& grid)
         }
     for (const auto& p : grid_cells_pending(study, grid))
         view.pending << QString::fromStdString(p);
+    if (const Experiment* aa = grid_aa_cell(study, grid)) {
+        view.hasAaArm = true;
+        view.aaLine = QString::fromStdString(grid_aa_line(study, grid));
+        view.aaFalseAlarm = aa->aa_verdict && aa_false_alarm(*aa->aa_verdict);
+    }
     const auto& in = grid.interaction;
     view.hasInteraction = in.is_object();
     if (view.hasInteraction) {

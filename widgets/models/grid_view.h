@@ -45,6 +45,11 @@ struct GridView {
     std::optional<double> ciHigh;
     std::optional<double> pTwoWay;
     QStringList pending; // cells not judged yet, e.g. "r1c1"
+    // The grid's real A/A (study/grid.h grid_aa_cell): whether it has one, and the engine's line
+    // for it (verdict/aa_verdict.h grid_aa_line), empty without one.
+    bool hasAaArm = false;
+    QString aaLine;
+    bool aaFalseAlarm = false;
 
     const GridCellView* cell(int row, int col) const;
 };

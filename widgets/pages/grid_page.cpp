@@ -7,6 +7,7 @@
 #include "plots/heat_map.h"
 #include "study/grid.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -80,15 +81,41 @@ GridPage::GridPage(StudyDocument* document, QWidget* parent)
     m_grids->setObjectName(u"gridChoice"_s);
     m_grids->setToolTip(tr("The grid shown: delta % per cell against the baseline cell, with its CI and sigma"));
     pick->addWidget(m_grids, 1);
+    m_aaArm = new QCheckBox(tr("A/A arm"), this);
+    m_aaArm->setObjectName(u"gridAaArm"_s);
+    m_aaArm->setToolTip(tr("A real A/A for this grid: the baseline cell's configuration runs again as its own arm, "
+                           "interleaved beside the first cell to the same n; any verdict but NOISE is a false alarm "
+                           "at the grid's n"));
+    pick->addWidget(m_aaArm);
     body()->addLayout(pick);
     m_heatMap = new HeatMap(this);
     body()->addWidget(m_heatMap, 1);
     m_interaction = valueLabel(this);
     m_interaction->setObjectName(u"interaction"_s);
     body()->addWidget(m_interaction);
+    m_aa = valueLabel(this);
+    m_aa->setObjectName(u"gridAa"_s);
+    body()->addWidget(m_aa);
 
     connect(m_make, &QPushButton::clicked, this, &GridPage::makeGrid);
     connect(m_grids, &QComboBox::currentIndexChanged, this, &GridPage::showGrid);
+    connect(m_aaArm, &QCheckBox::toggled, this, [this](bool on) {
+        const std::string id = m_grids->currentData().toString().toStdString();
+        if (m_filling || id.empty())
+            return;
+        std::string problem;
+        this->document()->edit(on ? tr("Add the grid's A/A arm") : tr("Remove the grid's A/A arm"),
+            [&](Study& s) { problem = set_grid_aa_arm(s, id, on); });
+        if (!problem.empty()) {
+            m_aa->setVisible(true);
+            m_aa->setText(tr("A/A arm: %1").arg(qs(problem)));
+        }
+    });
+}
+
+QString GridPage::aaText() const
+{
+    return m_aa->text();
 }
 
 void GridPage::makeGrid()
@@ -172,7 +199,12 @@ void GridPage::showGrid()
 {
     const Study& study = document()->study();
     const GridGroup* grid = find_grid(study, m_grids->currentData().toString().toStdString());
+    m_filling = true;
+    m_aaArm->setEnabled(grid != nullptr);
+    m_aaArm->setChecked(grid && grid_aa_cell(study, *grid));
+    m_filling = false;
     if (!grid) {
+        m_aa->setVisible(false);
         m_heatMap->setGrid({});
         setValue(m_interaction,
             study.grids.empty() ? tr("This study has no grid: its variable is judged on its own "
@@ -193,6 +225,9 @@ void GridPage::showGrid()
     }
     m_interaction->setText(text);
     m_interaction->setStyleSheet(view.flagged ? u"color: #c62828; font-weight: bold;"_s : QString());
+    m_aa->setVisible(view.hasAaArm);
+    m_aa->setText(view.aaLine);
+    m_aa->setStyleSheet(view.aaFalseAlarm ? u"color: #c62828;"_s : QString());
 }
 
 } // namespace kwb::gui

@@ -78,6 +78,11 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
     m_aa->setToolTip(tr("The A/A arm: the baseline's configuration run again in the same blocks, to the same n. "
                         "Any word but NOISE is a false alarm at this n."));
     grid->addWidget(m_aa, 4, 0, 1, 2, Qt::AlignTop);
+    m_aaHistory = valueLabel(this);
+    m_aaHistory->setObjectName(u"aaHistory"_s);
+    m_aaHistory->setToolTip(tr("Every A/A run on this device model, from this machine's A/A history "
+                               "(kwb aa-history): the share called anything but NOISE, with its exact 95% interval"));
+    grid->addWidget(m_aaHistory, 5, 0, 1, 2, Qt::AlignTop);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
     body()->addLayout(grid);
@@ -141,7 +146,12 @@ void VerdictPage::ledgerEdited(int row, int column)
 
 QString VerdictPage::aaText() const
 {
-    return m_aa->text();
+    return m_aa->isVisibleTo(this) ? m_aa->text() : QString();
+}
+
+QString VerdictPage::aaHistoryText() const
+{
+    return m_aaHistory->isVisibleTo(this) ? m_aaHistory->text() : QString();
 }
 
 QString VerdictPage::finalVerdict() const
@@ -166,16 +176,27 @@ void VerdictPage::refresh()
     setValue(m_sampleReasons, sample ? bullets(sample->reasons) : tr("No sample verdict yet."));
     // The real A/A beside the A/B (verdict/aa_verdict.h), and the device's history of them.
     QString aa;
-    if (e && aa_arm(*e)) {
+    if (e && aa_arm(*e))
         aa = e->aa_verdict ? qs(aa_summary(*e->aa_verdict)) : tr("A/A arm: no verdict yet.");
-        try {
-            if (const auto rate = aa_false_alarm_rate(read_aa_history(aa_history_path()), e->device))
-                aa += u'\n' + qs(describe(*rate));
-        } catch (const std::exception&) { // no history here: the study's own A/A still shows
-        }
-    }
     m_aa->setVisible(!aa.isEmpty());
     setValue(m_aa, aa);
+    // The device's history, shown with or without an A/A arm here: it says how far any verdict on
+    // this machine can be trusted. The experiment's device, else the study's first one recorded.
+    const DeviceIdentity* device = e && !e->device.empty() ? &e->device : nullptr;
+    for (const auto& x : document()->study().experiments)
+        if (!device && !x.device.empty())
+            device = &x.device;
+    QString history;
+    if (device) {
+        try {
+            history = qs(
+                describe_aa_history(aa_false_alarm_rate(read_aa_history(aa_history_path()), *device), device->model));
+        } catch (const std::exception& ex) { // the study's own A/A still shows
+            history = tr("A/A history: not readable here (%1)").arg(qs(ex.what()));
+        }
+    }
+    m_aaHistory->setVisible(!history.isEmpty());
+    setValue(m_aaHistory, history);
 
     QString evidence;
     if (sample) {

@@ -23,9 +23,13 @@ public:
     QString finalVerdict() const;
     QString sampleVerdict() const;
     QString gatesText() const;
-    // The real A/A line ("A/A at n = 10: NOISE, delta 0.3% [-0.4, 1]") and the device's A/A
-    // history, or empty when the experiment has no A/A arm.
+    // The real A/A line ("A/A at n = 10: NOISE, delta 0.3% [-0.4, 1]"), or empty when the
+    // experiment has no A/A arm.
     QString aaText() const;
+    // The A/A history of the experiment's device (run/aa_history.h, read from the XDG state
+    // directory): "A/A history on DEVICE: k false alarms in n A/A runs (x%, 95% CI lo-hi%)", or
+    // empty while no experiment of the study has run on a device.
+    QString aaHistoryText() const;
 
 signals:
     // Run on a finished study: a new attempt of the same A/B, kept beside the earlier ones.
@@ -46,6 +50,7 @@ private:
     QLabel* m_prediction;
     QLabel* m_profile;
     QLabel* m_aa;
+    QLabel* m_aaHistory;
     SigmaChart* m_sigma;
 };
 

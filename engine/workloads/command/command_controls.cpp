@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workloads/command/command_controls.h"
 
+#include "study/arm_roles.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -18,7 +20,7 @@ bool judged(const Sample& s)
 
 std::optional<ControlFinding> command_control_finding(const Experiment& e)
 {
-    if (e.arms.size() != 2)
+    if (ab_arm_count(e) != 2) // an A/A arm beside the A/B is allowed; baseline and treatment are compared
         return std::nullopt;
     // Fingerprint fields: the set of values each arm saw.
     std::map<std::string, std::map<std::string, std::set<std::string>>> seen; // field -> arm -> values

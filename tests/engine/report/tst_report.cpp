@@ -8,7 +8,10 @@
 #include "report/svg_charts.h"
 #include "report/trace.h"
 #include "stats/effect.h"
+#include "study/arm_roles.h"
 #include "study/study_file.h"
+#include "verdict/aa_verdict.h"
+#include "verdict/profile.h"
 #include "verdict/verdict_json.h"
 #include "verdict/wording.h"
 
@@ -227,6 +230,108 @@ private slots:
         const std::string pdf = render_pdf(report_from_file(kDemo, ""));
         QVERIFY(pdf.rfind("%PDF-", 0) == 0);
         QVERIFY(pdf.size() > 20000); // text of several pages and three charts
+    }
+
+    // The A/A section: a study with an A/A arm (the KILL study's baseline run again, 0.1% off) and a
+    // private history of 1 false alarm in 5 A/A runs on its device, in every format alike.
+    // 1 in 5: Clopper-Pearson 95% CI 0.505-71.64% (tests/data/stats/clopper_pearson_cases.json, scipy).
+    void aa_section_in_every_format()
+    {
+        Study s = load_study(kKill);
+        Experiment& e = s.experiments.front();
+        e.device = {"cpu", "Test CPU X", "", std::nullopt, ""};
+        add_aa_arm(e);
+        const std::string base = e.arms[0].name, aa = e.arms[2].name;
+        std::vector<Sample> again;
+        for (const auto& x : e.samples)
+            if (x.arm == base && !x.warmup && !x.discarded && x.metrics.count(e.metric)) {
+                Sample y = x;
+                y.arm = aa;
+                y.position += 100000;
+                y.metrics[e.metric] *= 1.001;
+                again.push_back(y);
+            }
+        e.samples.insert(e.samples.end(), again.begin(), again.end());
+        e.aa_verdict = judge_aa_arm(e, make_profile(e.profile, s.target.direction));
+        QVERIFY(e.aa_verdict);
+        const SampleVerdict v = *e.aa_verdict;
+
+        Report r = build_report(s, {});
+        QVERIFY(has_aa_arm(r));
+        std::vector<AaHistoryEntry> history;
+        for (const char* word : {"NOISE", "NOISE", "LICENSE", "NOISE", "NOISE"})
+            history.push_back({"2026-12-01T00:00:00Z", e.device, "s.json", "ab-1", 6, word, 0.1});
+        history.push_back(
+            {"2026-12-01T00:00:00Z", {"cuda", "NVIDIA H200", "GPU-1", 0, ""}, "g.json", "ab-1", 6, "KILL", -9.0});
+        attach_aa_history(r, history, "/tmp/state/kernel-workbench/aa-history.jsonl");
+        const std::string line = "A/A history on Test CPU X: 1 false alarm in 5 A/A runs (20%, 95% CI 0.505-71.64%)";
+
+        std::vector<Attachment> charts;
+        const std::string md = render_markdown(r, "k", charts);
+        QVERIFY(has(md, "## A/A: false alarms at the A/B's n"));
+        const std::string row = fmt::format("| {} | {} | {} | {} | {} % | [{}, {}] % | {} |", e.id, aa,
+            std::min(v.n_baseline(), v.n_treatment()), to_string(v.word), num(*v.delta_pct),
+            num((*v.ci95_delta_pct)[0]), num((*v.ci95_delta_pct)[1]), aa_false_alarm(v) ? "yes" : "no");
+        QVERIFY2(has(md, row), row.c_str());
+        QVERIFY2(has(md, line), md.substr(md.find("## A/A"), 1500).c_str());
+        QVERIFY(!has(md, "NVIDIA H200")); // only the devices this study ran on
+        QVERIFY(!has(md, "This study has no A/A arm"));
+
+        const std::string html = render_html(r);
+        QVERIFY(has(html, line));
+        QVERIFY(has(html, ">" + std::string(to_string(v.word)) + "<"));
+
+        const auto j = render_json(r);
+        std::ifstream in(KWB_SOURCE_DIR "/docs/report-schema.json");
+        std::vector<std::string> problems;
+        kwbtest::check_schema(nlohmann::json::parse(in), j, "$", problems);
+        QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
+        const auto& a = j.at("aa");
+        QCOMPARE(a.at("has_aa_arm").get<bool>(), true);
+        QCOMPARE(a.at("experiments").size(), std::size_t(1));
+        const auto& x = a.at("experiments")[0];
+        QCOMPARE(x.at("arm").get<std::string>(), aa);
+        QVERIFY(x.at("grid").is_null());
+        QCOMPARE(x.at("n").get<std::size_t>(), std::min(v.n_baseline(), v.n_treatment()));
+        QCOMPARE(x.at("verdict").get<std::string>(), std::string(to_string(v.word)));
+        QCOMPARE(x.at("delta_pct").get<double>(), *v.delta_pct);
+        QCOMPARE(x.at("ci95_delta_pct")[1].get<double>(), (*v.ci95_delta_pct)[1]);
+        QCOMPARE(x.at("summary").get<std::string>(), aa_summary(v));
+        const auto& h = a.at("history");
+        QCOMPARE(h.at("attached").get<bool>(), true);
+        QCOMPARE(h.at("devices").size(), std::size_t(1));
+        QCOMPARE(h.at("devices")[0].at("runs").get<int>(), 5);
+        QCOMPARE(h.at("devices")[0].at("false_alarms").get<int>(), 1);
+        QVERIFY(std::abs(h.at("devices")[0].at("ci95")[0].get<double>() - 0.005050763379468061) < 1e-9);
+        QVERIFY(std::abs(h.at("devices")[0].at("ci95")[1].get<double>() - 0.7164179361180895) < 1e-9);
+        QCOMPARE(h.at("devices")[0].at("summary").get<std::string>(), line);
+
+        if (raster_available()) // the PDF walks the same blocks
+            QVERIFY(render_pdf(r).rfind("%PDF-", 0) == 0);
+    }
+
+    void no_aa_arm_is_said_plainly()
+    {
+        Report r = report_from_file(kDemo, "");
+        QVERIFY(!has_aa_arm(r));
+        std::vector<Attachment> charts;
+        std::string md = render_markdown(r, "d", charts);
+        QVERIFY(has(md, "This study has no A/A arm"));
+        QVERIFY(has(md, "The per-device A/A history was not attached to this report."));
+        auto j = render_json(r);
+        QCOMPARE(j.at("aa").at("has_aa_arm").get<bool>(), false);
+        QVERIFY(j.at("aa").at("experiments").empty());
+        QCOMPARE(j.at("aa").at("history").at("attached").get<bool>(), false);
+        // Attached, with no A/A run on the study's device: said so, by device.
+        Study s = load_study(kDemo);
+        s.experiments.front().device = {"cpu", "Test CPU X", "", std::nullopt, ""};
+        r = build_report(s, {});
+        attach_aa_history(r, {}, "empty");
+        md = render_markdown(r, "d", charts);
+        QVERIFY2(has(md, "A/A history on Test CPU X: no A/A run recorded yet"), md.c_str());
+        j = render_json(r);
+        QCOMPARE(j.at("aa").at("history").at("attached").get<bool>(), true);
+        QVERIFY(j.at("aa").at("history").at("devices").empty());
     }
 
     void grid_experiment_gets_a_heat_map()

@@ -4,11 +4,13 @@
 // machine-load evidence that names a busy machine.
 #include "study/arm_roles.h"
 #include "study/gates.h"
+#include "study/grid.h"
 #include "study/machine_load.h"
 #include "study/plan_limits.h"
 #include "study/study_json.h"
 #include "util/json_reader.h"
 #include "verdict/aa_verdict.h"
+#include "verdict/grid_interaction.h"
 #include "verdict/verdict.h"
 
 #include <QTest>
@@ -55,7 +57,7 @@ private slots:
     {
         Experiment e = three_arms({}, {}, {});
         QCOMPARE(e.arms.size(), size_t(3));
-        QCOMPARE(e.arms[2].name, std::string(kAaArmName));
+        QCOMPARE(e.arms[2].name, std::string("baseline-aa"));
         QVERIFY(e.arms[2].params == e.arms[0].params);
         QCOMPARE(ab_arm_count(e), 2);
         QVERIFY(aa_arm(e) == &e.arms[2]);
@@ -197,6 +199,73 @@ private slots:
         record_run_measured_controls(bare);
         QVERIFY(!bare.controls.checklist.count("no other process on the device"));
         QVERIFY(busy_machine_reasons(machine_load(bare)).empty());
+    }
+
+    // A grid's A/A is an "aa" arm in its first cell (r0c1): no field of its own in the study, and
+    // a grid made from an A/B with an A/A arm gets one.
+    void gridAaArmLivesBesideTheFirstCell()
+    {
+        Study s;
+        Experiment ab;
+        ab.id = "ab-1";
+        ab.workload = "synthetic";
+        ab.metric = "value";
+        ab.arms = {{"baseline", {{"delta_pct", 0}, {"cv_pct", 1}}}, {"treatment", {{"delta_pct", 5}, {"cv_pct", 1}}}};
+        s.experiments.push_back(ab);
+        QVERIFY(add_grid(s, ab, {{"delta_pct", {0, 5}}, {"cv_pct", {1, 2}}}).empty());
+        const GridGroup& grid = s.grids.front();
+        QVERIFY(!grid_aa_cell(s, grid));
+        QCOMPARE(grid_aa_line(s, grid), std::string());
+        QVERIFY(!set_grid_aa_arm(s, "grid-9", true).empty());
+        QVERIFY(set_grid_aa_arm(s, "grid-1", true).empty());
+        QVERIFY(set_grid_aa_arm(s, "grid-1", true).empty()); // once is enough
+        const Experiment* cell = grid_aa_cell(s, s.grids.front());
+        QVERIFY(cell);
+        QCOMPARE(cell->id, std::string("grid-1-r0c1"));
+        int aa_arms = 0;
+        for (const auto& e : s.experiments)
+            aa_arms += aa_arm(e) != nullptr;
+        QCOMPARE(aa_arms, 1);
+        QCOMPARE(cell->arms[2].name, std::string("r0c0-aa"));
+        QVERIFY(cell->arms[2].params == cell->arms[0].params);
+        // The cell stays a runnable grid cell; its A/A arm is no cell of the grid.
+        QCOMPARE(grid_cell_problem(s, *cell, cell->arms[0].params, cell->arms[1].params), std::string());
+        QCOMPARE(grid_cells_pending(s, s.grids.front()).size(), size_t(3));
+        QCOMPARE(grid_aa_line(s, s.grids.front()), std::string("A/A arm beside cell r0c1: no verdict yet"));
+
+        Experiment& carrier = *s.find_experiment("grid-1-r0c1");
+        const std::vector<double> base = {10, 10.1, 9.9, 10, 10.05, 9.95},
+                                  again = {10.02, 10.08, 9.93, 10.01, 10.03, 9.97};
+        for (size_t i = 0; i < base.size(); ++i)
+            for (const auto& [arm, v] : {std::pair {"r0c0", base[i]}, {"r0c1", 9.5}, {"r0c0-aa", again[i]}}) {
+                Sample x;
+                x.arm = arm;
+                x.rep = static_cast<int>(i);
+                x.position = static_cast<int>(carrier.samples.size());
+                x.metrics["value"] = v;
+                carrier.samples.push_back(x);
+            }
+        carrier.aa_verdict = judge_aa_arm(carrier, make_profile("generic", Direction::Lower));
+        QVERIFY(carrier.aa_verdict.has_value());
+        const std::string line = grid_aa_line(s, s.grids.front());
+        QVERIFY2(line.starts_with("A/A at n = 6: NOISE, delta "), line.c_str());
+        QVERIFY2(line.ends_with(" (the baseline cell r0c0 again, beside cell r0c1)"), line.c_str());
+        QCOMPARE(grid_cells_pending(s, s.grids.front()).size(), size_t(2)); // r0c1 is judgeable now
+
+        // Round trip: the arm's role is all the study stores.
+        const Study back = study_from_json(study_to_json(s));
+        QVERIFY(grid_aa_cell(back, back.grids.front()) == back.find_experiment("grid-1-r0c1"));
+
+        QVERIFY(set_grid_aa_arm(s, "grid-1", false).empty());
+        QVERIFY(!grid_aa_cell(s, s.grids.front()));
+        QVERIFY(!s.find_experiment("grid-1-r0c1")->aa_verdict);
+
+        // A grid made from an A/B that has an A/A arm gets the grid's A/A.
+        add_aa_arm(s.experiments.front());
+        QVERIFY(add_grid(s, s.experiments.front(), {{"delta_pct", {0, 5}}, {"cv_pct", {1, 3}}}).empty());
+        const Experiment* second = grid_aa_cell(s, s.grids.back());
+        QVERIFY(second);
+        QCOMPARE(second->id, std::string("grid-2-r0c1"));
     }
 };
 
