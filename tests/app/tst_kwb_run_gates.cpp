@@ -73,6 +73,8 @@ private slots:
         auto experiments = study.value(u"experiments").toArray();
         auto e = experiments.at(0).toObject();
         auto device = e.value(u"device").toObject();
+        const QString here = device.value(u"model").toString(); // the device this machine is
+        QVERIFY(!here.isEmpty());
         device[QStringLiteral("model")] = QStringLiteral("A Different CPU");
         e[QStringLiteral("device")] = device;
         e[QStringLiteral("status")] = QStringLiteral("stopped");
@@ -84,6 +86,7 @@ private slots:
         const auto refused = kwb({QStringLiteral("run"), p});
         QCOMPARE(refused.exit_code, 2);
         QVERIFY2(refused.err.contains("A Different CPU"), refused.err.constData());
+        QVERIFY2(refused.err.contains(here.toUtf8()), refused.err.constData()); // both names
         QVERIFY2(refused.err.contains("--new-device"), refused.err.constData());
         QCOMPARE(refused.err.trimmed().count('\n'), 0);
         QCOMPARE(read_all(p), before);
