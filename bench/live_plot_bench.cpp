@@ -11,6 +11,13 @@
 // p99 and max, and the time from a reading's arrival to the end of the replot that first drew
 // it (oldest and newest point of each frame). Frame times are given in wall-clock time and in the
 // GUI thread's CPU time (the latter does not count waiting for a core on a loaded machine).
+//   --frames N: a fixed number of frames in simulated time instead (for callgrind and for CPU time
+//             on a loaded machine): the series is filled with one window of readings, then each
+//             frame adds one display tick (25 ms) of readings and repetitions and the view drains
+//             and replots at once. The same input gives the same frames whatever the load, so
+//             `valgrind --tool=callgrind --toggle-collect='*frameOnce*'` counts the instructions of
+//             exactly N frames (drain, replot and the paint to the window). --screenshot PNG saves
+//             the last frame (to compare builds pixel by pixel).
 // Prints one JSON object.
 #include "models/live_series.h"
 #include "models/stream_parser.h"
@@ -19,10 +26,12 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QJsonObject>
+#include <QPixmap>
 #include <QTimer>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -42,6 +51,8 @@ struct Options {
     int height = 1000;
     int repeats = 3;
     bool stream = false;
+    int frames = 0; // > 0: fixed frames in simulated time
+    QString screenshot;
     std::vector<double> rates {25000, 50000, 100000, 200000, 400000};
 };
 
@@ -61,6 +72,83 @@ nlohmann::json summary(const QList<double>& list)
     std::vector<double> v(list.begin(), list.end());
     return {{"n", v.size()}, {"median", quantile(v, 0.5)}, {"p95", quantile(v, 0.95)}, {"p99", quantile(v, 0.99)},
         {"max", v.empty() ? 0.0 : *std::max_element(v.begin(), v.end())}};
+}
+
+double threadCpuMs()
+{
+    timespec ts {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+// The readings and repetitions of the live run, in simulated time.
+struct Producer {
+    LiveSeries& series;
+    QStringList names;
+    double rate;
+    qint64 offered = 0;
+    int reps = 0;
+
+    void until(double now)
+    {
+        const auto due = static_cast<qint64>(now * rate);
+        for (; offered < due; ++offered) {
+            const double t = static_cast<double>(offered) / rate;
+            const int lane = static_cast<int>(offered % names.size());
+            series.addLaneValue(
+                names[lane], u"%"_s, t, 50 + 30 * std::sin(t * 3 + lane) + (offered % 9973 == 0 ? 40 : 0));
+        }
+        for (; (reps + 1) * 0.01 <= now; ++reps)
+            series.addSample(reps % 2 ? u"treatment"_s : u"baseline"_s, (reps + 1) * 0.01, 10 - (reps % 2) * 2.0 + 0.1,
+                false, 0.009);
+    }
+};
+
+// One frame as the display timer makes it: drain, then the queued replot and the paint it asks
+// for. Not inlined: callgrind collects inside this function only (--toggle-collect).
+[[gnu::noinline]] void frameOnce(LaneView& view)
+{
+    view.refresh();
+    QCoreApplication::sendPostedEvents(); // the queued replot
+    QCoreApplication::processEvents(); // the paint it requested
+}
+
+nlohmann::json framesRun(const Options& o, double rate)
+{
+    LiveSeries series;
+    series.setPlan({u"baseline"_s, u"treatment"_s}, u"time_ms"_s, u"ms"_s);
+    LaneView view;
+    view.resize(o.width, o.height);
+    view.setWindowSeconds(o.window);
+    view.show();
+    view.setSeries(&series);
+    Producer producer {series, {}, rate};
+    for (int i = 0; i < o.lanes; ++i)
+        producer.names << u"lane_%1"_s.arg(i, 2, 10, QChar(u'0'));
+    // A full window first, so every frame measured scrolls a full strip.
+    double now = o.window;
+    producer.until(now);
+    frameOnce(view);
+    frameOnce(view);
+    view.clearLatencyLog();
+    QList<double> totalCpu;
+    constexpr double kTick = LaneView::kRefreshIntervalMs / 1000.0;
+    for (int f = 0; f < o.frames; ++f) {
+        now += kTick;
+        producer.until(now);
+        const double cpu0 = threadCpuMs();
+        frameOnce(view);
+        totalCpu.append(threadCpuMs() - cpu0);
+    }
+    if (!o.screenshot.isEmpty()) {
+        const QString path = o.screenshot.endsWith(".png"_L1) ? o.screenshot.chopped(4) : o.screenshot;
+        view.grab().save(u"%1-%2.png"_s.arg(path).arg(static_cast<qint64>(rate)));
+    }
+    const auto& log = view.latencyLog();
+    return {{"offered_pts_per_s", rate}, {"frames", log.frameCpuMs.size()}, {"points_per_frame", rate * kTick},
+        {"drawn_points", producer.offered}, {"frame_cpu_ms", summary(log.frameCpuMs)},
+        {"frame_with_paint_cpu_ms", summary(totalCpu)}, {"drain_ms", summary(log.drainMs)},
+        {"replot_ms", summary(log.replotMs)}, {"frame_ms", summary(log.frameMs)}};
 }
 
 nlohmann::json runOnce(const Options& o, double rate)
@@ -154,6 +242,10 @@ int main(int argc, char** argv)
             ++i;
         } else if (a == "--stream"_L1)
             o.stream = true;
+        else if (a == "--frames"_L1)
+            o.frames = next.toInt(), ++i;
+        else if (a == "--screenshot"_L1)
+            o.screenshot = next, ++i;
         else if (a == "--rates"_L1) {
             o.rates.clear();
             for (const auto& r : next.split(u','))
@@ -162,16 +254,18 @@ int main(int argc, char** argv)
         } else {
             std::fprintf(stderr,
                 "usage: kwb_bench_live_plot [--lanes N] [--seconds S] [--window S] [--repeats N] [--size WxH] "
-                "[--rates R1,R2,...] [--stream]\n");
+                "[--rates R1,R2,...] [--stream] [--frames N [--screenshot PNG]]\n");
             return 2;
         }
     }
     nlohmann::json out {{"lanes", o.lanes}, {"seconds", o.seconds}, {"window_s", o.window},
         {"size", fmt::format("{}x{}", o.width, o.height)}, {"path", o.stream ? "stream" : "series"},
         {"display_tick_ms", LaneView::kRefreshIntervalMs}, {"runs", nlohmann::json::array()}};
+    if (o.frames > 0)
+        out["fixed_frames"] = o.frames;
     for (const double rate : o.rates)
         for (int r = 0; r < o.repeats; ++r) {
-            auto run = runOnce(o, rate);
+            auto run = o.frames > 0 ? framesRun(o, rate) : runOnce(o, rate);
             run["repeat"] = r;
             std::fprintf(stderr, "%s\n", run.dump().c_str());
             out["runs"].push_back(run);

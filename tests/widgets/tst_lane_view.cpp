@@ -10,6 +10,7 @@
 #include "models/study_document.h"
 #include "pages/live_page.h"
 #include "plots/lane_view.h"
+#include "plots/plot_style.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -111,6 +112,7 @@ private slots:
     void denseLaneKeepsSpikeAndDipAtFullWindow();
     void zoomedInLaneDrawsRawReadings();
     void hoverReadsTheSeriesNotTheDecimatedGraph();
+    void bandsShowEachRepetitionInEveryStrip();
 
 private:
     QTemporaryDir m_dir;
@@ -396,6 +398,64 @@ void TestLaneView::hoverReadsTheSeriesNotTheDecimatedGraph()
                 best = i;
         QCOMPARE(h.lanes[0].t, best * kDenseStep);
         QCOMPARE(h.lanes[0].value, denseValue(best));
+    }
+}
+
+namespace {
+// An arm's band colour over the white strip: the arm colour at the band's alpha (lane_view.cpp).
+QColor bandOverWhite(int slot)
+{
+    const QColor c = armColor(slot);
+    const double a = 38.0 / 255.0;
+    auto mix = [a](int v) { return qRound(255 * (1 - a) + v * a); };
+    return QColor(mix(c.red()), mix(c.green()), mix(c.blue()));
+}
+bool near(QRgb pixel, const QColor& want)
+{
+    return std::abs(qRed(pixel) - want.red()) <= 2 && std::abs(qGreen(pixel) - want.green()) <= 2
+        && std::abs(qBlue(pixel) - want.blue()) <= 2;
+}
+} // namespace
+
+// The bands are drawn once per frame and stretched over every strip: each repetition shows in
+// its arm's colour behind the latency strip and every lane, the time between repetitions stays
+// white, and a repetition that arrives after a frame shows in the next frame (nothing stale).
+void TestLaneView::bandsShowEachRepetitionInEveryStrip()
+{
+    LiveSeries series;
+    series.setPlan({u"baseline"_s, u"treatment"_s}, u"time_ms"_s, u"ms"_s);
+    LaneView view;
+    view.resize(1200, 600);
+    view.show();
+    view.setSeries(&series);
+    for (int i = 0; i <= 100; ++i) {
+        series.addLaneValue(u"power"_s, u"W"_s, i * 0.1, 50);
+        series.addLaneValue(u"dram_pct"_s, u"%"_s, i * 0.1, 50);
+    }
+    series.addSample(u"baseline"_s, 2.0, 5, false, 1.0); // 1 s .. 2 s
+    series.addSample(u"treatment"_s, 4.0, 6, false, 1.0); // 3 s .. 4 s
+    view.refresh();
+    view.setTimeRange(0, 10);
+    QList<QCPAxisRect*> strips {view.latencyRect(), view.laneRect(u"power"_s), view.laneRect(u"dram_pct"_s)};
+    auto pixelAt = [&](const QImage& img, QCPAxisRect* r, double t) {
+        const int x = qRound(r->axis(QCPAxis::atBottom)->coordToPixel(t));
+        return img.pixel(x, r->top() + r->height() * 3 / 4);
+    };
+    QImage img = view.toPixmap().toImage();
+    for (QCPAxisRect* r : strips) {
+        QVERIFY(r);
+        QVERIFY2(near(pixelAt(img, r, 1.3), bandOverWhite(0)), qPrintable(QColor(pixelAt(img, r, 1.3)).name()));
+        QVERIFY2(near(pixelAt(img, r, 3.7), bandOverWhite(1)), qPrintable(QColor(pixelAt(img, r, 3.7)).name()));
+        QVERIFY(near(pixelAt(img, r, 2.7), Qt::white));
+        QVERIFY(near(pixelAt(img, r, 5.3), Qt::white));
+    }
+    // A repetition that arrives after that frame is in the next one, in every strip.
+    series.addSample(u"baseline"_s, 6.0, 5, false, 1.0); // 5 s .. 6 s
+    view.refresh();
+    img = view.toPixmap().toImage();
+    for (QCPAxisRect* r : strips) {
+        QVERIFY(near(pixelAt(img, r, 5.3), bandOverWhite(0)));
+        QVERIFY(near(pixelAt(img, r, 2.7), Qt::white));
     }
 }
 

@@ -4,6 +4,7 @@
 #include "models/live_series.h"
 #include "plots/plot_style.h"
 
+#include <QApplication>
 #include <algorithm>
 #include <cmath>
 #include <ctime>
@@ -47,6 +48,26 @@ QColor bandColor(int slot, int arms)
     return c;
 }
 
+// The latency points: antialiased discs, rendered once into a pixmap that each point copies
+// (1,000 points a window at 100 repetitions/s: a disc rasterised per point cost a fifth of a
+// frame). At a device pixel ratio other than 1 QCustomPlot misplaces pixmaps, so there the
+// discs are drawn one by one as before.
+QCPScatterStyle latencyScatter(const QColor& c, double size)
+{
+    const QCPScatterStyle disc(QCPScatterStyle::ssDisc, c, size);
+    if (qApp->devicePixelRatio() != 1.0)
+        return disc;
+    constexpr int kSide = 10; // even: the disc's centre lands on a pixel corner, as it is drawn
+    QPixmap pixmap(kSide, kSide);
+    pixmap.fill(Qt::transparent);
+    QCPPainter painter(&pixmap);
+    painter.setAntialiasing(true);
+    disc.applyTo(&painter, QPen(c));
+    disc.drawShape(&painter, kSide / 2.0, kSide / 2.0);
+    painter.end();
+    return QCPScatterStyle(pixmap);
+}
+
 QString formatValue(double v)
 {
     const double a = std::abs(v);
@@ -73,7 +94,9 @@ LaneView::LaneView(QWidget* parent)
 {
     setObjectName(u"laneView"_s);
     setNoAntialiasingOnDrag(true);
-    setPlottingHint(QCP::phFastPolylines, true);
+    // The strips' lines as one polyline each: drawn segment by segment (phFastPolylines), the
+    // 16 decimated strips cost about 48,000 separate line calls a frame.
+    setPlottingHint(QCP::phFastPolylines, false);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     setMouseTracking(true); // the hover readout follows the pointer without a button held
     m_margins = new QCPMarginGroup(this);
@@ -94,6 +117,8 @@ LaneView::LaneView(QWidget* parent)
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setWrap(6);
     m_latencyRect->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    m_bands = new ArmBands(this);
+    updateBandRects();
 
     connect(this, &QCustomPlot::mouseMove, this, &LaneView::onMouseMove);
     connect(this, &QCustomPlot::beforeReplot, this, [this] {
@@ -129,26 +154,18 @@ void LaneView::decorate(QCPAxisRect* rect)
     y->setPadding(2);
     x->setTickLabelFont(QFont(font().family(), 8));
     connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &LaneView::syncTimeRange);
-    // The bands live on a hidden 0..1 axis so they fill the strip whatever its values.
-    auto* bandAxis = rect->axis(QCPAxis::atRight);
-    bandAxis->setRange(0, 1);
-    bandAxis->setVisible(false);
+    // A hidden 0..1 axis: the hover cursor spans the strip whatever its values.
+    auto* unitAxis = rect->axis(QCPAxis::atRight);
+    unitAxis->setRange(0, 1);
+    unitAxis->setVisible(false);
 }
 
-void LaneView::addBands(QCPAxisRect* rect, QList<QCPGraph*>& bands)
+void LaneView::updateBandRects()
 {
-    for (qsizetype slot = bands.size(); slot < m_bandData.size(); ++slot) {
-        auto* g = addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atRight));
-        g->setLayer(u"background"_s); // behind the grid and the lanes
-        g->setLineStyle(QCPGraph::lsStepLeft);
-        g->setPen(Qt::NoPen);
-        g->setBrush(bandColor(static_cast<int>(slot), static_cast<int>(m_armNames.size())));
-        g->setAntialiasedFill(false); // axis-aligned rectangles: antialiasing costs and shows nothing
-        g->setData(m_bandData[slot]);
-        g->removeFromLegend();
-        g->setSelectable(QCP::stNone);
-        bands.append(g);
-    }
+    QList<QCPAxisRect*> rects {m_latencyRect};
+    for (const auto& l : m_lanes)
+        rects.append(l.rect);
+    m_bands->setRects(rects);
 }
 
 void LaneView::setSeries(const LiveSeries* series)
@@ -260,7 +277,7 @@ QCPGraph* LaneView::latencyGraph(int slot)
         auto* g = addGraph(m_latencyRect->axis(QCPAxis::atBottom), m_latencyRect->axis(QCPAxis::atLeft));
         g->setLineStyle(QCPGraph::lsNone);
         const QColor c = warm ? QColor(150, 150, 150) : armColor(s);
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, warm ? 4 : 5));
+        g->setScatterStyle(latencyScatter(c, warm ? 4 : 5));
         g->setName(warm ? tr("warm-up") : m_armNames[s]);
         m_latency.append(g);
         m_latencyDrawn.append(0);
@@ -272,8 +289,6 @@ void LaneView::rebuild()
 {
     m_generation = m_series ? m_series->generation() : ~quint64 {0};
     for (auto& l : m_lanes) {
-        for (auto* g : l.bands)
-            removeGraph(g);
         removeGraph(l.graph);
         removeItem(l.label);
         removeItem(l.value);
@@ -284,11 +299,8 @@ void LaneView::rebuild()
     m_lanes.clear();
     for (auto* g : m_latency)
         removeGraph(g);
-    for (auto* g : m_latencyBands)
-        removeGraph(g);
     m_latency.clear();
     m_latencyDrawn.clear();
-    m_latencyBands.clear();
     m_spanBegin.clear();
     m_spanEnd.clear();
     m_spanArm.clear();
@@ -297,10 +309,12 @@ void LaneView::rebuild()
     if (m_series)
         for (const auto& a : m_series->arms())
             m_armNames << a.name;
-    m_bandData.clear();
+    QList<QColor> colors;
     for (int s = 0; s < armSlots(); ++s)
-        m_bandData.append(QSharedPointer<QCPGraphDataContainer>::create());
-    addBands(m_latencyRect, m_latencyBands);
+        colors.append(bandColor(s, static_cast<int>(m_armNames.size())));
+    m_bands->setColors(colors);
+    m_bands->clear();
+    updateBandRects();
     for (int s = 0; s < armSlots(); ++s)
         latencyGraph(s);
     m_latencyRect->axis(QCPAxis::atLeft)
@@ -334,7 +348,6 @@ LaneView::Lane& LaneView::laneFor(const QString& name, const QString& unit)
     m_settingRange = true;
     lane.rect->axis(QCPAxis::atBottom)->setRange(timeRange());
     m_settingRange = false;
-    addBands(lane.rect, lane.bands);
     lane.graph = addGraph(lane.rect->axis(QCPAxis::atBottom), lane.rect->axis(QCPAxis::atLeft));
     lane.graph->setPen(QPen(QColor(40, 40, 40), 1.0));
     lane.graph->removeFromLegend();
@@ -366,6 +379,7 @@ LaneView::Lane& LaneView::laneFor(const QString& name, const QString& unit)
     lane.cursor->setVisible(false);
     const auto at = std::find_if(m_lanes.begin(), m_lanes.end(), [&](const Lane& l) { return l.rank >= lane.rank; });
     auto it = m_lanes.insert(at, lane);
+    updateBandRects();
     updateBottomAxes();
     const int minimum = 90 + 40 + static_cast<int>(m_lanes.size()) * kMinLaneHeight;
     setMinimumHeight(minimum);
@@ -425,8 +439,7 @@ void LaneView::drain()
     for (qsizetype i = m_spanBegin.size(); i < spans.size(); ++i) {
         const RepSpan& sp = spans[i];
         const int slot = sp.arm >= 0 && sp.arm < m_armNames.size() ? sp.arm : static_cast<int>(m_armNames.size());
-        // Step-left fill: 1 from the repetition's start to its end, 0 after it.
-        m_bandData[slot]->add({QCPGraphData(sp.begin, 1), QCPGraphData(sp.end, 0)}, false);
+        m_bands->append(sp.begin, sp.end, slot);
         m_spanBegin.append(sp.begin);
         m_spanEnd.append(sp.end);
         m_spanArm.append(sp.arm);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "plots/arm_bands.h"
 #include "plots/lane_decimator.h"
 #include "plots/lazy_plot.h"
 
@@ -109,7 +110,6 @@ private:
         QString unit;
         QCPAxisRect* rect = nullptr;
         QCPGraph* graph = nullptr;
-        QList<QCPGraph*> bands; // one per arm slot, sharing m_bandData
         QCPItemText* label = nullptr;
         QCPItemText* value = nullptr;
         QCPItemStraightLine* cursor = nullptr;
@@ -127,7 +127,7 @@ private:
     void rebuild();
     Lane& laneFor(const QString& name, const QString& unit);
     void decorate(QCPAxisRect* rect);
-    void addBands(QCPAxisRect* rect, QList<QCPGraph*>& bands);
+    void updateBandRects();
     QCPGraph* latencyGraph(int slot);
     void syncTimeRange(const QCPRange& range);
     void applyFollow();
@@ -151,8 +151,7 @@ private:
     QList<Lane> m_lanes;
     QList<QCPGraph*> m_latency; // per arm slot (last slot: warm-ups)
     QList<qsizetype> m_latencyDrawn;
-    QList<QSharedPointer<QCPGraphDataContainer>> m_bandData; // per arm slot
-    QList<QCPGraph*> m_latencyBands;
+    ArmBands* m_bands = nullptr; // behind every strip
     // The repetitions drawn so far (begin-sorted as they arrive), for the hover readout.
     QList<double> m_spanBegin, m_spanEnd;
     QList<int> m_spanArm, m_spanRep;
