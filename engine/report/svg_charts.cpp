@@ -8,8 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
-#include <map>
-#include <set>
 
 namespace kwb::report {
 namespace {
@@ -240,118 +238,6 @@ std::string lanes_svg(const ExperimentReport& e)
     return w.finish();
 }
 
-std::string heatmap_svg(const ExperimentReport& e)
-{
-    // A grid: every cell differs from the baseline in at most two parameters, and two parameters
-    // vary across the cells. Rows are the first parameter's values, columns the second's.
-    if (e.cells.empty() || e.arms.empty())
-        return {};
-    std::set<std::string> varying;
-    for (const auto& c : e.cells)
-        for (const auto& d : diff_arms(e.arms[0].params, c.params).differences)
-            varying.insert(d.name);
-    if (varying.size() != 2)
-        return {};
-    const std::string pr = *varying.begin(), pc = *std::next(varying.begin());
-    auto key = [](const nlohmann::json& params, const std::string& k) {
-        return params.contains(k) ? params.at(k).dump() : std::string("-");
-    };
-    std::vector<std::string> rows, cols;
-    auto add = [](std::vector<std::string>& v, const std::string& s) {
-        if (std::find(v.begin(), v.end(), s) == v.end())
-            v.push_back(s);
-    };
-    std::map<std::pair<std::string, std::string>, std::optional<double>> cell;
-    add(rows, key(e.arms[0].params, pr));
-    add(cols, key(e.arms[0].params, pc));
-    cell[{rows[0], cols[0]}] = 0.0;
-    double amax = 1e-9;
-    for (const auto& c : e.cells) {
-        const std::string r = key(c.params, pr), k = key(c.params, pc);
-        add(rows, r);
-        add(cols, k);
-        cell[{r, k}] = c.delta_pct;
-        if (c.delta_pct)
-            amax = std::max(amax, std::fabs(*c.delta_pct));
-    }
-    const double cw = 90, ch = 44, left = 110, top = 50;
-    const double W = left + cw * static_cast<double>(cols.size()) + 20;
-    const double H = top + ch * static_cast<double>(rows.size()) + 40;
-    SvgWriter w(W, H);
-    w.text(left + cw * static_cast<double>(cols.size()) / 2, 18, pc, 12, "middle");
-    w.text_rotated(14, top + ch * static_cast<double>(rows.size()) / 2, pr, 12);
-    for (std::size_t j = 0; j < cols.size(); ++j)
-        w.text(left + cw * (static_cast<double>(j) + 0.5), top - 8, cols[j], 11, "middle");
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        w.text(left - 8, top + ch * (static_cast<double>(i) + 0.5) + 4, rows[i], 11, "end");
-        for (std::size_t j = 0; j < cols.size(); ++j) {
-            const double x = left + cw * static_cast<double>(j), y = top + ch * static_cast<double>(i);
-            const auto it = cell.find({rows[i], cols[j]});
-            if (it == cell.end() || !it->second) {
-                w.rect(x, y, cw - 2, ch - 2, "#eeeeee", 1, "");
-                w.text(x + cw / 2, y + ch / 2 + 4, "-", 11, "middle");
-                continue;
-            }
-            const double d = *it->second;
-            // Green for better, red for worse, white at zero (the verdict colours, by magnitude).
-            const double t = std::min(1.0, std::fabs(d) / amax);
-            const std::string base = d >= 0 ? "#2e7d32" : "#c62828";
-            w.rect(x, y, cw - 2, ch - 2, "#ffffff", 1, "");
-            w.rect(x, y, cw - 2, ch - 2, base, 0.15 + 0.7 * t, "");
-            w.text(
-                x + cw / 2, y + ch / 2 + 4, fmt::format("{} %", num(d)), 11, "middle", t > 0.6 ? "#ffffff" : "#000000");
-        }
-    }
-    w.text(left, H - 12, "delta % of each cell against the baseline cell (positive = better)", 11, "start");
-    return w.finish();
-}
-
-// A grid group as a heat map: rows the first variable's levels, columns the second's; each cell
-// its delta% against the baseline cell, its verdict and, for spread-out runs, where it ran.
-std::string grid_group_svg(const ExperimentReport& e)
-{
-    if (!e.grid || e.grid->row_levels.empty() || e.grid->col_levels.empty())
-        return {};
-    const GridReport& g = *e.grid;
-    double amax = 1e-9;
-    for (const auto& c : g.cells)
-        if (c.delta_pct)
-            amax = std::max(amax, std::fabs(*c.delta_pct));
-    const double cw = 120, ch = 62, left = 110, top = 50;
-    const double cols = static_cast<double>(g.col_levels.size()), rows = static_cast<double>(g.row_levels.size());
-    const double W = left + cw * cols + 20, H = top + ch * rows + 40;
-    SvgWriter w(W, H);
-    w.text(left + cw * cols / 2, 18, g.col_variable, 12, "middle");
-    w.text_rotated(14, top + ch * rows / 2, g.row_variable, 12);
-    for (std::size_t j = 0; j < g.col_levels.size(); ++j)
-        w.text(left + cw * (static_cast<double>(j) + 0.5), top - 8, g.col_levels[j], 11, "middle");
-    for (std::size_t i = 0; i < g.row_levels.size(); ++i)
-        w.text(left - 8, top + ch * (static_cast<double>(i) + 0.5) + 4, g.row_levels[i], 11, "end");
-    for (const auto& c : g.cells) {
-        const double x = left + cw * c.col, y = top + ch * c.row;
-        std::vector<std::string> lines;
-        if (c.delta_pct) {
-            const double d = *c.delta_pct;
-            const double t = std::min(1.0, std::fabs(d) / amax);
-            w.rect(x, y, cw - 2, ch - 2, "#ffffff", 1, "");
-            w.rect(x, y, cw - 2, ch - 2, d >= 0 ? "#2e7d32" : "#c62828", 0.1 + 0.5 * t, "");
-            lines.push_back(c.experiment.empty() ? "baseline" : fmt::format("{} %", num(d)));
-        } else {
-            w.rect(x, y, cw - 2, ch - 2, "#eeeeee", 1, "");
-            lines.push_back("not judged");
-        }
-        if (!c.verdict.empty())
-            lines.push_back(c.verdict);
-        if (!c.ran_on.empty())
-            lines.push_back(c.ran_on);
-        for (std::size_t k = 0; k < lines.size(); ++k)
-            w.text(x + cw / 2, y + 18 + 15 * static_cast<double>(k), lines[k], 11, "middle");
-    }
-    w.text(left, H - 12, fmt::format("{}: delta % of each cell against the baseline cell (positive = better)", g.id),
-        11, "start");
-    return w.finish();
-}
-
 std::vector<Chart> charts_of(const ExperimentReport& e)
 {
     std::vector<Chart> out;
@@ -365,8 +251,6 @@ std::vector<Chart> charts_of(const ExperimentReport& e)
     add("distributions", "A/B distributions", distribution_svg(e));
     add("delta", "Delta with its 95% CI against the thresholds and the noise band", delta_svg(e));
     add("lanes", "Metric lanes recorded during the run", lanes_svg(e));
-    add("grid", "Grid: delta % per cell", heatmap_svg(e));
-    add("grid-group", "Grid: delta % per cell, its verdict and where it ran", grid_group_svg(e));
     return out;
 }
 

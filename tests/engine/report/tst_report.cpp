@@ -229,42 +229,60 @@ private slots:
         QVERIFY(pdf.size() > 20000); // text of several pages and three charts
     }
 
-    void grid_experiment_gets_a_heat_map()
+    void a_grid_is_drawn_once()
     {
-        // A 2 x 2 grid (block x threads): cells against the baseline cell, drawn as a heat map.
-        Study s;
-        Experiment e;
-        e.id = "grid-1";
-        e.metric = "time_ms";
-        const double means[] = {10, 8, 9, 12};
-        int i = 0;
-        for (int block : {32, 64})
-            for (int threads : {1, 2}) {
-                Arm a;
-                a.name = fmt::format("r{}c{}", block == 32 ? 0 : 1, threads - 1);
-                a.params = {{"block", block}, {"threads", threads}, {"size", 128}};
-                e.arms.push_back(a);
-                for (int rep = 0; rep < 3; ++rep) {
-                    Sample x;
-                    x.arm = a.name;
-                    x.rep = rep;
-                    x.position = rep * 4 + i;
-                    x.metrics["time_ms"] = means[i] + 0.01 * rep;
-                    e.samples.push_back(x);
-                }
-                ++i;
-            }
-        s.experiments.push_back(e);
+        // One heat map per grid group, the window's grid page: the cell experiments draw none of
+        // their own, and the JSON has no per-experiment cells (report schema 2).
+        const Report r = report_from_file(kGrid, "");
+        for (const auto& e : r.experiments)
+            for (const auto& c : charts_of(e))
+                QVERIFY2(!has(c.name, "grid") && !has(c.name, "heat"), c.name.c_str());
+        std::vector<Attachment> charts;
+        const std::string md = render_markdown(r, "g", charts);
+        QCOMPARE(
+            std::count_if(charts.begin(), charts.end(), [](const Attachment& a) { return has(a.name, "heatmap"); }),
+            std::ptrdiff_t(1));
+        const std::string html = render_html(r);
+        std::size_t maps = 0;
+        for (auto at = html.find("delta % of"); at != std::string::npos; at = html.find("delta % of", at + 1))
+            ++maps;
+        QCOMPARE(maps, std::size_t(1)); // the heat map's title, once
+        const auto j = render_json(r);
+        QCOMPARE(j.at("report_schema_version").get<int>(), 2);
+        for (const auto& e : j.at("experiments"))
+            QVERIFY(!e.contains("cells"));
+    }
+
+    void grid_tiles_read_like_the_window()
+    {
+        // The baseline cell top left, each tile's lines as the window's heat map writes them, and
+        // where a spread-out cell ran on its last line.
+        Study s = load_study(kGrid);
+        Experiment* cell = nullptr;
+        for (auto& e : s.experiments)
+            if (e.cell == std::vector<int> {1, 1})
+                cell = &e;
+        QVERIFY(cell && cell->verdict);
+        cell->placement = Placement {1, "node07", "42_3"};
+        cell->device.kind = "cuda";
+        cell->device.index = 1;
         const Report r = build_report(s, {});
-        const auto& x = r.experiments.front();
-        QCOMPARE(x.cells.size(), std::size_t(3));
-        QCOMPARE(*x.cells[0].delta_pct, stats::delta_pct(10.01, 8.01, Direction::Lower));
-        const std::string svg = heatmap_svg(x);
-        QVERIFY(has(svg, "<svg") && has(svg, ">block<") && has(svg, ">threads<"));
-        QVERIFY(has(svg, ">" + num(*x.cells[2].delta_pct) + " %<"));
-        // Two arms are no grid.
-        Study ab = load_study(kDemo);
-        QVERIFY(heatmap_svg(build_report(ab, {}).experiments.front()).empty());
+        const GridGroupReport& g = r.grids.front();
+        const auto it
+            = std::find_if(g.cells.begin(), g.cells.end(), [](const GridGroupCell& c) { return c.label == "r1c1"; });
+        QCOMPARE(it->ran_on, std::string("GPU 1 on node07"));
+        const std::string svg = grid_heatmap_svg(g);
+        QVERIFY(has(svg, ">GPU 1 on node07<"));
+        QVERIFY(has(svg, ">baseline cell<") && has(svg, ">Δ 0 (reference)<"));
+        // The baseline row (level 0) is drawn above row 1, as in the window.
+        const auto y_of = [&](const std::string& text) {
+            const auto at = svg.find(">" + text + "<");
+            const auto tag = svg.rfind("<text", at);
+            const auto y = svg.find("y=\"", tag);
+            return std::stod(svg.substr(y + 3));
+        };
+        QVERIFY(y_of("baseline cell") < y_of("GPU 1 on node07"));
+        QCOMPARE(render_json(r).at("grids")[0].at("cells")[3].at("ran_on").get<std::string>(), it->ran_on);
     }
 
     void grid_group_gets_its_heat_map_in_every_format()
@@ -300,7 +318,7 @@ private slots:
         for (const auto& c : g.cells)
             if (c.delta_pct)
                 QVERIFY2(
-                    has(svg, fmt::format("Δ {}{} %", *c.delta_pct > 0 ? "+" : "", num(*c.delta_pct))), c.label.c_str());
+                    has(svg, fmt::format("Δ {}{:.1f} %", *c.delta_pct > 0 ? "+" : "", *c.delta_pct)), c.label.c_str());
         std::vector<Attachment> charts;
         const std::string md = render_markdown(r, "g", charts);
         QVERIFY(has(md, "## Grid " + g.id));
