@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <optional>
 
 namespace kwb::report {
 namespace {
@@ -26,16 +27,6 @@ double density(const std::vector<double>& v, double y, double bw)
     for (double x : v)
         s += std::exp(-0.5 * ((y - x) / bw) * ((y - x) / bw));
     return s / (static_cast<double>(v.size()) * bw * std::sqrt(2 * M_PI));
-}
-
-// About how wide `s` is drawn at `size` px in DejaVu Sans (0.6 em a character): enough to keep a
-// label inside the chart.
-double text_width(std::string_view s, double size)
-{
-    std::size_t chars = 0;
-    for (unsigned char c : s)
-        chars += (c & 0xC0) != 0x80; // count UTF-8 code points, not bytes
-    return 0.6 * size * static_cast<double>(chars);
 }
 
 } // namespace
@@ -128,8 +119,9 @@ std::string distribution_svg(const ExperimentReport& e)
         w.diamond(mx, ys(s.mean), 5, c);
         w.text(mx + 9, ys(s.mean) - 2, fmt::format("mean {} {}", num(s.mean), e.unit), 11);
         w.text(mx + 9, ys(s.mean) + 11, s.stddev ? fmt::format("± {} sd", num(*s.stddev)) : "n = 1", 11);
+        // Under the arm's name and n, where no violin reaches.
         if (a.bimodality.bimodal.value_or(false))
-            w.text(cx, f.top + 12, "bimodal", 11, "middle", "#e69100");
+            w.text(cx, f.bottom + 50, "bimodal", 11, "middle", "#e69100");
     }
     (void)xs;
     return w.finish();
@@ -159,13 +151,31 @@ std::string delta_svg(const ExperimentReport& e)
     SvgWriter w(W, H);
     w.grid_x(f, xs);
     w.rect(xs(-band), f.top, std::max(0.5, xs(band) - xs(-band)), f.bottom - f.top, "#787878", 0.22, "");
-    // The noise label starts at the band; where that would run off the chart it ends there instead.
+    // Where a label may go: inside the chart, and clear of the kill and license lines (their
+    // labels sit at the top; the delta's label in the middle; the noise band's at the foot).
+    std::vector<double> lines_x;
+    if (e.thresholds_pct.size() == 2)
+        for (double t : e.thresholds_pct)
+            lines_x.push_back(xs(t));
+    const auto is_free = [&](double left, double width) {
+        return std::none_of(
+            lines_x.begin(), lines_x.end(), [&](double x) { return x >= left - 3 && x <= left + width + 3; });
+    };
+    // The free left edge in [min_left, max_left] nearest `ideal`, if any.
+    const auto nearest_free
+        = [&](double ideal, double width, double min_left, double max_left) -> std::optional<double> {
+        std::optional<double> best;
+        for (double left = min_left; left <= max_left; left += 1)
+            if (is_free(left, width) && (!best || std::fabs(left - ideal) < std::fabs(*best - ideal)))
+                best = left;
+        return best;
+    };
+    // The noise label: centred on zero like the window's, else as near it as the threshold lines
+    // allow, on a white box so it stays readable over the band and the grid.
     const std::string noise = fmt::format("noise ±{} σ = ±{} %", num(e.noise_k), num(band));
-    const double noise_x = std::max(f.left, xs(-band)) + 2;
-    if (noise_x + text_width(noise, 11) <= W - 4)
-        w.text(noise_x, f.bottom - 6, noise, 11, "start", "#505050");
-    else
-        w.text(std::max(f.left, xs(-band)) - 2, f.bottom - 6, noise, 11, "end", "#505050");
+    const double nw = text_width(noise, 11) + 8;
+    const double noise_left = nearest_free(xs(0) - nw / 2, nw, f.left, W - 4 - nw)
+                                  .value_or(std::clamp(xs(0) - nw / 2, f.left, std::max(f.left, W - 4 - nw)));
     w.line(xs(0), f.top, xs(0), f.bottom, "#9e9e9e", 1);
     if (e.thresholds_pct.size() == 2) {
         w.dashed_line(xs(e.thresholds_pct[0]), f.top, xs(e.thresholds_pct[0]), f.bottom, "#c62828");
@@ -175,6 +185,7 @@ std::string delta_svg(const ExperimentReport& e)
         w.text(xs(e.thresholds_pct[1]) + 4, f.top + 12, fmt::format("license ≥ {} %", num(e.thresholds_pct[1])), 11,
             "start", "#2e7d32");
     }
+    w.label_box(noise_left + nw / 2, f.bottom - 6, noise, 11, "middle", "#505050", false);
     w.axes_x(f);
     w.ticks_x(f, xs);
     w.text((f.left + f.right) / 2, H - 8, "delta % of the target metric (positive = better), 95% CI", 12, "middle");
@@ -193,12 +204,54 @@ std::string delta_svg(const ExperimentReport& e)
         w.text(b + 4, y + 20, "paired", 10, "start", "#505050");
     }
     w.circle(xs(ev.delta_pct), y, 6, c, 1.0);
-    const std::string ci = ev.ci95_delta_pct
-        ? fmt::format("  95% CI [{}, {}]", num((*ev.ci95_delta_pct)[0]), num((*ev.ci95_delta_pct)[1]))
+    // The delta's label above the point, placed as the window places it (sigma_chart.cpp): inside
+    // the chart, crossing no threshold line.
+    const std::string head = fmt::format("Δ {} %", num(ev.delta_pct));
+    std::string tail = ev.ci95_delta_pct
+        ? fmt::format("95% CI [{}, {}]", num((*ev.ci95_delta_pct)[0]), num((*ev.ci95_delta_pct)[1]))
         : std::string();
-    const std::string label = fmt::format("Δ {} %{}  σ {} %", num(ev.delta_pct), ci, ev.sigma_pct ? num(sigma) : "-");
-    const double lx = std::clamp(xs(ev.delta_pct), f.left + 150, f.right - 150);
-    w.label_box(lx, y - 22, label, 12, "middle");
+    if (ev.sigma_pct)
+        tail += (tail.empty() ? "" : "  ") + fmt::format("σ {} %", num(sigma));
+    const std::vector<std::string> one {tail.empty() ? head : head + "  " + tail};
+    const std::vector<std::string> two = tail.empty() ? one : std::vector<std::string> {head, tail};
+    const double px = xs(ev.delta_pct);
+    const bool right_half = px > (f.left + f.right) / 2; // the nearer side has more room
+    const auto width_of = [](const std::vector<std::string>& ls) {
+        double wmax = 0;
+        for (const auto& l : ls)
+            wmax = std::max(wmax, text_width(l, 12, true) + 8);
+        return wmax;
+    };
+    // One line, then two: beside the point on its nearer side, the other side, centred (the
+    // window's order), else the free place over the point nearest centred on it.
+    const std::vector<std::string>* chosen = nullptr;
+    double left = 0;
+    for (const auto* ls : {&one, &two}) {
+        const double lw = width_of(*ls);
+        const double near_left = right_half ? px - lw : px, far_left = right_half ? px : px - lw;
+        for (double l : {near_left, far_left, px - lw / 2})
+            if (l >= f.left && l + lw <= f.right && is_free(l, lw)) {
+                chosen = ls;
+                left = l;
+                break;
+            }
+        if (!chosen)
+            if (const auto l = nearest_free(px - lw / 2, lw, std::max(f.left, px - lw), std::min(f.right - lw, px))) {
+                chosen = ls;
+                left = *l;
+            }
+        if (chosen)
+            break;
+    }
+    if (!chosen) { // nowhere clear: two lines, centred on the point as far as the chart allows
+        chosen = &two;
+        const double lw = width_of(two);
+        left = std::clamp(px - lw / 2, f.left, std::max(f.left, f.right - lw));
+    }
+    const auto& ls = *chosen;
+    const double lw = width_of(ls);
+    for (std::size_t i = 0; i < ls.size(); ++i)
+        w.label_box(left + lw / 2, y - 14 - 18 * static_cast<double>(ls.size() - 1 - i), ls[i], 12, "middle");
     return w.finish();
 }
 

@@ -6,6 +6,7 @@
 #include "report/report_document.h"
 #include "report/sha256.h"
 #include "report/svg_charts.h"
+#include "report/svg_writer.h"
 #include "report/trace.h"
 #include "stats/effect.h"
 #include "study/study_file.h"
@@ -16,9 +17,11 @@
 #include <QTest>
 #include <QXmlStreamReader>
 #include <algorithm>
+#include <cstring>
 #include <fmt/format.h>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 using namespace kwb;
 using namespace kwb::report;
@@ -229,14 +232,61 @@ private slots:
         QVERIFY(pdf.size() > 20000); // text of several pages and three charts
     }
 
+    void delta_labels_stay_clear()
+    {
+        // The delta chart's labels (each on its white box) stay inside the chart and off each
+        // other, and, where the chart has room, off the kill and license lines: the noise label
+        // used to run over them (demo, kill).
+        struct Box {
+            double x, y, w, h;
+        };
+        const auto attr = [](const std::string& tag, const char* name) {
+            const auto at = tag.find(std::string(" ") + name + "=\"");
+            return std::stod(tag.substr(at + std::strlen(name) + 3));
+        };
+        for (const std::string& path : {kDemo, kKill, kBimodal, kGrid}) {
+            for (const auto& e : report_from_file(path, "").experiments) {
+                const std::string svg = delta_svg(e);
+                if (svg.empty())
+                    continue;
+                const auto [W, H] = svg_size(svg);
+                std::vector<Box> boxes;
+                std::vector<double> lines;
+                std::istringstream in(svg);
+                for (std::string tag; std::getline(in, tag);) {
+                    if (has(tag, "<rect") && has(tag, "fill=\"#ffffff\" fill-opacity=\"0.82\""))
+                        boxes.push_back({attr(tag, "x"), attr(tag, "y"), attr(tag, "width"), attr(tag, "height")});
+                    if (has(tag, "stroke-dasharray=\"5,3\"")) // kill and license, not the grid
+                        lines.push_back(attr(tag, "x1"));
+                }
+                const std::string where = path + " " + e.id;
+                QVERIFY2(boxes.size() >= 2, where.c_str()); // the noise label and the delta's
+                for (std::size_t i = 0; i < boxes.size(); ++i) {
+                    const Box& b = boxes[i];
+                    QVERIFY2(b.x >= 0 && b.x + b.w <= W && b.y >= 0 && b.y + b.h <= H, where.c_str());
+                    for (std::size_t j = i + 1; j < boxes.size(); ++j) {
+                        const Box& o = boxes[j];
+                        const bool apart = b.x + b.w <= o.x || o.x + o.w <= b.x || b.y + b.h <= o.y || o.y + o.h <= b.y;
+                        QVERIFY2(apart, where.c_str());
+                    }
+                    if (path == kDemo || path == kKill)
+                        for (double x : lines)
+                            QVERIFY2(x < b.x || x > b.x + b.w, (where + ": a threshold line crosses a label").c_str());
+                }
+            }
+        }
+    }
+
     void a_grid_is_drawn_once()
     {
         // One heat map per grid group, the window's grid page: the cell experiments draw none of
         // their own, and the JSON has no per-experiment cells (report schema 2).
         const Report r = report_from_file(kGrid, "");
         for (const auto& e : r.experiments)
-            for (const auto& c : charts_of(e))
-                QVERIFY2(!has(c.name, "grid") && !has(c.name, "heat"), c.name.c_str());
+            for (const auto& c : charts_of(e)) {
+                const std::string kind = c.name.substr(e.id.size());
+                QVERIFY2(kind == "-distributions" || kind == "-delta" || kind == "-lanes", c.name.c_str());
+            }
         std::vector<Attachment> charts;
         const std::string md = render_markdown(r, "g", charts);
         QCOMPARE(
@@ -244,7 +294,8 @@ private slots:
             std::ptrdiff_t(1));
         const std::string html = render_html(r);
         std::size_t maps = 0;
-        for (auto at = html.find("delta % of"); at != std::string::npos; at = html.find("delta % of", at + 1))
+        for (auto at = html.find("per cell against the baseline cell"); at != std::string::npos;
+             at = html.find("per cell against the baseline cell", at + 1))
             ++maps;
         QCOMPARE(maps, std::size_t(1)); // the heat map's title, once
         const auto j = render_json(r);

@@ -68,8 +68,10 @@ private slots:
     {
         Arm a {"baseline", {{"block", 32}}}, b {"treatment", {{"block", 128}}};
         QCOMPARE(diff_arm_pair(a, b).names(), std::string("block"));
-        a.command = CommandSpec {"./x"};
-        b.command = CommandSpec {"./y"};
+        a.command = CommandSpec {};
+        a.command->cmd = "./x";
+        b.command = a.command;
+        b.command->cmd = "./y";
         a.params = b.params = json::object();
         QCOMPARE(diff_arm_pair(a, b).names(), std::string("command"));
     }

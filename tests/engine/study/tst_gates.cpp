@@ -126,8 +126,9 @@ void TestGates::commandArmsNeedOnlyDiffer()
     Experiment e;
     e.workload = "command";
     e.arms = {{"baseline", nlohmann::json::object()}, {"treatment", nlohmann::json::object()}};
-    e.arms[0].command = CommandSpec {"./bench"};
-    e.arms[1].command = CommandSpec {"./bench"};
+    e.arms[0].command = CommandSpec {};
+    e.arms[0].command->cmd = "./bench";
+    e.arms[1].command = e.arms[0].command;
     auto why = run_blocked(s, &e);
     QVERIFY2(why && why->find("commands are identical") != std::string::npos, why ? why->c_str() : "");
     e.arms[1].command->cmd = "./bench --new";

@@ -3,7 +3,9 @@
 // new and the window's File > New command A/B both call: defaults, the plan, and a refusal that
 // names its field for every rule.
 #include "study/study_file.h"
+#include "workloads/command/adapter.h"
 #include "workloads/command/command_study.h"
+#include "workloads/command/command_workload.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -38,7 +40,7 @@ class TestCommandStudy : public QObject {
 private slots:
     void writesWhatKwbNewWrote()
     {
-        const Study s = new_command_study(request());
+        Study s = new_command_study(request());
         QCOMPARE(s.experiments.size(), std::size_t(1));
         const Experiment& e = s.experiments.front();
         QCOMPARE(e.id, std::string("ab-1"));
@@ -53,7 +55,7 @@ private slots:
         QCOMPARE(s.target.unit, std::string("ms"));
         // It saves and loads back: never a study kwb run would refuse to read.
         QTemporaryDir dir;
-        const std::string path = dir.filePath("s.json").toStdString();
+        const std::string path = dir.filePath(QStringLiteral("s.json")).toStdString();
         save_study(s, path);
         QCOMPARE(load_study(path).experiments.front().arms[1].command->cmd, std::string("./bench --b"));
     }
