@@ -117,8 +117,13 @@ std::string distribution_svg(const ExperimentReport& e)
         }
         const double mx = cx + slot / 3 + 8;
         w.diamond(mx, ys(s.mean), 5, c);
-        w.text(mx + 9, ys(s.mean) - 2, fmt::format("mean {} {}", num(s.mean), e.unit), 11);
-        w.text(mx + 9, ys(s.mean) + 11, s.stddev ? fmt::format("± {} sd", num(*s.stddev)) : "n = 1", 11);
+        // On white boxes: with three arms (an A/A arm) the label reaches the next arm's violin; kept
+        // inside the chart's right edge.
+        const std::string mean = fmt::format("mean {} {}", num(s.mean), e.unit);
+        const std::string spread = s.stddev ? fmt::format("± {} sd", num(*s.stddev)) : "n = 1";
+        const double lx = std::min(mx + 9, W - 6 - std::max(text_width(mean, 11), text_width(spread, 11)));
+        w.label_box(lx, ys(s.mean) - 2, mean, 11, "start", "#000000", false);
+        w.label_box(lx, ys(s.mean) + 11, spread, 11, "start", "#000000", false);
         // Under the arm's name and n, where no violin reaches.
         if (a.bimodality.bimodal.value_or(false))
             w.text(cx, f.bottom + 50, "bimodal", 11, "middle", "#e69100");

@@ -10,6 +10,10 @@ class QPushButton;
 class QCheckBox;
 class QSpinBox;
 
+namespace kwb {
+struct Experiment;
+}
+
 namespace kwb::gui {
 
 class CommandArmEditor;
