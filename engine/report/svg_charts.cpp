@@ -72,6 +72,11 @@ std::string distribution_svg(const ExperimentReport& e)
     w.axes(f);
     w.ticks_y(f, ys);
     w.text_rotated(18, (f.top + f.bottom) / 2, axis_label(e), 12);
+    struct MeanLabel {
+        double x, y;
+        std::string mean, spread;
+    };
+    std::vector<MeanLabel> labels; // drawn last, over every violin
     for (std::size_t i = 0; i < e.arms.size(); ++i) {
         const auto& a = e.arms[i];
         const double cx = f.left + slot * (static_cast<double>(i) + 0.4);
@@ -122,11 +127,14 @@ std::string distribution_svg(const ExperimentReport& e)
         const std::string mean = fmt::format("mean {} {}", num(s.mean), e.unit);
         const std::string spread = s.stddev ? fmt::format("± {} sd", num(*s.stddev)) : "n = 1";
         const double lx = std::min(mx + 9, W - 6 - std::max(text_width(mean, 11), text_width(spread, 11)));
-        w.label_box(lx, ys(s.mean) - 2, mean, 11, "start", "#000000", false);
-        w.label_box(lx, ys(s.mean) + 11, spread, 11, "start", "#000000", false);
+        labels.push_back({lx, ys(s.mean), mean, spread});
         // Under the arm's name and n, where no violin reaches.
         if (a.bimodality.bimodal.value_or(false))
             w.text(cx, f.bottom + 50, "bimodal", 11, "middle", "#e69100");
+    }
+    for (const auto& l : labels) {
+        w.label_box(l.x, l.y - 2, l.mean, 11, "start", "#000000", false);
+        w.label_box(l.x, l.y + 11, l.spread, 11, "start", "#000000", false);
     }
     (void)xs;
     return w.finish();

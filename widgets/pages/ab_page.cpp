@@ -84,10 +84,13 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     top->addWidget(m_backend);
     top->addWidget(m_variedLabel);
     top->addWidget(m_variedBox, 1);
-    top->addWidget(m_newCommand);
     body()->addLayout(top);
     m_experiment = valueLabel(this);
-    body()->addWidget(m_experiment);
+    // Beside the experiment line rather than in the row above, which fills 1024 px already.
+    auto* experimentRow = new QHBoxLayout;
+    experimentRow->addWidget(m_experiment, 1);
+    experimentRow->addWidget(m_newCommand);
+    body()->addLayout(experimentRow);
     // External-command arms (docs/adapters.md) are edited here instead of the parameter table.
     m_commandArms = new CommandArmEditor(document, this);
     body()->addWidget(m_commandArms);
@@ -106,6 +109,7 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     m_diff = valueLabel(this);
     m_diff->setObjectName(u"armDiff"_s);
     left->addWidget(m_diff);
+    left->addStretch(0); // a command A/B hides the table: its diff stays under the editor, not at the foot
     auto* right = new QVBoxLayout;
     right->addWidget(sectionLabel(tr("Matched controls"), this));
     m_controls = keyValueTable(this, {tr("control"), tr("checked")});
