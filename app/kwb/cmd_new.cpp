@@ -11,6 +11,7 @@
 #include "study/plan_limits.h"
 #include "study/study_file.h"
 #include "verdict/verdict.h"
+#include "workloads/command/command_study.h"
 #include "workloads/command/command_workload.h"
 #include "workloads/cuda_workload.h"
 
@@ -348,15 +349,8 @@ Study build_study(const NewOptions& o)
 }
 
 // ---- The external-command form (docs/adapters.md) ----
-
-// The default metric of an adapter: its first documented key's metric.
-std::string default_metric(const command::Adapter& a)
-{
-    for (const auto& k : a.keys())
-        if (k.metric.find_first_of("([ ") == std::string::npos)
-            return k.metric;
-    return "time_ms";
-}
+// The rules live in the engine (workloads/command/command_study.h), shared with the window's
+// File > New command A/B; here the options become a request and its errors name the options.
 
 CommandSpec command_arm(
     const NewOptions& o, const std::string& cmd, const std::string& option, const nlohmann::json& adapter_options)
@@ -370,18 +364,26 @@ CommandSpec command_arm(
         const auto [k, v] = split_assignment(kv, "--env");
         c.env[k] = v;
     }
-    c.timeout_s = o.timeout == 0 ? c.timeout_s : o.timeout;
-    if (!(c.timeout_s > 0) || !std::isfinite(c.timeout_s))
-        throw BadInput("--timeout: must be a number of seconds above 0");
+    if (o.timeout != 0) { // 0: the default
+        if (!(o.timeout > 0) || !std::isfinite(o.timeout))
+            throw BadInput("--timeout: must be a number of seconds above 0");
+        c.timeout_s = o.timeout;
+    }
     c.check = o.check_cmd;
     c.adapter = o.adapter.empty() ? "auto" : o.adapter;
     c.adapter_options = adapter_options;
-    try {
-        command::validate(c, option);
-    } catch (const WorkloadError& e) {
-        throw BadInput(fmt::format("{}: {}", option, e.what()));
-    }
     return c;
+}
+
+// The option that sets a field of the engine's request, for its error message.
+std::string option_of(const std::string& field)
+{
+    static const std::map<std::string, std::string> option
+        = {{"baseline", "--baseline-cmd"}, {"treatment", "--treatment-cmd"}, {"adapter", "--adapter"},
+            {"metric", "--metric"}, {"profile", "--profile"}, {"runs_per_arm", "--runs"}, {"warmup_runs", "--warmup"},
+            {"split_halves", "--split-half"}, {"duration_s", "--duration"}, {"max_seconds", "--max-seconds"}};
+    const auto it = option.find(field);
+    return it == option.end() ? field : it->second;
 }
 
 Study build_command_study(const NewOptions& o)
@@ -394,80 +396,40 @@ Study build_command_study(const NewOptions& o)
         if (!options.is_object())
             throw BadInput(fmt::format("--adapter-options: expected a JSON object, got '{}'", o.adapter_options));
     }
-    std::string metric = o.metric;
-    if (metric.empty()) {
-        if (o.adapter.empty() || o.adapter == "auto") {
-            metric = "time_ms";
-            fmt::print(stderr,
-                "kwb: note: --metric not given; judging time_ms (serving benchmarks: give e.g. --metric "
-                "ttft_ms)\n");
-        } else {
-            try {
-                metric = default_metric(*command::make_adapter(o.adapter, options));
-            } catch (const command::AdapterError& e) {
-                throw BadInput(fmt::format("--adapter: {}", e.what()));
-            }
-        }
-    }
-    Experiment e;
-    e.id = "ab-1";
-    e.workload = command::kCommandWorkload;
-    e.backend = "cpu";
-    e.metric = metric;
-    e.guards = o.guards;
-    Arm base {"baseline", nlohmann::json::object()}, treat {"treatment", nlohmann::json::object()};
-    base.command = command_arm(o, o.baseline_cmd, "--baseline-cmd", options);
-    treat.command = command_arm(o, o.treatment_cmd, "--treatment-cmd", options);
-    if (base.command->cmd == treat.command->cmd)
-        throw BadInput("--treatment-cmd: the same command as --baseline-cmd; an A/B needs two different commands");
-    e.arms = {std::move(base), std::move(treat)};
-    if (o.aa_arm)
-        add_aa_arm(e); // the baseline command again, as its own arm (study/arm_roles.h)
+    command::CommandStudyRequest r;
+    r.baseline = command_arm(o, o.baseline_cmd, "--baseline-cmd", options);
+    r.treatment = command_arm(o, o.treatment_cmd, "--treatment-cmd", options);
+    r.metric = o.metric;
+    r.name = o.name;
+    r.guards = o.guards;
+    r.profile = o.profile;
+    r.aa_arm = o.aa_arm; // the baseline command again, as its own arm (study/arm_roles.h)
     if (o.runs < 1)
         throw BadInput("--runs: must be at least 1");
-    if (o.warmup < 0)
-        throw BadInput("--warmup: must not be negative");
-    if (!(o.max_seconds > 0) || !std::isfinite(o.max_seconds))
-        throw BadInput("--max-seconds: must be a number of seconds above 0");
-    if (o.stop == "duration" && !(o.duration_s > 0))
-        throw BadInput("--duration: --stop duration needs a duration in seconds above 0");
-    e.plan.runs_per_arm = planned_runs(o);
-    e.plan.warmup_runs = o.warmup;
-    e.plan.order = o.order == "abba" ? RunOrder::Abba : RunOrder::RandomisedBlocks;
-    e.plan.seed = o.seed;
-    e.plan.stop = o.stop == "duration" ? StopRule::Duration
+    r.plan.runs_per_arm = planned_runs(o);
+    r.plan.warmup_runs = o.warmup;
+    r.plan.order = o.order == "abba" ? RunOrder::Abba : RunOrder::RandomisedBlocks;
+    r.plan.seed = o.seed;
+    r.plan.stop = o.stop == "duration" ? StopRule::Duration
         : o.stop == "decision"         ? StopRule::Decision
                                        : StopRule::Count;
-    e.plan.duration_s = o.duration_s;
-    e.plan.max_seconds = o.max_seconds;
-    e.plan.split_halves = o.split_half;
-    e.plan.min_rep_ms = 0; // a command's repetition is what it is: no launch calibration
-    e.profile = o.profile;
-    const auto spec = command::metric_spec(metric);
-    try {
-        (void)make_profile(o.profile, spec.direction);
-    } catch (const std::invalid_argument& ex) {
-        throw BadInput(fmt::format("--profile: {}", ex.what()));
-    }
-
+    r.plan.duration_s = o.duration_s;
+    r.plan.max_seconds = o.max_seconds;
+    r.plan.split_halves = o.split_half;
     Study s;
-    s.name = o.name.empty() ? fmt::format("command A/B: {}", metric) : o.name;
-    s.description
-        = fmt::format("A/B of two external commands read through the {} adapter, judged on {}. Baseline: `{}`; "
-                      "treatment: `{}`. Written by kwb new.",
-            e.arms[0].command->adapter, metric, o.baseline_cmd, o.treatment_cmd);
-    s.target.metric = metric;
-    s.target.direction = spec.direction;
-    s.target.unit = spec.unit;
-    s.target.kernel = fmt::format("external command: `{}` against `{}`", o.baseline_cmd, o.treatment_cmd);
-    s.target.reference = o.check_cmd.empty()
-        ? std::string()
-        : fmt::format("check command `{}` (exit 0 = correct), once per arm", o.check_cmd);
-    s.target.workload = fmt::format("what the commands run{}", o.cwd.empty() ? "" : " in " + o.cwd);
+    try {
+        s = command::new_command_study(r);
+    } catch (const command::CommandStudyError& e) {
+        throw BadInput(fmt::format("{}: {}", option_of(e.field()), e.what()));
+    }
+    if (o.metric.empty() && r.baseline.adapter == "auto")
+        fmt::print(stderr,
+            "kwb: note: --metric not given; judging {} (serving benchmarks: give e.g. --metric ttft_ms)\n",
+            s.experiments.front().metric);
+    s.description += " Written by kwb new.";
     const DeviceSheet sheet = collect_devices();
     s.hardware.captured_at = utc_now_iso8601();
     s.hardware.devices = sheet.devices;
-    s.experiments.push_back(std::move(e));
     return s;
 }
 

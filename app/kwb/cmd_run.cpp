@@ -155,7 +155,9 @@ Job check(const std::string& path, const Study& study, Experiment& e, const std:
             fmt::format("the arms differ in {} parameters ({}); a single-variable A/B changes one, so the result "
                         "could not be attributed. Set acknowledged_multi_variable to run it anyway",
                 diff.differences.size(), diff.names()));
-    if (diff.differences.empty())
+    // Command arms carry no parameters: their commands are what differs (study/arm_diff.h).
+    const bool commands = e.arms[0].command && e.arms[1].command;
+    if ((commands ? diff_arm_pair(e.arms[0], e.arms[1]) : diff).differences.empty())
         say(stderr, "kwb: {}: experiment {}: the arms are identical (an A/A run)\n", path, e.id);
     try {
         experiment_profile(e, Direction::Lower); // the runner's own call: throws on an unknown profile or override

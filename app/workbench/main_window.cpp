@@ -6,6 +6,7 @@
 #include "models/run_controller.h"
 #include "pages/ab_page.h"
 #include "pages/binding_page.h"
+#include "pages/command_ab_dialog.h"
 #include "pages/formula_page.h"
 #include "pages/grid_page.h"
 #include "pages/hardware_page.h"
@@ -19,10 +20,12 @@
 #include "report_export.h"
 
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -109,6 +112,7 @@ void MainWindow::buildPages()
     m_abPage = new AbPage(&m_document, m_run, m_probe, this);
     connect(m_abPage, &AbPage::runRequested, this, &MainWindow::run);
     connect(m_abPage, &AbPage::stopRequested, this, &MainWindow::stop);
+    connect(m_abPage, &AbPage::newCommandAbRequested, this, &MainWindow::newCommandAb);
     connect(m_verdictPage, &VerdictPage::newAttemptRequested, this, &MainWindow::run);
     const QList<QPair<QString, PhasePage*>> pages = {
         {tr("1  Target"), new TargetPage(&m_document, this)},
@@ -165,6 +169,10 @@ void MainWindow::buildActions()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     m_newAction = file->addAction(tr("&New"), QKeySequence::New, this, &MainWindow::newStudy);
     m_newAction->setObjectName(u"newAction"_s);
+    m_newCommandAction = file->addAction(tr("New &command A/B…"), this, &MainWindow::newCommandAb);
+    m_newCommandAction->setObjectName(u"newCommandAbAction"_s);
+    m_newCommandAction->setToolTip(tr("A new study whose arms are two command lines (your own benchmark), read "
+                                      "through an adapter, as kwb new --baseline-cmd … --treatment-cmd … writes it"));
     m_openAction = file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); })->setObjectName(u"saveAction"_s);
@@ -379,6 +387,32 @@ void MainWindow::newStudy()
     showView(u"1"_s);
 }
 
+void MainWindow::newCommandAb()
+{
+    if (m_run->isRunning() || findChild<CommandAbDialog*>())
+        return;
+    if (!maySwitchStudy())
+        return;
+    auto* dialog = new CommandAbDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        // The engine made the study (command::new_command_study); like kwb new, it records this
+        // machine's devices, as kwb devices reported them to the window, and is written to a file.
+        Study s = dialog->study();
+        s.description += " Written by the workbench (File > New command A/B).";
+        if (m_probe->isFinished()) {
+            s.hardware.devices = nlohmann::json::parse(QJsonDocument(m_probe->devices()).toJson().toStdString());
+            s.hardware.device_in_use = m_probe->deviceInUse().toStdString();
+            s.hardware.captured_at = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString();
+        }
+        m_banner->hide();
+        m_document.newStudy(std::move(s));
+        showView(u"5"_s);
+        saveAs();
+    });
+    dialog->open();
+}
+
 void MainWindow::open()
 {
     if (!maySwitchStudy())
@@ -578,6 +612,7 @@ void MainWindow::updateRunState()
                                               : tr("Locked: %1").arg(blocked));
     // The child owns the study file while it runs; another study can be opened once it stops.
     m_newAction->setEnabled(!running);
+    m_newCommandAction->setEnabled(!running);
     m_devicesEdit->setEnabled(!running);
     m_slurmAction->setEnabled(!running);
     m_openAction->setEnabled(!running);

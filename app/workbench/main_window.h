@@ -89,6 +89,7 @@ private:
     void buildPages();
     void buildActions();
     void newStudy();
+    void newCommandAb(); // File > New command A/B: the dialog, then Save As
     void open();
     bool save();
     bool saveAs();
@@ -122,6 +123,7 @@ private:
     bool m_offerAutosave = true;
     QTimer* m_progressTimer = nullptr;
     QAction* m_newAction = nullptr;
+    QAction* m_newCommandAction = nullptr;
     QAction* m_openAction = nullptr;
     LeaveAsker m_askLeave;
     RemoteActions* m_remote = nullptr; // Run on host, Reattach (docs/remote.md)

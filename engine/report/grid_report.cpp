@@ -4,6 +4,7 @@
 // Read, never recomputed: the report says what the study says, like the window's grid page.
 #include "report/report_model.h"
 #include "study/grid.h"
+#include "study/study_parts.h"
 #include "verdict/grid_interaction.h"
 
 namespace kwb::report {
@@ -55,6 +56,7 @@ GridGroupReport grid_group_report(const Study& study, const GridGroup& grid)
                 }
                 if (e->final_verdict)
                     cell.verdict = std::string(to_string(e->final_verdict->word));
+                cell.ran_on = where_it_ran(*e);
             }
             g.cells.push_back(std::move(cell));
         }

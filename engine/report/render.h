@@ -16,7 +16,8 @@ namespace kwb::report {
 enum class Format { Markdown, Html, Pdf, Json };
 std::optional<Format> parse_format(std::string_view text); // "md", "markdown", "html", "pdf", "json"
 
-inline constexpr int kReportJsonSchemaVersion = 1;
+// 2: experiments[].cells removed (a grid is reported once, in grids[]); docs/report.md says more.
+inline constexpr int kReportJsonSchemaVersion = 2;
 
 // A file that goes beside the report (a Markdown report's charts).
 struct Attachment {

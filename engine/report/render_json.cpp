@@ -117,9 +117,6 @@ json experiment_json(const ExperimentReport& e)
     j["lanes"] = json::array();
     for (const auto& l : e.lanes)
         j["lanes"].push_back({{"name", l.name}, {"unit", l.unit}, {"n", l.values.size()}});
-    j["cells"] = json::array();
-    for (const auto& c : e.cells)
-        j["cells"].push_back({{"arm", c.arm}, {"params", c.params}, {"delta_pct", number_or_null(c.delta_pct)}});
     return j;
 }
 
@@ -186,7 +183,8 @@ json render_json(const Report& r)
                 {"delta_pct", number_or_null(c.delta_pct)},
                 {"ci95_delta_pct", c.ci95_delta_pct ? json(*c.ci95_delta_pct) : json(nullptr)},
                 {"sigma_pct", number_or_null(c.sigma_pct)}, {"n_baseline", c.n_baseline},
-                {"n_treatment", c.n_treatment}, {"verdict", c.verdict.empty() ? json(nullptr) : json(c.verdict)}});
+                {"n_treatment", c.n_treatment}, {"verdict", c.verdict.empty() ? json(nullptr) : json(c.verdict)},
+                {"ran_on", c.ran_on.empty() ? json(nullptr) : json(c.ran_on)}});
         j["grids"].push_back({{"id", g.id}, {"metric", g.metric},
             {"variables",
                 {{{"name", g.row_variable}, {"levels", strings(g.row_levels)}},

@@ -365,14 +365,6 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
     } else {
         d.p("Not run.");
     }
-
-    if (!e.cells.empty()) {
-        d.h(3, "Cells against the baseline");
-        std::vector<std::vector<std::string>> rows;
-        for (const auto& c : e.cells)
-            rows.push_back({c.arm, params_text(c.params), opt(c.delta_pct)});
-        d.table({"cell", "parameters", "delta %"}, rows);
-    }
 }
 
 // A grid group: its heat map, every cell's numbers and verdict, and the interaction as stored.

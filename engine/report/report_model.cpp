@@ -4,9 +4,7 @@
 #include "report/aa_report.h"
 #include "report/sha256.h"
 #include "stats/effect.h"
-#include "study/grid.h"
 #include "study/study_file.h"
-#include "study/study_parts.h"
 #include "verdict/profile.h"
 #include "verdict/runs_needed.h"
 
@@ -14,7 +12,6 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iterator>
-#include <set>
 
 namespace kwb::report {
 namespace {
@@ -147,14 +144,6 @@ ExperimentReport experiment_report(const Study& study, const Experiment& e)
         const bool paired = judged_paired(e) && r.arms[0].values.size() == r.arms[1].values.size();
         r.evidence = collect_evidence(r.arms[0].values, r.arms[1].values, r.direction, paired);
     }
-    if (r.arms.size() > 2)
-        for (std::size_t i = 1; i < r.arms.size(); ++i) {
-            CellDelta c {r.arms[i].name, r.arms[i].params, std::nullopt};
-            if (r.arms[0].summary && r.arms[i].summary)
-                c.delta_pct = stats::delta_pct(r.arms[0].summary->mean, r.arms[i].summary->mean, r.direction);
-            r.cells.push_back(std::move(c));
-        }
-
     for (const auto& s : e.samples) {
         if (s.warmup || s.discarded)
             continue;
@@ -170,45 +159,6 @@ ExperimentReport experiment_report(const Study& study, const Experiment& e)
     }
     r.controls = measured_controls(e, r);
     return r;
-}
-
-// The grid group's heat map, carried by its last cell in study order (null for the others).
-std::optional<GridReport> grid_report(const Study& study, const Experiment& e)
-{
-    const GridGroup* grid = e.group.empty() ? nullptr : find_grid(study, e.group);
-    if (!grid || grid->variables.size() != 2)
-        return std::nullopt;
-    const auto cells = grid_cells(study, *grid);
-    if (cells.empty() || cells.back() != &e)
-        return std::nullopt;
-    GridReport g;
-    g.id = grid->id;
-    g.row_variable = grid->variables[0].name;
-    g.col_variable = grid->variables[1].name;
-    for (const auto& l : grid->variables[0].levels)
-        g.row_levels.push_back(l.dump());
-    for (const auto& l : grid->variables[1].levels)
-        g.col_levels.push_back(l.dump());
-    for (int r = 0; r < static_cast<int>(g.row_levels.size()); ++r)
-        for (int c = 0; c < static_cast<int>(g.col_levels.size()); ++c) {
-            GridCellReport cell;
-            cell.row = r;
-            cell.col = c;
-            if (r == 0 && c == 0)
-                cell.delta_pct = 0.0;
-            for (const auto* x : cells) {
-                if (x->cell != std::vector<int> {r, c})
-                    continue;
-                cell.experiment = x->id;
-                if (x->verdict)
-                    cell.delta_pct = x->verdict->delta_pct;
-                if (x->final_verdict)
-                    cell.verdict = to_string(x->final_verdict->word);
-                cell.ran_on = where_it_ran(*x);
-            }
-            g.cells.push_back(std::move(cell));
-        }
-    return g;
 }
 
 } // namespace
@@ -234,7 +184,6 @@ Report build_report(const Study& study, Provenance provenance)
     rep.provenance = std::move(provenance);
     for (const auto& e : study.experiments) {
         rep.experiments.push_back(experiment_report(study, e));
-        rep.experiments.back().grid = grid_report(study, e);
         if (rep.experiments.back().final.present) {
             rep.final_word = rep.experiments.back().final.word;
             rep.final_experiment = e.id;

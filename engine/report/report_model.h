@@ -57,30 +57,6 @@ struct Range {
     double max = 0;
 };
 
-struct CellDelta { // one arm of a many-arm (grid) experiment against arms[0]
-    std::string arm;
-    nlohmann::json params;
-    std::optional<double> delta_pct;
-};
-
-// A grid group drawn as one heat map (the report's copy of the window's grid page): each cell's
-// delta% and verdict, and for spread-out runs where it ran (study_parts.h where_it_ran).
-struct GridCellReport {
-    int row = 0;
-    int col = 0;
-    std::string experiment; // empty for the baseline cell
-    std::optional<double> delta_pct;
-    std::string verdict; // final verdict word, empty until judged
-    std::string ran_on;
-};
-
-struct GridReport {
-    std::string id;
-    std::string row_variable, col_variable;
-    std::vector<std::string> row_levels, col_levels; // JSON text of each level
-    std::vector<GridCellReport> cells; // row-major, the baseline cell included
-};
-
 // The real A/A of an experiment (study/arm_roles.h): the baseline's configuration run again as its
 // own arm, judged against the baseline at the A/B's n (verdict/aa_verdict.h). As stored in the
 // study's aa_verdict, never recomputed.
@@ -137,8 +113,6 @@ struct ExperimentReport {
     std::optional<AaReport> aa; // null: the experiment has no A/A arm
     std::vector<SamplerLane> lanes;
     std::vector<Sample> samples; // every repetition, for the timeline
-    std::vector<CellDelta> cells; // experiments of more than two arms
-    std::optional<GridReport> grid; // the last cell of a grid group carries the group's heat map
     std::optional<Range> clock_mhz;
     std::optional<Range> temperature_c;
     std::optional<Range> power_w;
@@ -164,8 +138,11 @@ struct GridGroupCell {
     std::size_t n_baseline = 0;
     std::size_t n_treatment = 0;
     std::string verdict; // final verdict word; empty until judged
+    std::string ran_on; // spread-out runs: where the cell ran (study_parts.h where_it_ran); else empty
 };
 
+// A grid is reported once, as its group (Report::grids): its cells are ordinary two-arm
+// experiments in Report::experiments, and the group's heat map is the window's grid page.
 struct GridGroupReport {
     std::string id;
     std::string metric;

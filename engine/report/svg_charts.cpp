@@ -8,8 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
-#include <map>
-#include <set>
+#include <optional>
 
 namespace kwb::report {
 namespace {
@@ -28,16 +27,6 @@ double density(const std::vector<double>& v, double y, double bw)
     for (double x : v)
         s += std::exp(-0.5 * ((y - x) / bw) * ((y - x) / bw));
     return s / (static_cast<double>(v.size()) * bw * std::sqrt(2 * M_PI));
-}
-
-// About how wide `s` is drawn at `size` px in DejaVu Sans (0.6 em a character): enough to keep a
-// label inside the chart.
-double text_width(std::string_view s, double size)
-{
-    std::size_t chars = 0;
-    for (unsigned char c : s)
-        chars += (c & 0xC0) != 0x80; // count UTF-8 code points, not bytes
-    return 0.6 * size * static_cast<double>(chars);
 }
 
 } // namespace
@@ -83,6 +72,11 @@ std::string distribution_svg(const ExperimentReport& e)
     w.axes(f);
     w.ticks_y(f, ys);
     w.text_rotated(18, (f.top + f.bottom) / 2, axis_label(e), 12);
+    struct MeanLabel {
+        double x, y;
+        std::string mean, spread;
+    };
+    std::vector<MeanLabel> labels; // drawn last, over every violin
     for (std::size_t i = 0; i < e.arms.size(); ++i) {
         const auto& a = e.arms[i];
         const double cx = f.left + slot * (static_cast<double>(i) + 0.4);
@@ -128,10 +122,19 @@ std::string distribution_svg(const ExperimentReport& e)
         }
         const double mx = cx + slot / 3 + 8;
         w.diamond(mx, ys(s.mean), 5, c);
-        w.text(mx + 9, ys(s.mean) - 2, fmt::format("mean {} {}", num(s.mean), e.unit), 11);
-        w.text(mx + 9, ys(s.mean) + 11, s.stddev ? fmt::format("± {} sd", num(*s.stddev)) : "n = 1", 11);
+        // On white boxes: with three arms (an A/A arm) the label reaches the next arm's violin; kept
+        // inside the chart's right edge.
+        const std::string mean = fmt::format("mean {} {}", num(s.mean), e.unit);
+        const std::string spread = s.stddev ? fmt::format("± {} sd", num(*s.stddev)) : "n = 1";
+        const double lx = std::min(mx + 9, W - 6 - std::max(text_width(mean, 11), text_width(spread, 11)));
+        labels.push_back({lx, ys(s.mean), mean, spread});
+        // Under the arm's name and n, where no violin reaches.
         if (a.bimodality.bimodal.value_or(false))
-            w.text(cx, f.top + 12, "bimodal", 11, "middle", "#e69100");
+            w.text(cx, f.bottom + 50, "bimodal", 11, "middle", "#e69100");
+    }
+    for (const auto& l : labels) {
+        w.label_box(l.x, l.y - 2, l.mean, 11, "start", "#000000", false);
+        w.label_box(l.x, l.y + 11, l.spread, 11, "start", "#000000", false);
     }
     (void)xs;
     return w.finish();
@@ -161,13 +164,31 @@ std::string delta_svg(const ExperimentReport& e)
     SvgWriter w(W, H);
     w.grid_x(f, xs);
     w.rect(xs(-band), f.top, std::max(0.5, xs(band) - xs(-band)), f.bottom - f.top, "#787878", 0.22, "");
-    // The noise label starts at the band; where that would run off the chart it ends there instead.
+    // Where a label may go: inside the chart, and clear of the kill and license lines (their
+    // labels sit at the top; the delta's label in the middle; the noise band's at the foot).
+    std::vector<double> lines_x;
+    if (e.thresholds_pct.size() == 2)
+        for (double t : e.thresholds_pct)
+            lines_x.push_back(xs(t));
+    const auto is_free = [&](double left, double width) {
+        return std::none_of(
+            lines_x.begin(), lines_x.end(), [&](double x) { return x >= left - 3 && x <= left + width + 3; });
+    };
+    // The free left edge in [min_left, max_left] nearest `ideal`, if any.
+    const auto nearest_free
+        = [&](double ideal, double width, double min_left, double max_left) -> std::optional<double> {
+        std::optional<double> best;
+        for (double left = min_left; left <= max_left; left += 1)
+            if (is_free(left, width) && (!best || std::fabs(left - ideal) < std::fabs(*best - ideal)))
+                best = left;
+        return best;
+    };
+    // The noise label: centred on zero like the window's, else as near it as the threshold lines
+    // allow, on a white box so it stays readable over the band and the grid.
     const std::string noise = fmt::format("noise ±{} σ = ±{} %", num(e.noise_k), num(band));
-    const double noise_x = std::max(f.left, xs(-band)) + 2;
-    if (noise_x + text_width(noise, 11) <= W - 4)
-        w.text(noise_x, f.bottom - 6, noise, 11, "start", "#505050");
-    else
-        w.text(std::max(f.left, xs(-band)) - 2, f.bottom - 6, noise, 11, "end", "#505050");
+    const double nw = text_width(noise, 11) + 8;
+    const double noise_left = nearest_free(xs(0) - nw / 2, nw, f.left, W - 4 - nw)
+                                  .value_or(std::clamp(xs(0) - nw / 2, f.left, std::max(f.left, W - 4 - nw)));
     w.line(xs(0), f.top, xs(0), f.bottom, "#9e9e9e", 1);
     if (e.thresholds_pct.size() == 2) {
         w.dashed_line(xs(e.thresholds_pct[0]), f.top, xs(e.thresholds_pct[0]), f.bottom, "#c62828");
@@ -177,6 +198,7 @@ std::string delta_svg(const ExperimentReport& e)
         w.text(xs(e.thresholds_pct[1]) + 4, f.top + 12, fmt::format("license ≥ {} %", num(e.thresholds_pct[1])), 11,
             "start", "#2e7d32");
     }
+    w.label_box(noise_left + nw / 2, f.bottom - 6, noise, 11, "middle", "#505050", false);
     w.axes_x(f);
     w.ticks_x(f, xs);
     w.text((f.left + f.right) / 2, H - 8, "delta % of the target metric (positive = better), 95% CI", 12, "middle");
@@ -195,12 +217,54 @@ std::string delta_svg(const ExperimentReport& e)
         w.text(b + 4, y + 20, "paired", 10, "start", "#505050");
     }
     w.circle(xs(ev.delta_pct), y, 6, c, 1.0);
-    const std::string ci = ev.ci95_delta_pct
-        ? fmt::format("  95% CI [{}, {}]", num((*ev.ci95_delta_pct)[0]), num((*ev.ci95_delta_pct)[1]))
+    // The delta's label above the point, placed as the window places it (sigma_chart.cpp): inside
+    // the chart, crossing no threshold line.
+    const std::string head = fmt::format("Δ {} %", num(ev.delta_pct));
+    std::string tail = ev.ci95_delta_pct
+        ? fmt::format("95% CI [{}, {}]", num((*ev.ci95_delta_pct)[0]), num((*ev.ci95_delta_pct)[1]))
         : std::string();
-    const std::string label = fmt::format("Δ {} %{}  σ {} %", num(ev.delta_pct), ci, ev.sigma_pct ? num(sigma) : "-");
-    const double lx = std::clamp(xs(ev.delta_pct), f.left + 150, f.right - 150);
-    w.label_box(lx, y - 22, label, 12, "middle");
+    if (ev.sigma_pct)
+        tail += (tail.empty() ? "" : "  ") + fmt::format("σ {} %", num(sigma));
+    const std::vector<std::string> one {tail.empty() ? head : head + "  " + tail};
+    const std::vector<std::string> two = tail.empty() ? one : std::vector<std::string> {head, tail};
+    const double px = xs(ev.delta_pct);
+    const bool right_half = px > (f.left + f.right) / 2; // the nearer side has more room
+    const auto width_of = [](const std::vector<std::string>& ls) {
+        double wmax = 0;
+        for (const auto& l : ls)
+            wmax = std::max(wmax, text_width(l, 12, true) + 8);
+        return wmax;
+    };
+    // One line, then two: beside the point on its nearer side, the other side, centred (the
+    // window's order), else the free place over the point nearest centred on it.
+    const std::vector<std::string>* chosen = nullptr;
+    double left = 0;
+    for (const auto* ls : {&one, &two}) {
+        const double lw = width_of(*ls);
+        const double near_left = right_half ? px - lw : px, far_left = right_half ? px : px - lw;
+        for (double l : {near_left, far_left, px - lw / 2})
+            if (l >= f.left && l + lw <= f.right && is_free(l, lw)) {
+                chosen = ls;
+                left = l;
+                break;
+            }
+        if (!chosen)
+            if (const auto l = nearest_free(px - lw / 2, lw, std::max(f.left, px - lw), std::min(f.right - lw, px))) {
+                chosen = ls;
+                left = *l;
+            }
+        if (chosen)
+            break;
+    }
+    if (!chosen) { // nowhere clear: two lines, centred on the point as far as the chart allows
+        chosen = &two;
+        const double lw = width_of(two);
+        left = std::clamp(px - lw / 2, f.left, std::max(f.left, f.right - lw));
+    }
+    const auto& ls = *chosen;
+    const double lw = width_of(ls);
+    for (std::size_t i = 0; i < ls.size(); ++i)
+        w.label_box(left + lw / 2, y - 14 - 18 * static_cast<double>(ls.size() - 1 - i), ls[i], 12, "middle");
     return w.finish();
 }
 
@@ -240,118 +304,6 @@ std::string lanes_svg(const ExperimentReport& e)
     return w.finish();
 }
 
-std::string heatmap_svg(const ExperimentReport& e)
-{
-    // A grid: every cell differs from the baseline in at most two parameters, and two parameters
-    // vary across the cells. Rows are the first parameter's values, columns the second's.
-    if (e.cells.empty() || e.arms.empty())
-        return {};
-    std::set<std::string> varying;
-    for (const auto& c : e.cells)
-        for (const auto& d : diff_arms(e.arms[0].params, c.params).differences)
-            varying.insert(d.name);
-    if (varying.size() != 2)
-        return {};
-    const std::string pr = *varying.begin(), pc = *std::next(varying.begin());
-    auto key = [](const nlohmann::json& params, const std::string& k) {
-        return params.contains(k) ? params.at(k).dump() : std::string("-");
-    };
-    std::vector<std::string> rows, cols;
-    auto add = [](std::vector<std::string>& v, const std::string& s) {
-        if (std::find(v.begin(), v.end(), s) == v.end())
-            v.push_back(s);
-    };
-    std::map<std::pair<std::string, std::string>, std::optional<double>> cell;
-    add(rows, key(e.arms[0].params, pr));
-    add(cols, key(e.arms[0].params, pc));
-    cell[{rows[0], cols[0]}] = 0.0;
-    double amax = 1e-9;
-    for (const auto& c : e.cells) {
-        const std::string r = key(c.params, pr), k = key(c.params, pc);
-        add(rows, r);
-        add(cols, k);
-        cell[{r, k}] = c.delta_pct;
-        if (c.delta_pct)
-            amax = std::max(amax, std::fabs(*c.delta_pct));
-    }
-    const double cw = 90, ch = 44, left = 110, top = 50;
-    const double W = left + cw * static_cast<double>(cols.size()) + 20;
-    const double H = top + ch * static_cast<double>(rows.size()) + 40;
-    SvgWriter w(W, H);
-    w.text(left + cw * static_cast<double>(cols.size()) / 2, 18, pc, 12, "middle");
-    w.text_rotated(14, top + ch * static_cast<double>(rows.size()) / 2, pr, 12);
-    for (std::size_t j = 0; j < cols.size(); ++j)
-        w.text(left + cw * (static_cast<double>(j) + 0.5), top - 8, cols[j], 11, "middle");
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        w.text(left - 8, top + ch * (static_cast<double>(i) + 0.5) + 4, rows[i], 11, "end");
-        for (std::size_t j = 0; j < cols.size(); ++j) {
-            const double x = left + cw * static_cast<double>(j), y = top + ch * static_cast<double>(i);
-            const auto it = cell.find({rows[i], cols[j]});
-            if (it == cell.end() || !it->second) {
-                w.rect(x, y, cw - 2, ch - 2, "#eeeeee", 1, "");
-                w.text(x + cw / 2, y + ch / 2 + 4, "-", 11, "middle");
-                continue;
-            }
-            const double d = *it->second;
-            // Green for better, red for worse, white at zero (the verdict colours, by magnitude).
-            const double t = std::min(1.0, std::fabs(d) / amax);
-            const std::string base = d >= 0 ? "#2e7d32" : "#c62828";
-            w.rect(x, y, cw - 2, ch - 2, "#ffffff", 1, "");
-            w.rect(x, y, cw - 2, ch - 2, base, 0.15 + 0.7 * t, "");
-            w.text(
-                x + cw / 2, y + ch / 2 + 4, fmt::format("{} %", num(d)), 11, "middle", t > 0.6 ? "#ffffff" : "#000000");
-        }
-    }
-    w.text(left, H - 12, "delta % of each cell against the baseline cell (positive = better)", 11, "start");
-    return w.finish();
-}
-
-// A grid group as a heat map: rows the first variable's levels, columns the second's; each cell
-// its delta% against the baseline cell, its verdict and, for spread-out runs, where it ran.
-std::string grid_group_svg(const ExperimentReport& e)
-{
-    if (!e.grid || e.grid->row_levels.empty() || e.grid->col_levels.empty())
-        return {};
-    const GridReport& g = *e.grid;
-    double amax = 1e-9;
-    for (const auto& c : g.cells)
-        if (c.delta_pct)
-            amax = std::max(amax, std::fabs(*c.delta_pct));
-    const double cw = 120, ch = 62, left = 110, top = 50;
-    const double cols = static_cast<double>(g.col_levels.size()), rows = static_cast<double>(g.row_levels.size());
-    const double W = left + cw * cols + 20, H = top + ch * rows + 40;
-    SvgWriter w(W, H);
-    w.text(left + cw * cols / 2, 18, g.col_variable, 12, "middle");
-    w.text_rotated(14, top + ch * rows / 2, g.row_variable, 12);
-    for (std::size_t j = 0; j < g.col_levels.size(); ++j)
-        w.text(left + cw * (static_cast<double>(j) + 0.5), top - 8, g.col_levels[j], 11, "middle");
-    for (std::size_t i = 0; i < g.row_levels.size(); ++i)
-        w.text(left - 8, top + ch * (static_cast<double>(i) + 0.5) + 4, g.row_levels[i], 11, "end");
-    for (const auto& c : g.cells) {
-        const double x = left + cw * c.col, y = top + ch * c.row;
-        std::vector<std::string> lines;
-        if (c.delta_pct) {
-            const double d = *c.delta_pct;
-            const double t = std::min(1.0, std::fabs(d) / amax);
-            w.rect(x, y, cw - 2, ch - 2, "#ffffff", 1, "");
-            w.rect(x, y, cw - 2, ch - 2, d >= 0 ? "#2e7d32" : "#c62828", 0.1 + 0.5 * t, "");
-            lines.push_back(c.experiment.empty() ? "baseline" : fmt::format("{} %", num(d)));
-        } else {
-            w.rect(x, y, cw - 2, ch - 2, "#eeeeee", 1, "");
-            lines.push_back("not judged");
-        }
-        if (!c.verdict.empty())
-            lines.push_back(c.verdict);
-        if (!c.ran_on.empty())
-            lines.push_back(c.ran_on);
-        for (std::size_t k = 0; k < lines.size(); ++k)
-            w.text(x + cw / 2, y + 18 + 15 * static_cast<double>(k), lines[k], 11, "middle");
-    }
-    w.text(left, H - 12, fmt::format("{}: delta % of each cell against the baseline cell (positive = better)", g.id),
-        11, "start");
-    return w.finish();
-}
-
 std::vector<Chart> charts_of(const ExperimentReport& e)
 {
     std::vector<Chart> out;
@@ -365,8 +317,6 @@ std::vector<Chart> charts_of(const ExperimentReport& e)
     add("distributions", "A/B distributions", distribution_svg(e));
     add("delta", "Delta with its 95% CI against the thresholds and the noise band", delta_svg(e));
     add("lanes", "Metric lanes recorded during the run", lanes_svg(e));
-    add("grid", "Grid: delta % per cell", heatmap_svg(e));
-    add("grid-group", "Grid: delta % per cell, its verdict and where it ran", grid_group_svg(e));
     return out;
 }
 

@@ -26,10 +26,9 @@ struct Chart {
 std::string distribution_svg(const ExperimentReport& e);
 std::string delta_svg(const ExperimentReport& e);
 std::string lanes_svg(const ExperimentReport& e);
-std::string heatmap_svg(const ExperimentReport& e);
 
 // A grid group's heat map (empty when the grid has no cells), and it as a chart named
-// "<grid id>-heatmap".
+// "<grid id>-heatmap": the report's one drawing of a grid (svg_grid.cpp).
 std::string grid_heatmap_svg(const GridGroupReport& g);
 Chart grid_chart(const GridGroupReport& g);
 

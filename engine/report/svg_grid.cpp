@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The heat map of a grid group (methodology phase 6), drawn like the window's (widgets/plots/
-// heat_map.cpp): one tile per cell, the first variable's levels up the side with the baseline
-// level at the bottom, the second's along the foot; the colour runs from the KILL red through white
+// heat_map.cpp): one tile per cell, the first variable's levels down the side with the baseline
+// level at the top, the second's along the foot; the colour runs from the KILL red through white
 // (no change) to the LICENSE green, scaled to the largest |delta %| (at least 1 %); each tile says
 // delta %, its 95% CI, sigma, n per arm and the cell's verdict, and an unjudged cell says why.
 #include "report/svg_charts.h"
@@ -35,20 +35,36 @@ std::string tile_colour(std::optional<double> delta, double extent)
     return blend(verdict_colour(*delta >= 0 ? "LICENSE" : "KILL"), std::fabs(*delta) / extent);
 }
 
-std::vector<std::string> tile_lines(const GridGroupCell& c)
+struct TileText {
+    std::vector<std::string> lines;
+    int verdict_line = -1; // drawn in the verdict's colour
+};
+
+// A tile's text, line for line the window's (widgets/plots/heat_map.cpp cellLabel).
+TileText tile_text(const GridGroupCell& c)
 {
-    if (c.baseline)
-        return {"baseline cell", c.label};
-    if (!c.delta_pct)
-        return {c.experiment_id.empty() ? c.label : c.experiment_id, c.status.empty() ? "not run" : c.status};
-    std::vector<std::string> lines {fmt::format("Δ {}{} %", *c.delta_pct > 0 ? "+" : "", num(*c.delta_pct))};
-    if (c.ci95_delta_pct)
-        lines.push_back(fmt::format("CI [{:.1f}, {:.1f}]", (*c.ci95_delta_pct)[0], (*c.ci95_delta_pct)[1]));
-    lines.push_back(c.sigma_pct ? fmt::format("σ {:.2f} %  n {}/{}", *c.sigma_pct, c.n_baseline, c.n_treatment)
-                                : fmt::format("n {}/{}", c.n_baseline, c.n_treatment));
-    if (!c.verdict.empty())
-        lines.push_back(c.verdict);
-    return lines;
+    TileText t;
+    if (c.baseline) {
+        t.lines = {"baseline cell", "Δ 0 (reference)"};
+        return t;
+    }
+    if (!c.delta_pct) {
+        t.lines = {c.experiment_id.empty() ? c.label : c.experiment_id, c.status.empty() ? "not run" : c.status};
+    } else {
+        t.lines.push_back(fmt::format("Δ {}{:.1f} %", *c.delta_pct > 0 ? "+" : "", *c.delta_pct));
+        if (c.ci95_delta_pct)
+            t.lines.push_back(fmt::format("CI [{:.1f}, {:.1f}]", (*c.ci95_delta_pct)[0], (*c.ci95_delta_pct)[1]));
+        t.lines.push_back(c.sigma_pct ? fmt::format("σ {:.2f} %  n {}/{}", *c.sigma_pct, c.n_baseline, c.n_treatment)
+                                      : fmt::format("n {}/{}", c.n_baseline, c.n_treatment));
+        if (!c.verdict.empty()) {
+            t.verdict_line = static_cast<int>(t.lines.size());
+            t.lines.push_back(c.verdict);
+        }
+    }
+    // Spread-out runs: which device (and Slurm node) ran the cell, on its last line.
+    if (!c.ran_on.empty())
+        t.lines.push_back(c.ran_on);
+    return t;
 }
 
 } // namespace
@@ -73,19 +89,18 @@ std::string grid_heatmap_svg(const GridGroupReport& g)
     w.text(20, 22, title, 12, "start");
     w.text(20, 40, "positive = better; each tile: delta %, its 95% CI, sigma, n per arm, the cell's verdict", 10.5,
         "start", "#555555");
-    // Row 0 (the baseline level) at the bottom, as in the window.
-    const auto tile_y
-        = [&](int row) { return top + ch * static_cast<double>(rows - 1 - static_cast<std::size_t>(row)); };
+    // Row 0 (the baseline level) at the top, the baseline cell top left, as in the window.
+    const auto tile_y = [&](int row) { return top + ch * static_cast<double>(row); };
     for (const auto& c : g.cells) {
         const double x = left + cw * c.col, y = tile_y(c.row);
         w.rect(x, y, cw - 2, ch - 2, tile_colour(c.delta_pct, extent), 1, c.baseline ? "#546e7a" : "");
-        const auto lines = tile_lines(c);
-        const double lh = 13, box_h = lh * static_cast<double>(lines.size()) + 6;
+        const TileText t = tile_text(c);
+        const double lh = 13, box_h = lh * static_cast<double>(t.lines.size()) + 6;
         const double by = y + (ch - 2 - box_h) / 2;
         w.rect(x + 10, by, cw - 22, box_h, "#ffffff", 0.75, "");
-        for (std::size_t i = 0; i < lines.size(); ++i)
-            w.text(x + (cw - 2) / 2, by + 3 + lh * (static_cast<double>(i) + 1) - 2, lines[i], 10.5, "middle",
-                i + 1 == lines.size() && !c.verdict.empty() ? verdict_colour(c.verdict) : "#000000");
+        for (std::size_t i = 0; i < t.lines.size(); ++i)
+            w.text(x + (cw - 2) / 2, by + 3 + lh * (static_cast<double>(i) + 1) - 2, t.lines[i], 10.5, "middle",
+                static_cast<int>(i) == t.verdict_line ? verdict_colour(c.verdict) : "#000000");
     }
     for (std::size_t j = 0; j < cols; ++j)
         w.text(left + cw * (static_cast<double>(j) + 0.5), top + ch * static_cast<double>(rows) + 16, g.col_levels[j],

@@ -147,15 +147,25 @@ void SvgWriter::text_rotated(double x, double y, std::string_view s, double size
         x, y, size, xml_escape(s));
 }
 
-void SvgWriter::label_box(double x, double y, std::string_view s, double size, const char* anchor)
+double text_width(std::string_view s, double size, bool bold)
 {
-    // Width estimated from the character count (DejaVu Sans averages about 0.6 em).
-    const double w = 0.6 * size * static_cast<double>(s.size()) + 8;
-    const double x0 = std::string_view(anchor) == "middle" ? x - w / 2 : std::string_view(anchor) == "end" ? x - w : x;
+    std::size_t chars = 0;
+    for (unsigned char c : s)
+        chars += (c & 0xC0) != 0x80; // count UTF-8 code points, not bytes
+    return (bold ? 0.64 : 0.6) * size * static_cast<double>(chars);
+}
+
+void SvgWriter::label_box(
+    double x, double y, std::string_view s, double size, const char* anchor, const std::string& colour, bool bold)
+{
+    const double w = text_width(s, size, bold) + 8;
+    const std::string_view a(anchor);
+    // The box reaches 4 px past the text on each side; the text keeps its anchor.
+    const double x0 = a == "middle" ? x - w / 2 : a == "end" ? x - w + 4 : x - 4;
     rect(x0, y - size, w, size + 6, "#ffffff", 0.82, "");
-    body_ += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="{}" font-weight="bold" text-anchor="{}">{}</text>)"
+    body_ += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="{}"{} text-anchor="{}" fill="{}">{}</text>)"
                          "\n",
-        x, y, size, anchor, xml_escape(s));
+        x, y, size, bold ? R"( font-weight="bold")" : "", anchor, colour, xml_escape(s));
 }
 
 void SvgWriter::axes(const Frame& f)

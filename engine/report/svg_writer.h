@@ -25,6 +25,10 @@ struct Scale {
 
 std::string xml_escape(std::string_view text);
 
+// About how wide `s` is drawn at `size` px in DejaVu Sans (0.6 em a character, 0.64 bold),
+// counting UTF-8 code points: enough to keep a label inside its chart and off its neighbours.
+double text_width(std::string_view s, double size, bool bold = false);
+
 class SvgWriter {
 public:
     SvgWriter(double width, double height);
@@ -40,8 +44,9 @@ public:
     void text(double x, double y, std::string_view s, double size, const char* anchor = "start",
         const std::string& colour = "#000000");
     void text_rotated(double x, double y, std::string_view s, double size);
-    // Text on a white, slightly transparent box: readable where it crosses lines.
-    void label_box(double x, double y, std::string_view s, double size, const char* anchor);
+    // Text on a white, slightly transparent box: readable where it crosses lines (bold by default).
+    void label_box(double x, double y, std::string_view s, double size, const char* anchor,
+        const std::string& colour = "#000000", bool bold = true);
     void axes(const Frame& f);
     void axes_x(const Frame& f);
     void grid_y(const Frame& f, const Scale& ys);

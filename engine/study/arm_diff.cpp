@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study/arm_diff.h"
 
+#include "study/study.h"
+
 #include <set>
 
 namespace kwb {
@@ -56,6 +58,43 @@ ArmDiff diff_arms(const json& baseline, const json& treatment, const json& defau
             diff.one_sided.push_back(name);
     }
     return diff;
+}
+
+ArmDiff diff_commands(const CommandSpec& baseline, const CommandSpec& treatment)
+{
+    ArmDiff diff;
+    const auto text = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
+    const auto compare = [&](const char* name, const json& b, const json& t) {
+        if (!same_setting(b, t))
+            diff.differences.push_back({name, b, t});
+    };
+    compare("adapter", baseline.adapter, treatment.adapter);
+    compare("adapter_options", baseline.adapter_options, treatment.adapter_options);
+    compare("check", text(baseline.check), text(treatment.check));
+    compare("command", baseline.cmd, treatment.cmd);
+    compare("cwd", text(baseline.cwd), text(treatment.cwd));
+    std::set<std::string> keys;
+    for (const auto* env : {&baseline.env, &treatment.env})
+        for (const auto& [k, v] : *env)
+            keys.insert(k);
+    for (const auto& k : keys) {
+        const auto b = baseline.env.find(k), t = treatment.env.find(k);
+        compare(("env." + k).c_str(), b == baseline.env.end() ? json(nullptr) : json(b->second),
+            t == treatment.env.end() ? json(nullptr) : json(t->second));
+    }
+    compare("setup", text(baseline.setup), text(treatment.setup));
+    compare("setup_each", text(baseline.setup_each), text(treatment.setup_each));
+    compare("teardown", text(baseline.teardown), text(treatment.teardown));
+    compare("teardown_each", text(baseline.teardown_each), text(treatment.teardown_each));
+    compare("timeout_s", baseline.timeout_s, treatment.timeout_s);
+    return diff;
+}
+
+ArmDiff diff_arm_pair(const Arm& baseline, const Arm& treatment, const json& defaults)
+{
+    if (baseline.command && treatment.command)
+        return diff_commands(*baseline.command, *treatment.command);
+    return diff_arms(baseline.params, treatment.params, defaults);
 }
 
 } // namespace kwb

@@ -10,6 +10,9 @@
 // running such a pair needs the user's explicit acknowledgement (Experiment::acknowledged_multi_variable).
 namespace kwb {
 
+struct Arm;
+struct CommandSpec;
+
 struct ParamDifference {
     std::string name;
     nlohmann::json baseline; // effective value (given, else the default), null when unknown
@@ -32,5 +35,17 @@ struct ArmDiff {
 // Numbers compare by value, so 128 and 128.0 are the same setting.
 ArmDiff diff_arms(const nlohmann::json& baseline, const nlohmann::json& treatment,
     const nlohmann::json& defaults = nlohmann::json::object());
+
+// Two external-command arms (docs/adapters.md): which of their settings differ, as text: "command"
+// (the command line), "cwd", "env.NAME" for each override (null on the arm that does not set it),
+// "timeout_s", "check", "setup", "teardown", "setup_each", "teardown_each", "adapter",
+// "adapter_options". A command line is opaque to the engine (one changed flag and three look
+// alike), so this diff says what differs; it cannot count the variables inside a command line.
+ArmDiff diff_commands(const CommandSpec& baseline, const CommandSpec& treatment);
+
+// The diff of an A/B's two arms: their commands' when both are external commands, else their
+// parameters' (`defaults` as above).
+ArmDiff diff_arm_pair(
+    const Arm& baseline, const Arm& treatment, const nlohmann::json& defaults = nlohmann::json::object());
 
 } // namespace kwb

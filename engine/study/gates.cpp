@@ -229,10 +229,15 @@ std::optional<std::string> run_blocked(const Study& study, const Experiment* e, 
         return g.reason;
     if (e->arms.size() < 2)
         return std::string("arms: an A/B needs a baseline and a treatment (phase 5)");
-    const ArmDiff d = diff_arms(e->arms[0].params, e->arms[1].params, defaults);
+    const ArmDiff d = diff_arm_pair(e->arms[0], e->arms[1], defaults);
+    const bool commands = e->arms[0].command && e->arms[1].command;
     if (d.differences.empty())
-        return std::string("arms: baseline and treatment are identical; vary one parameter (phase 5)");
-    if (!d.single_variable() && !e->acknowledged_multi_variable)
+        return std::string(commands ? "arms: the baseline and treatment commands are identical; change the one thing "
+                                      "the A/B tests (phase 5)"
+                                    : "arms: baseline and treatment are identical; vary one parameter (phase 5)");
+    // A command line is opaque: the engine cannot count the variables inside it, so command arms
+    // need only differ (diff_commands); the diff is shown beside them for the user to judge.
+    if (!commands && !d.single_variable() && !e->acknowledged_multi_variable)
         return "arms: more than one variable differs (" + d.names()
             + "): the delta could not be attributed (phase 5: one variable)";
     return std::nullopt;

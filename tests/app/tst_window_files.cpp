@@ -161,7 +161,7 @@ void TestWindowFiles::exportWritesEveryFormat()
     trigger(w, u"exportJson"_s);
     const QJsonObject json = QJsonDocument::fromJson(readAll(m_dir.filePath(u"out/kill-report.json"_s))).object();
     QCOMPARE(json.value(u"verdict"_s).toString(), u"KILL"_s);
-    QCOMPARE(json.value(u"report_schema_version"_s).toInt(), 1);
+    QCOMPARE(json.value(u"report_schema_version"_s).toInt(), 2);
 
     if (!w.findChild<QAction*>(u"exportPdf"_s)->isEnabled())
         QSKIP("PDF export needs librsvg and cairo at build time");

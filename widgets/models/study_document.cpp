@@ -127,10 +127,16 @@ bool StudyDocument::loadFromText(const QByteArray& text, const QString& origin)
 
 void StudyDocument::newStudy()
 {
-    m_study = Study {};
-    m_study.name = "Untitled study";
+    Study s;
+    s.name = "Untitled study";
     for (const auto& axis : tradeoff_axes())
-        m_study.tradeoffs.push_back({axis, false, {}});
+        s.tradeoffs.push_back({axis, false, {}});
+    newStudy(std::move(s));
+}
+
+void StudyDocument::newStudy(Study study)
+{
+    m_study = std::move(study);
     m_undo->clear();
     setPath(QString());
     noteDiskState(QString());

@@ -51,6 +51,9 @@ public:
     // A document with no file behind it (e.g. the bundled demo when no copy can be written).
     bool loadFromText(const QByteArray& text, const QString& origin);
     void newStudy();
+    // A new study made by the engine (File > New command A/B: command::new_command_study), shown
+    // unsaved with an empty undo history, like New.
+    void newStudy(Study study);
     bool save();
     bool saveAs(const QString& path);
 

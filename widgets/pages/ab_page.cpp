@@ -55,9 +55,16 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     m_create = new QPushButton(tr("New A/B"), this);
     m_create->setObjectName(u"createAb"_s);
     m_create->setToolTip(tr("Add a two-arm A/B of the chosen workload to the study"));
+    m_newCommand = new QPushButton(tr("New command A/B…"), this);
+    m_newCommand->setObjectName(u"newCommandAb"_s);
+    m_newCommand->setToolTip(tr("A new study whose arms are two command lines (your own benchmark), read through an "
+                                "adapter: File > New command A/B"));
     m_workload = new QComboBox(this);
     m_workload->setObjectName(u"abWorkload"_s);
-    m_workload->addItems(workloadNames());
+    // The built-in workloads; external commands start from New command A/B.
+    QStringList builtIn = workloadNames();
+    builtIn.removeAll(QString::fromLatin1(command::kCommandWorkload));
+    m_workload->addItems(builtIn);
     m_workload->setToolTip(tr("The built-in workload both arms run; changing it starts the arms over"));
     m_backend = new QComboBox(this);
     m_backend->setObjectName(u"abBackend"_s);
@@ -67,23 +74,31 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     m_variedBox = new QComboBox(this);
     m_variedBox->setObjectName(u"abVaried"_s);
     m_variedBox->setToolTip(tr("Playbook phase 5: one variable. Only this parameter may differ between the arms."));
+    m_workloadLabel = new QLabel(tr("Workload"), this);
+    m_backendLabel = new QLabel(tr("Backend"), this);
+    m_variedLabel = new QLabel(tr("Varied parameter"), this);
     top->addWidget(m_create);
-    top->addWidget(new QLabel(tr("Workload"), this));
+    top->addWidget(m_workloadLabel);
     top->addWidget(m_workload, 1);
-    top->addWidget(new QLabel(tr("Backend"), this));
+    top->addWidget(m_backendLabel);
     top->addWidget(m_backend);
-    top->addWidget(new QLabel(tr("Varied parameter"), this));
+    top->addWidget(m_variedLabel);
     top->addWidget(m_variedBox, 1);
     body()->addLayout(top);
     m_experiment = valueLabel(this);
-    body()->addWidget(m_experiment);
+    // Beside the experiment line rather than in the row above, which fills 1024 px already.
+    auto* experimentRow = new QHBoxLayout;
+    experimentRow->addWidget(m_experiment, 1);
+    experimentRow->addWidget(m_newCommand);
+    body()->addLayout(experimentRow);
     // External-command arms (docs/adapters.md) are edited here instead of the parameter table.
     m_commandArms = new CommandArmEditor(document, this);
     body()->addWidget(m_commandArms);
 
     auto* columns = new QHBoxLayout;
     auto* left = new QVBoxLayout;
-    left->addWidget(sectionLabel(tr("Arms (double-click a value to edit it)"), this));
+    m_armsLabel = sectionLabel(tr("Arms (double-click a value to edit it)"), this);
+    left->addWidget(m_armsLabel);
     m_arms = keyValueTable(this, {tr("parameter"), tr("baseline"), tr("treatment")});
     m_arms->setObjectName(u"armsTable"_s);
     m_arms->setToolTip(tr("Playbook phase 5: one thing changes, all else stays. Shared parameters are edited on "
@@ -94,6 +109,7 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     m_diff = valueLabel(this);
     m_diff->setObjectName(u"armDiff"_s);
     left->addWidget(m_diff);
+    left->addStretch(0); // a command A/B hides the table: its diff stays under the editor, not at the foot
     auto* right = new QVBoxLayout;
     right->addWidget(sectionLabel(tr("Matched controls"), this));
     m_controls = keyValueTable(this, {tr("control"), tr("checked")});
@@ -182,6 +198,7 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     body()->addLayout(runRow);
 
     connect(m_create, &QPushButton::clicked, this, &AbPage::createExperiment);
+    connect(m_newCommand, &QPushButton::clicked, this, &AbPage::newCommandAbRequested);
     connect(m_workload, &QComboBox::activated, this, [this] {
         const int i = experimentIndex();
         if (i < 0)
@@ -334,6 +351,34 @@ void AbPage::settingsEdited()
     });
 }
 
+void AbPage::showCommandDiff(const Experiment& e)
+{
+    // What differs between the two commands, as the engine's arm diff sees it (study/arm_diff.h).
+    const ArmDiff diff = e.arms.size() >= 2 ? diff_arm_pair(e.arms[0], e.arms[1]) : ArmDiff {};
+    const auto label = [](const std::string& name) {
+        if (name == "command")
+            return tr("command line");
+        if (name == "cwd")
+            return tr("working directory");
+        if (name.rfind("env.", 0) == 0)
+            return tr("environment %1").arg(qs(name.substr(4)));
+        return qs(name);
+    };
+    const auto value = [](const nlohmann::json& v) { return v.is_null() ? tr("(not set)") : cellText(v); };
+    QStringList lines;
+    if (diff.differences.empty())
+        lines << tr("Arm diff (engine): the two commands are identical — change the one thing the A/B tests.");
+    else
+        lines << tr("Arm diff (engine): the commands differ in %n setting(s):", nullptr,
+            static_cast<int>(diff.differences.size()));
+    for (const auto& d : diff.differences)
+        lines << tr("  %1: %2  →  %3").arg(label(d.name), value(d.baseline), value(d.treatment));
+    if (!m_refusal.isEmpty())
+        lines << m_refusal;
+    m_diff->setText(lines.join(u'\n'));
+    m_diff->setStyleSheet(!diff.differences.empty() && m_refusal.isEmpty() ? QString() : u"color: #c62828;"_s);
+}
+
 QString AbPage::runBlockedReason() const
 {
     const int i = experimentIndex();
@@ -371,9 +416,11 @@ void AbPage::refresh()
     m_controls->setRowCount(0);
     const bool commandArms = e && e->workload == command::kCommandWorkload;
     m_commandArms->setVisible(commandArms);
-    m_arms->setVisible(!commandArms);
-    m_variedBox->setVisible(!commandArms);
-    m_diff->setVisible(!commandArms); // a command A/B has no parameters to diff
+    // Command arms have no parameters, no varied one and no backend choice (they run where kwb
+    // runs): the editor above and the commands' diff take the parameter table's place.
+    for (QWidget* w : std::initializer_list<QWidget*> {
+             m_arms, m_armsLabel, m_variedBox, m_variedLabel, m_workload, m_workloadLabel, m_backend, m_backendLabel})
+        w->setVisible(!commandArms);
     m_commandArms->showExperiment(commandArms ? i : -1);
     if (!e) {
         setValue(m_experiment, tr("No A/B yet: choose a workload and press New A/B."));
@@ -463,6 +510,8 @@ void AbPage::refresh()
         diffText << m_refusal;
     m_diff->setText(diffText.join(u'\n'));
     m_diff->setStyleSheet(diff.single_variable() && m_refusal.isEmpty() ? QString() : u"color: #c62828;"_s);
+    if (commandArms)
+        showCommandDiff(*e);
 
     // Controls: the engine's measurement wins where it has one; the user ticks the rest.
     const DeviceIdentity device = m_probe ? m_probe->runningDevice(e->backend) : DeviceIdentity {};

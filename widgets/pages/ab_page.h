@@ -10,6 +10,10 @@ class QPushButton;
 class QCheckBox;
 class QSpinBox;
 
+namespace kwb {
+struct Experiment;
+}
+
 namespace kwb::gui {
 
 class CommandArmEditor;
@@ -35,6 +39,8 @@ public:
 signals:
     void runRequested();
     void stopRequested();
+    // "New command A/B…": the window opens its File > New command A/B (a new study of two commands).
+    void newCommandAbRequested();
 
 private:
     void createExperiment();
@@ -44,6 +50,7 @@ private:
     void settingsEdited();
     void updateRunButtons();
     int experimentIndex() const;
+    void showCommandDiff(const Experiment& e);
 
     RunController* m_run;
     DeviceProbe* m_probe;
@@ -52,6 +59,11 @@ private:
     bool m_filling = false;
 
     QPushButton* m_create;
+    QPushButton* m_newCommand;
+    QLabel* m_workloadLabel;
+    QLabel* m_backendLabel;
+    QLabel* m_variedLabel;
+    QLabel* m_armsLabel;
     QComboBox* m_workload;
     QComboBox* m_backend;
     QComboBox* m_variedBox;

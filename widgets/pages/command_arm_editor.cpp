@@ -273,10 +273,14 @@ void CommandArmEditor::armFieldEdited()
             refuse(QString());
         return;
     }
-    try {
-        command::validate(spec, e.arms[arm].name);
-    } catch (const std::exception& x) {
-        return refuse(qs(x.what()));
+    // An arm without a command line yet (a draft of File > New command A/B) takes its other fields
+    // as typed; the engine checks the whole arm once its command is set, and again on Create.
+    if (!(spec.cmd.empty() && was.cmd.empty())) {
+        try {
+            command::validate(spec, e.arms[arm].name);
+        } catch (const std::exception& x) {
+            return refuse(qs(x.what()));
+        }
     }
     m_refusal.clear();
     const int i = m_experiment;
@@ -292,17 +296,18 @@ void CommandArmEditor::adapterChosen()
         return;
     const std::string adapter = m_adapter->currentText().toStdString();
     const auto& e = m_document->study().experiments.at(static_cast<size_t>(m_experiment));
-    for (const auto& a : e.arms) {
-        if (!a.command)
-            continue;
-        CommandSpec trial = *a.command;
-        trial.adapter = adapter;
-        try {
-            command::validate(trial, a.name);
-        } catch (const std::exception& x) {
-            return refuse(qs(x.what()));
+    // Only the adapter is new here: the engine's own constructor checks the name and each arm's
+    // options (the rest of an arm, perhaps a draft without its command yet, is not this edit's).
+    if (adapter != "auto")
+        for (const auto& a : e.arms) {
+            if (!a.command)
+                continue;
+            try {
+                (void)command::make_adapter(adapter, a.command->adapter_options);
+            } catch (const std::exception& x) {
+                return refuse(tr("arm %1: command.adapter: %2").arg(qs(a.name), qs(x.what())));
+            }
         }
-    }
     m_refusal.clear();
     const int i = m_experiment;
     m_document->edit(tr("Read the commands with %1").arg(qs(adapter)), [i, adapter](Study& s) {

@@ -6,6 +6,7 @@
 #include "report/report_document.h"
 #include "report/sha256.h"
 #include "report/svg_charts.h"
+#include "report/svg_writer.h"
 #include "report/trace.h"
 #include "stats/effect.h"
 #include "study/arm_roles.h"
@@ -19,9 +20,11 @@
 #include <QTest>
 #include <QXmlStreamReader>
 #include <algorithm>
+#include <cstring>
 #include <fmt/format.h>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 using namespace kwb;
 using namespace kwb::report;
@@ -334,42 +337,108 @@ private slots:
         QVERIFY(j.at("aa").at("history").at("devices").empty());
     }
 
-    void grid_experiment_gets_a_heat_map()
+    void delta_labels_stay_clear()
     {
-        // A 2 x 2 grid (block x threads): cells against the baseline cell, drawn as a heat map.
-        Study s;
-        Experiment e;
-        e.id = "grid-1";
-        e.metric = "time_ms";
-        const double means[] = {10, 8, 9, 12};
-        int i = 0;
-        for (int block : {32, 64})
-            for (int threads : {1, 2}) {
-                Arm a;
-                a.name = fmt::format("r{}c{}", block == 32 ? 0 : 1, threads - 1);
-                a.params = {{"block", block}, {"threads", threads}, {"size", 128}};
-                e.arms.push_back(a);
-                for (int rep = 0; rep < 3; ++rep) {
-                    Sample x;
-                    x.arm = a.name;
-                    x.rep = rep;
-                    x.position = rep * 4 + i;
-                    x.metrics["time_ms"] = means[i] + 0.01 * rep;
-                    e.samples.push_back(x);
+        // The delta chart's labels (each on its white box) stay inside the chart and off each
+        // other, and, where the chart has room, off the kill and license lines: the noise label
+        // used to run over them (demo, kill).
+        struct Box {
+            double x, y, w, h;
+        };
+        const auto attr = [](const std::string& tag, const char* name) {
+            const auto at = tag.find(std::string(" ") + name + "=\"");
+            return std::stod(tag.substr(at + std::strlen(name) + 3));
+        };
+        for (const std::string& path : {kDemo, kKill, kBimodal, kGrid}) {
+            for (const auto& e : report_from_file(path, "").experiments) {
+                const std::string svg = delta_svg(e);
+                if (svg.empty())
+                    continue;
+                const auto [W, H] = svg_size(svg);
+                std::vector<Box> boxes;
+                std::vector<double> lines;
+                std::istringstream in(svg);
+                for (std::string tag; std::getline(in, tag);) {
+                    if (has(tag, "<rect") && has(tag, "fill=\"#ffffff\" fill-opacity=\"0.82\""))
+                        boxes.push_back({attr(tag, "x"), attr(tag, "y"), attr(tag, "width"), attr(tag, "height")});
+                    if (has(tag, "stroke-dasharray=\"5,3\"")) // kill and license, not the grid
+                        lines.push_back(attr(tag, "x1"));
                 }
-                ++i;
+                const std::string where = path + " " + e.id;
+                QVERIFY2(boxes.size() >= 2, where.c_str()); // the noise label and the delta's
+                for (std::size_t i = 0; i < boxes.size(); ++i) {
+                    const Box& b = boxes[i];
+                    QVERIFY2(b.x >= 0 && b.x + b.w <= W && b.y >= 0 && b.y + b.h <= H, where.c_str());
+                    for (std::size_t j = i + 1; j < boxes.size(); ++j) {
+                        const Box& o = boxes[j];
+                        const bool apart = b.x + b.w <= o.x || o.x + o.w <= b.x || b.y + b.h <= o.y || o.y + o.h <= b.y;
+                        QVERIFY2(apart, where.c_str());
+                    }
+                    if (path == kDemo || path == kKill)
+                        for (double x : lines)
+                            QVERIFY2(x < b.x || x > b.x + b.w, (where + ": a threshold line crosses a label").c_str());
+                }
             }
-        s.experiments.push_back(e);
+        }
+    }
+
+    void a_grid_is_drawn_once()
+    {
+        // One heat map per grid group, the window's grid page: the cell experiments draw none of
+        // their own, and the JSON has no per-experiment cells (report schema 2).
+        const Report r = report_from_file(kGrid, "");
+        for (const auto& e : r.experiments)
+            for (const auto& c : charts_of(e)) {
+                const std::string kind = c.name.substr(e.id.size());
+                QVERIFY2(kind == "-distributions" || kind == "-delta" || kind == "-lanes", c.name.c_str());
+            }
+        std::vector<Attachment> charts;
+        const std::string md = render_markdown(r, "g", charts);
+        QCOMPARE(
+            std::count_if(charts.begin(), charts.end(), [](const Attachment& a) { return has(a.name, "heatmap"); }),
+            std::ptrdiff_t(1));
+        const std::string html = render_html(r);
+        std::size_t maps = 0;
+        for (auto at = html.find("per cell against the baseline cell"); at != std::string::npos;
+             at = html.find("per cell against the baseline cell", at + 1))
+            ++maps;
+        QCOMPARE(maps, std::size_t(1)); // the heat map's title, once
+        const auto j = render_json(r);
+        QCOMPARE(j.at("report_schema_version").get<int>(), 2);
+        for (const auto& e : j.at("experiments"))
+            QVERIFY(!e.contains("cells"));
+    }
+
+    void grid_tiles_read_like_the_window()
+    {
+        // The baseline cell top left, each tile's lines as the window's heat map writes them, and
+        // where a spread-out cell ran on its last line.
+        Study s = load_study(kGrid);
+        Experiment* cell = nullptr;
+        for (auto& e : s.experiments)
+            if (e.cell == std::vector<int> {1, 1})
+                cell = &e;
+        QVERIFY(cell && cell->verdict);
+        cell->placement = Placement {1, "node07", "42_3"};
+        cell->device.kind = "cuda";
+        cell->device.index = 1;
         const Report r = build_report(s, {});
-        const auto& x = r.experiments.front();
-        QCOMPARE(x.cells.size(), std::size_t(3));
-        QCOMPARE(*x.cells[0].delta_pct, stats::delta_pct(10.01, 8.01, Direction::Lower));
-        const std::string svg = heatmap_svg(x);
-        QVERIFY(has(svg, "<svg") && has(svg, ">block<") && has(svg, ">threads<"));
-        QVERIFY(has(svg, ">" + num(*x.cells[2].delta_pct) + " %<"));
-        // Two arms are no grid.
-        Study ab = load_study(kDemo);
-        QVERIFY(heatmap_svg(build_report(ab, {}).experiments.front()).empty());
+        const GridGroupReport& g = r.grids.front();
+        const auto it
+            = std::find_if(g.cells.begin(), g.cells.end(), [](const GridGroupCell& c) { return c.label == "r1c1"; });
+        QCOMPARE(it->ran_on, std::string("GPU 1 on node07"));
+        const std::string svg = grid_heatmap_svg(g);
+        QVERIFY(has(svg, ">GPU 1 on node07<"));
+        QVERIFY(has(svg, ">baseline cell<") && has(svg, ">Δ 0 (reference)<"));
+        // The baseline row (level 0) is drawn above row 1, as in the window.
+        const auto y_of = [&](const std::string& text) {
+            const auto at = svg.find(">" + text + "<");
+            const auto tag = svg.rfind("<text", at);
+            const auto y = svg.find("y=\"", tag);
+            return std::stod(svg.substr(y + 3));
+        };
+        QVERIFY(y_of("baseline cell") < y_of("GPU 1 on node07"));
+        QCOMPARE(render_json(r).at("grids")[0].at("cells")[3].at("ran_on").get<std::string>(), it->ran_on);
     }
 
     void grid_group_gets_its_heat_map_in_every_format()
@@ -405,7 +474,7 @@ private slots:
         for (const auto& c : g.cells)
             if (c.delta_pct)
                 QVERIFY2(
-                    has(svg, fmt::format("Δ {}{} %", *c.delta_pct > 0 ? "+" : "", num(*c.delta_pct))), c.label.c_str());
+                    has(svg, fmt::format("Δ {}{:.1f} %", *c.delta_pct > 0 ? "+" : "", *c.delta_pct)), c.label.c_str());
         std::vector<Attachment> charts;
         const std::string md = render_markdown(r, "g", charts);
         QVERIFY(has(md, "## Grid " + g.id));

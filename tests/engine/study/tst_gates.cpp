@@ -18,6 +18,7 @@ private slots:
     void targetNeedsBothNumbers();
     void runBlockedNamesTheFirstMissingGate();
     void secondVariableBlocksUntilAcknowledged();
+    void commandArmsNeedOnlyDiffer();
     void missingGatesListsEveryUnmetGate();
     void controlsAreMeasuredWhereTheEngineCan();
     void targetAgainstTheMeasurement();
@@ -112,6 +113,26 @@ void TestGates::secondVariableBlocksUntilAcknowledged()
     const auto why = run_blocked(s, &e);
     QVERIFY(why && why->find("block, threads") != std::string::npos);
     e.acknowledged_multi_variable = true;
+    QVERIFY(!run_blocked(s, &e).has_value());
+}
+
+void TestGates::commandArmsNeedOnlyDiffer()
+{
+    // Command arms have no parameters: their commands are diffed, and since a command line is
+    // opaque (the engine cannot count the variables inside it), differing is what is asked.
+    Study s;
+    s.target = {"time_ms", Direction::Lower, "ms", 30.0, 20.0, "", "", ""};
+    s.prediction.predicted_delta_pct = 10;
+    Experiment e;
+    e.workload = "command";
+    e.arms = {{"baseline", nlohmann::json::object()}, {"treatment", nlohmann::json::object()}};
+    e.arms[0].command = CommandSpec {};
+    e.arms[0].command->cmd = "./bench";
+    e.arms[1].command = e.arms[0].command;
+    auto why = run_blocked(s, &e);
+    QVERIFY2(why && why->find("commands are identical") != std::string::npos, why ? why->c_str() : "");
+    e.arms[1].command->cmd = "./bench --new";
+    e.arms[1].command->env["MODE"] = "b";
     QVERIFY(!run_blocked(s, &e).has_value());
 }
 
