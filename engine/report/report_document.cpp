@@ -214,13 +214,18 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
     d.h(3, "Arms and their diff");
     std::vector<std::vector<std::string>> arms;
     for (const auto& a : e.arms)
-        arms.push_back({a.name, params_text(a.params), check_text(a.check)});
-    d.table({"arm", "parameters", "correctness check"}, arms);
+        arms.push_back({a.name, a.command.empty() ? params_text(a.params) : "`" + a.command + "`", check_text(a.check)});
+    d.table({"arm", e.command_arms ? "command" : "parameters", "correctness check"}, arms);
     if (e.diff.differences.empty())
-        d.p("The first two arms do not differ in any parameter.");
+        d.p(e.command_arms ? "The first two arms' commands do not differ in any setting."
+                           : "The first two arms do not differ in any parameter.");
     for (const auto& diff : e.diff.differences)
         d.p(fmt::format("Differs in {}: {} -> {}.", diff.name, value_text(diff.baseline), value_text(diff.treatment)));
-    if (!e.diff.single_variable())
+    // A command line is opaque: several changed settings of a command are not several variables.
+    if (e.command_arms)
+        d.p("External commands: the workbench cannot count the variables inside a command line; the diff "
+            "names the settings that differ.");
+    else if (!e.diff.single_variable())
         d.p(e.acknowledged_multi_variable ? "More than one parameter differs; the user acknowledged it."
                                           : "More than one parameter differs: the result cannot be attributed.");
     for (const auto& s : e.diff.one_sided)

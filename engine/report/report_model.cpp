@@ -118,12 +118,16 @@ ExperimentReport experiment_report(const Study& study, const Experiment& e)
     r.thresholds_pct = delta_thresholds(profile);
     r.noise_k = profile.noise_k;
 
-    if (e.arms.size() >= 2)
-        r.diff = diff_arms(e.arms[0].params, e.arms[1].params);
+    if (e.arms.size() >= 2) {
+        r.diff = diff_arm_pair(e.arms[0], e.arms[1]);
+        r.command_arms = e.arms[0].command && e.arms[1].command;
+    }
 
     for (const auto& arm : e.arms) {
         ArmReport a;
         a.name = arm.name;
+        if (arm.command)
+            a.command = arm.command->cmd;
         a.params = arm.params;
         a.check = arm.check;
         a.values = judged_values(e, arm.name, e.metric);

@@ -34,6 +34,7 @@ struct Provenance {
 struct ArmReport {
     std::string name;
     nlohmann::json params;
+    std::string command; // an external-command arm's command line; empty for built-in workloads
     std::vector<double> values; // judged repetitions of the target metric, in run order
     std::optional<stats::ArmSummary> summary; // null when the arm has no judged repetition
     stats::Bimodality bimodality;
@@ -101,7 +102,8 @@ struct ExperimentReport {
     std::vector<std::string> missing_gates;
     std::vector<std::string> guard_metrics;
     std::string profile_name;
-    ArmDiff diff;
+    ArmDiff diff; // the first two arms' (study/arm_diff.h diff_arm_pair): commands' settings or parameters
+    bool command_arms = false; // external commands: the diff names settings, not variables
     bool acknowledged_multi_variable = false;
     std::vector<ArmReport> arms;
     std::vector<ControlRow> controls;

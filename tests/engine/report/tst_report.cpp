@@ -337,6 +337,26 @@ private slots:
         QVERIFY(j.at("aa").at("history").at("devices").empty());
     }
 
+    // External-command arms show their command lines and the engine's diff of their settings, not
+    // an empty parameter diff.
+    void command_arms_show_their_commands()
+    {
+        Study s = load_study(kDemo);
+        Experiment& e = s.experiments.front();
+        e.arms[0].command = CommandSpec {};
+        e.arms[0].command->cmd = "./bench --tile=64";
+        e.arms[1].command = CommandSpec {};
+        e.arms[1].command->cmd = "./bench --tile=128";
+        const Report r = build_report(s, {});
+        QVERIFY(r.experiments.front().command_arms);
+        std::vector<Attachment> charts;
+        const std::string md = render_markdown(r, "c", charts);
+        QVERIFY2(has(md, "`./bench --tile=64`"), md.c_str());
+        QVERIFY(has(md, "Differs in command: "));
+        QVERIFY(has(md, "cannot count the variables inside a command line"));
+        QVERIFY(!has(md, "do not differ in any parameter"));
+    }
+
     void delta_labels_stay_clear()
     {
         // The delta chart's labels (each on its white box) stay inside the chart and off each
