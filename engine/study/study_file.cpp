@@ -4,6 +4,7 @@
 #include "formula/prediction.h"
 #include "study/study_json.h"
 #include "study/study_sax.h"
+#include "study/study_text.h"
 #include "util/atomic_file.h"
 
 #include <chrono>
@@ -148,9 +149,7 @@ void save_study(Study& study, const std::filesystem::path& path)
         study.created_at = study.modified_at;
     study.schema_version = kStudySchemaVersion;
     refresh_prediction(study);
-    std::string text = study_to_json(study).dump(2);
-    text += '\n'; // appended in place: the text of a large study is tens of megabytes
-    write_file_atomically(path, text);
+    write_file_atomically(path, study_text(study));
 }
 
 std::string utc_now_iso8601()

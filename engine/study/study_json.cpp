@@ -193,7 +193,7 @@ json placement_json(const Placement& p)
     return {{"device", p.device ? json(*p.device) : json(nullptr)}, {"host", p.host}, {"slurm_job", p.slurm_job}};
 }
 
-json to_json(const Experiment& e)
+json to_json(const Experiment& e, bool with_samples)
 {
     json arms = json::array();
     for (const auto& a : e.arms)
@@ -206,9 +206,11 @@ json to_json(const Experiment& e)
         if (!e.arms[i].role.empty())
             arms[i]["role"] = e.arms[i].role;
     json samples = json::array();
-    samples.get_ref<json::array_t&>().reserve(e.samples.size());
-    for (const auto& s : e.samples)
-        samples.push_back(sample_to_json(s));
+    if (with_samples) {
+        samples.get_ref<json::array_t&>().reserve(e.samples.size());
+        for (const auto& s : e.samples)
+            samples.push_back(sample_to_json(s));
+    }
     json lanes = json::array();
     for (const auto& l : e.lanes)
         lanes.push_back({{"name", l.name}, {"unit", l.unit}, {"t_s", l.t_s}, {"values", l.values}});
@@ -580,9 +582,14 @@ Sample sample_from_json(const JsonReader& r)
 
 json study_to_json(const Study& study)
 {
+    return study_to_json(study, true);
+}
+
+json study_to_json(const Study& study, bool with_samples)
+{
     json experiments = json::array();
     for (const auto& e : study.experiments)
-        experiments.push_back(to_json(e));
+        experiments.push_back(to_json(e, with_samples));
     json tradeoffs = json::array();
     for (const auto& t : study.tradeoffs)
         tradeoffs.push_back({{"axis", t.axis}, {"sacrificed", t.sacrificed}, {"note", t.note}});
