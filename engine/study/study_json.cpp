@@ -223,8 +223,10 @@ json to_json(const Experiment& e, bool with_samples)
         {"guards", e.guards}, {"arms", arms}, {"plan", to_json(e.plan)},
         {"controls", {{"checklist", e.controls.checklist}, {"notes", e.controls.notes}}}, {"profile", e.profile},
         {"profile_overrides", e.profile_overrides}, {"acknowledged_multi_variable", e.acknowledged_multi_variable},
-        {"status", to_string(e.status)}, {"error", e.error}, {"stop_reason", e.stop_reason}, {"samples", std::move(samples)}, // moved: a copy of 100,000 samples
-        {"lanes", std::move(lanes)}, {"split_half_check", aa}, {"missing_gates", e.missing_gates}, {"device", to_json(e.device)},
+        {"status", to_string(e.status)}, {"error", e.error}, {"stop_reason", e.stop_reason},
+        {"samples", std::move(samples)}, // moved: a copy of 100,000 samples
+        {"lanes", std::move(lanes)}, {"split_half_check", aa}, {"missing_gates", e.missing_gates},
+        {"device", to_json(e.device)},
         {"launches_per_rep", e.launches_per_rep ? json(*e.launches_per_rep) : json(nullptr)},
         {"limitations", e.limitations}, {"verdict", e.verdict ? to_json(*e.verdict) : json(nullptr)},
         {"final_verdict", e.final_verdict ? to_json(*e.final_verdict) : json(nullptr)},
