@@ -3,6 +3,7 @@
 // holding 100,000 samples and draw its distributions, each under 200 ms"). Builds a study of
 // 100,000 repetitions (two arms of 50,000), saves it, then times, `reps` times each:
 //   open  - StudyDocument::load (read, parse, migrate, recompute the prediction)
+//   save  - save_study of the same study (serialise, write to a temporary file, rename)
 //   draw  - the Results view's refresh (describe() of each arm, the violin, box and every point,
 //           the stats table, the sigma chart) and an immediate replot at 1280x800, offscreen.
 // Prints one JSON object: n, median, p25, p75, min and max in milliseconds per case, of wall time
@@ -107,6 +108,7 @@ int main(int argc, char** argv)
         if (!document.load(path))
             qFatal("load failed: %s", qPrintable(document.lastError()));
     });
+    const auto save = measure(reps, [&] { kwb::save_study(study, path.toStdString()); });
     kwb::gui::ResultsPage page(&document);
     page.resize(1280, 800);
     page.show();
@@ -119,8 +121,8 @@ int main(int argc, char** argv)
         + page.distributionPlot()->pointCount(QStringLiteral("treatment"));
     QFile::remove(path);
     fmt::print("{}\n",
-        nlohmann::json {
-            {"samples", samples}, {"points_drawn", points}, {"open_study", open}, {"draw_distributions", draw}}
+        nlohmann::json {{"samples", samples}, {"points_drawn", points}, {"open_study", open}, {"save_study", save},
+            {"draw_distributions", draw}}
             .dump(2));
     return 0;
 }

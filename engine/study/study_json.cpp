@@ -193,7 +193,7 @@ json placement_json(const Placement& p)
     return {{"device", p.device ? json(*p.device) : json(nullptr)}, {"host", p.host}, {"slurm_job", p.slurm_job}};
 }
 
-json to_json(const Experiment& e)
+json to_json(const Experiment& e, bool with_samples)
 {
     json arms = json::array();
     for (const auto& a : e.arms)
@@ -206,8 +206,11 @@ json to_json(const Experiment& e)
         if (!e.arms[i].role.empty())
             arms[i]["role"] = e.arms[i].role;
     json samples = json::array();
-    for (const auto& s : e.samples)
-        samples.push_back(sample_to_json(s));
+    if (with_samples) {
+        samples.get_ref<json::array_t&>().reserve(e.samples.size());
+        for (const auto& s : e.samples)
+            samples.push_back(sample_to_json(s));
+    }
     json lanes = json::array();
     for (const auto& l : e.lanes)
         lanes.push_back({{"name", l.name}, {"unit", l.unit}, {"t_s", l.t_s}, {"values", l.values}});
@@ -220,8 +223,10 @@ json to_json(const Experiment& e)
         {"guards", e.guards}, {"arms", arms}, {"plan", to_json(e.plan)},
         {"controls", {{"checklist", e.controls.checklist}, {"notes", e.controls.notes}}}, {"profile", e.profile},
         {"profile_overrides", e.profile_overrides}, {"acknowledged_multi_variable", e.acknowledged_multi_variable},
-        {"status", to_string(e.status)}, {"error", e.error}, {"stop_reason", e.stop_reason}, {"samples", samples},
-        {"lanes", lanes}, {"split_half_check", aa}, {"missing_gates", e.missing_gates}, {"device", to_json(e.device)},
+        {"status", to_string(e.status)}, {"error", e.error}, {"stop_reason", e.stop_reason},
+        {"samples", std::move(samples)}, // moved: a copy of 100,000 samples
+        {"lanes", std::move(lanes)}, {"split_half_check", aa}, {"missing_gates", e.missing_gates},
+        {"device", to_json(e.device)},
         {"launches_per_rep", e.launches_per_rep ? json(*e.launches_per_rep) : json(nullptr)},
         {"limitations", e.limitations}, {"verdict", e.verdict ? to_json(*e.verdict) : json(nullptr)},
         {"final_verdict", e.final_verdict ? to_json(*e.final_verdict) : json(nullptr)},
@@ -495,9 +500,18 @@ GridGroup grid_from(const JsonReader& r)
 
 json sample_to_json(const Sample& s)
 {
-    json j = {{"arm", s.arm}, {"rep", s.rep}, {"position", s.position}, {"started_at", s.started_at},
-        {"duration_s", s.duration_s}, {"metrics", s.metrics}, {"warmup", s.warmup}, {"discarded", s.discarded},
-        {"throttled", s.throttled}};
+    // Member by member rather than from an initializer list: a study holds 100,000 of these, and
+    // the list builds (and then converts) a two-element array per member.
+    json j(json::value_t::object);
+    j["arm"] = s.arm;
+    j["rep"] = s.rep;
+    j["position"] = s.position;
+    j["started_at"] = s.started_at;
+    j["duration_s"] = s.duration_s;
+    j["metrics"] = s.metrics;
+    j["warmup"] = s.warmup;
+    j["discarded"] = s.discarded;
+    j["throttled"] = s.throttled;
     if (!s.iterations.empty())
         j["iterations"] = s.iterations;
     if (s.clock_mhz)
@@ -570,9 +584,14 @@ Sample sample_from_json(const JsonReader& r)
 
 json study_to_json(const Study& study)
 {
+    return study_to_json(study, true);
+}
+
+json study_to_json(const Study& study, bool with_samples)
+{
     json experiments = json::array();
     for (const auto& e : study.experiments)
-        experiments.push_back(to_json(e));
+        experiments.push_back(to_json(e, with_samples));
     json tradeoffs = json::array();
     for (const auto& t : study.tradeoffs)
         tradeoffs.push_back({{"axis", t.axis}, {"sacrificed", t.sacrificed}, {"note", t.note}});
@@ -601,7 +620,7 @@ json study_to_json(const Study& study)
             {{"formula", p.formula}, {"variables", p.variables},
                 {"predicted_delta_pct", optional_number(p.predicted_delta_pct)}, {"rationale", p.rationale},
                 {"gpu", p.gpu}}},
-        {"experiments", experiments}, {"tradeoffs", tradeoffs}, {"ledger", ledger}, {"grids", grids}};
+        {"experiments", std::move(experiments)}, {"tradeoffs", tradeoffs}, {"ledger", ledger}, {"grids", grids}};
 }
 
 Study study_from_json(const nlohmann::json& document)

@@ -11,6 +11,8 @@ namespace kwb {
 // The current schema, both ways. from_json throws FormatError naming the field at fault; it
 // expects a document already migrated to kStudySchemaVersion (see study_file.h).
 nlohmann::json study_to_json(const Study& study);
+// Every experiment's "samples" an empty array: study_text writes the samples itself.
+nlohmann::json study_to_json(const Study& study, bool with_samples);
 Study study_from_json(const nlohmann::json& document);
 
 nlohmann::json sample_to_json(const Sample& s);

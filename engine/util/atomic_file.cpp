@@ -156,6 +156,11 @@ std::string read_file(const std::filesystem::path& path, std::size_t max_bytes)
         fail(path, "cannot open");
     // Read in chunks and stop past the limit: /dev/zero or a FIFO has no size to check up front.
     std::string text;
+    // A regular file's size is known: one allocation instead of a doubling per chunk (a study of
+    // 100,000 samples is tens of megabytes).
+    std::error_code size_error;
+    if (const auto size = std::filesystem::file_size(path, size_error); !size_error && size <= max_bytes)
+        text.reserve(static_cast<std::size_t>(size));
     char chunk[1 << 16];
     while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
         if (text.size() + static_cast<std::size_t>(in.gcount()) > max_bytes) {

@@ -15,8 +15,12 @@
 #include "workbench_test_util.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QHeaderView>
 #include <QListWidget>
+#include <QScrollBar>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -34,6 +38,7 @@ private slots:
     void everyViewIsReachable_data();
     void everyViewIsReachable();
     void demoViewsShowTheStudy();
+    void resultsTableFitsAt1024x640();
     void runLoopWithAStandInChild();
     void stopKeepsTheWindowQuiet();
     void failedChildLeavesTheWindowUsable();
@@ -98,6 +103,33 @@ void TestMainWindow::demoViewsShowTheStudy()
     QTRY_COMPARE_WITH_TIMEOUT(w.livePage()->plot()->pointCount(u"baseline"_s), nb, kTimeout);
     QCOMPARE(w.livePage()->plot()->pointCount(u"treatment"_s), nt);
     QVERIFY(w.livePage()->plot()->lanePointCount() > 0);
+}
+
+// Issue 11: the per-arm table scrolled sideways at 1024x640. Every column is at its contents'
+// width (ResizeToContents) and the whole table fits, rows included, with no scroll bar.
+void TestMainWindow::resultsTableFitsAt1024x640()
+{
+    MainWindow w;
+    w.resize(1024, 640);
+    w.show();
+    QVERIFY(w.openDemo(false));
+    QVERIFY(w.showView(u"results"_s));
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QApplication::processEvents();
+    QTableView* table = w.resultsPage()->statsTable();
+    QVERIFY(table->isVisible());
+    QCOMPARE(table->model()->columnCount(), int(ArmStatsModel::ColumnCount));
+    QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
+    QVERIFY(!table->horizontalScrollBar()->isVisible());
+    QVERIFY2(table->horizontalHeader()->length() <= table->viewport()->width(),
+        qPrintable(
+            u"columns %1 px, view %2 px"_s.arg(table->horizontalHeader()->length()).arg(table->viewport()->width())));
+    for (int c = 0; c < table->model()->columnCount(); ++c)
+        QVERIFY(!table->isColumnHidden(c));
+    QCOMPARE(table->verticalScrollBar()->maximum(), 0);
+    QVERIFY(table->verticalHeader()->length() <= table->viewport()->height());
+    // The unit still heads every number column.
+    QVERIFY(table->model()->headerData(ArmStatsModel::Median, Qt::Horizontal).toString().contains(u"(ms)"_s));
 }
 
 void TestMainWindow::runLoopWithAStandInChild()

@@ -106,7 +106,7 @@ void TestDistributionStats::statsModel()
     model.setArms({describe(u"baseline"_s, {10, 12, 14}), describe(u"treatment"_s, {8})}, u"ms"_s);
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.columnCount(), int(ArmStatsModel::ColumnCount));
-    QCOMPARE(model.headerData(ArmStatsModel::Mean, Qt::Horizontal).toString(), u"mean (ms)"_s);
+    QCOMPARE(model.headerData(ArmStatsModel::Mean, Qt::Horizontal).toString(), u"mean\n(ms)"_s);
     QCOMPARE(model.data(model.index(0, ArmStatsModel::N)).toInt(), 3);
     QCOMPARE(model.data(model.index(0, ArmStatsModel::Mean), Qt::EditRole).toDouble(), 12.0);
     QCOMPARE(model.data(model.index(0, ArmStatsModel::Stddev)).toString(), u"2.000"_s);

@@ -87,7 +87,9 @@ QVariant ArmStatsModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     if (orientation == Qt::Vertical)
         return section + 1;
-    const QString u = m_unit.isEmpty() ? QString() : u" ("_s + m_unit + u')';
+    // The unit on a line of its own: "median (ms)" on one line made the table wider than half a
+    // 1024-pixel window (issue 11), while the numbers under it are five characters wide.
+    const QString u = m_unit.isEmpty() ? QString() : u"\n("_s + m_unit + u')';
     switch (static_cast<Column>(section)) {
     case Arm:
         return tr("arm");

@@ -55,7 +55,8 @@ ResultsPage::ResultsPage(StudyDocument* document, QWidget* parent)
     m_table->setModel(m_model);
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->setMaximumHeight(110);
+    // As tall as its rows (two, three with an A/A arm): a fixed 110 px cut the third row off.
+    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_sigma = new SigmaChart(right);
     rightLayout->addWidget(
         sectionLabel(tr("Per arm (judged repetitions: warm-ups and discarded runs excluded)"), right));
@@ -87,6 +88,10 @@ void ResultsPage::refresh()
         }
     }
     m_model->setArms(arms, unit);
+    int tableHeight = m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth();
+    for (int row = 0; row < m_model->rowCount(); ++row)
+        tableHeight += m_table->verticalHeader()->sectionSize(row);
+    m_table->setFixedHeight(tableHeight);
     m_plot->setDistributions(arms, e ? qs(e->metric) : QString(), unit);
     const SampleVerdict* verdict = e && e->verdict ? &*e->verdict : nullptr;
     const FinalVerdict* final = e && e->final_verdict ? &*e->final_verdict : nullptr;

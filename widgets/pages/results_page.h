@@ -24,6 +24,7 @@ public:
     ArmStatsModel* statsModel() const { return m_model; }
     SigmaChart* sigmaChart() const { return m_sigma; }
     VerdictBadge* badge() const { return m_badge; }
+    QTableView* statsTable() const { return m_table; }
 
 private:
     QLabel* m_summary;
