@@ -265,8 +265,11 @@ private:
         switch (mode_) {
         case Mode::Sample: {
             field_ = field_named(k);
+            // A key this reader does not know (a newer file's, or a field added to sample_from_json
+            // and not yet here) goes to the ordinary path, which keeps what it knows: slower, never
+            // a field silently dropped.
             if (field_ == Field::Unknown)
-                return true;
+                return false;
             const unsigned bit = 1u << unsigned(field_);
             if (seen_ & bit)
                 return false; // a duplicate key: the DOM keeps the last one, leave it to it

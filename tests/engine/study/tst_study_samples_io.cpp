@@ -131,6 +131,9 @@ private slots:
         s.experiments[0].samples[2].metrics.clear(); // a failed repetition: no metrics
         save_study(s, path);
         const std::string first = read_file(path);
+        // Every field a sample is saved with is one the fast reader knows (else a load would take
+        // the ordinary path: correct, but the 100,000-sample benchmark would lose its fast path).
+        QVERIFY2(read_study_sax(first), "the fast reader stepped aside on a saved sample: teach it the new field");
         const Study back = load_study(path);
         QCOMPARE(back.experiments.size(), s.experiments.size());
         for (size_t e = 0; e < s.experiments.size(); ++e) {
@@ -164,9 +167,6 @@ private slots:
             "g": 2.5}, "iterations": [1.0, null, 3]})";
         QTest::addRow("integers where numbers") << R"({"arm": "b", "rep": 1, "position": 2, "duration_s": 3,
             "metrics": {"t": 10, "u": -4}, "clock_mhz": 1980, "iterations": [1, 2]})";
-        QTest::addRow("unknown fields skipped")
-            << R"({"arm": "b", "rep": 0, "position": 0, "future": {"a": [1, {"b": null}], "c": "d"},
-            "later": [[1], {}], "scalar": 5, "metrics": {"t": 1.5}})";
         QTest::addRow("negative ints") << R"({"arm": "b", "rep": -1, "position": -2147483648, "exit_status": -11})";
         QTest::addRow("two samples") << R"({"arm": "b", "rep": 0, "position": 0}, {"arm": "t", "rep": 0,
             "position": 1, "fingerprint": {"k": "v"}, "throttle_reasons": ["x"]})";
@@ -194,6 +194,10 @@ private slots:
     {
         QTest::addColumn<QString>("samples");
         QTest::addColumn<QString>("error"); // empty: the ordinary path loads it
+        QTest::addRow("unknown fields") // the ordinary path decides what a key it may know means
+            << R"({"arm": "b", "rep": 0, "position": 0, "future": {"a": [1, {"b": null}], "c": "d"},
+            "later": [[1], {}], "scalar": 5, "metrics": {"t": 1.5}})"
+            << "";
         QTest::addRow("fractional rep") << R"({"arm": "b", "rep": 1.5, "position": 0})"
                                         << "samples[0].rep': expected an integer";
         QTest::addRow("missing arm") << R"({"rep": 0, "position": 0})"
