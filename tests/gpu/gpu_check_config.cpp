@@ -64,6 +64,6 @@ int main()
     KWB_CHECK(ok.value("registers_per_thread", 0) > 0);
 
     const auto names = json::parse(plugin.api->workloads_json());
-    KWB_CHECK(names == json({"bandwidth", "gemm", "rmsnorm", "attention_decode", "attention_prefill"}));
+    KWB_CHECK(names == json({"bandwidth", "gemm", "rmsnorm", "attention_decode", "attention_prefill", "tiny_llm"}));
     return finish("gpu_check_config");
 }
