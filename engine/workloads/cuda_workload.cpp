@@ -186,6 +186,14 @@ std::string cuda_unavailable_reason(const std::string& workload)
     return fmt::format("the GPU backend plugin has no code for {}", workload);
 }
 
+void validate_cuda_config(const std::string& workload, const nlohmann::json& params)
+{
+    if (!cuda_unavailable_reason(workload).empty())
+        return;
+    if (const auto why = check_cuda_config(workload, params, selected_cuda_device()); !why.empty())
+        throw WorkloadError(why);
+}
+
 std::string check_cuda_config(const std::string& workload, const nlohmann::json& params, int device)
 {
     const auto* api = GpuBackend::instance().api();

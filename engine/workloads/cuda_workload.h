@@ -41,6 +41,11 @@ std::unique_ptr<PreparedWorkload> prepare_cuda(
 // loaded (nothing to check against: `kwb run` refuses the backend itself).
 std::string check_cuda_config(const std::string& workload, const nlohmann::json& params, int device);
 
+// The cuda half of a workload's validate(): the plugin's check of `params` on the selected device
+// where the cuda backend can run here (without a usable plugin or GPU nothing is checked here and
+// `kwb run` checks on the GPU machine). Throws WorkloadError with the plugin's one line.
+void validate_cuda_config(const std::string& workload, const nlohmann::json& params);
+
 // Empty when the cuda backend of `workload` can run here; else why not, in one line (no plugin,
 // a plugin without code for it).
 std::string cuda_unavailable_reason(const std::string& workload);

@@ -62,11 +62,8 @@ public:
     }
     void validate(const nlohmann::json& params, Backend backend) const override
     {
-        // The plugin owns the ranges; without a usable one (no plugin, no GPU) nothing is checked
-        // here and `kwb run` checks on the GPU machine.
-        if (backend == Backend::Cuda && cuda_unavailable_reason(kName).empty())
-            if (const auto why = check_cuda_config(kName, params, selected_cuda_device()); !why.empty())
-                throw WorkloadError(why);
+        if (backend == Backend::Cuda)
+            validate_cuda_config(kName, params); // the plugin owns the ranges
     }
 };
 

@@ -234,11 +234,8 @@ public:
     {
         if (backend == Backend::Cpu)
             checked(params, false);
-        // The plugin owns the cuda ranges; without a usable one (no plugin, no GPU) nothing is
-        // checked here and `kwb run` checks on the GPU machine.
-        else if (cuda_unavailable_reason(kName).empty())
-            if (const auto why = check_cuda_config(kName, params, selected_cuda_device()); !why.empty())
-                throw WorkloadError(why);
+        else
+            validate_cuda_config(kName, params); // the plugin owns the cuda ranges
     }
 
 private:
