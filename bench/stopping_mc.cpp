@@ -142,7 +142,8 @@ int main(int argc, char** argv)
                 ++codes[seq[size_t(i)].code];
                 runs += seq[size_t(i)].runs_per_arm;
             }
-            const auto rate = [&](std::map<std::string, int>& m, const char* word) { return 100.0 * m[word] / o.studies; };
+            const auto rate
+                = [&](std::map<std::string, int>& m, const char* word) { return 100.0 * m[word] / o.studies; };
             nlohmann::json cell = {{"delta_pct", delta}, {"cv_pct", cv}, {"studies", o.studies},
                 {"license_pct_decision", rate(words_seq, "LICENSE")},
                 {"license_pct_fixed", rate(words_fixed, "LICENSE")}, {"mean_runs_per_arm_decision", runs / o.studies},
