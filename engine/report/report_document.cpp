@@ -214,7 +214,8 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
     d.h(3, "Arms and their diff");
     std::vector<std::vector<std::string>> arms;
     for (const auto& a : e.arms)
-        arms.push_back({a.name, a.command.empty() ? params_text(a.params) : "`" + a.command + "`", check_text(a.check)});
+        arms.push_back(
+            {a.name, a.command.empty() ? params_text(a.params) : "`" + a.command + "`", check_text(a.check)});
     d.table({"arm", e.command_arms ? "command" : "parameters", "correctness check"}, arms);
     if (e.diff.differences.empty())
         d.p(e.command_arms ? "The first two arms' commands do not differ in any setting."

@@ -15,9 +15,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <thread>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 using nlohmann::json;
@@ -56,7 +56,6 @@ Window sampled(kwb::QueuedSampler& sampler, const Prepared& w, int launches, int
     return win;
 }
 
-
 // Two arms of `reps` windows of `launches` launches each, ABBA-interleaved: sampling off vs on
 // (with_sampling), or off vs off (an A/A of the same schedule).
 std::pair<std::vector<double>, std::vector<double>> interleaved(
@@ -82,8 +81,8 @@ std::pair<std::vector<double>, std::vector<double>> interleaved(
 // BENCH line; true when the verdict is neither LICENSE nor KILL.
 bool report_overhead(const char* what, const std::pair<std::vector<double>, std::vector<double>>& arms)
 {
-    const auto v = kwb::judge_samples(
-        arms.first, arms.second, kwb::make_profile("generic", kwb::Direction::Lower), false);
+    const auto v
+        = kwb::judge_samples(arms.first, arms.second, kwb::make_profile("generic", kwb::Direction::Lower), false);
     const json verdict = kwb::to_json(v);
     std::printf("BENCH {\"what\":\"%s\",\"off_ms\":%s,\"on_ms\":%s,\"verdict\":%s,\"delta_pct\":%s,"
                 "\"ci95_delta_pct\":%s,\"sigma_pct\":%s}\n",
