@@ -66,7 +66,12 @@ struct KwbGpuBackendApi {
     const char* (*run)(KwbGpuWorkload* workload, int launches, int cold);
 
     // Runs the workload once more and compares its output with the reference:
-    //   {"ok": bool, "max_abs_error": E, "max_rel_error": R, "tolerance": T, "compared": "what vs what"}
+    //   {"ok": bool, "max_abs_error": E, "max_rel_error": R, "tolerance": T, "compared": "what vs what",
+    //    "buffer_set": S}
+    // buffer_set (absent for a workload with buffers of its own): the id of the device buffers it
+    // runs on. Workloads prepared with equal buffer-defining parameters (sizes, dtype, seeds) share
+    // one set while both are prepared, so two arms that differ only in the kernel time it on the
+    // same memory; the same id means the same buffers. The outputs are poisoned before each check.
     const char* (*verify)(KwbGpuWorkload* workload);
 
     void (*release)(KwbGpuWorkload* workload);

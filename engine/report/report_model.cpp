@@ -63,6 +63,10 @@ std::vector<ControlRow> measured_controls(const Experiment& e, const ExperimentR
                     e.device.uuid.empty() ? "" : " (" + e.device.uuid + ")"));
         if (e.launches_per_rep)
             add("same repetition length", fmt::format("both arms ran {} launches per repetition", *e.launches_per_rep));
+        if (e.shared_buffers) // the arms' kernels on the same memory: no effect of where a buffer sits
+            rows.push_back({"same device buffers", *e.shared_buffers,
+                *e.shared_buffers ? "every arm ran on one set of device buffers"
+                                  : "each arm ran on device buffers of its own"});
         int throttled = 0;
         for (const auto& a : r.arms)
             throttled += a.throttled;

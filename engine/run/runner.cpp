@@ -329,12 +329,14 @@ void Runner::check_correctness(Session& s)
 {
     Experiment& e = s.experiment;
     std::string failures;
+    std::vector<VerifyResult> checks;
     for (size_t i = 0; i < e.arms.size(); ++i) {
         VerifyResult v;
         {
             const Range range(options_.tracer, fmt::format("verify {}", e.arms[i].name));
             v = s.prepared[i]->verify();
         }
+        checks.push_back(v);
         CorrectnessCheck c;
         c.ok = v.ok;
         c.max_abs_error = v.max_abs_error;
@@ -350,6 +352,10 @@ void Runner::check_correctness(Session& s)
             failures += fmt::format(
                 "{}arm {}: output does not match the reference ({}: max error {:.3g} > tolerance {:.3g})",
                 failures.empty() ? "" : "; ", e.arms[i].name, v.detail, v.max_abs_error, v.tolerance);
+    }
+    {
+        std::lock_guard lock(mutex_);
+        e.shared_buffers = arms_share_buffers(checks);
     }
     if (!failures.empty())
         throw CorrectnessFailure(fmt::format("correctness check failed, no verdict: {}", failures));

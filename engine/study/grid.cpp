@@ -137,6 +137,7 @@ std::string add_grid(Study& study, const Experiment& prototype, std::vector<Grid
     base.timed_elapsed_s.reset();
     base.device = {};
     base.launches_per_rep.reset();
+    base.shared_buffers.reset();
     base.limitations.clear();
     for (auto& cell : grid_cell_experiments(grid, base, shared))
         study.experiments.push_back(std::move(cell));

@@ -63,6 +63,7 @@ Experiment fresh_attempt(const Experiment& finished)
     next.missing_gates.clear();
     next.device = {};
     next.launches_per_rep.reset();
+    next.shared_buffers.reset();
     next.limitations.clear();
     for (auto& arm : next.arms)
         arm.check.reset();

@@ -261,6 +261,10 @@ struct Experiment {
     // resumed run continues the clock instead of restarting it. Null until a judged repetition ran.
     std::optional<double> timed_elapsed_s;
     std::optional<Placement> placement; // schema 3: null unless the run was spread out
+    // Schema 3: true when every arm timed its kernel on the same device buffers (arms whose
+    // buffer-defining parameters are equal share them on the GPU backend), false when some arm had
+    // its own; absent where the workload does not say (CPU workloads, external commands).
+    std::optional<bool> shared_buffers;
 };
 
 // Schema 3, phase 6: one variable of a grid and its levels; levels[0] is the baseline level.

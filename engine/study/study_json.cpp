@@ -237,6 +237,8 @@ json to_json(const Experiment& e, bool with_samples)
         out["aa_verdict"] = to_json(*e.aa_verdict);
     if (e.timed_elapsed_s)
         out["timed_elapsed_s"] = *e.timed_elapsed_s;
+    if (e.shared_buffers)
+        out["shared_buffers"] = *e.shared_buffers;
     return out;
 }
 
@@ -466,6 +468,11 @@ Experiment experiment_from(const JsonReader& r)
         if (!std::isfinite(*t) || *t < 0)
             r.fail("timed_elapsed_s", "must be a number of seconds, 0 or more");
         e.timed_elapsed_s = t;
+    }
+    if (r.has("shared_buffers")) {
+        if (!r.json().at("shared_buffers").is_boolean())
+            r.fail("shared_buffers", "must be true or false");
+        e.shared_buffers = r.json().at("shared_buffers").get<bool>();
     }
     e.group = r.string_or("group", "");
     if (const auto* cell = r.optional_array("cell"))

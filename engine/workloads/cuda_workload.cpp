@@ -101,6 +101,8 @@ public:
         v.max_rel_error = number_at(reply, "max_rel_error");
         v.tolerance = reply.value("tolerance", 0.0);
         v.detail = reply.value("compared", std::string());
+        if (const auto it = reply.find("buffer_set"); it != reply.end() && it->is_number_unsigned())
+            v.buffer_set = it->get<std::uint64_t>();
         return v;
     }
 

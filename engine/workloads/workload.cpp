@@ -27,6 +27,19 @@ std::optional<long long> whole_number(const nlohmann::json& value)
     return static_cast<long long>(d);
 }
 
+std::optional<bool> arms_share_buffers(const std::vector<VerifyResult>& checks)
+{
+    if (checks.empty())
+        return std::nullopt;
+    for (const auto& c : checks)
+        if (!c.buffer_set)
+            return std::nullopt;
+    for (const auto& c : checks)
+        if (*c.buffer_set != *checks.front().buffer_set)
+            return false;
+    return true;
+}
+
 namespace {
 
 bool on_backend(const ParamSpec& spec, Backend backend)

@@ -4,6 +4,7 @@
 #include "sampling/sampler.h"
 #include "util/direction.h"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -73,7 +74,14 @@ struct VerifyResult {
     double tolerance = 0;
     std::string detail;
     std::optional<double> max_rel_error {};
+    // The device buffers it ran on (GPU backend: the plugin's buffer set id; nullopt where the
+    // workload does not say). Arms with the same id ran their kernels on the same memory.
+    std::optional<std::uint64_t> buffer_set {};
 };
+
+// Whether every arm ran on one set of device buffers (their checks name the same buffer set):
+// nullopt when an arm's workload does not say, so "unknown" never reads as "separate".
+std::optional<bool> arms_share_buffers(const std::vector<VerifyResult>& checks);
 
 // A workload prepared for one parameter set on one backend: buffers allocated, inputs seeded.
 class PreparedWorkload {

@@ -2,6 +2,7 @@
 #include "attention_decode_kernel.cuh"
 #include "attention_decode_mma.cuh"
 #include "attention_decode_workload.h"
+#include "buffer_pool.h"
 #include "device_buffer.h"
 
 #include <algorithm>
@@ -260,9 +261,15 @@ int smem_for(const Config& c)
                  : smem_for_group<64, __nv_bfloat16>(c.group(), c.stages);
 }
 
+// The paged cache, its table and lengths, Q and O, shared by arms of equal data (buffer_pool.h);
+// the split-KV partials stay each arm's own (their size depends on `splits`).
+struct Cache {
+    DeviceBuffer k, v, table, len, q, out, k_scale, v_scale;
+};
+
 class AttentionDecode final : public GpuWorkload {
 public:
-    AttentionDecode(const Config& cfg, cudaStream_t stream)
+    AttentionDecode(const nlohmann::json& params, const Config& cfg, cudaStream_t stream)
         : cfg_(cfg)
         , kernel_(kernel_for(cfg))
         , smem_(smem_for(cfg))
@@ -291,33 +298,35 @@ public:
 
         const std::size_t pool_bytes
             = static_cast<std::size_t>(pages) * cfg.kv_heads * cfg.page_size * cfg.head_dim * cfg.elem_bytes();
-        k_ = DeviceBuffer(pool_bytes);
-        v_ = DeviceBuffer(pool_bytes);
-        table_ = DeviceBuffer(table.size() * sizeof(int));
-        len_ = DeviceBuffer(lens_.size() * sizeof(int));
-        q_ = DeviceBuffer(rows() * cfg.head_dim * 2);
-        out_ = DeviceBuffer(rows() * cfg.head_dim * 2);
-        std::vector<float> ks(cfg.kv_heads, 1.f), vs(cfg.kv_heads, 1.f);
-        if (cfg.fp8)
-            for (int h = 0; h < cfg.kv_heads; ++h)
-                ks[h] = fp8_scale(h, 0), vs[h] = fp8_scale(h, 1);
-        k_scale_ = DeviceBuffer(ks.size() * 4);
-        v_scale_ = DeviceBuffer(vs.size() * 4);
+        set_ = acquire_buffers<Cache>(buffer_key(kName, params, {"stages", "impl", "splits"}), [&] {
+            Cache c {DeviceBuffer(pool_bytes), DeviceBuffer(pool_bytes), DeviceBuffer(table.size() * sizeof(int)),
+                DeviceBuffer(lens_.size() * sizeof(int)), DeviceBuffer(rows() * cfg.head_dim * 2),
+                DeviceBuffer(rows() * cfg.head_dim * 2), DeviceBuffer(cfg.kv_heads * 4),
+                DeviceBuffer(cfg.kv_heads * 4)};
+            std::vector<float> ks(cfg.kv_heads, 1.f), vs(cfg.kv_heads, 1.f);
+            if (cfg.fp8)
+                for (int h = 0; h < cfg.kv_heads; ++h)
+                    ks[h] = fp8_scale(h, 0), vs[h] = fp8_scale(h, 1);
+            KWB_CUDA(
+                cudaMemcpyAsync(c.table.as<void>(), table.data(), c.table.bytes(), cudaMemcpyHostToDevice, stream));
+            KWB_CUDA(cudaMemcpyAsync(c.len.as<void>(), lens_.data(), c.len.bytes(), cudaMemcpyHostToDevice, stream));
+            KWB_CUDA(
+                cudaMemcpyAsync(c.k_scale.as<void>(), ks.data(), c.k_scale.bytes(), cudaMemcpyHostToDevice, stream));
+            KWB_CUDA(
+                cudaMemcpyAsync(c.v_scale.as<void>(), vs.data(), c.v_scale.bytes(), cudaMemcpyHostToDevice, stream));
+            fill_random(c.q.as<__nv_bfloat16>(), rows() * cfg.head_dim, cfg.seed + 31, -2.f, 2.f, stream);
+            fill(c, nullptr, nullptr, stream);
+            KWB_CUDA(cudaStreamSynchronize(stream)); // the host vectors above go out of scope
+            return c;
+        });
         if (cfg.splits > 1) {
             o_part_ = DeviceBuffer(rows() * cfg.splits * cfg.head_dim * 4);
             m_part_ = DeviceBuffer(rows() * cfg.splits * 4);
             l_part_ = DeviceBuffer(rows() * cfg.splits * 4);
         }
-        KWB_CUDA(cudaMemcpyAsync(table_.as<void>(), table.data(), table_.bytes(), cudaMemcpyHostToDevice, stream));
-        KWB_CUDA(cudaMemcpyAsync(len_.as<void>(), lens_.data(), len_.bytes(), cudaMemcpyHostToDevice, stream));
-        KWB_CUDA(cudaMemcpyAsync(k_scale_.as<void>(), ks.data(), k_scale_.bytes(), cudaMemcpyHostToDevice, stream));
-        KWB_CUDA(cudaMemcpyAsync(v_scale_.as<void>(), vs.data(), v_scale_.bytes(), cudaMemcpyHostToDevice, stream));
-        fill_random(q_.as<__nv_bfloat16>(), rows() * cfg.head_dim, cfg.seed + 31, -2.f, 2.f, stream);
-        fill(nullptr, nullptr, stream);
-        KWB_CUDA(cudaStreamSynchronize(stream));
-
-        p_ = Params {k_.as<void>(), v_.as<void>(), table_.as<int>(), len_.as<int>(), q_.as<__nv_bfloat16>(),
-            k_scale_.as<float>(), v_scale_.as<float>(), out_.as<__nv_bfloat16>(), o_part_.as<float>(),
+        const Cache& c = cache();
+        p_ = Params {c.k.as<void>(), c.v.as<void>(), c.table.as<int>(), c.len.as<int>(), c.q.as<__nv_bfloat16>(),
+            c.k_scale.as<float>(), c.v_scale.as<float>(), c.out.as<__nv_bfloat16>(), o_part_.as<float>(),
             m_part_.as<float>(), l_part_.as<float>(), cfg.kv_heads, cfg.page_size, max_pages_, cfg.splits, cfg.stages,
             1.0f / std::sqrt(static_cast<float>(cfg.head_dim)) * decode::kLog2e};
     }
@@ -339,25 +348,25 @@ public:
         const std::size_t ref_elems = static_cast<std::size_t>(cfg_.batch) * cfg_.kv_heads * max_len_ * cfg_.head_dim;
         DeviceBuffer kref(ref_elems * 4), vref(ref_elems * 4), scores(rows() * max_len_ * 4),
             ref(rows() * cfg_.head_dim * 4);
-        fill(kref.as<float>(), vref.as<float>(), stream);
+        fill(cache(), kref.as<float>(), vref.as<float>(), stream); // rewrites the shared cache with its own values
         decode_reference<<<dim3(cfg_.heads, cfg_.batch), 256, 0, stream>>>(ref.as<float>(), scores.as<float>(),
-            kref.as<float>(), vref.as<float>(), q_.as<__nv_bfloat16>(), len_.as<int>(), cfg_.heads, cfg_.kv_heads,
-            max_len_, cfg_.head_dim);
+            kref.as<float>(), vref.as<float>(), cache().q.as<__nv_bfloat16>(), cache().len.as<int>(), cfg_.heads,
+            cfg_.kv_heads, max_len_, cfg_.head_dim);
         KWB_CUDA_LAUNCHED("reference");
-        poison(out_, stream);
+        poison(cache().out, stream); // shared with other arms: their output must not count as this arm's
         if (cfg_.splits > 1)
             poison(o_part_, stream);
         launch(stream);
         KWB_CUDA_LAUNCHED("launch");
         if (cfg_.wrong) // the correctness gate's test hook: sequence 0's output from its query
-            KWB_CUDA(cudaMemcpyAsync(
-                out_.as<void>(), q_.as<void>(), cfg_.heads * cfg_.head_dim * 2, cudaMemcpyDeviceToDevice, stream));
+            KWB_CUDA(cudaMemcpyAsync(cache().out.as<void>(), cache().q.as<void>(), cfg_.heads * cfg_.head_dim * 2,
+                cudaMemcpyDeviceToDevice, stream));
         // Outputs are convex combinations of V in [-1, 1], often small (long contexts average
         // many values): the bound is one bf16 rounding of the output with 4x margin (2^-7
         // relative) plus 2e-5 for the difference in fp32 summation order.
         constexpr double kAtol = 2e-5, kRtol = 1.0 / 128;
-        const auto cmp
-            = compare(out_.as<__nv_bfloat16>(), ref.as<float>(), rows() * cfg_.head_dim, kAtol, kRtol, 1e-3, stream);
+        const auto cmp = compare(
+            cache().out.as<__nv_bfloat16>(), ref.as<float>(), rows() * cfg_.head_dim, kAtol, kRtol, 1e-3, stream);
         return {{"ok", cmp.mismatches == 0}, {"max_abs_error", cmp.max_abs_error}, {"max_rel_error", cmp.max_rel_error},
             {"tolerance", kAtol}, {"mismatches", cmp.mismatches},
             {"compared",
@@ -377,21 +386,24 @@ public:
             {"max_context", max_len_}, {"pages", pages_}};
     }
 
+    std::uint64_t buffer_set() const override { return set_->id; }
+
 private:
+    Cache& cache() const { return set_->data; }
     std::size_t rows() const { return static_cast<std::size_t>(cfg_.batch) * cfg_.heads; }
 
-    void fill(float* kref, float* vref, cudaStream_t stream)
+    void fill(const Cache& c, float* kref, float* vref, cudaStream_t stream) const
     {
         const dim3 grid(std::max(1, std::min(64, max_len_ * cfg_.head_dim / 256)), cfg_.kv_heads, cfg_.batch);
         if (cfg_.fp8) {
-            fill_cache<<<grid, 256, 0, stream>>>(k_.as<__nv_fp8_e4m3>(), kref, table_.as<int>(), len_.as<int>(),
+            fill_cache<<<grid, 256, 0, stream>>>(c.k.as<__nv_fp8_e4m3>(), kref, c.table.as<int>(), c.len.as<int>(),
                 cfg_.seed + 11, cfg_.kv_heads, cfg_.page_size, max_pages_, max_len_, cfg_.head_dim, 0);
-            fill_cache<<<grid, 256, 0, stream>>>(v_.as<__nv_fp8_e4m3>(), vref, table_.as<int>(), len_.as<int>(),
+            fill_cache<<<grid, 256, 0, stream>>>(c.v.as<__nv_fp8_e4m3>(), vref, c.table.as<int>(), c.len.as<int>(),
                 cfg_.seed + 12, cfg_.kv_heads, cfg_.page_size, max_pages_, max_len_, cfg_.head_dim, 1);
         } else {
-            fill_cache<<<grid, 256, 0, stream>>>(k_.as<__nv_bfloat16>(), kref, table_.as<int>(), len_.as<int>(),
+            fill_cache<<<grid, 256, 0, stream>>>(c.k.as<__nv_bfloat16>(), kref, c.table.as<int>(), c.len.as<int>(),
                 cfg_.seed + 11, cfg_.kv_heads, cfg_.page_size, max_pages_, max_len_, cfg_.head_dim, 0);
-            fill_cache<<<grid, 256, 0, stream>>>(v_.as<__nv_bfloat16>(), vref, table_.as<int>(), len_.as<int>(),
+            fill_cache<<<grid, 256, 0, stream>>>(c.v.as<__nv_bfloat16>(), vref, c.table.as<int>(), c.len.as<int>(),
                 cfg_.seed + 12, cfg_.kv_heads, cfg_.page_size, max_pages_, max_len_, cfg_.head_dim, 1);
         }
         KWB_CUDA_LAUNCHED("fill_cache");
@@ -403,7 +415,8 @@ private:
     std::vector<int> lens_;
     int max_len_ = 0, max_pages_ = 0, pages_ = 0;
     double tokens_ = 0;
-    DeviceBuffer k_, v_, table_, len_, q_, out_, k_scale_, v_scale_, o_part_, m_part_, l_part_;
+    std::shared_ptr<BufferSet<Cache>> set_;
+    DeviceBuffer o_part_, m_part_, l_part_;
     Params p_ {};
 };
 
@@ -418,7 +431,7 @@ WorkloadKind attention_decode_kind()
                 static_cast<std::size_t>(smem_for(cfg)), {}};
         },
         [](const nlohmann::json& p, cudaStream_t stream) -> std::unique_ptr<GpuWorkload> {
-            return std::make_unique<AttentionDecode>(Config(p), stream);
+            return std::make_unique<AttentionDecode>(p, Config(p), stream);
         }};
 }
 

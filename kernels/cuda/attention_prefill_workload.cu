@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "attention_prefill_kernel.cuh"
 #include "attention_prefill_workload.h"
+#include "buffer_pool.h"
 #include "device_buffer.h"
 
 #include <algorithm>
@@ -158,9 +159,31 @@ std::size_t smem_for(const Config& c)
     return static_cast<std::size_t>(c.block_m + 2 * c.block_n * c.stages) * (c.head_dim + 8) * 2;
 }
 
+// Q, K, V, O and the sequence offsets, shared by arms of equal shape and seed (buffer_pool.h).
+struct Tensors {
+    DeviceBuffer q, k, v, o, cu;
+    Tensors(const Config& cfg, int tokens, const std::vector<int>& offsets, cudaStream_t stream)
+        : q(static_cast<std::size_t>(tokens) * cfg.heads * cfg.head_dim * 2)
+        , k(static_cast<std::size_t>(tokens) * cfg.kv_heads * cfg.head_dim * 2)
+        , v(k.bytes())
+        , o(q.bytes())
+        , cu(offsets.size() * sizeof(int))
+    {
+        KWB_CUDA(cudaMemcpyAsync(cu.as<void>(), offsets.data(), cu.bytes(), cudaMemcpyHostToDevice, stream));
+        // Q and K in [-2, 2): scores of a few units, so the softmax is peaked and the running-max
+        // rescale matters (as in the CPU twin).
+        const std::size_t qn = q.bytes() / 2, kn = k.bytes() / 2;
+        fill_random(q.as<__nv_bfloat16>(), qn, cfg.seed + 41, -2.f, 2.f, stream);
+        fill_random(k.as<__nv_bfloat16>(), kn, cfg.seed + 42, -2.f, 2.f, stream);
+        fill_random(v.as<__nv_bfloat16>(), kn, cfg.seed + 43, -1.f, 1.f, stream);
+        fill_random(o.as<__nv_bfloat16>(), qn, cfg.seed + 44, -1.f, 1.f, stream);
+        KWB_CUDA(cudaStreamSynchronize(stream));
+    }
+};
+
 class AttentionPrefill final : public GpuWorkload {
 public:
-    AttentionPrefill(const Config& cfg, cudaStream_t stream)
+    AttentionPrefill(const nlohmann::json& params, const Config& cfg, cudaStream_t stream)
         : cfg_(cfg)
         , kernel_(kernel_for(cfg))
     {
@@ -181,22 +204,10 @@ public:
         }
         max_len_ = *std::max_element(lens_.begin(), lens_.end());
         tokens_ = cu_.back();
-        q_ = DeviceBuffer(static_cast<std::size_t>(tokens_) * cfg.heads * cfg.head_dim * 2);
-        o_ = DeviceBuffer(q_.bytes());
-        k_ = DeviceBuffer(static_cast<std::size_t>(tokens_) * cfg.kv_heads * cfg.head_dim * 2);
-        v_ = DeviceBuffer(k_.bytes());
-        cu_d_ = DeviceBuffer(cu_.size() * sizeof(int));
-        KWB_CUDA(cudaMemcpyAsync(cu_d_.as<void>(), cu_.data(), cu_d_.bytes(), cudaMemcpyHostToDevice, stream));
-        // Q and K in [-2, 2): scores of a few units, so the softmax is peaked and the running-max
-        // rescale matters (as in the CPU twin).
-        const std::size_t qn = q_.bytes() / 2, kn = k_.bytes() / 2;
-        fill_random(q_.as<__nv_bfloat16>(), qn, cfg.seed + 41, -2.f, 2.f, stream);
-        fill_random(k_.as<__nv_bfloat16>(), kn, cfg.seed + 42, -2.f, 2.f, stream);
-        fill_random(v_.as<__nv_bfloat16>(), kn, cfg.seed + 43, -1.f, 1.f, stream);
-        fill_random(o_.as<__nv_bfloat16>(), qn, cfg.seed + 44, -1.f, 1.f, stream);
-        KWB_CUDA(cudaStreamSynchronize(stream));
-        p_ = Params {q_.as<__nv_bfloat16>(), k_.as<__nv_bfloat16>(), v_.as<__nv_bfloat16>(), o_.as<__nv_bfloat16>(),
-            cu_d_.as<int>(), cfg.heads, cfg.kv_heads, cfg.stages,
+        set_ = acquire_buffers<Tensors>(buffer_key(kName, params, {"block_m", "block_n", "stages", "warps"}),
+            [&] { return Tensors(cfg, tokens_, cu_, stream); });
+        p_ = Params {tensors().q.as<__nv_bfloat16>(), tensors().k.as<__nv_bfloat16>(), tensors().v.as<__nv_bfloat16>(),
+            tensors().o.as<__nv_bfloat16>(), tensors().cu.as<int>(), cfg.heads, cfg.kv_heads, cfg.stages,
             1.0f / std::sqrt(static_cast<float>(cfg.head_dim)) * 1.4426950408889634f};
     }
 
@@ -213,24 +224,25 @@ public:
                 {"error",
                     std::string(kName) + ": the reference checks sequences up to " + std::to_string(kMaxVerifiedLen)
                         + " tokens; the longest is " + std::to_string(max_len_)}};
-        DeviceBuffer ref(q_.bytes() * 2);
+        DeviceBuffer ref(tensors().q.bytes() * 2);
         const int ref_smem = (max_len_ + 1) * 4;
         KWB_CUDA(cudaFuncSetAttribute(prefill_reference, cudaFuncAttributeMaxDynamicSharedMemorySize, ref_smem));
         prefill_reference<<<dim3(tokens_, cfg_.heads), kRefThreads, ref_smem, stream>>>(ref.as<float>(),
-            q_.as<__nv_bfloat16>(), k_.as<__nv_bfloat16>(), v_.as<__nv_bfloat16>(), cu_d_.as<int>(), cfg_.batch,
-            cfg_.heads, cfg_.kv_heads, cfg_.head_dim);
+            tensors().q.as<__nv_bfloat16>(), tensors().k.as<__nv_bfloat16>(), tensors().v.as<__nv_bfloat16>(),
+            tensors().cu.as<int>(), cfg_.batch, cfg_.heads, cfg_.kv_heads, cfg_.head_dim);
         KWB_CUDA_LAUNCHED("reference");
-        poison(o_, stream);
+        poison(tensors().o, stream); // shared with other arms: their output must not count as this arm's
         launch(stream);
         KWB_CUDA_LAUNCHED("launch");
         if (cfg_.wrong) // the correctness gate's test hook: the first token's heads from V's first row
-            KWB_CUDA(cudaMemcpyAsync(
-                o_.as<void>(), q_.as<void>(), cfg_.heads * cfg_.head_dim * 2, cudaMemcpyDeviceToDevice, stream));
+            KWB_CUDA(cudaMemcpyAsync(tensors().o.as<void>(), tensors().q.as<void>(), cfg_.heads * cfg_.head_dim * 2,
+                cudaMemcpyDeviceToDevice, stream));
         // P enters the P V product rounded to bf16 (2^-9 relative per weight; at most 2^-9 of
         // max |v| = 1 on the output, far less once many keys average), then one bf16 rounding of
         // the output: 2e-3 absolute plus 2^-7 relative.
         constexpr double kAtol = 2e-3, kRtol = 1.0 / 128;
-        const auto cmp = compare(o_.as<__nv_bfloat16>(), ref.as<float>(), q_.bytes() / 2, kAtol, kRtol, 1e-3, stream);
+        const auto cmp = compare(
+            tensors().o.as<__nv_bfloat16>(), ref.as<float>(), tensors().q.bytes() / 2, kAtol, kRtol, 1e-3, stream);
         return {{"ok", cmp.mismatches == 0}, {"max_abs_error", cmp.max_abs_error}, {"max_rel_error", cmp.max_rel_error},
             {"tolerance", kAtol}, {"mismatches", cmp.mismatches},
             {"compared",
@@ -251,14 +263,18 @@ public:
             {"blocks", static_cast<long long>((max_len_ + cfg_.block_m - 1) / cfg_.block_m) * cfg_.heads * cfg_.batch}};
     }
 
+    std::uint64_t buffer_set() const override { return set_->id; }
+
 private:
     Config cfg_;
     Kernel kernel_;
     std::vector<int> lens_, cu_;
     int max_len_ = 0, tokens_ = 0;
     double pairs_ = 0;
-    DeviceBuffer q_, k_, v_, o_, cu_d_;
+    std::shared_ptr<BufferSet<Tensors>> set_;
     Params p_ {};
+
+    Tensors& tensors() const { return set_->data; }
 };
 
 } // namespace
@@ -273,7 +289,7 @@ WorkloadKind attention_prefill_kind()
                 k ? std::string() : cfg.what() + " is not in this build's instantiation set"};
         },
         [](const nlohmann::json& p, cudaStream_t stream) -> std::unique_ptr<GpuWorkload> {
-            return std::make_unique<AttentionPrefill>(Config(p), stream);
+            return std::make_unique<AttentionPrefill>(p, Config(p), stream);
         }};
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The memory-ceiling kernel: a streaming copy or triad, W fp32 per access, one access per thread.
 #include "bandwidth_workload.h"
+#include "buffer_pool.h"
 #include "config_check.h"
 #include "device_buffer.h"
 
@@ -86,6 +87,7 @@ struct Config {
     int width = 4;
     int threads = 256;
     bool wrong = false;
+    bool no_write = false; // the GPU tests' hook: the check runs no launch of this arm's kernel
 
     explicit Config(const nlohmann::json& p)
     {
@@ -97,6 +99,7 @@ struct Config {
                 std::string(kName) + ": parameter 'vector_width' must be 1, 2, 4 or 8, got " + std::to_string(width));
         threads = static_cast<int>(int_param(p, kName, "block_threads", 256, 1, 1 << 20));
         wrong = wants_wrong_result(p);
+        no_write = wants_fault(p, "no-write");
     }
     unsigned blocks() const
     {
@@ -105,38 +108,52 @@ struct Config {
     }
 };
 
+// The arrays, shared by arms of equal op and size (buffer_pool.h).
+struct Arrays {
+    DeviceBuffer a, b, c, ref;
+    Arrays(const Config& cfg, cudaStream_t stream)
+        : a(cfg.count * 4)
+        , b(cfg.count * 4)
+        , c(cfg.triad ? cfg.count * 4 : 0)
+        , ref(cfg.count * 4)
+    {
+        fill_random(b.as<float>(), cfg.count, 11, -1.f, 1.f, stream);
+        if (cfg.triad)
+            fill_random(c.as<float>(), cfg.count, 12, -1.f, 1.f, stream);
+        fill_random(a.as<float>(), cfg.count, 13, -1.f, 1.f, stream);
+        KWB_CUDA(cudaStreamSynchronize(stream));
+    }
+};
+
 class Bandwidth final : public GpuWorkload {
 public:
-    Bandwidth(const Config& cfg, cudaStream_t stream)
+    Bandwidth(const nlohmann::json& params, const Config& cfg, cudaStream_t stream)
         : cfg_(cfg)
-        , a_(cfg.count * 4)
-        , b_(cfg.count * 4)
-        , c_(cfg.triad ? cfg.count * 4 : 0)
-        , ref_(cfg.count * 4)
+        , set_(acquire_buffers<Arrays>(
+              buffer_key(kName, params, {"vector_width", "block_threads"}), [&] { return Arrays(cfg, stream); }))
+        , arrays_(set_->data)
         , kernel_(kernel_for(cfg.width, cfg.triad))
     {
         allow_dynamic_smem(reinterpret_cast<const void*>(kernel_), 0);
-        fill_random(b_.as<float>(), cfg.count, 11, -1.f, 1.f, stream);
-        if (cfg.triad)
-            fill_random(c_.as<float>(), cfg.count, 12, -1.f, 1.f, stream);
-        fill_random(a_.as<float>(), cfg.count, 13, -1.f, 1.f, stream);
-        KWB_CUDA(cudaStreamSynchronize(stream));
     }
     void launch(cudaStream_t stream) override
     {
-        kernel_<<<cfg_.blocks(), cfg_.threads, 0, stream>>>(a_.as<float>(), b_.as<float>(), c_.as<float>(), cfg_.count);
+        kernel_<<<cfg_.blocks(), cfg_.threads, 0, stream>>>(
+            arrays_.a.as<float>(), arrays_.b.as<float>(), arrays_.c.as<float>(), cfg_.count);
     }
     nlohmann::json verify(cudaStream_t stream) override
     {
+        auto& [a, b, c, ref] = arrays_;
         reference_kernel<<<4096, 256, 0, stream>>>(
-            ref_.as<float>(), b_.as<float>(), c_.as<float>(), cfg_.count, cfg_.triad);
+            ref.as<float>(), b.as<float>(), c.as<float>(), cfg_.count, cfg_.triad);
         KWB_CUDA_LAUNCHED("reference");
-        poison(a_, stream);
-        launch(stream);
+        poison(a, stream); // shared with other arms: their output must not count as this arm's
+        if (!cfg_.no_write)
+            launch(stream);
         KWB_CUDA_LAUNCHED("launch");
         if (cfg_.wrong) // the correctness gate's test hook: one element off by one
-            reference_kernel<<<1, 1, 0, stream>>>(a_.as<float>(), ref_.as<float>(), ref_.as<float>(), 1, true);
-        const auto cmp = compare(a_.as<float>(), ref_.as<float>(), cfg_.count, 0.0, 0.0, 1.0, stream);
+            reference_kernel<<<1, 1, 0, stream>>>(a.as<float>(), ref.as<float>(), ref.as<float>(), 1, true);
+        const auto cmp = compare(a.as<float>(), ref.as<float>(), cfg_.count, 0.0, 0.0, 1.0, stream);
         return {{"ok", cmp.mismatches == 0}, {"max_abs_error", cmp.max_abs_error}, {"max_rel_error", cmp.max_rel_error},
             {"tolerance", 0.0}, {"mismatches", cmp.mismatches},
             {"compared",
@@ -146,10 +163,12 @@ public:
     double flops_per_launch() const override { return cfg_.triad ? 2.0 * cfg_.count : 0.0; }
     double bytes_per_launch() const override { return (cfg_.triad ? 3.0 : 2.0) * 4.0 * cfg_.count; }
     nlohmann::json metrics() const override { return {{"blocks", cfg_.blocks()}, {"elements", cfg_.count}}; }
+    std::uint64_t buffer_set() const override { return set_->id; }
 
 private:
     Config cfg_;
-    DeviceBuffer a_, b_, c_, ref_;
+    std::shared_ptr<BufferSet<Arrays>> set_;
+    Arrays& arrays_;
     StreamKernel kernel_;
 };
 
@@ -165,7 +184,7 @@ WorkloadKind bandwidth_kind()
                 reinterpret_cast<const void*>(kernel_for(cfg.width, cfg.triad)), cfg.threads, 0, {}};
         },
         [](const nlohmann::json& p, cudaStream_t stream) -> std::unique_ptr<GpuWorkload> {
-            return std::make_unique<Bandwidth>(Config(p), stream);
+            return std::make_unique<Bandwidth>(p, Config(p), stream);
         }};
 }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "buffer_pool.h"
 #include "config_check.h"
 #include "cublaslt_loader.h"
 #include "device_buffer.h"
@@ -102,20 +103,31 @@ ResourceNeeds needs_of(const Config& cfg)
     return needs;
 }
 
+// A, B, C, the reference and cuBLASLt's workspace, shared by arms of equal shape (buffer_pool.h).
+struct Matrices {
+    DeviceBuffer a, b, c, ref, workspace;
+    Matrices(const Config& cfg, bool with_workspace, cudaStream_t stream)
+        : a(std::size_t(cfg.m) * cfg.k * 2)
+        , b(std::size_t(cfg.k) * cfg.n * 2)
+        , c(std::size_t(cfg.m) * cfg.n * 4)
+        , ref(std::size_t(cfg.m) * cfg.n * 4)
+        , workspace(with_workspace ? CublasLt::workspace_bytes() : 0)
+    {
+        fill_random(a.as<__nv_bfloat16>(), std::size_t(cfg.m) * cfg.k, 31, -1.f, 1.f, stream);
+        fill_random(b.as<__nv_bfloat16>(), std::size_t(cfg.k) * cfg.n, 32, -1.f, 1.f, stream);
+        fill_random(c.as<float>(), std::size_t(cfg.m) * cfg.n, 33, -1.f, 1.f, stream);
+        KWB_CUDA(cudaStreamSynchronize(stream));
+    }
+};
+
 class Gemm final : public GpuWorkload {
 public:
-    Gemm(const Config& cfg, cudaStream_t stream)
+    Gemm(const nlohmann::json& params, const Config& cfg, cudaStream_t stream)
         : cfg_(cfg)
-        , a_(std::size_t(cfg.m) * cfg.k * 2)
-        , b_(std::size_t(cfg.k) * cfg.n * 2)
-        , c_(std::size_t(cfg.m) * cfg.n * 4)
-        , ref_(std::size_t(cfg.m) * cfg.n * 4)
         , lt_(CublasLt::get())
     {
         if (!cfg.tiled && !lt_)
             throw ConfigError("gemm: impl cublaslt is unavailable: " + CublasLt::why());
-        if (lt_)
-            workspace_ = DeviceBuffer(CublasLt::workspace_bytes());
         if (cfg.tiled) {
             const auto needs = needs_of(cfg);
             if (!needs.kernel)
@@ -124,28 +136,29 @@ public:
                 kernel_ = gemm::find_tiled(cfg.bm, cfg.bn, cfg.bk, cfg.warps);
             allow_dynamic_smem(needs.kernel, cfg.smem());
         }
-        fill_random(a_.as<__nv_bfloat16>(), std::size_t(cfg.m) * cfg.k, 31, -1.f, 1.f, stream);
-        fill_random(b_.as<__nv_bfloat16>(), std::size_t(cfg.k) * cfg.n, 32, -1.f, 1.f, stream);
+        set_ = acquire_buffers<Matrices>(
+            buffer_key(kName, params, {"impl", "block_m", "block_n", "block_k", "stages", "warps"}),
+            [&] { return Matrices(cfg, lt_ != nullptr, stream); });
 #ifdef KWB_HAVE_WGMMA
         if (cfg.wgmma)
-            plan_ = gemm::make_wgmma_plan(a_.as<void>(), b_.as<void>(), cfg.m, cfg.n, cfg.k, cfg.bn, cfg.stages);
+            plan_ = gemm::make_wgmma_plan(
+                set_->data.a.as<void>(), set_->data.b.as<void>(), cfg.m, cfg.n, cfg.k, cfg.bn, cfg.stages);
 #endif
-        fill_random(c_.as<float>(), std::size_t(cfg.m) * cfg.n, 33, -1.f, 1.f, stream);
-        KWB_CUDA(cudaStreamSynchronize(stream));
     }
     void launch(cudaStream_t stream) override
     {
         if (cfg_.wgmma) {
 #ifdef KWB_HAVE_WGMMA
-            gemm::launch_wgmma(plan_, c_.as<float>(), stream);
+            gemm::launch_wgmma(plan_, m().c.as<float>(), stream);
 #endif
         } else if (cfg_.tiled) {
             const dim3 grid((cfg_.n + cfg_.bn - 1) / cfg_.bn, (cfg_.m + cfg_.bm - 1) / cfg_.bm);
-            kernel_<<<grid, cfg_.warps * 32, cfg_.smem(), stream>>>(a_.as<__nv_bfloat16>(), b_.as<__nv_bfloat16>(),
-                c_.as<float>(), cfg_.m, cfg_.n, cfg_.k, cfg_.stages, cfg_.aligned() ? 1 : 0);
+            kernel_<<<grid, cfg_.warps * 32, cfg_.smem(), stream>>>(m().a.as<__nv_bfloat16>(),
+                m().b.as<__nv_bfloat16>(), m().c.as<float>(), cfg_.m, cfg_.n, cfg_.k, cfg_.stages,
+                cfg_.aligned() ? 1 : 0);
         } else {
-            lt_->gemm_bf16(
-                a_.as<void>(), b_.as<void>(), c_.as<float>(), cfg_.m, cfg_.n, cfg_.k, workspace_.as<void>(), stream);
+            lt_->gemm_bf16(m().a.as<void>(), m().b.as<void>(), m().c.as<float>(), cfg_.m, cfg_.n, cfg_.k,
+                m().workspace.as<void>(), stream);
         }
     }
     nlohmann::json verify(cudaStream_t stream) override
@@ -154,18 +167,18 @@ public:
         // tiled kernel without it) against the plain fp32 kernel.
         const bool lt_oracle = cfg_.tiled && lt_;
         if (lt_oracle)
-            lt_->gemm_bf16(
-                a_.as<void>(), b_.as<void>(), ref_.as<float>(), cfg_.m, cfg_.n, cfg_.k, workspace_.as<void>(), stream);
+            lt_->gemm_bf16(m().a.as<void>(), m().b.as<void>(), m().ref.as<float>(), cfg_.m, cfg_.n, cfg_.k,
+                m().workspace.as<void>(), stream);
         else
-            launch_reference(
-                a_.as<__nv_bfloat16>(), b_.as<__nv_bfloat16>(), ref_.as<float>(), cfg_.m, cfg_.n, cfg_.k, stream);
-        poison(c_, stream);
+            launch_reference(m().a.as<__nv_bfloat16>(), m().b.as<__nv_bfloat16>(), m().ref.as<float>(), cfg_.m, cfg_.n,
+                cfg_.k, stream);
+        poison(m().c, stream); // shared with other arms: their output must not count as this arm's
         launch(stream);
         KWB_CUDA_LAUNCHED("launch");
         if (cfg_.wrong) // the correctness gate's test hook: C[0][0] replaced by a wrong value
-            KWB_CUDA(cudaMemsetAsync(c_.as<void>(), 0x7f, 4, stream));
-        const auto cmp
-            = compare(c_.as<float>(), ref_.as<float>(), std::size_t(cfg_.m) * cfg_.n, 0.0, kTolerance, 1.0, stream);
+            KWB_CUDA(cudaMemsetAsync(m().c.as<void>(), 0x7f, 4, stream));
+        const auto cmp = compare(
+            m().c.as<float>(), m().ref.as<float>(), std::size_t(cfg_.m) * cfg_.n, 0.0, kTolerance, 1.0, stream);
         const std::string what = cfg_.tiled
             ? cfg_.impl + " " + cfg_.tile_text() + ", " + std::to_string(cfg_.warps) + " warps"
             : std::string("cublaslt");
@@ -191,9 +204,19 @@ public:
         return {{"impl", cfg_.impl}, {"smem_bytes_per_block", cfg_.smem()}, {"aligned_loads", cfg_.aligned()}};
     }
 
+    std::uint64_t buffer_set() const override
+    {
+        return set_->id;
+    }
+
 private:
+    Matrices& m() const
+    {
+        return set_->data;
+    }
+
     Config cfg_;
-    DeviceBuffer a_, b_, c_, ref_, workspace_;
+    std::shared_ptr<BufferSet<Matrices>> set_;
     const CublasLt* lt_;
     gemm::TiledKernel kernel_ = nullptr;
     gemm::WgmmaPlan plan_ {};
@@ -205,7 +228,7 @@ WorkloadKind gemm_kind()
 {
     return {kName, [](const nlohmann::json& p) { return needs_of(Config(p)); },
         [](const nlohmann::json& p, cudaStream_t stream) -> std::unique_ptr<GpuWorkload> {
-            return std::make_unique<Gemm>(Config(p), stream);
+            return std::make_unique<Gemm>(p, Config(p), stream);
         }};
 }
 

@@ -150,7 +150,10 @@ const char* verify(KwbGpuWorkload* w)
         if (!w)
             return error_json("verify: no prepared workload");
         KWB_CUDA(cudaSetDevice(w->device));
-        return w->workload->verify(w->harness->stream());
+        auto reply = w->workload->verify(w->harness->stream());
+        if (const auto set = w->workload->buffer_set(); set && reply.is_object())
+            reply["buffer_set"] = set;
+        return reply;
     }));
 }
 

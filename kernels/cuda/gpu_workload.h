@@ -5,6 +5,7 @@
 // compares it with its reference, and check_config asks what one configuration needs of a device
 // before anything is allocated. Each workload reads only its own parameters from the engine's
 // parameter object (which also holds CPU-only ones and `cache`, read by the engine).
+#include <cstdint>
 #include <cuda_runtime.h>
 #include <functional>
 #include <memory>
@@ -37,6 +38,8 @@ public:
     virtual double bytes_per_launch() const = 0;
     // Workload-specific extras reported with every run (may be empty).
     virtual nlohmann::json metrics() const { return nlohmann::json::object(); }
+    // The id of the pooled buffer set it runs on (buffer_pool.h), 0 for buffers of its own.
+    virtual std::uint64_t buffer_set() const { return 0; }
 };
 
 struct WorkloadKind {
@@ -59,5 +62,7 @@ std::string string_param(const nlohmann::json& params, const std::string& worklo
     const std::string& fallback, const std::vector<std::string>& allowed);
 // The engine's test hook for the correctness gate ("inject_fault": "wrong-result").
 bool wants_wrong_result(const nlohmann::json& params);
+// The GPU tests' hooks, reached through the plugin's ABI only: "inject_fault": `fault`.
+bool wants_fault(const nlohmann::json& params, const std::string& fault);
 
 } // namespace kwb::cuda

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "buffer_pool.h"
 #include "config_check.h"
 #include "device_buffer.h"
 #include "rmsnorm_workload.h"
@@ -140,39 +141,52 @@ struct Config {
     unsigned blocks() const { return static_cast<unsigned>((rows + rows_per_block - 1) / rows_per_block); }
 };
 
+// x, y, the weights and the reference, shared by arms of equal shape (buffer_pool.h).
+struct Tensors {
+    DeviceBuffer x, y, w, ref;
+    Tensors(const Config& cfg, cudaStream_t stream)
+        : x(cfg.elements() * 2)
+        , y(cfg.elements() * 2)
+        , w(cfg.hidden * 2)
+        , ref(cfg.elements() * 4)
+    {
+        fill_random(x.as<__nv_bfloat16>(), cfg.elements(), 21, -2.f, 2.f, stream);
+        fill_random(w.as<__nv_bfloat16>(), cfg.hidden, 22, 0.5f, 1.5f, stream);
+        fill_random(y.as<__nv_bfloat16>(), cfg.elements(), 23, -1.f, 1.f, stream);
+        KWB_CUDA(cudaStreamSynchronize(stream));
+    }
+};
+
 class RmsNorm final : public GpuWorkload {
 public:
-    RmsNorm(const Config& cfg, cudaStream_t stream)
+    RmsNorm(const nlohmann::json& params, const Config& cfg, cudaStream_t stream)
         : cfg_(cfg)
-        , x_(cfg.elements() * 2)
-        , y_(cfg.elements() * 2)
-        , w_(cfg.hidden * 2)
-        , ref_(cfg.elements() * 4)
+        , set_(acquire_buffers<Tensors>(
+              buffer_key(kName, params, {"vector_width", "rows_per_block"}), [&] { return Tensors(cfg, stream); }))
+        , t_(set_->data)
         , kernel_(kernel_for(cfg.width, cfg.rows_per_block))
     {
-        fill_random(x_.as<__nv_bfloat16>(), cfg.elements(), 21, -2.f, 2.f, stream);
-        fill_random(w_.as<__nv_bfloat16>(), cfg.hidden, 22, 0.5f, 1.5f, stream);
-        fill_random(y_.as<__nv_bfloat16>(), cfg.elements(), 23, -1.f, 1.f, stream);
-        KWB_CUDA(cudaStreamSynchronize(stream));
     }
     void launch(cudaStream_t stream) override
     {
         kernel_<<<cfg_.blocks(), kThreads, 0, stream>>>(
-            y_.as<__nv_bfloat16>(), x_.as<__nv_bfloat16>(), w_.as<__nv_bfloat16>(), cfg_.rows, cfg_.hidden);
+            t_.y.as<__nv_bfloat16>(), t_.x.as<__nv_bfloat16>(), t_.w.as<__nv_bfloat16>(), cfg_.rows, cfg_.hidden);
     }
     nlohmann::json verify(cudaStream_t stream) override
     {
         rmsnorm_reference<<<cfg_.rows, 256, 0, stream>>>(
-            ref_.as<float>(), x_.as<__nv_bfloat16>(), w_.as<__nv_bfloat16>(), cfg_.hidden);
+            t_.ref.as<float>(), t_.x.as<__nv_bfloat16>(), t_.w.as<__nv_bfloat16>(), cfg_.hidden);
         KWB_CUDA_LAUNCHED("reference");
-        poison(y_, stream);
+        poison(t_.y, stream); // shared with other arms: their output must not count as this arm's
         launch(stream);
         KWB_CUDA_LAUNCHED("launch");
         if (cfg_.wrong) // the correctness gate's test hook: the first row from x unnormalised
-            KWB_CUDA(cudaMemcpyAsync(y_.as<void>(), x_.as<void>(), cfg_.hidden * 2, cudaMemcpyDeviceToDevice, stream));
+            KWB_CUDA(
+                cudaMemcpyAsync(t_.y.as<void>(), t_.x.as<void>(), cfg_.hidden * 2, cudaMemcpyDeviceToDevice, stream));
         // bf16 output: one rounding of a value whose fp32 reference it approximates (2^-8 relative).
         constexpr double kTol = 1e-2;
-        const auto cmp = compare(y_.as<__nv_bfloat16>(), ref_.as<float>(), cfg_.elements(), kTol, kTol, 1.0, stream);
+        const auto cmp
+            = compare(t_.y.as<__nv_bfloat16>(), t_.ref.as<float>(), cfg_.elements(), kTol, kTol, 1.0, stream);
         return {{"ok", cmp.mismatches == 0}, {"max_abs_error", cmp.max_abs_error}, {"max_rel_error", cmp.max_rel_error},
             {"tolerance", kTol}, {"mismatches", cmp.mismatches},
             {"compared",
@@ -184,9 +198,12 @@ public:
     double bytes_per_launch() const override { return 2.0 * 2.0 * cfg_.elements() + 2.0 * cfg_.hidden; }
     nlohmann::json metrics() const override { return {{"blocks", cfg_.blocks()}}; }
 
+    std::uint64_t buffer_set() const override { return set_->id; }
+
 private:
     Config cfg_;
-    DeviceBuffer x_, y_, w_, ref_;
+    std::shared_ptr<BufferSet<Tensors>> set_;
+    Tensors& t_;
     Kernel kernel_;
 };
 
@@ -202,7 +219,7 @@ WorkloadKind rmsnorm_kind()
                 reinterpret_cast<const void*>(kernel_for(cfg.width, cfg.rows_per_block)), kThreads, 0, {}};
         },
         [](const nlohmann::json& p, cudaStream_t stream) -> std::unique_ptr<GpuWorkload> {
-            return std::make_unique<RmsNorm>(Config(p), stream);
+            return std::make_unique<RmsNorm>(p, Config(p), stream);
         }};
 }
 

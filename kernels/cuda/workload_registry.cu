@@ -69,10 +69,15 @@ std::string string_param(const nlohmann::json& params, const std::string& worklo
     throw ConfigError(workload + ": parameter '" + name + "' must be one of " + list + ", got " + v.dump());
 }
 
-bool wants_wrong_result(const nlohmann::json& params)
+bool wants_fault(const nlohmann::json& params, const std::string& fault)
 {
     const auto it = params.find("inject_fault");
-    return it != params.end() && it->is_string() && it->get<std::string>() == "wrong-result";
+    return it != params.end() && it->is_string() && it->get<std::string>() == fault;
+}
+
+bool wants_wrong_result(const nlohmann::json& params)
+{
+    return wants_fault(params, "wrong-result");
 }
 
 } // namespace kwb::cuda

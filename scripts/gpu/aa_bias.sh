@@ -8,7 +8,9 @@
 # arm's prepared instance (its buffers, its cuBLASLt plan). Writes under $1 (default $OUT).
 # Knobs: KWB_BIAS_STUDIES (per family, default 10), KWB_BIAS_GEMM_MS (default 100),
 # KWB_BIAS_FAMILIES (default "copy-abba copy-random gemm-abba gemm-random gemm-3arm"; also
-# gemm-abba-warmup3: three warm-up rounds instead of one), KWB_BIAS_OUT (folder name, aa-bias).
+# gemm-abba-warmup3: three warm-up rounds instead of one; copy-separate and copy-3arm-separate:
+# the copy with every arm on device buffers of its own, KWB_GPU_SEPARATE_BUFFERS=1, as before the
+# plugin's buffer pool), KWB_BIAS_OUT (folder name, aa-bias).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-${OUT:-$PWD/gpu-out}}/${KWB_BIAS_OUT:-aa-bias}
@@ -41,6 +43,9 @@ for i in $(seq 1 "$count"); do
     case $family in
       copy-abba) study "$family-$i" "${copy[@]}" ;;
       copy-random) study "$family-$i" "${copy[@]}" --order random --seed "$i" ;;
+      copy-separate) (export KWB_GPU_SEPARATE_BUFFERS=1; study "$family-$i" "${copy[@]}") ;;
+      copy-3arm-separate) if [ $((i % 2)) = 1 ]; then
+          (export KWB_GPU_SEPARATE_BUFFERS=1; study "$family-$i" "${copy[@]}" --aa-arm); fi ;;
       gemm-abba) study "$family-$i" "${gemm[@]}" ;;
       gemm-abba-warmup3) study "$family-$i" "${gemm[@]}" --warmup 3 ;;
       gemm-random) study "$family-$i" "${gemm[@]}" --order random --seed "$i" ;;

@@ -238,6 +238,24 @@ private slots:
     // The A/A section: a study with an A/A arm (the KILL study's baseline run again, 0.1% off) and a
     // private history of 1 false alarm in 5 A/A runs on its device, in every format alike.
     // 1 in 5: Clopper-Pearson 95% CI 0.505-71.64% (tests/data/stats/clopper_pearson_cases.json, scipy).
+    // The measured controls say whether the arms ran on the same device buffers, and only where the
+    // run recorded it.
+    void shared_buffers_are_a_measured_control()
+    {
+        Study s = load_study(kKill);
+        const auto row = [&](std::optional<bool> shared) -> std::optional<ControlRow> {
+            s.experiments.front().shared_buffers = shared;
+            for (const auto& c : build_report(s, {}).experiments.front().controls)
+                if (c.name == "same device buffers")
+                    return c;
+            return std::nullopt;
+        };
+        QVERIFY(!row(std::nullopt));
+        const auto shared = row(true), separate = row(false);
+        QVERIFY(shared && shared->checked && has(shared->measured, "one set of device buffers"));
+        QVERIFY(separate && !separate->checked && has(separate->measured, "of its own"));
+    }
+
     void aa_section_in_every_format()
     {
         Study s = load_study(kKill);

@@ -10,7 +10,8 @@
 // `prepare_seconds` advances it when an arm is prepared, and `fail_at` makes the fail_at-th
 // repetition (from 0) of that arm throw a WorkloadError. `wrong` = 1 makes the arm's correctness
 // check fail; `launchable` = 1 gives it a launch count (time_ms per launch, total_ms = launches x
-// time_ms) for the calibration of repetitions.
+// time_ms) for the calibration of repetitions; `buffer_set` > 0 is the buffer set its check reports
+// (as the GPU backend's arms that share device buffers do).
 
 #include "workloads/workload.h"
 
@@ -38,7 +39,7 @@ public:
     {
         return {{"speed", 1.0, {}, ""}, {"jitter", 0.01, {}, ""}, {"guard_speed", 1.0, {}, ""}, {"fail_at", -1, {}, ""},
             {"seconds", 1.0, {}, ""}, {"prepare_seconds", 0.0, {}, ""}, {"wrong", 0, {}, ""}, {"launchable", 0, {}, ""},
-            {"readings", 0, {}, ""}};
+            {"readings", 0, {}, ""}, {"buffer_set", 0, {}, ""}};
     }
     std::vector<MetricSpec> metrics() const override
     {
@@ -53,6 +54,8 @@ public:
         prepared->wrong_ = p.at("wrong").get<int>() != 0;
         prepared->launchable_ = p.at("launchable").get<int>() != 0;
         prepared->readings_ = p.at("readings").get<int>() != 0;
+        if (const int set = p.at("buffer_set").get<int>(); set > 0)
+            prepared->buffer_set_ = static_cast<std::uint64_t>(set);
         return prepared;
     }
 
@@ -88,7 +91,10 @@ private:
         }
         VerifyResult verify() override
         {
-            return wrong_ ? VerifyResult {false, 0.5, 1e-3, "fake vs its reference"} : VerifyResult {true, 0, 0, ""};
+            VerifyResult v
+                = wrong_ ? VerifyResult {false, 0.5, 1e-3, "fake vs its reference"} : VerifyResult {true, 0, 0, ""};
+            v.buffer_set = buffer_set_;
+            return v;
         }
         bool set_launches(int launches) override
         {
@@ -98,6 +104,7 @@ private:
         bool wrong_ = false;
         bool launchable_ = false;
         bool readings_ = false;
+        std::optional<std::uint64_t> buffer_set_;
         int launches_ = 1;
 
         static double noise(int k)

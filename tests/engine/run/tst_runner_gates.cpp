@@ -3,6 +3,7 @@
 // arms, and every arm's output checked against its reference (a wrong arm ends the experiment
 // without a verdict, whatever its speed).
 #include "runner_harness.h"
+#include "study/study_json.h"
 
 #include <QTest>
 
@@ -68,6 +69,38 @@ private slots:
             QVERIFY(arm.check->ok);
             QVERIFY(!arm.check->checked_at.empty());
         }
+    }
+
+    // The study says whether the arms' kernels ran on the same device buffers, as their checks
+    // report it, and keeps it through a save; unknown (a workload that does not say) stays absent.
+    void sharedBuffersAreRecordedFromTheChecks()
+    {
+        const auto run = [](int baseline_set, int treatment_set) {
+            Harness h;
+            Study s = make_study(1.0, count_plan(2));
+            Experiment& e = s.experiments.front();
+            e.arms[0].params["buffer_set"] = baseline_set;
+            e.arms[1].params["buffer_set"] = treatment_set;
+            [&] { QCOMPARE(h.run(s, e), RunOutcome::Done); }();
+            return study_from_json(study_to_json(s)).experiments.front().shared_buffers;
+        };
+        QCOMPARE(run(7, 7), std::optional<bool>(true));
+        QCOMPARE(run(7, 8), std::optional<bool>(false));
+        QCOMPARE(run(7, 0), std::optional<bool>()); // one arm does not say: unknown, not "separate"
+        QCOMPARE(run(0, 0), std::optional<bool>());
+    }
+
+    void aWrongTreatmentStillFailsOnSharedBuffers()
+    {
+        Harness h;
+        Study s = make_study(3.0, count_plan(3), {{"buffer_set", 3}});
+        Experiment& e = s.experiments.front();
+        e.arms[1].params["wrong"] = 1;
+        QCOMPARE(h.run(s, e), RunOutcome::Failed);
+        QVERIFY(!e.verdict);
+        QCOMPARE(e.shared_buffers, std::optional<bool>(true));
+        QVERIFY(e.arms[0].check->ok);
+        QVERIFY(!e.arms[1].check->ok);
     }
 
     void aWrongTreatmentEndsWithoutAVerdict()

@@ -144,6 +144,18 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(FormatError, study_from_json(j));
     }
 
+    void sharedBuffersAreCheckedAndOptional()
+    {
+        json j = minimal_study();
+        QVERIFY(!study_from_json(j).experiments[0].shared_buffers);
+        QVERIFY(!study_to_json(study_from_json(j))["experiments"][0].contains("shared_buffers"));
+        j["experiments"][0]["shared_buffers"] = false;
+        QCOMPARE(study_from_json(j).experiments[0].shared_buffers, std::optional<bool>(false));
+        QVERIFY(study_to_json(study_from_json(j))["experiments"][0]["shared_buffers"] == json(false));
+        j["experiments"][0]["shared_buffers"] = "yes";
+        QVERIFY_THROWS_EXCEPTION(FormatError, study_from_json(j));
+    }
+
     void plansAreWholeAbbaBlocks()
     {
         QCOMPARE(kDefaultRunsPerArm, 6);
