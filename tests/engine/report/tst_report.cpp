@@ -245,7 +245,8 @@ private slots:
         Study s = load_study(kKill);
         const auto row = [&](std::optional<bool> shared) -> std::optional<ControlRow> {
             s.experiments.front().shared_buffers = shared;
-            for (const auto& c : build_report(s, {}).experiments.front().controls)
+            const Report r = build_report(s, {});
+            for (const auto& c : r.experiments.front().controls)
                 if (c.name == "same device buffers")
                     return c;
             return std::nullopt;
