@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study/study_lock.h"
 
+#include "util/atomic_file.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -12,19 +14,6 @@
 
 namespace kwb {
 namespace {
-
-std::filesystem::path resolved(const std::filesystem::path& path)
-{
-    std::filesystem::path target = path;
-    std::error_code ec;
-    for (int hops = 0; hops < 40 && std::filesystem::is_symlink(target, ec); ++hops) {
-        const auto next = std::filesystem::read_symlink(target, ec);
-        if (ec)
-            break;
-        target = next.is_absolute() ? next : target.parent_path() / next;
-    }
-    return target;
-}
 
 std::string this_host()
 {
@@ -66,7 +55,7 @@ std::string LockHolder::describe() const
 
 std::filesystem::path study_lock_path(const std::filesystem::path& study)
 {
-    const auto target = resolved(study);
+    const auto target = link_target(study);
     const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
     return dir / ("." + target.filename().string() + ".lock");
 }

@@ -22,21 +22,6 @@ namespace {
     throw std::runtime_error(fmt::format("{}: {}: {}", path.string(), what, std::strerror(errno)));
 }
 
-// The file a path names once symbolic links are followed: renaming over a link would replace the
-// link with a plain file and leave the study it points to as it was.
-std::filesystem::path link_target(const std::filesystem::path& path)
-{
-    std::filesystem::path target = path;
-    std::error_code ec;
-    for (int hops = 0; hops < 40 && std::filesystem::is_symlink(target, ec); ++hops) {
-        const auto next = std::filesystem::read_symlink(target, ec);
-        if (ec)
-            break;
-        target = next.is_absolute() ? next : target.parent_path() / next;
-    }
-    return target;
-}
-
 // ".NAME.PID.XXXXXX" beside the target: the PID says whether the process that made it still lives,
 // so remove_stale_temporaries() can tell a save in flight from one a kill cut short.
 std::string temporary_template(const std::filesystem::path& dir, const std::filesystem::path& target)
@@ -56,6 +41,19 @@ bool alnum6(std::string_view s)
 }
 
 } // namespace
+
+std::filesystem::path link_target(const std::filesystem::path& path)
+{
+    std::filesystem::path target = path;
+    std::error_code ec;
+    for (int hops = 0; hops < 40 && std::filesystem::is_symlink(target, ec); ++hops) {
+        const auto next = std::filesystem::read_symlink(target, ec);
+        if (ec)
+            break;
+        target = next.is_absolute() ? next : target.parent_path() / next;
+    }
+    return target;
+}
 
 std::vector<std::filesystem::path> remove_stale_temporaries(const std::filesystem::path& path)
 {

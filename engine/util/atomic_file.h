@@ -8,6 +8,11 @@
 
 namespace kwb {
 
+// The file a path names once symbolic links are followed (at most 40 hops; a dangling or looping
+// link stops where it breaks): saving or locking through a link must act on the study it points
+// to, not replace the link with a plain file.
+std::filesystem::path link_target(const std::filesystem::path& path);
+
 // Writes `contents` to `path` so that a reader sees either the old file or the new one, never a
 // half-written one: write a temporary file in the same directory, fsync it, rename it over the
 // target, fsync the directory. Throws std::runtime_error naming the path on failure.

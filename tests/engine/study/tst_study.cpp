@@ -2,6 +2,7 @@
 #include "study/device_identity.h"
 #include "study/study_file.h"
 #include "study/study_json.h"
+#include "study/study_lock.h"
 #include "util/atomic_file.h"
 
 #include <QTemporaryDir>
@@ -243,6 +244,25 @@ private slots:
         QCOMPARE(load_study(real).name, s.name);
         for (const auto& entry : std::filesystem::directory_iterator(root / "data"))
             QCOMPARE(entry.path().filename().string(), std::string("real.json")); // no temporary left
+    }
+
+    void lockThroughASymlinkLocksItsTarget()
+    {
+        QTemporaryDir dir;
+        const auto root = std::filesystem::path(dir.path().toStdString());
+        std::filesystem::create_directory(root / "data");
+        const auto real = root / "data" / "real.json";
+        const auto link = root / "link.json";
+        write_file_atomically(real, "{}\n");
+        std::filesystem::create_symlink("data/real.json", link);
+        QCOMPARE(link_target(link), real);
+        QCOMPARE(study_lock_path(link), study_lock_path(real));
+        QCOMPARE(study_lock_path(real).parent_path(), real.parent_path());
+        LockHolder holder;
+        auto through_link = StudyLock::try_acquire(link, &holder);
+        QVERIFY(through_link && through_link->held());
+        QVERIFY(study_lock_holder(real).has_value()); // a writer of the target sees the link's lock
+        QVERIFY(!study_lock_holder(root / "other.json").has_value());
     }
 
     void missingFileIsAnError() { QVERIFY_THROWS_EXCEPTION(StudyLoadError, load_study("/nonexistent/dir/s.json")); }
