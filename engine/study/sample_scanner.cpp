@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study/sample_scanner.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -39,22 +41,54 @@ enum class Field {
     Unknown,
 };
 
-constexpr std::pair<std::string_view, Field> kFields[]
-    = {{"arm", Field::Arm}, {"rep", Field::Rep}, {"position", Field::Position}, {"started_at", Field::StartedAt},
-        {"duration_s", Field::DurationS}, {"metrics", Field::Metrics}, {"warmup", Field::Warmup},
-        {"discarded", Field::Discarded}, {"throttled", Field::Throttled}, {"iterations", Field::Iterations},
-        {"clock_mhz", Field::ClockMhz}, {"temperature_c", Field::TemperatureC}, {"note", Field::Note},
-        {"mem_clock_mhz", Field::MemClockMhz}, {"power_w", Field::PowerW}, {"throttle_reasons", Field::ThrottleReasons},
-        {"launches", Field::Launches}, {"failed", Field::Failed}, {"exit_status", Field::ExitStatus},
-        {"stdout_tail", Field::StdoutTail}, {"stderr_tail", Field::StderrTail}, {"adapter", Field::Adapter},
-        {"fingerprint", Field::Fingerprint}, {"peak_gpu_mem_mib", Field::PeakGpuMemMib}, {"t_s", Field::TS}};
+template<size_t N> bool is(std::string_view key, const char (&name)[N])
+{
+    return std::memcmp(key.data(), name, N - 1) == 0; // a fixed size: a load or two, not a call
+}
 
 Field field_named(std::string_view key)
 {
-    for (const auto& [name, field] : kFields)
-        if (name.size() == key.size() && name == key)
-            return field;
-    return Field::Unknown;
+    switch (key.size()) {
+    case 3:
+        return is(key, "arm") ? Field::Arm : is(key, "rep") ? Field::Rep : is(key, "t_s") ? Field::TS : Field::Unknown;
+    case 4:
+        return is(key, "note") ? Field::Note : Field::Unknown;
+    case 6:
+        return is(key, "warmup") ? Field::Warmup : is(key, "failed") ? Field::Failed : Field::Unknown;
+    case 7:
+        return is(key, "metrics") ? Field::Metrics
+            : is(key, "adapter")  ? Field::Adapter
+            : is(key, "power_w")  ? Field::PowerW
+                                  : Field::Unknown;
+    case 8:
+        return is(key, "position") ? Field::Position : is(key, "launches") ? Field::Launches : Field::Unknown;
+    case 9:
+        return is(key, "discarded") ? Field::Discarded
+            : is(key, "throttled")  ? Field::Throttled
+            : is(key, "clock_mhz")  ? Field::ClockMhz
+                                    : Field::Unknown;
+    case 10:
+        return is(key, "duration_s") ? Field::DurationS
+            : is(key, "started_at")  ? Field::StartedAt
+            : is(key, "iterations")  ? Field::Iterations
+                                     : Field::Unknown;
+    case 11:
+        return is(key, "exit_status") ? Field::ExitStatus
+            : is(key, "stdout_tail")  ? Field::StdoutTail
+            : is(key, "stderr_tail")  ? Field::StderrTail
+            : is(key, "fingerprint")  ? Field::Fingerprint
+                                      : Field::Unknown;
+    case 13:
+        return is(key, "temperature_c") ? Field::TemperatureC
+            : is(key, "mem_clock_mhz")  ? Field::MemClockMhz
+                                        : Field::Unknown;
+    case 16:
+        return is(key, "throttle_reasons") ? Field::ThrottleReasons
+            : is(key, "peak_gpu_mem_mib")  ? Field::PeakGpuMemMib
+                                           : Field::Unknown;
+    default:
+        return Field::Unknown;
+    }
 }
 
 constexpr unsigned bit(Field f)
@@ -315,9 +349,17 @@ bool scan_samples(JsonScanner& in, std::vector<Sample>& out)
     if (in.eat(']'))
         return true;
     SampleReader reader(in);
+    const size_t first = in.offset();
     do {
         if (!reader.sample(out.emplace_back()))
             return false;
+        if (out.size() == 1) {
+            // Room for as many samples as the rest of the text holds at the first one's length
+            // (at least 128 bytes, about the shortest a saved sample is): a vector grown by
+            // doubling moves every sample about twice. Too few is only the doubling again.
+            const size_t length = std::max<size_t>(in.offset() - first, 128);
+            out.reserve(1 + in.remaining() / length);
+        }
     } while (in.eat(','));
     return in.eat(']');
 }
