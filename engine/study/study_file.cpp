@@ -2,8 +2,8 @@
 #include "study/study_file.h"
 
 #include "formula/prediction.h"
+#include "study/study_fast_read.h"
 #include "study/study_json.h"
-#include "study/study_sax.h"
 #include "study/study_text.h"
 #include "util/atomic_file.h"
 
@@ -74,15 +74,16 @@ void migrate_study_json(nlohmann::json& doc)
 
 Study parse_study(std::string_view text, const std::string& origin)
 {
-    // The fast path: one SAX pass, samples straight into their structs. Anything it is not sure
-    // of, and every error, goes the ordinary way below, which words the error as it always did.
-    if (auto sax = read_study_sax(text)) {
+    // The fast path: the samples straight into their structs, the rest through nlohmann. Anything
+    // it is not sure of, and every error, goes the ordinary way below, which words the error as it
+    // always did.
+    if (auto fast = read_study_fast(text)) {
         try {
-            migrate_study_json(sax->document);
-            Study study = study_from_json(sax->document);
-            for (size_t i = 0; i < sax->samples.size() && i < study.experiments.size(); ++i)
-                if (sax->samples[i])
-                    study.experiments[i].samples = std::move(*sax->samples[i]);
+            migrate_study_json(fast->document);
+            Study study = study_from_json(fast->document);
+            for (size_t i = 0; i < fast->samples.size() && i < study.experiments.size(); ++i)
+                if (fast->samples[i])
+                    study.experiments[i].samples = std::move(*fast->samples[i]);
             refresh_prediction(study);
             return study;
         } catch (const FormatError&) {
