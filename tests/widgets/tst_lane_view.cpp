@@ -113,6 +113,7 @@ private slots:
     void zoomedInLaneDrawsRawReadings();
     void hoverReadsTheSeriesNotTheDecimatedGraph();
     void bandsShowEachRepetitionInEveryStrip();
+    void legendHidesNoStrip();
 
 private:
     QTemporaryDir m_dir;
@@ -281,6 +282,29 @@ void TestLaneView::recordedGpuStudyReplaysWithEveryLane()
     QVERIFY(!view->isPaused());
     page.followButton()->click();
     QVERIFY(view->isFollowing());
+}
+
+void TestLaneView::legendHidesNoStrip()
+{
+    // The arms' legend sits in the header beside the title, not inside the latency strip, where
+    // it hid the first seconds' samples (the demo at 1024x640, the page about 790 px wide).
+    StudyDocument doc;
+    QVERIFY(doc.load(QStringLiteral(KWB_SOURCE_DIR "/resources/studies/demo.json")));
+    LiveSeries live;
+    RunController run(&doc, &live);
+    LivePage page(&doc, &live, &run);
+    page.resize(790, 450);
+    page.show();
+    page.refresh();
+    LaneView* view = page.lanes();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    view->replot();
+    QVERIFY(view->legend->visible() && view->legend->itemCount() >= 2);
+    const QRect legend = view->legend->outerRect();
+    QVERIFY(!legend.isEmpty());
+    QVERIFY2(!legend.intersects(view->latencyRect()->rect()), "the legend covers the latency strip");
+    for (QCPAxisRect* strip : view->axisRects())
+        QVERIFY2(!legend.intersects(strip->rect()), "the legend covers a strip");
 }
 
 namespace {

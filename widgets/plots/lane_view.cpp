@@ -102,8 +102,12 @@ LaneView::LaneView(QWidget* parent)
     m_margins = new QCPMarginGroup(this);
 
     m_title = new QCPTextElement(this, tr("No readings yet"), QFont(font().family(), 10));
+    // Row 0 is a header: the title, and the legend beside it. Inside the latency strip the legend
+    // hid the first seconds' samples.
+    auto* header = new QCPLayoutGrid;
     plotLayout()->insertRow(0);
-    plotLayout()->addElement(0, 0, m_title);
+    plotLayout()->addElement(0, 0, header);
+    header->addElement(0, 0, m_title);
     m_latencyRect = axisRect(); // the default rect becomes the latency strip
     decorate(m_latencyRect);
     m_latencyRect->setMinimumSize(0, 90);
@@ -116,7 +120,9 @@ LaneView::LaneView(QWidget* parent)
     legend->setFont(QFont(font().family(), 8));
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setWrap(6);
-    m_latencyRect->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    m_latencyRect->insetLayout()->take(legend);
+    header->addElement(0, 1, legend);
+    header->setColumnStretchFactors({1, 0.001});
     m_bands = new ArmBands(this);
     updateBandRects();
 
