@@ -9,10 +9,17 @@
 # Four more views show committed H200 results and a command A/B: 6-h200 (the 2x2 grid run over two
 # H200s), 8-h200 and results-h200 (the H200 GEMM block_n A/B), and 5-command (a command A/B of the
 # stand-in benchmark, run here by kwb in under a second).
-# Usage: scripts/screenshots.sh [OUT_DIR]   (default docs/screenshots/pages; build first)
+# The committed set leaves out 1920x1080 in the dark palette, to keep docs/ small (about 4.5 MB);
+# --all renders those too.
+# Usage: scripts/screenshots.sh [--all] [OUT_DIR]   (default docs/screenshots/pages; build first)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${KWB_BUILD_DIR:-$root/build}
+all=0
+if [[ ${1:-} == --all ]]; then
+  all=1
+  shift
+fi
 out=${1:-$root/docs/screenshots/pages}
 gui=$build/bin/kernel-workbench
 kwb=$build/bin/kwb
@@ -52,6 +59,7 @@ study_for() {
 
 for palette in light dark; do
   for size in 1024x640 1920x1080; do
+    [[ $all == 1 || $palette-$size != dark-1920x1080 ]] || continue
     for view in 1 2 3 4 5 6 7 8 live results 5-command 6-h200 8-h200 results-h200; do
       png=$out/$view-$size-$palette.png
       "$gui" "$(study_for "$view")" --phase "${view%%-*}" --size "$size" --palette "$palette" --screenshot "$png"
