@@ -113,7 +113,7 @@ private slots:
     void zoomedInLaneDrawsRawReadings();
     void hoverReadsTheSeriesNotTheDecimatedGraph();
     void bandsShowEachRepetitionInEveryStrip();
-    void legendHidesNoStrip();
+    void legendAndNamesHideNoReading();
 
 private:
     QTemporaryDir m_dir;
@@ -284,7 +284,7 @@ void TestLaneView::recordedGpuStudyReplaysWithEveryLane()
     QVERIFY(view->isFollowing());
 }
 
-void TestLaneView::legendHidesNoStrip()
+void TestLaneView::legendAndNamesHideNoReading()
 {
     // The arms' legend sits in the header beside the title, not inside the latency strip, where
     // it hid the first seconds' samples (the demo at 1024x640, the page about 790 px wide).
@@ -305,6 +305,18 @@ void TestLaneView::legendHidesNoStrip()
     QVERIFY2(!legend.intersects(view->latencyRect()->rect()), "the legend covers the latency strip");
     for (QCPAxisRect* strip : view->axisRects())
         QVERIFY2(!legend.intersects(strip->rect()), "the legend covers a strip");
+    // Each strip's name sits above its readings, not over the start of its line (cpu_util at 100 %).
+    QCoreApplication::processEvents(); // the strips' heights set their headroom: one more pass
+    view->replot();
+    QVERIFY(!view->laneNames().isEmpty());
+    for (const QString& lane : view->laneNames()) {
+        const QRectF label = view->laneLabelRect(lane);
+        const std::optional<double> top = view->laneTopReadingPixel(lane);
+        QVERIFY(!label.isEmpty() && top);
+        QVERIFY2(*top > label.bottom(),
+            qPrintable(u"%1: the highest reading is drawn at y=%2, under the name (to y=%3)"_s.arg(lane).arg(*top).arg(
+                label.bottom())));
+    }
 }
 
 namespace {

@@ -134,6 +134,12 @@ LaneView::LaneView(QWidget* parent)
     connect(this, &QCustomPlot::afterReplot, this, &LaneView::onReplotted);
     // A strip's first layout or a resize changes its pixel columns: refit the buckets before drawing.
     connect(this, &QCustomPlot::afterLayout, this, [this] {
+        // A new height changes the headroom the strip's name needs: rescale, draw once more.
+        if (std::any_of(
+                m_lanes.cbegin(), m_lanes.cend(), [](const Lane& l) { return l.rect->height() != l.scaledHeight; })) {
+            rescaleValues();
+            replot(rpQueuedReplot);
+        }
         for (const auto& l : m_lanes)
             if (l.rect->width() != l.fittedWidth) {
                 fitLanes();
@@ -584,6 +590,28 @@ void LaneView::fitLane(Lane& lane, const LaneTrace& trace)
     }
 }
 
+QRectF LaneView::laneLabelRect(const QString& lane) const
+{
+    for (const auto& l : m_lanes)
+        if (l.name == lane)
+            return QRectF(l.label->topLeft->pixelPosition(), l.label->bottomRight->pixelPosition()).normalized();
+    return {};
+}
+
+std::optional<double> LaneView::laneTopReadingPixel(const QString& lane) const
+{
+    for (const auto& l : m_lanes) {
+        if (l.name != lane)
+            continue;
+        bool found = false;
+        const QCPRange r = l.graph->getValueRange(found, QCP::sdBoth, timeRange());
+        if (!found)
+            return std::nullopt;
+        return l.rect->axis(QCPAxis::atLeft)->coordToPixel(r.upper);
+    }
+    return std::nullopt;
+}
+
 void LaneView::rescaleValues()
 {
     const QCPRange keys = timeRange();
@@ -591,15 +619,25 @@ void LaneView::rescaleValues()
         bool found = false;
         QCPRange r = l.graph->getValueRange(found, QCP::sdBoth, keys);
         auto* y = l.rect->axis(QCPAxis::atLeft);
+        l.scaledHeight = l.rect->height();
         if (!found)
             continue;
+        double lo = 0;
+        double hi = 0;
         if (l.unit == "%"_L1) { // a percentage reads best on its whole scale
-            y->setRange(0, std::max(105.0, r.upper * 1.05));
-            continue;
+            hi = std::max(105.0, r.upper * 1.05);
+        } else {
+            const double span = r.size();
+            const double pad = span > 0 ? span * 0.12 : std::max(std::abs(r.upper) * 0.05, 0.5);
+            lo = r.lower - pad;
+            hi = r.upper + pad;
         }
-        const double span = r.size();
-        const double pad = span > 0 ? span * 0.12 : std::max(std::abs(r.upper) * 0.05, 0.5);
-        y->setRange(r.lower - pad, r.upper + pad);
+        // The strip's name sits in its top-left corner on a box: the readings stay below it, or
+        // it hides the first seconds of the line.
+        const double labelPx = QFontMetrics(l.label->font()).height() + 3;
+        const double strip = l.rect->height() > 0 ? l.rect->height() : 60.0;
+        const double headroom = std::min(0.5, labelPx / strip);
+        y->setRange(lo, lo + (hi - lo) / (1 - headroom));
     }
     bool found = false;
     QCPRange all;
