@@ -6,9 +6,9 @@
 # Studies: the bundled demo (a CPU GEMM A/B with its verdict) for every view but two; phase 2
 # shows a GEMM A/B recorded on the H200 (its device sheet, calibrated ceilings and tile traps);
 # phase 6 shows a 2x2 grid that this script makes and runs with kwb on the CPU (a few seconds).
-# Four more views show committed H200 results and a command A/B: 6-h200 (the 2x2 grid run over two
-# H200s), 8-h200 and results-h200 (the H200 GEMM block_n A/B), and 5-command (a command A/B of the
-# stand-in benchmark, run here by kwb in under a second).
+# Five more views: 6-3x3 (a 3x3 CPU grid made here too), 6-h200 (the 2x2 grid run over two H200s),
+# 8-h200 and results-h200 (the H200 GEMM block_n A/B), and 5-command (a command A/B of the stand-in
+# benchmark, run here by kwb in under a second).
 # The committed set leaves out 1920x1080 in the dark palette, to keep docs/ small (about 4.5 MB);
 # --all renders those too.
 # Usage: scripts/screenshots.sh [--all] [OUT_DIR]   (default docs/screenshots/pages; build first)
@@ -45,11 +45,16 @@ grid=$work/grid.json
 "$kwb" new --workload gemm --backend cpu --param size=128 --grid block=32,128 --grid threads=1,2 \
   --runs 3 --name "2x2 grid: block x threads" --out "$grid" >/dev/null
 "$kwb" run "$grid" >/dev/null 2>&1
+grid3=$work/grid3.json
+"$kwb" new --workload gemm --backend cpu --param size=128 --grid block=32,64,128 --grid threads=1,2,4 \
+  --runs 3 --name "3x3 grid: block x threads" --out "$grid3" >/dev/null
+"$kwb" run "$grid3" >/dev/null 2>&1
 
 study_for() {
   case $1 in
     2) echo "$h200" ;;
     6) echo "$grid" ;;
+    6-3x3) echo "$grid3" ;;
     6-h200) echo "$h200_grid" ;;
     8-h200 | results-h200) echo "$h200_ab" ;;
     5-command) echo "$command" ;;
@@ -60,7 +65,7 @@ study_for() {
 for palette in light dark; do
   for size in 1024x640 1920x1080; do
     [[ $all == 1 || $palette-$size != dark-1920x1080 ]] || continue
-    for view in 1 2 3 4 5 6 7 8 live results 5-command 6-h200 8-h200 results-h200; do
+    for view in 1 2 3 4 5 6 7 8 live results 5-command 6-3x3 6-h200 8-h200 results-h200; do
       png=$out/$view-$size-$palette.png
       "$gui" "$(study_for "$view")" --phase "${view%%-*}" --size "$size" --palette "$palette" --screenshot "$png"
       echo "$png"
