@@ -3,13 +3,12 @@
 
 #include "main_window.h"
 #include "models/device_probe.h"
+#include "style/app_palette.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QPalette>
 #include <QRegularExpression>
 #include <QScreen>
-#include <QStyle>
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
@@ -75,35 +74,6 @@ QSize cappedSize(QSize wanted)
     return capped;
 }
 
-// The Fusion style with a dark palette (--palette dark, or KWB_PALETTE=dark), to check every
-// page reads in both; --palette light is Fusion's own light palette, so screenshots of the two
-// differ only in colours.
-void applyPalette(const QString& name)
-{
-    QApplication::setStyle(u"Fusion"_s);
-    if (name != "dark"_L1) {
-        QApplication::setPalette(QApplication::style()->standardPalette());
-        return;
-    }
-    QPalette dark;
-    dark.setColor(QPalette::Window, QColor(45, 45, 48));
-    dark.setColor(QPalette::WindowText, QColor(220, 220, 220));
-    dark.setColor(QPalette::Base, QColor(30, 30, 32));
-    dark.setColor(QPalette::AlternateBase, QColor(52, 52, 56));
-    dark.setColor(QPalette::Text, QColor(220, 220, 220));
-    dark.setColor(QPalette::Button, QColor(55, 55, 60));
-    dark.setColor(QPalette::ButtonText, QColor(220, 220, 220));
-    dark.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
-    dark.setColor(QPalette::Highlight, QColor(42, 130, 218));
-    dark.setColor(QPalette::HighlightedText, Qt::white);
-    dark.setColor(QPalette::ToolTipBase, QColor(60, 60, 64));
-    dark.setColor(QPalette::ToolTipText, QColor(220, 220, 220));
-    dark.setColor(QPalette::Disabled, QPalette::Text, QColor(120, 120, 120));
-    dark.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(120, 120, 120));
-    dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(120, 120, 120));
-    QApplication::setPalette(dark);
-}
-
 } // namespace
 
 int main(int argc, char** argv)
@@ -146,8 +116,7 @@ int main(int argc, char** argv)
         = parser.isSet(palette) ? parser.value(palette).toLower() : qEnvironmentVariable("KWB_PALETTE").toLower();
     if (parser.isSet(palette) && paletteName != "light"_L1 && paletteName != "dark"_L1)
         return fail(2, u"--palette: expected light or dark (got \"%1\")"_s.arg(parser.value(palette)));
-    if (paletteName == "light"_L1 || paletteName == "dark"_L1)
-        applyPalette(paletteName);
+    kwb::gui::applyPalette(paletteName); // light or dark; anything else keeps the desktop's
 
     const QString view = parser.value(phase).toLower();
     if (!view.isEmpty() && !kwb::gui::MainWindow::viewKeys().contains(view))

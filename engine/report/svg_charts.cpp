@@ -3,6 +3,7 @@
 
 #include "report/svg_writer.h"
 #include "stats/descriptive.h"
+#include "util/chart_labels.h"
 #include "verdict/wording.h"
 
 #include <algorithm>
@@ -145,9 +146,10 @@ std::string delta_svg(const ExperimentReport& e)
     if (!e.evidence)
         return {};
     const auto& ev = *e.evidence;
-    // The right margin holds the license label when its line is near the right end.
+    // The right margin holds "paired" beside the paired CI; the threshold labels stay inside the
+    // frame (the range is widened for them, util/chart_labels.h).
     const double W = 640, H = 230;
-    const Frame f {30, 24, W - 110, H - 50};
+    const Frame f {30, 24, W - 40, H - 50};
     const double sigma = ev.sigma_pct.value_or(0);
     const double band = e.noise_k * sigma;
     double lo = std::min({0.0, ev.delta_pct, -band}), hi = std::max({0.0, ev.delta_pct, band});
@@ -160,43 +162,36 @@ std::string delta_svg(const ExperimentReport& e)
         hi = std::max(hi, (*ev.ci95_delta_pct)[1]);
     }
     const double pad = 0.08 * (hi - lo) + 0.5;
-    const Scale xs = Scale::nice(lo - pad, hi + pad, f.left, f.right);
+    const bool has_lines = e.thresholds_pct.size() == 2;
+    const std::string kill_text = has_lines ? fmt::format("kill < {} %", num(e.thresholds_pct[0])) : std::string();
+    const std::string license_text
+        = has_lines ? fmt::format("license ≥ {} %", num(e.thresholds_pct[1])) : std::string();
+    std::vector<LineLabel> line_labels;
+    if (has_lines)
+        line_labels = {{e.thresholds_pct[0], text_width(kill_text, 11), true},
+            {e.thresholds_pct[1], text_width(license_text, 11), false}};
+    const auto [x_lo, x_hi] = widen_for_line_labels(lo - pad, hi + pad, f.right - f.left, line_labels);
+    const Scale xs = Scale::nice(x_lo, x_hi, f.left, f.right);
     SvgWriter w(W, H);
     w.grid_x(f, xs);
     w.rect(xs(-band), f.top, std::max(0.5, xs(band) - xs(-band)), f.bottom - f.top, "#787878", 0.22, "");
-    // Where a label may go: inside the chart, and clear of the kill and license lines (their
-    // labels sit at the top; the delta's label in the middle; the noise band's at the foot).
-    std::vector<double> lines_x;
-    if (e.thresholds_pct.size() == 2)
+    // Where a label may go (util/chart_labels.h, the window's rule too): inside the chart, and
+    // clear of the kill and license lines (their labels sit at the top; the delta's label in the
+    // middle; the noise band's at the foot).
+    LabelRoom room {f.left, f.right, {}};
+    if (has_lines)
         for (double t : e.thresholds_pct)
-            lines_x.push_back(xs(t));
-    const auto is_free = [&](double left, double width) {
-        return std::none_of(
-            lines_x.begin(), lines_x.end(), [&](double x) { return x >= left - 3 && x <= left + width + 3; });
-    };
-    // The free left edge in [min_left, max_left] nearest `ideal`, if any.
-    const auto nearest_free
-        = [&](double ideal, double width, double min_left, double max_left) -> std::optional<double> {
-        std::optional<double> best;
-        for (double left = min_left; left <= max_left; left += 1)
-            if (is_free(left, width) && (!best || std::fabs(left - ideal) < std::fabs(*best - ideal)))
-                best = left;
-        return best;
-    };
-    // The noise label: centred on zero like the window's, else as near it as the threshold lines
-    // allow, on a white box so it stays readable over the band and the grid.
+            room.lines.push_back(xs(t));
+    // The noise label, on a white box so it stays readable over the band and the grid.
     const std::string noise = fmt::format("noise ±{} σ = ±{} %", num(e.noise_k), num(band));
     const double nw = text_width(noise, 11) + 8;
-    const double noise_left = nearest_free(xs(0) - nw / 2, nw, f.left, W - 4 - nw)
-                                  .value_or(std::clamp(xs(0) - nw / 2, f.left, std::max(f.left, W - 4 - nw)));
+    const double noise_left = place_centred_label(room, xs(0), nw);
     w.line(xs(0), f.top, xs(0), f.bottom, "#9e9e9e", 1);
     if (e.thresholds_pct.size() == 2) {
         w.dashed_line(xs(e.thresholds_pct[0]), f.top, xs(e.thresholds_pct[0]), f.bottom, "#c62828");
-        w.text(xs(e.thresholds_pct[0]) - 4, f.top + 12, fmt::format("kill < {} %", num(e.thresholds_pct[0])), 11, "end",
-            "#c62828");
+        w.text(xs(e.thresholds_pct[0]) - 4, f.top + 12, kill_text, 11, "end", "#c62828");
         w.dashed_line(xs(e.thresholds_pct[1]), f.top, xs(e.thresholds_pct[1]), f.bottom, "#2e7d32");
-        w.text(xs(e.thresholds_pct[1]) + 4, f.top + 12, fmt::format("license ≥ {} %", num(e.thresholds_pct[1])), 11,
-            "start", "#2e7d32");
+        w.text(xs(e.thresholds_pct[1]) + 4, f.top + 12, license_text, 11, "start", "#2e7d32");
     }
     w.label_box(noise_left + nw / 2, f.bottom - 6, noise, 11, "middle", "#505050", false);
     w.axes_x(f);
@@ -217,8 +212,8 @@ std::string delta_svg(const ExperimentReport& e)
         w.text(b + 4, y + 20, "paired", 10, "start", "#505050");
     }
     w.circle(xs(ev.delta_pct), y, 6, c, 1.0);
-    // The delta's label above the point, placed as the window places it (sigma_chart.cpp): inside
-    // the chart, crossing no threshold line.
+    // The delta's label above the point, by the rule the window's chart follows too: inside the
+    // chart, crossing no threshold line.
     const std::string head = fmt::format("Δ {} %", num(ev.delta_pct));
     std::string tail = ev.ci95_delta_pct
         ? fmt::format("95% CI [{}, {}]", num((*ev.ci95_delta_pct)[0]), num((*ev.ci95_delta_pct)[1]))
@@ -227,41 +222,15 @@ std::string delta_svg(const ExperimentReport& e)
         tail += (tail.empty() ? "" : "  ") + fmt::format("σ {} %", num(sigma));
     const std::vector<std::string> one {tail.empty() ? head : head + "  " + tail};
     const std::vector<std::string> two = tail.empty() ? one : std::vector<std::string> {head, tail};
-    const double px = xs(ev.delta_pct);
-    const bool right_half = px > (f.left + f.right) / 2; // the nearer side has more room
     const auto width_of = [](const std::vector<std::string>& ls) {
         double wmax = 0;
         for (const auto& l : ls)
             wmax = std::max(wmax, text_width(l, 12, true) + 8);
         return wmax;
     };
-    // One line, then two: beside the point on its nearer side, the other side, centred (the
-    // window's order), else the free place over the point nearest centred on it.
-    const std::vector<std::string>* chosen = nullptr;
-    double left = 0;
-    for (const auto* ls : {&one, &two}) {
-        const double lw = width_of(*ls);
-        const double near_left = right_half ? px - lw : px, far_left = right_half ? px : px - lw;
-        for (double l : {near_left, far_left, px - lw / 2})
-            if (l >= f.left && l + lw <= f.right && is_free(l, lw)) {
-                chosen = ls;
-                left = l;
-                break;
-            }
-        if (!chosen)
-            if (const auto l = nearest_free(px - lw / 2, lw, std::max(f.left, px - lw), std::min(f.right - lw, px))) {
-                chosen = ls;
-                left = *l;
-            }
-        if (chosen)
-            break;
-    }
-    if (!chosen) { // nowhere clear: two lines, centred on the point as far as the chart allows
-        chosen = &two;
-        const double lw = width_of(two);
-        left = std::clamp(px - lw / 2, f.left, std::max(f.left, f.right - lw));
-    }
-    const auto& ls = *chosen;
+    const DeltaLabelPlace place = place_delta_label(room, xs(ev.delta_pct), width_of(one), width_of(two));
+    const auto& ls = place.two_lines ? two : one;
+    const double left = place.left;
     const double lw = width_of(ls);
     for (std::size_t i = 0; i < ls.size(); ++i)
         w.label_box(left + lw / 2, y - 14 - 18 * static_cast<double>(ls.size() - 1 - i), ls[i], 12, "middle");

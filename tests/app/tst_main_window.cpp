@@ -17,6 +17,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QHeaderView>
+#include <QLabel>
 #include <QListWidget>
 #include <QScrollBar>
 #include <QStandardPaths>
@@ -39,6 +40,8 @@ private slots:
     void everyViewIsReachable();
     void demoViewsShowTheStudy();
     void resultsTableFitsAt1024x640();
+    void verdictBadgesLeaveTheReasonsWhole_data();
+    void verdictBadgesLeaveTheReasonsWhole();
     void runLoopWithAStandInChild();
     void stopKeepsTheWindowQuiet();
     void failedChildLeavesTheWindowUsable();
@@ -130,6 +133,44 @@ void TestMainWindow::resultsTableFitsAt1024x640()
     QVERIFY(table->verticalHeader()->length() <= table->viewport()->height());
     // The unit still heads every number column.
     QVERIFY(table->model()->headerData(ArmStatsModel::Median, Qt::Horizontal).toString().contains(u"(ms)"_s));
+}
+
+void TestMainWindow::verdictBadgesLeaveTheReasonsWhole_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addRow("1024x640") << QSize(1024, 640);
+    QTest::addRow("1920x1080") << QSize(1920, 1080);
+}
+
+// Issue 11: the badge never covers the reasons. The H200 A/B's final verdict gives two reasons,
+// one of three lines at 1024x640: each badge ends above its reasons, and each reasons label is as
+// tall as its wrapped text needs.
+void TestMainWindow::verdictBadgesLeaveTheReasonsWhole()
+{
+    QFETCH(QSize, size);
+    MainWindow w;
+    w.setOfferAutosave(false);
+    w.resize(size);
+    w.show();
+    QVERIFY(
+        w.openStudy(QStringLiteral(KWB_SOURCE_DIR "/bench/results/2026-12-01-h200-final/studies/gemm-block_n.json")));
+    QVERIFY(w.showView(u"8"_s));
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QApplication::processEvents();
+    VerdictPage* page = w.verdictPage();
+    for (const auto& [badgeName, reasonsName] :
+        {std::pair {"finalVerdictBadge", "finalReasons"}, std::pair {"sampleVerdictBadge", "sampleReasons"}}) {
+        auto* badge = page->findChild<QWidget*>(QLatin1StringView(badgeName));
+        auto* reasons = page->findChild<QLabel*>(QLatin1StringView(reasonsName));
+        QVERIFY(badge && reasons && badge->isVisible() && reasons->isVisible());
+        QVERIFY(!reasons->text().isEmpty());
+        QVERIFY2(!badge->geometry().intersects(reasons->geometry()), reasonsName);
+        QVERIFY2(badge->geometry().bottom() < reasons->geometry().top(), reasonsName);
+        QVERIFY2(reasons->height() >= reasons->heightForWidth(reasons->width()),
+            qPrintable(u"%1: %2 px tall, its text needs %3"_s.arg(QLatin1StringView(reasonsName))
+                           .arg(reasons->height())
+                           .arg(reasons->heightForWidth(reasons->width()))));
+    }
 }
 
 void TestMainWindow::runLoopWithAStandInChild()

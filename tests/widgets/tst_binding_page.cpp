@@ -7,9 +7,11 @@
 #include "models/study_document.h"
 #include "pages/binding_page.h"
 
+#include <QHeaderView>
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -66,6 +68,30 @@ private slots:
         QCOMPARE(kernels->item(0, 4)->text(), u"82.9"_s); // DRAM %
         QCOMPARE(kernels->item(0, 6)->text(), u"–"_s); // tensor %: not measured
         QCOMPARE(page.findChild<QTableWidget*>(u"bindingThresholds"_s)->rowCount(), 2);
+    }
+
+    void kernelTableFitsAt1024x640()
+    {
+        // At 1024x640 the page is about 780 px wide: the kernel table's ten columns fit it, a long
+        // kernel name is elided (whole in its tooltip) rather than scrolled to.
+        StudyDocument doc;
+        doc.newStudy();
+        const std::string name = "void gemm_tiled<128, 64, 32, 3>(float const*, float const*, float*, int, int, int)";
+        doc.mutableStudy().binding.kernels = nlohmann::json::array({{{"name", name}, {"launches", 12000},
+            {"mean_ms", 0.6449}, {"share_pct", 99.8}, {"samples", 7740},
+            {"metrics",
+                {{"dram_pct", 41.2}, {"occupancy", 24.9}, {"tensor_pct", 61.3}, {"fma_pct", 3.1}, {"sm_pct", 98.7}}}}});
+        BindingPage page(&doc);
+        page.resize(780, 900);
+        page.show();
+        page.refresh();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        auto* kernels = page.findChild<QTableWidget*>(u"bindingKernels"_s);
+        QTRY_COMPARE(kernels->horizontalScrollBar()->maximum(), 0);
+        QVERIFY(!kernels->horizontalScrollBar()->isVisible());
+        for (int c = 1; c < kernels->columnCount(); ++c) // every figure whole
+            QVERIFY(kernels->columnWidth(c) >= kernels->horizontalHeader()->sectionSizeHint(c));
+        QCOMPARE(kernels->item(0, 0)->toolTip(), QString::fromStdString(name));
     }
 
     void neverProfiledSaysNotSet()

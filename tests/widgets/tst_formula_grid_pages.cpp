@@ -43,12 +43,15 @@ Study abStudy()
 }
 
 // A 2x2 grid whose cells are judged from fixed runs: block alone 20% faster, threads alone 10%,
-// both together only 15% (the effects do not add up).
-Study judgedGridStudy()
+// both together only 15% (the effects do not add up). A 2x3 grid (threads 1, 2, 4) with `wide`.
+Study judgedGridStudy(bool wide = false)
 {
     Study s = abStudy();
-    add_grid(s, s.experiments.front(), {{"block", {32, 128}}, {"threads", {1, 2}}});
-    const std::map<std::string, double> treatment = {{"grid-1-r1c0", 8.0}, {"grid-1-r0c1", 9.0}, {"grid-1-r1c1", 8.5}};
+    add_grid(s, s.experiments.front(),
+        {{"block", {32, 128}},
+            {"threads", wide ? std::vector<nlohmann::json> {1, 2, 4} : std::vector<nlohmann::json> {1, 2}}});
+    const std::map<std::string, double> treatment = {
+        {"grid-1-r1c0", 8.0}, {"grid-1-r0c1", 9.0}, {"grid-1-r1c1", 8.5}, {"grid-1-r0c2", 9.5}, {"grid-1-r1c2", 7.0}};
     for (auto& e : s.experiments) {
         if (e.kind != kGridCellKind)
             continue;
@@ -214,6 +217,23 @@ private slots:
         const GridView view = gridView(doc.study(), doc.study().grids.front());
         QVERIFY(view.flagged);
         QVERIFY(qAbs(*view.differenceOfDifferences - (15.0 - 20.0 - 10.0)) < 1e-9);
+    }
+
+    // Beyond 2x2 the engine's summary already names the two-way test: the page does not say it twice.
+    void interactionSaysTheTwoWayTestOnce()
+    {
+        StudyDocument doc;
+        doc.mutableStudy() = judgedGridStudy(true);
+        const auto& in = doc.study().grids.front().interaction;
+        QVERIFY(in.is_object() && in.value("p_two_way", nlohmann::json()).is_number());
+        GridPage page(&doc);
+        page.refresh();
+        const QString interaction = child<QLabel>(page, "interaction")->text();
+        QCOMPARE(interaction.count(u"two-way test"_s), qsizetype(1));
+        // A 2x2 summary does not name it: the page adds the p-value.
+        doc.mutableStudy() = judgedGridStudy();
+        page.refresh();
+        QCOMPARE(child<QLabel>(page, "interaction")->text().count(u"two-way test p = "_s), qsizetype(1));
     }
 
     // The grid's A/A box: ticking it puts the baseline cell again beside the first cell (r0c1) as

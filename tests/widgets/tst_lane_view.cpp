@@ -113,6 +113,7 @@ private slots:
     void zoomedInLaneDrawsRawReadings();
     void hoverReadsTheSeriesNotTheDecimatedGraph();
     void bandsShowEachRepetitionInEveryStrip();
+    void legendAndNamesHideNoReading();
 
 private:
     QTemporaryDir m_dir;
@@ -281,6 +282,41 @@ void TestLaneView::recordedGpuStudyReplaysWithEveryLane()
     QVERIFY(!view->isPaused());
     page.followButton()->click();
     QVERIFY(view->isFollowing());
+}
+
+void TestLaneView::legendAndNamesHideNoReading()
+{
+    // The arms' legend sits in the header beside the title, not inside the latency strip, where
+    // it hid the first seconds' samples (the demo at 1024x640, the page about 790 px wide).
+    StudyDocument doc;
+    QVERIFY(doc.load(QStringLiteral(KWB_SOURCE_DIR "/resources/studies/demo.json")));
+    LiveSeries live;
+    RunController run(&doc, &live);
+    LivePage page(&doc, &live, &run);
+    page.resize(790, 450);
+    page.show();
+    page.refresh();
+    LaneView* view = page.lanes();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    view->replot();
+    QVERIFY(view->legend->visible() && view->legend->itemCount() >= 2);
+    const QRect legend = view->legend->outerRect();
+    QVERIFY(!legend.isEmpty());
+    QVERIFY2(!legend.intersects(view->latencyRect()->rect()), "the legend covers the latency strip");
+    for (QCPAxisRect* strip : view->axisRects())
+        QVERIFY2(!legend.intersects(strip->rect()), "the legend covers a strip");
+    // Each strip's name sits above its readings, not over the start of its line (cpu_util at 100 %).
+    QCoreApplication::processEvents(); // the strips' heights set their headroom: one more pass
+    view->replot();
+    QVERIFY(!view->laneNames().isEmpty());
+    for (const QString& lane : view->laneNames()) {
+        const QRectF label = view->laneLabelRect(lane);
+        const std::optional<double> top = view->laneTopReadingPixel(lane);
+        QVERIFY(!label.isEmpty() && top);
+        QVERIFY2(*top > label.bottom(),
+            qPrintable(u"%1: the highest reading is drawn at y=%2, under the name (to y=%3)"_s.arg(lane).arg(*top).arg(
+                label.bottom())));
+    }
 }
 
 namespace {

@@ -23,6 +23,8 @@ private slots:
     void distributionPlotHoldsEveryRepetition();
     void throttledRepetitionsAreDrawnApartNotDropped();
     void sigmaChartShowsTheVerdictsDelta();
+    void sigmaChartLabelsStayClear_data();
+    void sigmaChartLabelsStayClear();
     void badge_data();
     void badge();
 };
@@ -108,6 +110,54 @@ void TestPlots::sigmaChartShowsTheVerdictsDelta()
     QVERIFY(chart.xAxis->range().contains(-2.4)); // the whole noise band is in view
     chart.setVerdict({});
     QVERIFY(!chart.hasDelta());
+}
+
+void TestPlots::sigmaChartLabelsStayClear_data()
+{
+    QTest::addColumn<QByteArray>("verdict");
+    QTest::addColumn<int>("width");
+    // tests/data/studies/kill.json's verdict: the noise label used to sit centred on zero across
+    // the kill line, and "license ≥ 10 %" was clipped by the chart's right edge.
+    const QByteArray kill = R"({"verdict":"KILL","delta_pct":-134.61,"sigma_pct":0.87,
+        "ci95_delta_pct":[-136.23,-132.80],"profile":{"name":"generic","kill_pct":5,"license_pct":10,"noise_k":2}})";
+    const QByteArray demo = R"({"verdict":"LICENSE","delta_pct":38.31,"sigma_pct":1.16,
+        "ci95_delta_pct":[37.90,38.71],"profile":{"name":"generic","kill_pct":5,"license_pct":10,"noise_k":2}})";
+    const QByteArray wide = R"({"verdict":"INCONCLUSIVE","delta_pct":14.99,"sigma_pct":11.34,
+        "ci95_delta_pct":[8.51,20.74],"profile":{"name":"generic","kill_pct":5,"license_pct":10,"noise_k":2}})";
+    for (const int width : {760, 1700}) {
+        QTest::addRow("kill-%d", width) << kill << width;
+        QTest::addRow("demo-%d", width) << demo << width;
+        QTest::addRow("wide-noise-%d", width) << wide << width;
+    }
+}
+
+void TestPlots::sigmaChartLabelsStayClear()
+{
+    // Every label inside the axis rect (threshold labels never clipped), no two labels on each
+    // other, and no threshold line through the noise or the delta label.
+    QFETCH(QByteArray, verdict);
+    QFETCH(int, width);
+    SigmaChart chart;
+    chart.resize(width, 150);
+    chart.show();
+    chart.setVerdict(QJsonDocument::fromJson(verdict).object());
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.replot(); // the first layout may widen the range for the threshold labels...
+    QCoreApplication::processEvents(); // ...and queue one more pass
+    chart.replot();
+    const QRectF area = QRectF(chart.axisRect()->rect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+    const QList<QRectF> thresholds = chart.thresholdLabelRects();
+    QCOMPARE(thresholds.size(), 2);
+    const QList<QRectF> labels = thresholds + QList<QRectF> {chart.noiseLabelRect(), chart.deltaLabelRect()};
+    for (qsizetype i = 0; i < labels.size(); ++i) {
+        QVERIFY2(!labels[i].isEmpty(), qPrintable(u"label %1 is empty"_s.arg(i)));
+        QVERIFY2(area.contains(labels[i]), qPrintable(u"label %1 is clipped"_s.arg(i)));
+        for (qsizetype j = i + 1; j < labels.size(); ++j)
+            QVERIFY2(!labels[i].intersects(labels[j]), qPrintable(u"labels %1 and %2 overlap"_s.arg(i).arg(j)));
+    }
+    for (const double x : chart.thresholdPixels())
+        for (const QRectF& r : {chart.noiseLabelRect(), chart.deltaLabelRect()})
+            QVERIFY2(x < r.left() || x > r.right(), qPrintable(u"a threshold line at x=%1 crosses a label"_s.arg(x)));
 }
 
 void TestPlots::badge_data()

@@ -84,6 +84,8 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     top->addWidget(m_backend);
     top->addWidget(m_variedLabel);
     top->addWidget(m_variedBox, 1);
+    // A command A/B hides the workload fields: the spacer keeps New A/B a button, not a bar.
+    top->addStretch();
     body()->addLayout(top);
     m_experiment = valueLabel(this);
     // Beside the experiment line rather than in the row above, which fills 1024 px already.

@@ -96,7 +96,11 @@ BindingPage::BindingPage(StudyDocument* document, QWidget* parent)
         tr("DRAM %"), tr("occupancy %"), tr("tensor %"), tr("FMA %"), tr("SM %"), tr("samples")});
     m_kernels->verticalHeader()->setVisible(false);
     m_kernels->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // The figures as wide as they need, the name in what is left (elided, whole in its tooltip):
+    // ten 100 px columns scrolled sideways at 1024x640.
+    m_kernels->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_kernels->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_kernels->setTextElideMode(Qt::ElideMiddle);
     body()->addWidget(m_kernels, 1);
 
     auto* tables = new QHBoxLayout;
@@ -144,6 +148,7 @@ void BindingPage::refresh()
             cell(m, "fma_pct", 1), cell(m, "sm_pct", 1), cell(k, "samples", 0)};
         for (int c = 0; c < cells.size(); ++c)
             m_kernels->setItem(row, c, new QTableWidgetItem(cells[c]));
+        m_kernels->item(row, 0)->setToolTip(cells[0]);
         ++row;
     }
     fillKeyValues(m_metrics, b.metrics);

@@ -217,7 +217,8 @@ void GridPage::showGrid()
     QString text;
     if (view.hasInteraction) {
         text = (view.flagged ? tr("⚠ Interaction: ") : tr("Interaction: ")) + view.interactionSummary;
-        if (view.pTwoWay)
+        // The engine's summary of a grid beyond 2x2 names the two-way test already; a 2x2's not.
+        if (view.pTwoWay && !view.interactionSummary.contains(u"two-way test"_s))
             text += tr("  (two-way test p = %1)").arg(*view.pTwoWay, 0, 'g', 3);
     } else {
         text = tr("Interaction: waiting for %1 to be judged (Run executes the pending cells).")

@@ -102,8 +102,12 @@ LaneView::LaneView(QWidget* parent)
     m_margins = new QCPMarginGroup(this);
 
     m_title = new QCPTextElement(this, tr("No readings yet"), QFont(font().family(), 10));
+    // Row 0 is a header: the title, and the legend beside it. Inside the latency strip the legend
+    // hid the first seconds' samples.
+    auto* header = new QCPLayoutGrid;
     plotLayout()->insertRow(0);
-    plotLayout()->addElement(0, 0, m_title);
+    plotLayout()->addElement(0, 0, header);
+    header->addElement(0, 0, m_title);
     m_latencyRect = axisRect(); // the default rect becomes the latency strip
     decorate(m_latencyRect);
     m_latencyRect->setMinimumSize(0, 90);
@@ -116,7 +120,9 @@ LaneView::LaneView(QWidget* parent)
     legend->setFont(QFont(font().family(), 8));
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setWrap(6);
-    m_latencyRect->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    m_latencyRect->insetLayout()->take(legend);
+    header->addElement(0, 1, legend);
+    header->setColumnStretchFactors({1, 0.001});
     m_bands = new ArmBands(this);
     updateBandRects();
 
@@ -128,6 +134,12 @@ LaneView::LaneView(QWidget* parent)
     connect(this, &QCustomPlot::afterReplot, this, &LaneView::onReplotted);
     // A strip's first layout or a resize changes its pixel columns: refit the buckets before drawing.
     connect(this, &QCustomPlot::afterLayout, this, [this] {
+        // A new height changes the headroom the strip's name needs: rescale, draw once more.
+        if (std::any_of(
+                m_lanes.cbegin(), m_lanes.cend(), [](const Lane& l) { return l.rect->height() != l.scaledHeight; })) {
+            rescaleValues();
+            replot(rpQueuedReplot);
+        }
         for (const auto& l : m_lanes)
             if (l.rect->width() != l.fittedWidth) {
                 fitLanes();
@@ -578,6 +590,28 @@ void LaneView::fitLane(Lane& lane, const LaneTrace& trace)
     }
 }
 
+QRectF LaneView::laneLabelRect(const QString& lane) const
+{
+    for (const auto& l : m_lanes)
+        if (l.name == lane)
+            return QRectF(l.label->topLeft->pixelPosition(), l.label->bottomRight->pixelPosition()).normalized();
+    return {};
+}
+
+std::optional<double> LaneView::laneTopReadingPixel(const QString& lane) const
+{
+    for (const auto& l : m_lanes) {
+        if (l.name != lane)
+            continue;
+        bool found = false;
+        const QCPRange r = l.graph->getValueRange(found, QCP::sdBoth, timeRange());
+        if (!found)
+            return std::nullopt;
+        return l.rect->axis(QCPAxis::atLeft)->coordToPixel(r.upper);
+    }
+    return std::nullopt;
+}
+
 void LaneView::rescaleValues()
 {
     const QCPRange keys = timeRange();
@@ -585,15 +619,25 @@ void LaneView::rescaleValues()
         bool found = false;
         QCPRange r = l.graph->getValueRange(found, QCP::sdBoth, keys);
         auto* y = l.rect->axis(QCPAxis::atLeft);
+        l.scaledHeight = l.rect->height();
         if (!found)
             continue;
+        double lo = 0;
+        double hi = 0;
         if (l.unit == "%"_L1) { // a percentage reads best on its whole scale
-            y->setRange(0, std::max(105.0, r.upper * 1.05));
-            continue;
+            hi = std::max(105.0, r.upper * 1.05);
+        } else {
+            const double span = r.size();
+            const double pad = span > 0 ? span * 0.12 : std::max(std::abs(r.upper) * 0.05, 0.5);
+            lo = r.lower - pad;
+            hi = r.upper + pad;
         }
-        const double span = r.size();
-        const double pad = span > 0 ? span * 0.12 : std::max(std::abs(r.upper) * 0.05, 0.5);
-        y->setRange(r.lower - pad, r.upper + pad);
+        // The strip's name sits in its top-left corner on a box: the readings stay below it, or
+        // it hides the first seconds of the line.
+        const double labelPx = QFontMetrics(l.label->font()).height() + 3;
+        const double strip = l.rect->height() > 0 ? l.rect->height() : 60.0;
+        const double headroom = std::min(0.5, labelPx / strip);
+        y->setRange(lo, lo + (hi - lo) / (1 - headroom));
     }
     bool found = false;
     QCPRange all;

@@ -79,6 +79,10 @@ public:
     int latencyPointCount() const;
     int spanCount() const { return static_cast<int>(m_spanBegin.size()); }
     QCPAxisRect* laneRect(const QString& lane) const;
+    // The strip's name box, and the pixel row of its highest reading in view (tests: the readings
+    // stay below the name).
+    QRectF laneLabelRect(const QString& lane) const;
+    std::optional<double> laneTopReadingPixel(const QString& lane) const;
     QCPAxisRect* latencyRect() const { return m_latencyRect; }
 
     // Time from a metric event's arrival (LaneTrace::arrivedNs) to the end of the replot that
@@ -121,6 +125,7 @@ private:
         double coveredLo = 0, coveredHi = 0; // the time span the graph's data holds
         bool fresh = true;
         int fittedWidth = -1; // the strip's pixel width when its graph was last fitted
+        int scaledHeight = -1; // the strip's pixel height when its value range was last set
         int rank = 0;
     };
     void drain();

@@ -2,6 +2,7 @@
 #include "plots/sigma_chart.h"
 
 #include "plots/plot_style.h"
+#include "util/chart_labels.h"
 
 #include <QJsonArray>
 #include <algorithm>
@@ -21,48 +22,75 @@ SigmaChart::SigmaChart(QWidget* parent)
     xAxis->setLabel(tr("delta % of the target metric (positive = better), 95% CI"));
     setMinimumHeight(150);
     setMaximumHeight(300);
-    connect(this, &QCustomPlot::afterLayout, this, &SigmaChart::placeDeltaLabel);
+    connect(this, &QCustomPlot::afterLayout, this, &SigmaChart::placeLabels);
 }
 
-void SigmaChart::placeDeltaLabel()
+namespace {
+
+double labelWidth(const QCPItemText* label, const QString& text)
 {
-    if (!m_deltaLabel)
-        return;
+    const QMargins pad = label->padding();
+    return QFontMetrics(label->font()).boundingRect(QRect(), Qt::AlignLeft, text).width() + pad.left() + pad.right();
+}
+
+} // namespace
+
+QRectF SigmaChart::labelRect(const QCPItemText* label)
+{
+    if (!label)
+        return {};
+    return QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+}
+
+QList<QRectF> SigmaChart::thresholdLabelRects() const
+{
+    QList<QRectF> rects;
+    for (const QCPItemText* label : m_thresholdLabels)
+        rects << labelRect(label);
+    return rects;
+}
+
+QList<double> SigmaChart::thresholdPixels() const
+{
+    QList<double> xs;
+    for (double t : m_thresholds)
+        xs << xAxis->coordToPixel(t);
+    return xs;
+}
+
+void SigmaChart::placeLabels()
+{
     const QRect rect = axisRect()->rect();
-    const double px = xAxis->coordToPixel(m_delta);
-    const QFontMetrics fm(m_deltaLabel->font());
-    const QMargins pad = m_deltaLabel->padding();
-    struct Place {
-        Qt::Alignment side;
-        const QString* text;
-    };
-    const bool rightOfMid = px > rect.center().x();
-    const Qt::Alignment near = rightOfMid ? Qt::AlignRight : Qt::AlignLeft;
-    const Qt::Alignment far = rightOfMid ? Qt::AlignLeft : Qt::AlignRight;
-    const Place places[] = {{near, &m_labelOneLine}, {far, &m_labelOneLine}, {Qt::AlignHCenter, &m_labelOneLine},
-        {near, &m_labelTwoLines}, {far, &m_labelTwoLines}, {Qt::AlignHCenter, &m_labelTwoLines}};
-    const Place* chosen = &places[3];
-    for (const Place& p : places) {
-        const double w = fm.boundingRect(QRect(), Qt::AlignLeft, *p.text).width() + pad.left() + pad.right();
-        const double left = p.side == Qt::AlignRight ? px - w : p.side == Qt::AlignLeft ? px : px - w / 2;
-        const double right = left + w;
-        if (left < rect.left() || right > rect.right())
-            continue;
-        const bool crosses = std::any_of(m_thresholds.cbegin(), m_thresholds.cend(), [&](double t) {
-            const double tx = xAxis->coordToPixel(t);
-            return tx >= left - 3 && tx <= right + 3;
-        });
-        if (!crosses) {
-            chosen = &p;
-            break;
+    if (m_thresholdLabels.size() == 2 && rect.width() > 0) {
+        std::vector<LineLabel> lines;
+        for (int i = 0; i < 2; ++i) // kill ends at its line, license starts at its line
+            lines.push_back({m_thresholds[i], labelWidth(m_thresholdLabels[i], m_thresholdLabels[i]->text()), i == 0});
+        const auto [lo, hi] = widen_for_line_labels(m_baseRange.lower, m_baseRange.upper, rect.width(), lines, 1);
+        const QCPRange now = xAxis->range();
+        const double halfPixel = 0.5 * (hi - lo) / rect.width();
+        if (std::fabs(now.lower - lo) > halfPixel || std::fabs(now.upper - hi) > halfPixel) {
+            // The ticks of this pass were laid out for the old range: draw once more.
+            xAxis->setRange(lo, hi);
+            replot(rpQueuedReplot);
         }
     }
-    m_deltaLabel->setText(*chosen->text);
-    m_deltaLabel->setTextAlignment(chosen->side);
-    m_deltaLabel->setPositionAlignment(chosen->side | Qt::AlignTop);
+    LabelRoom room {double(rect.left()), double(rect.right()), {}};
+    for (double t : m_thresholds)
+        room.lines.push_back(xAxis->coordToPixel(t));
+    if (m_noiseLabel) {
+        const double w = labelWidth(m_noiseLabel, m_noiseLabel->text());
+        const double left = place_centred_label(room, xAxis->coordToPixel(0), w);
+        m_noiseLabel->position->setCoords(xAxis->pixelToCoord(left), 0.05);
+    }
+    if (m_deltaLabel) {
+        const DeltaLabelPlace place = place_delta_label(room, xAxis->coordToPixel(m_delta),
+            labelWidth(m_deltaLabel, m_labelOneLine), labelWidth(m_deltaLabel, m_labelTwoLines));
+        m_deltaLabel->setText(place.two_lines ? m_labelTwoLines : m_labelOneLine);
+        m_deltaLabel->position->setCoords(xAxis->pixelToCoord(place.left), 0.42);
+    }
 }
 
-void SigmaChart::addVerticalLine(double x, const QColor& color, const QString& label, Qt::Alignment side)
+QCPItemText* SigmaChart::addVerticalLine(double x, const QColor& color, const QString& label, Qt::Alignment side)
 {
     auto* line = new QCPItemStraightLine(this);
     line->point1->setCoords(x, 0);
@@ -78,6 +106,7 @@ void SigmaChart::addVerticalLine(double x, const QColor& color, const QString& l
     text->setColor(color);
     text->setBrush(QColor(255, 255, 255, 210));
     text->setFont(QFont(font().family(), 8));
+    return text;
 }
 
 void SigmaChart::setVerdict(const QJsonObject& verdict)
@@ -85,6 +114,8 @@ void SigmaChart::setVerdict(const QJsonObject& verdict)
     clearPlottables();
     clearItems();
     m_deltaLabel = nullptr;
+    m_noiseLabel = nullptr;
+    m_thresholdLabels.clear();
     m_thresholds.clear();
     m_hasDelta = verdict.value("delta_pct"_L1).isDouble();
     m_delta = verdict.value("delta_pct"_L1).toDouble();
@@ -107,20 +138,24 @@ void SigmaChart::setVerdict(const QJsonObject& verdict)
         band->bottomRight->setCoords(k * sigma, 0);
         band->setPen(Qt::NoPen);
         band->setBrush(QColor(120, 120, 120, 55));
-        auto* text = new QCPItemText(this);
-        text->position->setCoords(0, 0.05);
-        text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        text->setText(tr("noise ±%1 σ = ±%2 %").arg(k).arg(k * sigma, 0, 'f', 2));
-        text->setFont(QFont(font().family(), 8));
-        text->setColor(QColor(80, 80, 80));
+        // Placed after each layout (placeLabels), on a box so it reads over the band and the grid.
+        m_noiseLabel = new QCPItemText(this);
+        m_noiseLabel->position->setCoords(0, 0.05);
+        m_noiseLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        m_noiseLabel->setPadding(QMargins(4, 0, 4, 0));
+        m_noiseLabel->setText(tr("noise ±%1 σ = ±%2 %").arg(k).arg(k * sigma, 0, 'f', 2));
+        m_noiseLabel->setFont(QFont(font().family(), 8));
+        m_noiseLabel->setColor(QColor(80, 80, 80));
+        m_noiseLabel->setBrush(QColor(255, 255, 255, 210));
         extend(-k * sigma);
         extend(k * sigma);
     }
     if (profile.contains("kill_pct"_L1) && profile.value("name"_L1).toString() != "speedup"_L1) {
         const double kill = profile.value("kill_pct"_L1).toDouble();
         const double license = profile.value("license_pct"_L1).toDouble();
-        addVerticalLine(kill, verdictColor(u"KILL"_s), tr("kill < %1 %").arg(kill), Qt::AlignRight);
-        addVerticalLine(license, verdictColor(u"LICENSE"_s), tr("license ≥ %1 %").arg(license), Qt::AlignLeft);
+        m_thresholdLabels
+            = {addVerticalLine(kill, verdictColor(u"KILL"_s), tr("kill < %1 %").arg(kill), Qt::AlignRight),
+                addVerticalLine(license, verdictColor(u"LICENSE"_s), tr("license ≥ %1 %").arg(license), Qt::AlignLeft)};
         extend(kill);
         extend(license);
         m_thresholds = {kill, license};
@@ -152,16 +187,17 @@ void SigmaChart::setVerdict(const QJsonObject& verdict)
         m_labelOneLine = tail.isEmpty() ? head : head + u"  "_s + tail;
         m_labelTwoLines = tail.isEmpty() ? head : head + u'\n' + tail;
         m_deltaLabel = new QCPItemText(this);
-        m_deltaLabel->position->setCoords(m_delta, 0.42); // under the point, clear of the threshold labels
+        // Under the point, clear of the threshold labels; placed after each layout (placeLabels).
+        m_deltaLabel->position->setCoords(m_delta, 0.42);
+        m_deltaLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        m_deltaLabel->setTextAlignment(Qt::AlignHCenter);
         m_deltaLabel->setText(m_labelOneLine);
         m_deltaLabel->setFont(QFont(font().family(), 9, QFont::Bold));
         m_deltaLabel->setBrush(QColor(255, 255, 255, 210)); // readable where it crosses a threshold line
     }
     const double pad = (hi - lo) * 0.08;
-    xAxis->setRange(lo - pad, hi + pad);
-    // Until the first layout places it (placeDeltaLabel): on the side with more room.
-    if (m_deltaLabel)
-        m_deltaLabel->setPositionAlignment((m_delta > (lo + hi) / 2 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    m_baseRange = QCPRange(lo - pad, hi + pad);
+    xAxis->setRange(m_baseRange);
     replotWhenVisible();
 }
 

@@ -21,16 +21,28 @@ public:
     bool hasDelta() const { return m_hasDelta; }
     double shownDelta() const { return m_delta; }
 
+    // The labels, for tests: each one's box in pixels (empty when the chart has none).
+    QRectF deltaLabelRect() const { return labelRect(m_deltaLabel); }
+    QRectF noiseLabelRect() const { return labelRect(m_noiseLabel); }
+    QList<QRectF> thresholdLabelRects() const;
+    // The pixel x of the kill and license lines (empty without a profile that has them).
+    QList<double> thresholdPixels() const;
+
 private:
-    void addVerticalLine(double x, const QColor& color, const QString& label, Qt::Alignment side);
-    // After each layout: the delta's label goes where it crosses no threshold line and stays
-    // inside the chart (right of the point, left, centred; then on two lines), in pixels.
-    void placeDeltaLabel();
+    QCPItemText* addVerticalLine(double x, const QColor& color, const QString& label, Qt::Alignment side);
+    static QRectF labelRect(const QCPItemText* label);
+    // After each layout: the range widens until the threshold labels fit (no clipping); the
+    // noise and delta labels go where they cross no threshold line and stay inside the chart.
+    // The rule is the engine's (util/chart_labels.h), which the report's delta chart follows too.
+    void placeLabels();
 
     QCPItemText* m_deltaLabel = nullptr;
+    QCPItemText* m_noiseLabel = nullptr;
+    QList<QCPItemText*> m_thresholdLabels; // kill, license
     QString m_labelOneLine;
     QString m_labelTwoLines;
     QList<double> m_thresholds; // x of the kill and license lines
+    QCPRange m_baseRange; // what the data needs, before the threshold labels widen it
     bool m_hasDelta = false;
     double m_delta = 0;
 };
