@@ -4,7 +4,8 @@
 // Paged decode attention: one query token per sequence, G = heads / kv_heads query heads per KV
 // head. A block owns one (split, kv head, sequence): K and V of its token range are read once and
 // serve all G query heads, so the kernel reads each KV byte once. Tiles of kTile tokens are
-// gathered page by page (page table lookups) into a cp.async ring `stages` deep; each tile is
+// gathered page by page into a cp.async ring `stages` deep (PageGather: the page numbers of a tile
+// are read one tile before its copies are issued); each tile is
 //   1. scores: thread (token pair, quarter of D) dots two K rows with the G queries held in
 //      shared memory (fp32, pre-scaled by softmax scale * log2 e * the K scale);
 //   2. online softmax: warp w owns heads w, w+4: running max m and sum l in registers;
@@ -102,6 +103,62 @@ template<int D, typename T> struct Layout {
     static constexpr int kStageBytes = kTile * (kKStride + kVStride);
 };
 
+// The K and V gather of one kTile-token tile: thread tid copies 16-byte chunk tid % kChunks of
+// tokens tid / kChunks + j * (kThreads / kChunks). The page numbers of a tile are fetched one
+// tile before its copies are issued, so no table lookup stands between a tile's arrival and the
+// next copy; page sizes are powers of two, so the page arithmetic is shifts. Tokens at or past
+// `end` are zero-filled (cp.async src-size 0).
+template<int kChunks> struct PageGather {
+    static constexpr int kSlots = kTile * kChunks / kThreads;
+    static constexpr int kTokStride = kThreads / kChunks;
+    static_assert(kSlots >= 1 && kTokStride * kChunks == kThreads, "a tile is whole rounds of the block");
+    const int* table;
+    std::size_t page_bytes, head_off;
+    int shift, mask, row_bytes, start, end, tok0, chunk;
+    int page[kSlots];
+
+    __device__ PageGather(const Params& p, const int* table_row, int kvh, int row_bytes_, int start_, int end_)
+        : table(table_row)
+        , row_bytes(row_bytes_)
+        , start(start_)
+        , end(end_)
+        , tok0(static_cast<int>(threadIdx.x) / kChunks)
+        , chunk(static_cast<int>(threadIdx.x) % kChunks)
+    {
+        shift = __ffs(p.page_size) - 1;
+        mask = p.page_size - 1;
+        const std::size_t head_bytes = static_cast<std::size_t>(p.page_size) * row_bytes;
+        page_bytes = head_bytes * p.kv_heads;
+        head_off = head_bytes * kvh + static_cast<std::size_t>(chunk) * 16;
+    }
+    __device__ __forceinline__ void fetch(int tile)
+    {
+        const int base = start + tile * kTile + tok0;
+#pragma unroll
+        for (int j = 0; j < kSlots; ++j) {
+            const int pos = base + j * kTokStride;
+            page[j] = pos < end ? __ldg(table + (pos >> shift)) : -1;
+        }
+    }
+    // Copies the tile whose pages fetch() read last: token t's chunk to k_s + t * k_stride and
+    // v_s + t * v_stride (bytes).
+    __device__ __forceinline__ void issue(int tile, unsigned char* k_s, int k_stride, unsigned char* v_s, int v_stride,
+        const unsigned char* k_pool, const unsigned char* v_pool) const
+    {
+        const int base = start + tile * kTile + tok0;
+#pragma unroll
+        for (int j = 0; j < kSlots; ++j) {
+            const int t = tok0 + j * kTokStride, pos = base + j * kTokStride;
+            const bool valid = page[j] >= 0;
+            const std::size_t off = valid
+                ? static_cast<std::size_t>(page[j]) * page_bytes + head_off + static_cast<std::size_t>(pos & mask) * row_bytes
+                : 0;
+            cp_async16_zfill(k_s + t * k_stride + chunk * 16, k_pool + off, valid ? 16 : 0);
+            cp_async16_zfill(v_s + t * v_stride + chunk * 16, v_pool + off, valid ? 16 : 0);
+        }
+    }
+};
+
 // Dynamic shared memory of one block: the ring, then q, partial scores, probabilities, rescales;
 // the final cross-group reduction reuses the ring.
 template<int D, int G, typename T> __host__ __device__ constexpr int extras_bytes()
@@ -152,32 +209,18 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
 
     const auto* kp = static_cast<const unsigned char*>(p.k_pool);
     const auto* vp = static_cast<const unsigned char*>(p.v_pool);
-    const int* table = p.page_table + static_cast<std::size_t>(b) * p.max_pages;
-    const std::size_t head_stride = static_cast<std::size_t>(p.page_size) * L::kRowBytes;
+    PageGather<L::kChunks> gather(p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, L::kRowBytes, start, end);
     auto load_tile = [&](int tile, int stage) {
         unsigned char* ks = smem + stage * L::kStageBytes;
-        unsigned char* vs = ks + kTile * L::kKStride;
-        const int base = start + tile * kTile;
-#pragma unroll
-        for (int j = 0; j < kTile * L::kChunks / kThreads; ++j) {
-            const int i = tid + j * kThreads;
-            const int t = i / L::kChunks, c = i % L::kChunks;
-            const int pos = base + t;
-            const bool valid = pos < end;
-            std::size_t off = 0;
-            if (valid) {
-                const int page = table[pos / p.page_size];
-                off = (static_cast<std::size_t>(page) * p.kv_heads + kvh) * head_stride
-                    + static_cast<std::size_t>(pos % p.page_size) * L::kRowBytes + c * 16;
-            }
-            cp_async16_zfill(ks + t * L::kKStride + c * 16, kp + off, valid ? 16 : 0);
-            cp_async16_zfill(vs + t * L::kVStride + c * 16, vp + off, valid ? 16 : 0);
-        }
+        gather.issue(tile, ks, L::kKStride, ks + kTile * L::kKStride, L::kVStride, kp, vp);
     };
 
+    gather.fetch(0);
     for (int s = 0; s < p.stages - 1; ++s) {
-        if (s < tiles)
+        if (s < tiles) {
             load_tile(s, s);
+            gather.fetch(s + 1);
+        }
         cp_async_commit_group();
     }
 
@@ -197,8 +240,10 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
         cp_async_wait_stages(p.stages - 2);
         __syncthreads();
         const int next = tile + p.stages - 1;
-        if (next < tiles)
+        if (next < tiles) {
             load_tile(next, next % p.stages);
+            gather.fetch(next + 1);
+        }
         cp_async_commit_group();
 
         const unsigned char* ks = smem + (tile % p.stages) * L::kStageBytes;
