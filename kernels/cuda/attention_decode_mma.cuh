@@ -65,14 +65,7 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
         auto* ks = reinterpret_cast<unsigned char*>(ring + stage * MmaLayout<D>::kStageElems);
         gather.issue(tile, ks, S * 2, ks + kTile * S * 2, S * 2, kp, vp);
     };
-    gather.fetch(0);
-    for (int s = 0; s < p.stages - 1; ++s) {
-        if (s < tiles) {
-            load_tile(s, s);
-            gather.fetch(s + 1);
-        }
-        cp_async_commit_group();
-    }
+    gather.prime(tiles, p.stages, load_tile);
 
     const float scale = p.scale_log2 * p.k_scale[kvh];
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};
@@ -85,14 +78,7 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
     const int tok0 = warp * 16;
 
     for (int tile = 0; tile < tiles; ++tile) {
-        cp_async_wait_stages(p.stages - 2);
-        __syncthreads();
-        const int next = tile + p.stages - 1;
-        if (next < tiles) {
-            load_tile(next, next % p.stages);
-            gather.fetch(next + 1);
-        }
-        cp_async_commit_group();
+        gather.advance(tile, tiles, p.stages, load_tile);
 
         const __nv_bfloat16* ks = ring + (tile % p.stages) * MmaLayout<D>::kStageElems;
         const __nv_bfloat16* vs = ks + kTile * S;
@@ -167,7 +153,7 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
     }
 
     // Merge the four warps' (m, l, o) through shared memory (the ring is free now).
-    asm volatile("cp.async.wait_group 0;\n" ::);
+    cp_wait(0);
     __syncthreads();
     float* co = reinterpret_cast<float*>(smem); // [4][G][D]
     float* cm = co + 4 * G * D; // [4][G]
@@ -217,6 +203,8 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
             }
         }
     }
+    if (p.splits > 1)
+        merge_splits_if_last<D, G>(p, b, kvh);
 }
 
 } // namespace kwb::cuda::decode

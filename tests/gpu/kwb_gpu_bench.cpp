@@ -194,8 +194,8 @@ json bench_decode(const Plugin& plugin)
             };
             const auto variants = batch == 1
                 ? std::vector<Variant> {{"simt", 1, 3, 16}, {"simt", 8, 3, 16}, {"simt", 16, 3, 16},
-                    {"simt", 32, 3, 16}, {"simt", 64, 3, 16}, {"mma", 16, 3, 16}, {"mma", 32, 3, 16},
-                    {"mma", 64, 3, 16}, {"mma", 32, 4, 16}}
+                    {"simt", 32, 3, 16}, {"simt", 64, 3, 16}, {"mma", 16, 3, 16}, {"mma", 24, 3, 16},
+                    {"mma", 32, 3, 16}, {"mma", 48, 3, 16}, {"mma", 64, 3, 16}, {"mma", 32, 4, 16}}
                 : std::vector<Variant> {{"simt", 1, 2, 16}, {"simt", 1, 3, 16}, {"simt", 1, 4, 16}, {"simt", 2, 3, 16},
                     {"mma", 1, 2, 16}, {"mma", 1, 3, 16}, {"mma", 1, 4, 16}, {"mma", 2, 3, 16}, {"mma", 1, 2, 128},
                     {"simt", 1, 2, 128}};
