@@ -11,9 +11,8 @@
 //   2. online softmax: warp w owns heads w, w+4: running max m and sum l in registers;
 //   3. P V: thread (8-element column chunk, token group) accumulates G x 8 fp32 in registers,
 //      rescaled by the tile's exp2(m_old - m_new).
-// With splits > 1 each split writes its unnormalised output, m and l, and the last split of a
-// (sequence, kv head) to finish merges them (merge_splits_if_last). Tokens past a split's end are zero-filled (cp.async
-// src-size 0) and masked.
+// With splits > 1 each split writes its unnormalised output, m and l; attention_decode_combine
+// merges them. Tokens past a split's end are zero-filled (cp.async src-size 0) and masked.
 #include "attention_prefill_kernel.cuh"
 
 #include <cstdint>
@@ -40,13 +39,29 @@ struct Params {
     float* l_part;
     int kv_heads, page_size, max_pages, splits, stages;
     float scale_log2; // 1/sqrt(D) * log2 e
-    unsigned* counters = nullptr; // [batch][kv_heads], zero between launches (splits > 1)
 };
 
-// The cp.async helpers are the prefill kernel's (cp16 zero-fills past src_bytes).
+// The copy and commit are the prefill kernel's (cp16 zero-fills past src_bytes); the wait takes
+// a ring up to 4 deep (prefill's stops at 3).
 using prefill::cp16;
 using prefill::cp_commit;
-using prefill::cp_wait;
+__device__ __forceinline__ void cp_wait_stages(int pending)
+{
+    switch (pending) {
+    case 0:
+        asm volatile("cp.async.wait_group 0;\n" ::);
+        break;
+    case 1:
+        asm volatile("cp.async.wait_group 1;\n" ::);
+        break;
+    case 2:
+        asm volatile("cp.async.wait_group 2;\n" ::);
+        break;
+    default:
+        asm volatile("cp.async.wait_group 3;\n" ::);
+        break;
+    }
+}
 
 // N consecutive elements of T at p (16-byte aligned for bf16 x 8, 8-byte for fp8 x 8) to fp32.
 template<typename T, int N> __device__ __forceinline__ void load_floats(const T* p, float* f);
@@ -135,7 +150,7 @@ template<int kChunks> struct PageGather {
     // slot the previous tile used (the barrier says every warp is done with that slot).
     template<typename Load> __device__ __forceinline__ void advance(int tile, int tiles, int stages, Load&& load_tile)
     {
-        cp_wait(stages - 2);
+        cp_wait_stages(stages - 2);
         __syncthreads();
         const int next = tile + stages - 1;
         if (next < tiles) {
@@ -178,44 +193,6 @@ template<int D, int G, typename T> int smem_bytes(int stages)
     const int ring = stages * Layout<D, T>::kStageBytes;
     const int red = reduce_bytes<D, G, T>();
     return (ring > red ? ring : red) + extras_bytes<D, G, T>();
-}
-
-// Split-KV's reduction, in the kernel: each split's block, having written its unnormalised
-// output, m and l, counts itself in at counters[b][kvh]; the last to arrive merges every split of
-// its G heads (weights exp2(m_s - max m), normalised by the merged sum; empty splits carry m =
-// -inf, l = 0) and resets the counter for the next launch. No second kernel, no launch gap.
-template<int D, int G> __device__ __forceinline__ void merge_splits_if_last(const Params& p, int b, int kvh)
-{
-    __shared__ int last;
-    __threadfence(); // this block's partials are visible before it is counted
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        const unsigned arrived = atomicAdd(p.counters + b * p.kv_heads + kvh, 1u);
-        last = arrived == static_cast<unsigned>(p.splits - 1);
-    }
-    __syncthreads();
-    if (!last)
-        return;
-    __threadfence();
-    const int heads = p.kv_heads * G;
-    for (int i = threadIdx.x; i < G * D; i += blockDim.x) {
-        const int g = i / D, d = i % D;
-        const std::size_t row = static_cast<std::size_t>(b) * heads + kvh * G + g;
-        const float* m = p.m_part + row * p.splits;
-        const float* l = p.l_part + row * p.splits;
-        float mx = -INFINITY;
-        for (int s = 0; s < p.splits; ++s)
-            mx = fmaxf(mx, __ldcg(m + s));
-        float o = 0.f, sum = 0.f;
-        for (int s = 0; s < p.splits; ++s) {
-            const float w = exp2f(__ldcg(m + s) - mx);
-            sum += __ldcg(l + s) * w;
-            o += __ldcg(p.o_part + (row * p.splits + s) * D + d) * w;
-        }
-        p.out[row * D + d] = __float2bfloat16(o / sum);
-    }
-    if (threadIdx.x == 0)
-        p.counters[b * p.kv_heads + kvh] = 0;
 }
 
 template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) decode_kernel(const Params p)
@@ -369,7 +346,7 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
     }
 
     // Merge the token groups' accumulators through shared memory (the ring is free now).
-    cp_wait(0);
+    asm volatile("cp.async.wait_group 0;\n" ::);
     __syncthreads();
     float* red = reinterpret_cast<float*>(smem); // [kGroups][G][D]
 #pragma unroll
@@ -404,8 +381,25 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
             }
         }
     }
-    if (p.splits > 1)
-        merge_splits_if_last<D, G>(p, b, kvh);
+}
+
+// One block per (sequence, head), one thread per output element: the splits' outputs weighted
+// by exp2(m_s - max m) and normalised by the merged sum. Empty splits carry m = -inf, l = 0.
+template<int D> __global__ void __launch_bounds__(D) decode_combine(const Params p)
+{
+    const std::size_t row = blockIdx.x;
+    const float* m = p.m_part + row * p.splits;
+    const float* l = p.l_part + row * p.splits;
+    float mx = -INFINITY;
+    for (int s = 0; s < p.splits; ++s)
+        mx = fmaxf(mx, m[s]);
+    float o = 0.f, sum = 0.f;
+    for (int s = 0; s < p.splits; ++s) {
+        const float w = exp2f(m[s] - mx);
+        sum += l[s] * w;
+        o += p.o_part[(row * p.splits + s) * D + threadIdx.x] * w;
+    }
+    p.out[row * D + threadIdx.x] = __float2bfloat16(o / sum);
 }
 
 } // namespace kwb::cuda::decode

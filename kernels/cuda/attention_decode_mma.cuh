@@ -153,7 +153,7 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
     }
 
     // Merge the four warps' (m, l, o) through shared memory (the ring is free now).
-    cp_wait(0);
+    asm volatile("cp.async.wait_group 0;\n" ::);
     __syncthreads();
     float* co = reinterpret_cast<float*>(smem); // [4][G][D]
     float* cm = co + 4 * G * D; // [4][G]
@@ -203,8 +203,6 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
             }
         }
     }
-    if (p.splits > 1)
-        merge_splits_if_last<D, G>(p, b, kvh);
 }
 
 } // namespace kwb::cuda::decode

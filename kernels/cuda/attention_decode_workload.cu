@@ -307,8 +307,6 @@ public:
             o_part_ = DeviceBuffer(rows() * cfg.splits * cfg.head_dim * 4);
             m_part_ = DeviceBuffer(rows() * cfg.splits * 4);
             l_part_ = DeviceBuffer(rows() * cfg.splits * 4);
-            counters_ = DeviceBuffer(static_cast<std::size_t>(cfg.batch) * cfg.kv_heads * 4);
-            KWB_CUDA(cudaMemsetAsync(counters_.as<void>(), 0, counters_.bytes(), stream));
         }
         KWB_CUDA(cudaMemcpyAsync(table_.as<void>(), table.data(), table_.bytes(), cudaMemcpyHostToDevice, stream));
         KWB_CUDA(cudaMemcpyAsync(len_.as<void>(), lens_.data(), len_.bytes(), cudaMemcpyHostToDevice, stream));
@@ -321,12 +319,18 @@ public:
         p_ = Params {k_.as<void>(), v_.as<void>(), table_.as<int>(), len_.as<int>(), q_.as<__nv_bfloat16>(),
             k_scale_.as<float>(), v_scale_.as<float>(), out_.as<__nv_bfloat16>(), o_part_.as<float>(),
             m_part_.as<float>(), l_part_.as<float>(), cfg.kv_heads, cfg.page_size, max_pages_, cfg.splits, cfg.stages,
-            1.0f / std::sqrt(static_cast<float>(cfg.head_dim)) * decode::kLog2e, counters_.as<unsigned>()};
+            1.0f / std::sqrt(static_cast<float>(cfg.head_dim)) * decode::kLog2e};
     }
 
     void launch(cudaStream_t stream) override
     {
         kernel_<<<dim3(cfg_.splits, cfg_.kv_heads, cfg_.batch), decode::kThreads, smem_, stream>>>(p_);
+        if (cfg_.splits > 1) {
+            if (cfg_.head_dim == 128)
+                decode::decode_combine<128><<<static_cast<unsigned>(rows()), 128, 0, stream>>>(p_);
+            else
+                decode::decode_combine<64><<<static_cast<unsigned>(rows()), 64, 0, stream>>>(p_);
+        }
     }
 
     nlohmann::json verify(cudaStream_t stream) override
@@ -399,7 +403,7 @@ private:
     std::vector<int> lens_;
     int max_len_ = 0, max_pages_ = 0, pages_ = 0;
     double tokens_ = 0;
-    DeviceBuffer k_, v_, table_, len_, q_, out_, k_scale_, v_scale_, o_part_, m_part_, l_part_, counters_;
+    DeviceBuffer k_, v_, table_, len_, q_, out_, k_scale_, v_scale_, o_part_, m_part_, l_part_;
     Params p_ {};
 };
 

@@ -98,34 +98,28 @@ __global__ void set_lengths(int* seq_len, int batch, int value)
         seq_len[b] = value >= 0 ? value : seq_len[b] + 1;
 }
 
-// y[r][o] = sum_k x[r][k] w[o][k] for rows <= R: the decode step's matrix-vector shape, bound by
-// reading the weights once. `ksplit` warps (1, 2, 4 or 8) share an output row, each streaming
-// its part of the weight row with 16-byte loads that skip L1 and serving every row of x from it;
-// each lane issues kGemvLoads loads before it uses one (4 KiB in flight per warp), and a small n
-// takes a larger ksplit so that enough warps stream at once. k is a multiple of 8.
-// With glu > 0 (the fused gate/up projection, gate rows first) an output reads weight rows o and
+// y[r][o] = sum_k x[r][k] w[o][k] for rows <= R: a warp per output row streams the weight row
+// once with 16-byte loads that skip L1 and serves every row of x from it (the decode step's
+// matrix-vector shape, bound by reading the weights). Each lane issues kGemvUnroll loads before
+// it uses one, so a warp keeps 4 KiB in flight. k is a multiple of 8.
+// With glu > 0 (the fused gate/up projection, gate rows first) warp o reads weight rows o and
 // glu + o and writes the SwiGLU of the pair, silu(gate) * up, as bf16 into y[r][o] (n = glu):
 // the swiglu kernel and the fp32 [rows][2 ffn] round trip are gone from the decode step.
-constexpr int kGemvLoads = 8;
-inline int gemv_ksplit(int n)
-{
-    return n >= 4096 ? 1 : n >= 2048 ? 2 : 4; // at least ~4096 warps streaming
-}
+constexpr int kGemvUnroll = 8;
 template<int R>
 __global__ void __launch_bounds__(256)
-    gemv(const __nv_bfloat16* x, const __nv_bfloat16* w, void* y, int rows, int n, int k, int glu, int ksplit)
+    gemv(const __nv_bfloat16* x, const __nv_bfloat16* w, void* y, int rows, int n, int k, int glu)
 {
-    __shared__ float part[8][2][R];
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int o = blockIdx.x * (8 / ksplit) + warp / ksplit, piece = warp % ksplit;
-    const int chunks = k / 8, per = (chunks + ksplit - 1) / ksplit;
-    const int c_begin = piece * per, c_end = o < n ? min(chunks, c_begin + per) : c_begin;
+    const int o = blockIdx.x * 8 + (threadIdx.x >> 5), lane = threadIdx.x & 31;
+    if (o >= n)
+        return;
     const uint4* wr = reinterpret_cast<const uint4*>(w + static_cast<std::size_t>(o) * k);
-    const uint4* wu = reinterpret_cast<const uint4*>(w + static_cast<std::size_t>(glu + o) * k);
+    const uint4* wu = glu ? reinterpret_cast<const uint4*>(w + static_cast<std::size_t>(glu + o) * k) : wr;
     float acc[R], acc_u[R];
 #pragma unroll
     for (int r = 0; r < R; ++r)
         acc[r] = acc_u[r] = 0.f;
+    const int chunks = k / 8;
     const auto dot8 = [](const uint4& wv, const uint4& xv) {
         const auto* wp = reinterpret_cast<const __nv_bfloat162*>(&wv);
         const auto* xp = reinterpret_cast<const __nv_bfloat162*>(&xv);
@@ -137,61 +131,45 @@ __global__ void __launch_bounds__(256)
         }
         return s;
     };
-    // One buffer of kGemvLoads loads: kGemvLoads chunks of row o, or half as many of rows o and glu + o.
-    const int depth = glu ? kGemvLoads / 2 : kGemvLoads;
-    for (int c0 = c_begin + lane; c0 < c_end; c0 += 32 * depth) {
-        uint4 buf[kGemvLoads];
+    for (int c0 = lane; c0 < chunks; c0 += 32 * kGemvUnroll) {
+        uint4 wv[kGemvUnroll], uv[kGemvUnroll];
 #pragma unroll
-        for (int u = 0; u < kGemvLoads; ++u) {
-            const int c = c0 + 32 * (u % depth);
-            const uint4* src = u < depth ? wr : wu;
-            buf[u] = c < c_end && (u < depth || glu) ? __ldcs(src + c) : make_uint4(0, 0, 0, 0);
+        for (int u = 0; u < kGemvUnroll; ++u) {
+            const int c = c0 + 32 * u;
+            wv[u] = c < chunks ? __ldcs(wr + c) : make_uint4(0, 0, 0, 0);
+            if (glu)
+                uv[u] = c < chunks ? __ldcs(wu + c) : make_uint4(0, 0, 0, 0);
         }
 #pragma unroll
-        for (int u = 0; u < kGemvLoads; ++u) {
-            const int c = c0 + 32 * (u % depth);
-            if (c >= c_end || (u >= depth && !glu))
-                continue;
+        for (int u = 0; u < kGemvUnroll; ++u) {
+            const int c = c0 + 32 * u;
+            if (c >= chunks)
+                break;
 #pragma unroll
             for (int r = 0; r < R; ++r) {
                 if (r >= rows)
                     break;
                 const uint4 xv = __ldg(reinterpret_cast<const uint4*>(x + static_cast<std::size_t>(r) * k) + c);
-                if (u < depth)
-                    acc[r] += dot8(buf[u], xv);
-                else
-                    acc_u[r] += dot8(buf[u], xv);
+                acc[r] += dot8(wv[u], xv);
+                if (glu)
+                    acc_u[r] += dot8(uv[u], xv);
             }
         }
     }
 #pragma unroll
     for (int r = 0; r < R; ++r) {
+        float v = acc[r], u = acc_u[r];
         for (int s = 16; s > 0; s >>= 1) {
-            acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], s);
-            acc_u[r] += __shfl_xor_sync(0xffffffffu, acc_u[r], s);
+            v += __shfl_xor_sync(0xffffffffu, v, s);
+            u += __shfl_xor_sync(0xffffffffu, u, s);
         }
-        if (ksplit > 1 && lane == 0)
-            part[warp][0][r] = acc[r], part[warp][1][r] = acc_u[r];
-    }
-    if (ksplit > 1) {
-        __syncthreads();
-        if (piece == 0 && lane == 0)
-#pragma unroll
-            for (int r = 0; r < R; ++r) {
-                acc[r] = acc_u[r] = 0.f;
-                for (int q = 0; q < ksplit; ++q)
-                    acc[r] += part[warp + q][0][r], acc_u[r] += part[warp + q][1][r];
-            }
-    }
-    if (piece != 0 || lane != 0 || o >= n)
-        return;
-#pragma unroll
-    for (int r = 0; r < R && r < rows; ++r) {
-        if (glu) // swiglu's arithmetic, so the fused and the unfused step agree
-            static_cast<__nv_bfloat16*>(y)[static_cast<std::size_t>(r) * n + o]
-                = __float2bfloat16(acc_u[r] * (acc[r] / (1.0f + expf(-acc[r]))));
-        else
-            static_cast<float*>(y)[static_cast<std::size_t>(r) * n + o] = acc[r];
+        if (lane == 0 && r < rows) {
+            if (glu) // swiglu's arithmetic, so the fused and the unfused step agree
+                static_cast<__nv_bfloat16*>(y)[static_cast<std::size_t>(r) * n + o]
+                    = __float2bfloat16(u * (v / (1.0f + expf(-v))));
+            else
+                static_cast<float*>(y)[static_cast<std::size_t>(r) * n + o] = v;
+        }
     }
 }
 

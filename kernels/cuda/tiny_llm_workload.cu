@@ -173,8 +173,7 @@ private:
     PrefillKernel prefill_kernel_;
     std::size_t allocated_ = 0;
     DeviceBuffer weights_, norms_, rope_, k_pool_, v_pool_, table_, seq_len_, prompts_, cu_, ones_;
-    DeviceBuffer x_, xn_, act_, qkv_, q_, k_, v_, attn_, delta_, gu_, logits_, next_, o_part_, m_part_, l_part_,
-        counters_;
+    DeviceBuffer x_, xn_, act_, qkv_, q_, k_, v_, attn_, delta_, gu_, logits_, next_, o_part_, m_part_, l_part_;
     DeviceBuffer workspace_;
     std::vector<std::size_t> prompt_at_; // offset of each request's tokens in prompts_
     std::vector<cudaEvent_t> events_; // per request: start, then one per token
@@ -262,8 +261,6 @@ TinyLlm::TinyLlm(const Config& cfg, cudaStream_t stream)
         alloc(o_part_, static_cast<std::size_t>(batch) * m.heads * cfg.splits * hd * 4);
         alloc(m_part_, static_cast<std::size_t>(batch) * m.heads * cfg.splits * 4);
         alloc(l_part_, static_cast<std::size_t>(batch) * m.heads * cfg.splits * 4);
-        alloc(counters_, static_cast<std::size_t>(batch) * m.kv_heads * 4);
-        KWB_CUDA(cudaMemsetAsync(counters_.as<void>(), 0, counters_.bytes(), stream));
     }
     alloc(workspace_, CublasLt::workspace_bytes());
     KWB_CUDA(cudaMemcpyAsync(rope_.as<void>(), rope.data(), rope_.bytes(), cudaMemcpyHostToDevice, stream));
@@ -322,16 +319,15 @@ void TinyLlm::linear(
     const __nv_bfloat16* in, int rows, std::size_t at, int n, int k, void* out, cudaStream_t s, int glu) const
 {
     if (cfg_.gemv && rows <= kGemvMaxRows) {
-        const int split = tllm::gemv_ksplit(n);
-        const unsigned blocks = static_cast<unsigned>((n + 8 / split - 1) / (8 / split));
+        const unsigned blocks = static_cast<unsigned>((n + 7) / 8);
         if (rows == 1)
-            tllm::gemv<1><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k, glu, split);
+            tllm::gemv<1><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k, glu);
         else if (rows == 2)
-            tllm::gemv<2><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k, glu, split);
+            tllm::gemv<2><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k, glu);
         else if (rows <= 4)
-            tllm::gemv<4><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k, glu, split);
+            tllm::gemv<4><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k, glu);
         else
-            tllm::gemv<8><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k, glu, split);
+            tllm::gemv<8><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k, glu);
         KWB_CUDA_LAUNCHED("gemv");
     } else
         CublasLt::get()->gemm_bf16_wt(in, w(at), static_cast<float*>(out), rows, n, k, workspace_.as<void>(), s);
@@ -365,8 +361,15 @@ void TinyLlm::forward(int rows, int per, const int* cu_seqlens, int max_len, cud
             const decode::Params p {kp, vp, table_.as<int>(), seq_len_.as<int>(), q_.as<__nv_bfloat16>(),
                 ones_.as<float>(), ones_.as<float>(), attn_.as<__nv_bfloat16>(), o_part_.as<float>(),
                 m_part_.as<float>(), l_part_.as<float>(), m.kv_heads, cfg_.page_size, max_pages_, cfg_.splits,
-                kDecodeStages, scale_log2, counters_.as<unsigned>()};
+                kDecodeStages, scale_log2};
             decode_kernel_<<<dim3(cfg_.splits, m.kv_heads, batch), decode::kThreads, decode_smem_, s>>>(p);
+            if (cfg_.splits > 1) {
+                const unsigned r = static_cast<unsigned>(batch * m.heads);
+                if (hd == 128)
+                    decode::decode_combine<128><<<r, 128, 0, s>>>(p);
+                else
+                    decode::decode_combine<64><<<r, 64, 0, s>>>(p);
+            }
             KWB_CUDA_LAUNCHED("decode attention");
         }
         linear(attn_.as<__nv_bfloat16>(), rows, layout_.wo(l), h, h, delta_.as<float>(), s);
