@@ -4,7 +4,8 @@
 // Paged decode attention: one query token per sequence, G = heads / kv_heads query heads per KV
 // head. A block owns one (split, kv head, sequence): K and V of its token range are read once and
 // serve all G query heads, so the kernel reads each KV byte once. Tiles of kTile tokens are
-// gathered page by page (page table lookups) into a cp.async ring `stages` deep; each tile is
+// gathered page by page into a cp.async ring `stages` deep (PageGather: the page numbers of a tile
+// are read one tile before its copies are issued); each tile is
 //   1. scores: thread (token pair, quarter of D) dots two K rows with the G queries held in
 //      shared memory (fp32, pre-scaled by softmax scale * log2 e * the K scale);
 //   2. online softmax: warp w owns heads w, w+4: running max m and sum l in registers;
@@ -12,6 +13,8 @@
 //      rescaled by the tile's exp2(m_old - m_new).
 // With splits > 1 each split writes its unnormalised output, m and l; attention_decode_combine
 // merges them. Tokens past a split's end are zero-filled (cp.async src-size 0) and masked.
+#include "attention_prefill_kernel.cuh"
+
 #include <cstdint>
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
@@ -38,19 +41,11 @@ struct Params {
     float scale_log2; // 1/sqrt(D) * log2 e
 };
 
-__device__ __forceinline__ unsigned smem_u32(const void* p)
-{
-    return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-__device__ __forceinline__ void cp_async16_zfill(void* dst, const void* src, int src_bytes)
-{
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_u32(dst)), "l"(src), "r"(src_bytes));
-}
-__device__ __forceinline__ void cp_async_commit_group()
-{
-    asm volatile("cp.async.commit_group;\n" ::);
-}
-__device__ __forceinline__ void cp_async_wait_stages(int pending)
+// The copy and commit are the prefill kernel's (cp16 zero-fills past src_bytes); the wait takes
+// a ring up to 4 deep (prefill's stops at 3).
+using prefill::cp16;
+using prefill::cp_commit;
+__device__ __forceinline__ void cp_wait_stages(int pending)
 {
     switch (pending) {
     case 0:
@@ -100,6 +95,87 @@ template<int D, typename T> struct Layout {
     static constexpr int kKStride = kRowBytes + 16; // K rows padded: the score pass reads columns
     static constexpr int kVStride = kRowBytes;
     static constexpr int kStageBytes = kTile * (kKStride + kVStride);
+};
+
+// The K and V gather of one kTile-token tile: thread tid copies 16-byte chunk tid % kChunks of
+// tokens tid / kChunks + j * (kThreads / kChunks). The page numbers of a tile are fetched one
+// tile before its copies are issued, so no table lookup stands between a tile's arrival and the
+// next copy; page sizes are powers of two, so the page arithmetic is shifts. Tokens at or past
+// `end` are zero-filled (cp.async src-size 0).
+template<int kChunks> struct PageGather {
+    static constexpr int kSlots = kTile * kChunks / kThreads;
+    static constexpr int kTokStride = kThreads / kChunks;
+    static_assert(kSlots >= 1 && kTokStride * kChunks == kThreads, "a tile is whole rounds of the block");
+    const int* table;
+    std::size_t page_bytes, head_off;
+    int shift, mask, row_bytes, start, end, tok0, chunk;
+    int page[kSlots];
+
+    __device__ PageGather(const Params& p, const int* table_row, int kvh, int row_bytes_, int start_, int end_)
+        : table(table_row)
+        , row_bytes(row_bytes_)
+        , start(start_)
+        , end(end_)
+        , tok0(static_cast<int>(threadIdx.x) / kChunks)
+        , chunk(static_cast<int>(threadIdx.x) % kChunks)
+    {
+        shift = __ffs(p.page_size) - 1;
+        mask = p.page_size - 1;
+        const std::size_t head_bytes = static_cast<std::size_t>(p.page_size) * row_bytes;
+        page_bytes = head_bytes * p.kv_heads;
+        head_off = head_bytes * kvh + static_cast<std::size_t>(chunk) * 16;
+    }
+    __device__ __forceinline__ void fetch(int tile)
+    {
+        const int base = start + tile * kTile + tok0;
+#pragma unroll
+        for (int j = 0; j < kSlots; ++j) {
+            const int pos = base + j * kTokStride;
+            page[j] = pos < end ? __ldg(table + (pos >> shift)) : -1;
+        }
+    }
+    // Fills the ring: tiles 0 .. stages - 2 in flight, one commit group each (empty past the end).
+    template<typename Load> __device__ __forceinline__ void prime(int tiles, int stages, Load&& load_tile)
+    {
+        fetch(0);
+        for (int s = 0; s < stages - 1; ++s) {
+            if (s < tiles) {
+                load_tile(s, s);
+                fetch(s + 1);
+            }
+            cp_commit();
+        }
+    }
+    // At the top of tile `tile`: waits for it to land, then puts tile + stages - 1 in flight in the
+    // slot the previous tile used (the barrier says every warp is done with that slot).
+    template<typename Load> __device__ __forceinline__ void advance(int tile, int tiles, int stages, Load&& load_tile)
+    {
+        cp_wait_stages(stages - 2);
+        __syncthreads();
+        const int next = tile + stages - 1;
+        if (next < tiles) {
+            load_tile(next, next % stages);
+            fetch(next + 1);
+        }
+        cp_commit();
+    }
+    // Copies the tile whose pages fetch() read last: token t's chunk to k_s + t * k_stride and
+    // v_s + t * v_stride (bytes).
+    __device__ __forceinline__ void issue(int tile, unsigned char* k_s, int k_stride, unsigned char* v_s, int v_stride,
+        const unsigned char* k_pool, const unsigned char* v_pool) const
+    {
+        const int base = start + tile * kTile + tok0;
+#pragma unroll
+        for (int j = 0; j < kSlots; ++j) {
+            const int t = tok0 + j * kTokStride, pos = base + j * kTokStride;
+            const bool valid = page[j] >= 0;
+            const std::size_t off = valid ? static_cast<std::size_t>(page[j]) * page_bytes + head_off
+                    + static_cast<std::size_t>(pos & mask) * row_bytes
+                                          : 0;
+            cp16(k_s + t * k_stride + chunk * 16, k_pool + off, valid ? 16 : 0);
+            cp16(v_s + t * v_stride + chunk * 16, v_pool + off, valid ? 16 : 0);
+        }
+    }
 };
 
 // Dynamic shared memory of one block: the ring, then q, partial scores, probabilities, rescales;
@@ -152,34 +228,14 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
 
     const auto* kp = static_cast<const unsigned char*>(p.k_pool);
     const auto* vp = static_cast<const unsigned char*>(p.v_pool);
-    const int* table = p.page_table + static_cast<std::size_t>(b) * p.max_pages;
-    const std::size_t head_stride = static_cast<std::size_t>(p.page_size) * L::kRowBytes;
+    PageGather<L::kChunks> gather(
+        p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, L::kRowBytes, start, end);
     auto load_tile = [&](int tile, int stage) {
         unsigned char* ks = smem + stage * L::kStageBytes;
-        unsigned char* vs = ks + kTile * L::kKStride;
-        const int base = start + tile * kTile;
-#pragma unroll
-        for (int j = 0; j < kTile * L::kChunks / kThreads; ++j) {
-            const int i = tid + j * kThreads;
-            const int t = i / L::kChunks, c = i % L::kChunks;
-            const int pos = base + t;
-            const bool valid = pos < end;
-            std::size_t off = 0;
-            if (valid) {
-                const int page = table[pos / p.page_size];
-                off = (static_cast<std::size_t>(page) * p.kv_heads + kvh) * head_stride
-                    + static_cast<std::size_t>(pos % p.page_size) * L::kRowBytes + c * 16;
-            }
-            cp_async16_zfill(ks + t * L::kKStride + c * 16, kp + off, valid ? 16 : 0);
-            cp_async16_zfill(vs + t * L::kVStride + c * 16, vp + off, valid ? 16 : 0);
-        }
+        gather.issue(tile, ks, L::kKStride, ks + kTile * L::kKStride, L::kVStride, kp, vp);
     };
 
-    for (int s = 0; s < p.stages - 1; ++s) {
-        if (s < tiles)
-            load_tile(s, s);
-        cp_async_commit_group();
-    }
+    gather.prime(tiles, p.stages, load_tile);
 
     float m_reg[kHeadsPerWarp], l_reg[kHeadsPerWarp];
 #pragma unroll
@@ -194,12 +250,7 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
     const int pv_chunk = tid % kCV, pv_group = tid / kCV;
 
     for (int tile = 0; tile < tiles; ++tile) {
-        cp_async_wait_stages(p.stages - 2);
-        __syncthreads();
-        const int next = tile + p.stages - 1;
-        if (next < tiles)
-            load_tile(next, next % p.stages);
-        cp_async_commit_group();
+        gather.advance(tile, tiles, p.stages, load_tile);
 
         const unsigned char* ks = smem + (tile % p.stages) * L::kStageBytes;
         const unsigned char* vs = ks + kTile * L::kKStride;

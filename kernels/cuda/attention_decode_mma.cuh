@@ -58,34 +58,14 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
             = r < G ? p.q[(static_cast<std::size_t>(b) * heads + kvh * G + r) * D + d] : __float2bfloat16(0.f);
     }
 
-    const auto* kp = static_cast<const __nv_bfloat16*>(p.k_pool);
-    const auto* vp = static_cast<const __nv_bfloat16*>(p.v_pool);
-    const int* table = p.page_table + static_cast<std::size_t>(b) * p.max_pages;
+    const auto* kp = static_cast<const unsigned char*>(p.k_pool);
+    const auto* vp = static_cast<const unsigned char*>(p.v_pool);
+    PageGather<kChunks> gather(p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, D * 2, start, end);
     auto load_tile = [&](int tile, int stage) {
-        __nv_bfloat16* ks = ring + stage * MmaLayout<D>::kStageElems;
-        __nv_bfloat16* vs = ks + kTile * S;
-        const int base = start + tile * kTile;
-#pragma unroll
-        for (int j = 0; j < kTile * kChunks / kThreads; ++j) {
-            const int i = tid + j * kThreads;
-            const int t = i / kChunks, c = i % kChunks;
-            const int pos = base + t;
-            const bool valid = pos < end;
-            std::size_t off = 0;
-            if (valid) {
-                const int page = table[pos / p.page_size];
-                off = ((static_cast<std::size_t>(page) * p.kv_heads + kvh) * p.page_size + pos % p.page_size) * D
-                    + c * 8;
-            }
-            cp_async16_zfill(ks + t * S + c * 8, kp + off, valid ? 16 : 0);
-            cp_async16_zfill(vs + t * S + c * 8, vp + off, valid ? 16 : 0);
-        }
+        auto* ks = reinterpret_cast<unsigned char*>(ring + stage * MmaLayout<D>::kStageElems);
+        gather.issue(tile, ks, S * 2, ks + kTile * S * 2, S * 2, kp, vp);
     };
-    for (int s = 0; s < p.stages - 1; ++s) {
-        if (s < tiles)
-            load_tile(s, s);
-        cp_async_commit_group();
-    }
+    gather.prime(tiles, p.stages, load_tile);
 
     const float scale = p.scale_log2 * p.k_scale[kvh];
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};
@@ -98,12 +78,7 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
     const int tok0 = warp * 16;
 
     for (int tile = 0; tile < tiles; ++tile) {
-        cp_async_wait_stages(p.stages - 2);
-        __syncthreads();
-        const int next = tile + p.stages - 1;
-        if (next < tiles)
-            load_tile(next, next % p.stages);
-        cp_async_commit_group();
+        gather.advance(tile, tiles, p.stages, load_tile);
 
         const __nv_bfloat16* ks = ring + (tile % p.stages) * MmaLayout<D>::kStageElems;
         const __nv_bfloat16* vs = ks + kTile * S;
@@ -148,13 +123,14 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
 #pragma unroll
         for (int r = 0; r < 2; ++r)
             l[r] = l[r] * alpha[r] + sum[r]; // quad-partial; reduced at the end
+        if (__any_sync(0xffffffffu, alpha[0] != 1.f || alpha[1] != 1.f)) // once the maxima settle: never
 #pragma unroll
-        for (int dt = 0; dt < DT; ++dt) {
-            o[dt][0] *= alpha[0];
-            o[dt][1] *= alpha[0];
-            o[dt][2] *= alpha[1];
-            o[dt][3] *= alpha[1];
-        }
+            for (int dt = 0; dt < DT; ++dt) {
+                o[dt][0] *= alpha[0];
+                o[dt][1] *= alpha[0];
+                o[dt][2] *= alpha[1];
+                o[dt][3] *= alpha[1];
+            }
         float rest[2][4];
 #pragma unroll
         for (int nt = 0; nt < 2; ++nt)

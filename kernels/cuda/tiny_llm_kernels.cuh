@@ -10,6 +10,7 @@
 namespace kwb::cuda::tllm {
 
 constexpr float kRmsNormEps = 1e-6f; // kernels/cpu/rmsnorm.h: the CPU backend's epsilon
+constexpr int kNormThreads = 1024;
 
 // The CPU backend's fill_uniform (kernels/cpu/workload_util.cpp) element by element: SplitMix64
 // at state seed + (i + 1) * golden, the top 24 bits scaled; _rn so no FMA changes the rounding.
@@ -64,12 +65,13 @@ __device__ __forceinline__ float block_sum(float v, float* red)
 
 // Output row r reads residual row r * per + per - 1 (per = tokens per sequence: the final norm
 // of a prefill takes each sequence's last position; 1 elsewhere), adds `delta` to it when
-// given, and writes rmsnorm(x) * gain as T. 256 threads.
+// given, and writes rmsnorm(x) * gain as T. Up to 1024 threads (a decode step's one row takes
+// kNormThreads: with 256 its loop was a chain of dependent loads).
 template<typename T>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(1024)
     residual_rmsnorm(float* x, const float* delta, const float* gain, T* out, int hidden, int per)
 {
-    __shared__ float red[8];
+    __shared__ float red[32];
     const std::size_t src = static_cast<std::size_t>(blockIdx.x) * per + per - 1;
     float* xr = x + src * hidden;
     float ss = 0.f;

@@ -14,6 +14,7 @@
 #include "tiny_llm_step_kernels.cuh"
 #include "tiny_llm_workload.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -51,7 +52,7 @@ struct Config {
         sched.vocab = m.vocab;
         sched.seed = m.seed;
         page_size = num("page_size", 16, 16, 128);
-        splits = num("splits", 1, 1, 64);
+        splits = num("splits", 0, 0, 64);
         graph = string_param(p, kName, "cuda_graph", "off", {"off", "on"}) == "on";
         gemv = string_param(p, kName, "decode_gemm", "gemv", {"gemv", "cublaslt"}) == "gemv";
         wrong = wants_wrong_result(p);
@@ -78,6 +79,8 @@ struct Config {
             fail("the bf16 weights exceed 64 GiB");
         if (2.0 * m.layers * sched.batch * max_len() * m.kv_dim() * 2 > 32.0 * (1ull << 30))
             fail("the KV cache of layers x batch x (prompt_len + gen_tokens) x kv_dim exceeds 32 GiB");
+        if (splits == 0) // auto: about 128 blocks of at least one 64-token tile each
+            splits = std::clamp(128 / (sched.batch * m.kv_heads), 1, std::max(1, max_len() / decode::kTile));
     }
     int max_len() const { return sched.prompt_len + sched.gen_tokens; }
     int group() const { return m.heads / m.kv_heads; }
@@ -149,7 +152,8 @@ private:
     }
     const __nv_bfloat16* w(std::size_t at) const { return weights_.as<__nv_bfloat16>() + at; }
     const float* gain(std::size_t at) const { return norms_.as<float>() + at; }
-    void linear(const __nv_bfloat16* in, int rows, std::size_t at, int n, int k, float* out, cudaStream_t s) const;
+    void linear(
+        const __nv_bfloat16* in, int rows, std::size_t at, int n, int k, void* out, cudaStream_t s, int glu = 0) const;
     void forward(int rows, int per, const int* cu_seqlens, int max_len, cudaStream_t s) const;
     void prefill(const int* tokens, int prompt_len, const int* cu_seqlens, cudaStream_t s) const;
     void decode_step(cudaStream_t s) const;
@@ -310,21 +314,23 @@ TinyLlm::~TinyLlm()
         cudaGraphDestroy(graph_);
 }
 
-void TinyLlm::linear(const __nv_bfloat16* in, int rows, std::size_t at, int n, int k, float* out, cudaStream_t s) const
+// With glu (GEMV only) the fused gate/up projection: `out` gets silu(gate) * up in bf16, n = glu.
+void TinyLlm::linear(
+    const __nv_bfloat16* in, int rows, std::size_t at, int n, int k, void* out, cudaStream_t s, int glu) const
 {
     if (cfg_.gemv && rows <= kGemvMaxRows) {
         const unsigned blocks = static_cast<unsigned>((n + 7) / 8);
         if (rows == 1)
-            tllm::gemv<1><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k);
+            tllm::gemv<1><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k, glu);
         else if (rows == 2)
-            tllm::gemv<2><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k);
+            tllm::gemv<2><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k, glu);
         else if (rows <= 4)
-            tllm::gemv<4><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k);
+            tllm::gemv<4><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k, glu);
         else
-            tllm::gemv<8><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k);
+            tllm::gemv<8><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k, glu);
         KWB_CUDA_LAUNCHED("gemv");
     } else
-        CublasLt::get()->gemm_bf16_wt(in, w(at), out, rows, n, k, workspace_.as<void>(), s);
+        CublasLt::get()->gemm_bf16_wt(in, w(at), static_cast<float*>(out), rows, n, k, workspace_.as<void>(), s);
 }
 
 // rows = batch x per tokens (per = prompt length in a prefill, 1 in a decode step) at positions
@@ -336,13 +342,13 @@ void TinyLlm::forward(int rows, int per, const int* cu_seqlens, int max_len, cud
     const std::size_t layer_pool = static_cast<std::size_t>(pages_) * m.kv_heads * cfg_.page_size * hd;
     const float scale_log2 = 1.0f / std::sqrt(static_cast<float>(hd)) * decode::kLog2e;
     for (int l = 0; l < m.layers; ++l) {
-        tllm::residual_rmsnorm<__nv_bfloat16><<<rows, 256, 0, s>>>(x_.as<float>(), l ? delta_.as<float>() : nullptr,
-            gain(layout_.attn_norm(l)), xn_.as<__nv_bfloat16>(), h, 1);
+        tllm::residual_rmsnorm<__nv_bfloat16><<<rows, tllm::kNormThreads, 0, s>>>(x_.as<float>(),
+            l ? delta_.as<float>() : nullptr, gain(layout_.attn_norm(l)), xn_.as<__nv_bfloat16>(), h, 1);
         linear(xn_.as<__nv_bfloat16>(), rows, layout_.qkv(l), m.qkv_width(), h, qkv_.as<float>(), s);
         __nv_bfloat16* kp = k_pool_.as<__nv_bfloat16>() + layer_pool * l;
         __nv_bfloat16* vp = v_pool_.as<__nv_bfloat16>() + layer_pool * l;
-        tllm::rope_scatter<<<rows, 256, 0, s>>>(tllm::RopeArgs {qkv_.as<float>(), rope_.as<float2>(),
-            seq_len_.as<int>(), table_.as<int>(), q_.as<__nv_bfloat16>(), k_.as<__nv_bfloat16>(),
+        tllm::rope_scatter<<<dim3(rows, (m.qkv_width() / 2 + 255) / 256), 256, 0, s>>>(tllm::RopeArgs {qkv_.as<float>(),
+            rope_.as<float2>(), seq_len_.as<int>(), table_.as<int>(), q_.as<__nv_bfloat16>(), k_.as<__nv_bfloat16>(),
             v_.as<__nv_bfloat16>(), kp, vp, h, m.kv_dim(), hd, per, cfg_.page_size, max_pages_});
         KWB_CUDA_LAUNCHED("rope_scatter");
         if (per > 1 || cu_seqlens) {
@@ -367,17 +373,22 @@ void TinyLlm::forward(int rows, int per, const int* cu_seqlens, int max_len, cud
             KWB_CUDA_LAUNCHED("decode attention");
         }
         linear(attn_.as<__nv_bfloat16>(), rows, layout_.wo(l), h, h, delta_.as<float>(), s);
-        tllm::residual_rmsnorm<__nv_bfloat16><<<rows, 256, 0, s>>>(
+        tllm::residual_rmsnorm<__nv_bfloat16><<<rows, tllm::kNormThreads, 0, s>>>(
             x_.as<float>(), delta_.as<float>(), gain(layout_.ffn_norm(l)), xn_.as<__nv_bfloat16>(), h, 1);
-        linear(xn_.as<__nv_bfloat16>(), rows, layout_.gate_up(l), 2 * m.ffn, h, gu_.as<float>(), s);
-        tllm::swiglu<__nv_bfloat16><<<rows, 256, 0, s>>>(gu_.as<float>(), act_.as<__nv_bfloat16>(), m.ffn);
+        if (cfg_.gemv && rows <= kGemvMaxRows)
+            linear(xn_.as<__nv_bfloat16>(), rows, layout_.gate_up(l), m.ffn, h, act_.as<void>(), s, m.ffn);
+        else {
+            linear(xn_.as<__nv_bfloat16>(), rows, layout_.gate_up(l), 2 * m.ffn, h, gu_.as<float>(), s);
+            tllm::swiglu<__nv_bfloat16><<<rows, 256, 0, s>>>(gu_.as<float>(), act_.as<__nv_bfloat16>(), m.ffn);
+        }
         linear(act_.as<__nv_bfloat16>(), rows, layout_.down(l), h, m.ffn, delta_.as<float>(), s);
     }
     // Only each sequence's last position goes through the final norm and the LM head.
-    tllm::residual_rmsnorm<__nv_bfloat16><<<batch, 256, 0, s>>>(
+    tllm::residual_rmsnorm<__nv_bfloat16><<<batch, tllm::kNormThreads, 0, s>>>(
         x_.as<float>(), delta_.as<float>(), gain(layout_.final_norm()), xn_.as<__nv_bfloat16>(), h, per);
     linear(xn_.as<__nv_bfloat16>(), batch, layout_.lm_head, m.vocab, h, logits_.as<float>(), s);
-    tllm::argmax_tokens<<<batch, 256, 0, s>>>(logits_.as<float>(), m.vocab, next_.as<int>(), nullptr, 0, 0);
+    tllm::argmax_tokens<<<batch, tllm::kArgmaxThreads, 0, s>>>(
+        logits_.as<float>(), m.vocab, next_.as<int>(), nullptr, 0, 0);
     KWB_CUDA_LAUNCHED("forward");
 }
 

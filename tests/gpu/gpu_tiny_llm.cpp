@@ -74,6 +74,8 @@ int main()
             with({{"heads", 2}, {"kv_heads", 2}, {"hidden", 256}, {"batch", 4}, {"decode_gemm", "cublaslt"},
                 {"page_size", 128}, {"cuda_graph", graph}}));
     }
+    // splits 0: chosen from batch x kv_heads and the context (4 here), in a graph.
+    expect_verified(plugin, "tiny_llm", with({{"splits", 0}, {"prompt_len", 300}, {"cuda_graph", "on"}}));
     // A one-token prompt, the shortest output.
     expect_verified(plugin, "tiny_llm", with({{"prompt_len", 1}, {"gen_tokens", 2}, {"length_spread", 0}}));
     // The default size: 16 layers, 2048 wide, 32000 tokens (1.7 GB of bf16 weights).

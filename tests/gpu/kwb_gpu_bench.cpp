@@ -190,16 +190,18 @@ json bench_decode(const Plugin& plugin)
             double best_gbs = 0;
             struct Variant {
                 const char* impl;
-                int splits, stages;
+                int splits, stages, page;
             };
             const auto variants = batch == 1
-                ? std::vector<Variant> {{"simt", 1, 3}, {"simt", 8, 3}, {"simt", 16, 3}, {"simt", 32, 3},
-                    {"simt", 64, 3}, {"mma", 16, 3}, {"mma", 32, 3}, {"mma", 64, 3}, {"mma", 32, 4}}
-                : std::vector<Variant> {{"simt", 1, 2}, {"simt", 1, 3}, {"simt", 1, 4}, {"simt", 2, 3}, {"mma", 1, 2},
-                    {"mma", 1, 3}, {"mma", 1, 4}, {"mma", 2, 3}};
-            for (const auto& [impl, splits, stages] : variants) {
+                ? std::vector<Variant> {{"simt", 1, 3, 16}, {"simt", 8, 3, 16}, {"simt", 16, 3, 16},
+                    {"simt", 32, 3, 16}, {"simt", 64, 3, 16}, {"mma", 16, 3, 16}, {"mma", 24, 3, 16},
+                    {"mma", 32, 3, 16}, {"mma", 48, 3, 16}, {"mma", 64, 3, 16}, {"mma", 32, 4, 16}}
+                : std::vector<Variant> {{"simt", 1, 2, 16}, {"simt", 1, 3, 16}, {"simt", 1, 4, 16}, {"simt", 2, 3, 16},
+                    {"mma", 1, 2, 16}, {"mma", 1, 3, 16}, {"mma", 1, 4, 16}, {"mma", 2, 3, 16}, {"mma", 1, 2, 128},
+                    {"simt", 1, 2, 128}};
+            for (const auto& [impl, splits, stages, page] : variants) {
                 const json p = {{"batch", batch}, {"heads", 32}, {"kv_heads", 8}, {"head_dim", 128},
-                    {"context", context}, {"length_spread", 0}, {"page_size", 16}, {"splits", splits},
+                    {"context", context}, {"length_spread", 0}, {"page_size", page}, {"splits", splits},
                     {"stages", stages}, {"kv_dtype", "bf16"}, {"impl", impl}};
                 auto m = measure(plugin, "attention_decode", p);
                 if (m.contains("bytes_per_launch")) {
@@ -207,8 +209,8 @@ json bench_decode(const Plugin& plugin)
                     if (m.at("gbs").at("median").get<double>() > best_gbs)
                         best_gbs = m.at("gbs").at("median").get<double>(), best = m;
                 }
-                std::fprintf(stderr, "decode %s ctx %d batch %d splits %d stages %d: %s %s\n", impl, context, batch,
-                    splits, stages, m.value("gbs", json()).dump().c_str(),
+                std::fprintf(stderr, "decode %s ctx %d batch %d splits %d stages %d page %d: %s %s\n", impl, context,
+                    batch, splits, stages, page, m.value("gbs", json()).dump().c_str(),
                     m.value("verify", json()).value("ok", false) ? "" : m.dump().c_str());
                 rows.push_back(m);
             }
