@@ -103,9 +103,9 @@ ServingTrace serve_continuous(const std::vector<Request>& requests, int batch, i
         }
         if (staying.size() != active.size()) {
             backend.retire(kept);
-            active = std::move(staying);
             rows = static_cast<int>(kept.size());
         }
+        active = std::move(staying);
     }
     trace.wall_ms = clock.now_ms();
     return trace;
