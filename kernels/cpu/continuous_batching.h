@@ -55,8 +55,8 @@ struct ServingTrace {
 //   retire(kept)                 rows not in `kept` leave; kept[i] is the old row now at row i.
 // Clock: now_ms() and wait_until_ms(t), e.g. SteadyServingClock.
 template<class Backend, class Clock>
-ServingTrace serve_continuous(const std::vector<Request>& requests, int batch, int max_batch, Backend& backend,
-    Clock& clock)
+ServingTrace serve_continuous(
+    const std::vector<Request>& requests, int batch, int max_batch, Backend& backend, Clock& clock)
 {
     struct Active {
         std::size_t request;

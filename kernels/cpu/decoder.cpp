@@ -90,8 +90,8 @@ std::span<const float> DecoderEngine::prefill(std::span<const std::vector<int>> 
         if (len_[idx(slots_[b])] + len > max_seq_)
             throw std::invalid_argument("DecoderEngine::prefill: the prompts do not fit the cache");
         for (int t = 0; t < len; ++t)
-            std::copy_n(w_.embedding.data() + idx(prompts[b][t]) * c_.hidden, c_.hidden,
-                x_.data() + (b * len + t) * c_.hidden);
+            std::copy_n(
+                w_.embedding.data() + idx(prompts[b][t]) * c_.hidden, c_.hidden, x_.data() + (b * len + t) * c_.hidden);
     }
     forward(len);
     return std::span<const float>(logits_).first(prompts.size() * c_.vocab);

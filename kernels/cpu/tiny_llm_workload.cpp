@@ -261,11 +261,10 @@ public:
                 "requests arrive at `rate` per second (the first at 0) into a continuously batched decode loop, each "
                 "step serving every active sequence; an arrival joins at the first step boundary after it, after its "
                 "prefill (TTFT from its arrival, queueing included); finished sequences leave and free their KV"},
-            with_cuda_default({"rate", 50, int_values({5, 20, 50, 200}), "requests per second (arrivals poisson)"}, 50),
-            with_cuda_default({"max_batch", 8, int_values({1, 2, 4, 8, 16}),
-                                  "sequences a decode step serves at most (arrivals poisson); a request of `batch` "
-                                  "sequences waits for that many free rows"},
-                8),
+            {"rate", 50, int_values({5, 20, 50, 200}), "requests per second (arrivals poisson)"},
+            {"max_batch", 8, int_values({1, 2, 4, 8, 16}),
+                "sequences a decode step serves at most (arrivals poisson); a request of `batch` sequences waits for "
+                "that many free rows (cuda with decode_gemm gemv: at most 8)"},
             with_cuda_default({"length_spread", 0, int_values({0, 50, 100}),
                                   "percent: each request's prompt and output lengths drawn uniformly from "
                                   "[len * (1 - spread/100), len] by seed"},

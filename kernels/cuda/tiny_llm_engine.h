@@ -6,8 +6,8 @@
 // repetition's requests, one after another or continuously batched (tiny_llm_serving.cu).
 #include "../cpu/continuous_batching.h"
 #include "attention_decode_kernel.cuh"
-#include "cuda_check.h"
 #include "attention_prefill_kernel.cuh"
+#include "cuda_check.h"
 #include "device_buffer.h"
 #include "gpu_workload.h"
 #include "tiny_llm_model.h"

@@ -3,10 +3,9 @@
 #include "tiny_llm_kernels.cuh"
 #include "tiny_llm_model.h"
 
-#include <cuda_fp8.h>
-
 #include <algorithm>
 #include <cmath>
+#include <cuda_fp8.h>
 
 namespace kwb::cuda::tllm {
 
@@ -150,8 +149,8 @@ void seed_weights(const ModelShape& s, void* weights, bool bf16, float* norms, c
         seed_all(s, static_cast<float*>(weights), norms, stream);
 }
 
-std::vector<float> reference_logits(const ModelShape& s, const std::vector<int>& tokens, int first,
-    cudaStream_t stream, std::vector<float>* probes, const Fp8Cache* fp8)
+std::vector<float> reference_logits(const ModelShape& s, const std::vector<int>& tokens, int first, cudaStream_t stream,
+    std::vector<float>* probes, const Fp8Cache* fp8)
 {
     const WeightLayout L(s);
     const int n = static_cast<int>(tokens.size()), h = s.hidden, kv = s.kv_dim();
@@ -176,10 +175,10 @@ std::vector<float> reference_logits(const ModelShape& s, const std::vector<int>&
     const std::size_t cache = static_cast<std::size_t>(s.layers) * n * kv;
     DeviceBuffer x(h * 4), xn(h * 4), qkv(s.qkv_width() * 4), attn(h * 4), o(h * 4),
         gu(2 * static_cast<std::size_t>(s.ffn) * 4), u(s.ffn * 4), dn(h * 4), logits(s.vocab * 4), kc(cache * 4),
-        vc(cache * 4), kq(fp8 ? cache * 4 : 4), vq(fp8 ? cache * 4 : 4),
-        scales(fp8 ? fp8->scales.size() * 4 : 4);
+        vc(cache * 4), kq(fp8 ? cache * 4 : 4), vq(fp8 ? cache * 4 : 4), scales(fp8 ? fp8->scales.size() * 4 : 4);
     if (fp8)
-        KWB_CUDA(cudaMemcpyAsync(scales.as<void>(), fp8->scales.data(), scales.bytes(), cudaMemcpyHostToDevice, stream));
+        KWB_CUDA(
+            cudaMemcpyAsync(scales.as<void>(), fp8->scales.data(), scales.bytes(), cudaMemcpyHostToDevice, stream));
     KWB_CUDA(cudaMemcpyAsync(tok.as<void>(), tokens.data(), tok.bytes(), cudaMemcpyHostToDevice, stream));
     const auto linear = [&](std::size_t at, const float* in, float* out, int rows, int cols) {
         ref_linear<<<(rows + 7) / 8, 256, 0, stream>>>(W + at, in, out, rows, cols);
@@ -198,8 +197,10 @@ std::vector<float> reference_logits(const ModelShape& s, const std::vector<int>&
             const bool rounded = fp8 && pos >= fp8->from;
             if (fp8) {
                 const float* sc = scales.as<float>() + static_cast<std::size_t>(l) * 2 * s.kv_heads;
-                ref_fp8_round<<<1, 256, 0, stream>>>(kc.as<float>() + row, kq.as<float>() + row, sc, kv, s.head_dim(), 0);
-                ref_fp8_round<<<1, 256, 0, stream>>>(vc.as<float>() + row, vq.as<float>() + row, sc, kv, s.head_dim(), 1);
+                ref_fp8_round<<<1, 256, 0, stream>>>(
+                    kc.as<float>() + row, kq.as<float>() + row, sc, kv, s.head_dim(), 0);
+                ref_fp8_round<<<1, 256, 0, stream>>>(
+                    vc.as<float>() + row, vq.as<float>() + row, sc, kv, s.head_dim(), 1);
             }
             ref_attention<<<s.heads, 256, 0, stream>>>(qkv.as<float>(), (rounded ? kq : kc).as<float>() + layer0,
                 (rounded ? vq : vc).as<float>() + layer0, attn.as<float>(), s.heads, s.kv_heads, s.head_dim(), pos);

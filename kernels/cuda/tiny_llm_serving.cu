@@ -67,7 +67,8 @@ void TinyLlm::retire(const std::vector<int>& kept)
     for (std::size_t i = 0; i < kept.size(); ++i) {
         const auto k = static_cast<std::size_t>(kept[i]);
         if (k != i) {
-            KWB_CUDA(cudaMemcpyAsync(next_.as<int>() + i, next_.as<int>() + k, 4, cudaMemcpyDeviceToDevice, serving_stream_));
+            KWB_CUDA(cudaMemcpyAsync(
+                next_.as<int>() + i, next_.as<int>() + k, 4, cudaMemcpyDeviceToDevice, serving_stream_));
             KWB_CUDA(cudaMemcpyAsync(
                 seq_len_.as<int>() + i, seq_len_.as<int>() + k, 4, cudaMemcpyDeviceToDevice, serving_stream_));
             KWB_CUDA(cudaMemcpyAsync(table_.as<int>() + i * max_pages_, table_.as<int>() + k * max_pages_, row_bytes,
@@ -107,7 +108,8 @@ void TinyLlm::launch_sequential(cudaStream_t stream)
     for (std::size_t i = 0; i < requests_.size(); ++i) {
         const auto& r = requests_[i];
         KWB_CUDA(cudaEventRecord(events_[e++], stream));
-        prefill(prompts_.as<int>() + prompt_at_[i], r.prompt_len, cu_.as<int>() + i * (cfg_.sched.batch + 1), 0, stream);
+        prefill(
+            prompts_.as<int>() + prompt_at_[i], r.prompt_len, cu_.as<int>() + i * (cfg_.sched.batch + 1), 0, stream);
         KWB_CUDA(cudaEventRecord(events_[e++], stream));
         for (int t = 1; t < r.gen_tokens; ++t) {
             step(cfg_.sched.batch, stream);

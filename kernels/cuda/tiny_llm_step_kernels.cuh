@@ -28,8 +28,7 @@ struct RopeArgs {
 };
 
 template<typename KV> __device__ __forceinline__ void store_kv_pair(KV* at, float x0, float x1, float scale);
-template<>
-__device__ __forceinline__ void store_kv_pair<__nv_bfloat16>(__nv_bfloat16* at, float x0, float x1, float)
+template<> __device__ __forceinline__ void store_kv_pair<__nv_bfloat16>(__nv_bfloat16* at, float x0, float x1, float)
 {
     *reinterpret_cast<__nv_bfloat162*>(at) = __floats2bfloat162_rn(x0, x1);
 }

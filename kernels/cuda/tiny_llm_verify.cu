@@ -28,8 +28,8 @@ nlohmann::json TinyLlm::verify(cudaStream_t stream)
     std::vector<float> logits(static_cast<std::size_t>(steps + 1) * batch * vocab); // [step][b][vocab]
     std::vector<int> chosen(static_cast<std::size_t>(steps + 1) * batch);
     // Rows 0..batch-1 take their pages as first built (continuous batching may have moved them).
-    KWB_CUDA(cudaMemcpyAsync(
-        table_.as<void>(), table_host_.data(), table_host_.size() * 4, cudaMemcpyHostToDevice, stream));
+    KWB_CUDA(
+        cudaMemcpyAsync(table_.as<void>(), table_host_.data(), table_host_.size() * 4, cudaMemcpyHostToDevice, stream));
     poison(logits_, stream);
     for (int s = 0; s <= steps; ++s) {
         if (s == 0)
@@ -63,7 +63,8 @@ nlohmann::json TinyLlm::verify(cudaStream_t stream)
             tokens.begin() + static_cast<std::ptrdiff_t>(b + 1) * prefix);
         for (int s = 0; s < steps; ++s)
             seq.push_back(chosen[static_cast<std::size_t>(s) * batch + b]);
-        const auto ref = reference_logits(m, seq, prefix - 1, stream, b == 0 ? &probes : nullptr, cfg_.fp8 ? &fp8 : nullptr);
+        const auto ref
+            = reference_logits(m, seq, prefix - 1, stream, b == 0 ? &probes : nullptr, cfg_.fp8 ? &fp8 : nullptr);
         // bf16 weights and GEMM inputs: each rounding is 2^-9 relative and random in sign, so a
         // logit's error grows with the square root of the roundings it passes (two per layer in
         // the residual stream): 0.04 of the logits' RMS per sqrt(2 layers + 1).
@@ -96,10 +97,10 @@ nlohmann::json TinyLlm::verify(cudaStream_t stream)
     return {{"ok", ok}, {"max_abs_error", max_err}, {"tolerance", tol}, {"greedy_checked", greedy_checked},
         {"greedy_flips", greedy_flips}, {"weight_probes", probes},
         {"compared",
-            std::string(cfg_.fp8 ? "bf16 tiny_llm with an fp8 e4m3 KV cache" : "bf16 tiny_llm") + " logits (paged prefill of "
-                + std::to_string(prefix) + " tokens + " + std::to_string(steps) + " greedy steps, "
-                + std::to_string(positions) + " positions of sequences 0 and " + std::to_string(batch - 1)
-                + ") vs an fp32 reference forward of the same seeded weights"
+            std::string(cfg_.fp8 ? "bf16 tiny_llm with an fp8 e4m3 KV cache" : "bf16 tiny_llm")
+                + " logits (paged prefill of " + std::to_string(prefix) + " tokens + " + std::to_string(steps)
+                + " greedy steps, " + std::to_string(positions) + " positions of sequences 0 and "
+                + std::to_string(batch - 1) + ") vs an fp32 reference forward of the same seeded weights"
                 + (cfg_.fp8 ? " (its decode steps attend K, V rounded to e4m3 with the same per-head scales)" : "")
                 + "; |logit - ref| <= " + (cfg_.fp8 ? "3 * " : "")
                 + "0.04 * sqrt(2 layers + 1) * max(rms(ref), 1); greedy tokens equal wherever the top-2 margin "

@@ -61,8 +61,8 @@ Config::Config(const nlohmann::json& p)
         fail("hidden / heads must be 64 or 128 on the cuda backend (the attention kernels' head dims), got "
             + std::to_string(m.head_dim()));
     if (m.heads % m.kv_heads)
-        fail("parameter 'kv_heads' (" + std::to_string(m.kv_heads) + ") must divide 'heads' ("
-            + std::to_string(m.heads) + ")");
+        fail("parameter 'kv_heads' (" + std::to_string(m.kv_heads) + ") must divide 'heads' (" + std::to_string(m.heads)
+            + ")");
     const int g = m.heads / m.kv_heads;
     if (g != 1 && g != 2 && g != 4 && g != 8)
         fail("heads / kv_heads must be 1, 2, 4 or 8 on the cuda backend, got " + std::to_string(g));
@@ -333,9 +333,8 @@ void TinyLlm::forward(int seqs, int per, int row0, const int* cu_seqlens, int ma
         const float* scales = kv_scale_.as<float>() + static_cast<std::size_t>(l) * 2 * m.kv_heads;
         const RopeArgs rope {qkv_.as<float>(), rope_.as<float2>(), seq_len_.as<int>() + row0,
             table_.as<int>() + static_cast<std::size_t>(row0) * max_pages_, q_.as<__nv_bfloat16>(),
-            k_.as<__nv_bfloat16>(), v_.as<__nv_bfloat16>(), kp, vp, h, m.kv_dim(), hd, per, cfg_.page_size,
-            max_pages_, scales,
-            amax_.bytes() ? amax_.as<unsigned>() + static_cast<std::size_t>(l) * 2 * m.kv_heads : nullptr};
+            k_.as<__nv_bfloat16>(), v_.as<__nv_bfloat16>(), kp, vp, h, m.kv_dim(), hd, per, cfg_.page_size, max_pages_,
+            scales, amax_.bytes() ? amax_.as<unsigned>() + static_cast<std::size_t>(l) * 2 * m.kv_heads : nullptr};
         if (cfg_.fp8)
             rope_scatter<__nv_fp8_e4m3><<<rows, 256, 0, s>>>(rope);
         else
@@ -348,10 +347,9 @@ void TinyLlm::forward(int seqs, int per, int row0, const int* cu_seqlens, int ma
             prefill_kernel_<<<grid, kPrefillWarps * 32, prefill_smem_, s>>>(p);
             KWB_CUDA_LAUNCHED("prefill attention");
         } else {
-            const decode::Params p {kp, vp, table_.as<int>(), seq_len_.as<int>(), q_.as<__nv_bfloat16>(),
-                scales, scales + m.kv_heads, attn_.as<__nv_bfloat16>(), o_part_.as<float>(),
-                m_part_.as<float>(), l_part_.as<float>(), m.kv_heads, cfg_.page_size, max_pages_, cfg_.splits,
-                kDecodeStages, scale_log2};
+            const decode::Params p {kp, vp, table_.as<int>(), seq_len_.as<int>(), q_.as<__nv_bfloat16>(), scales,
+                scales + m.kv_heads, attn_.as<__nv_bfloat16>(), o_part_.as<float>(), m_part_.as<float>(),
+                l_part_.as<float>(), m.kv_heads, cfg_.page_size, max_pages_, cfg_.splits, kDecodeStages, scale_log2};
             decode_kernel_<<<dim3(cfg_.splits, m.kv_heads, batch), decode::kThreads, decode_smem_, s>>>(p);
             if (cfg_.splits > 1) {
                 const unsigned r = static_cast<unsigned>(batch * m.heads);
@@ -389,8 +387,7 @@ void TinyLlm::prefill(const int* tokens, int prompt_len, const int* cu_seqlens, 
 void TinyLlm::decode_step(int seqs, cudaStream_t s) const
 {
     set_lengths<<<1, 256, 0, s>>>(seq_len_.as<int>(), seqs, -1);
-    embed<__nv_bfloat16>
-        <<<seqs, 256, 0, s>>>(next_.as<int>(), w(layout_.embedding), x_.as<float>(), cfg_.m.hidden);
+    embed<__nv_bfloat16><<<seqs, 256, 0, s>>>(next_.as<int>(), w(layout_.embedding), x_.as<float>(), cfg_.m.hidden);
     forward(seqs, 1, 0, nullptr, 1, s);
 }
 

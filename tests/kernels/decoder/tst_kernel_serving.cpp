@@ -208,7 +208,8 @@ private slots:
             }
             return std::string();
         };
-        QVERIFY(refused({{"arrivals", "poisson"}, {"batch", 4}, {"max_batch", 2}}).find("max_batch") != std::string::npos);
+        QVERIFY(
+            refused({{"arrivals", "poisson"}, {"batch", 4}, {"max_batch", 2}}).find("max_batch") != std::string::npos);
         QVERIFY(refused({{"arrivals", "burst"}}).find("arrivals") != std::string::npos);
         QVERIFY(refused({{"arrivals", "poisson"}, {"rate", 0}}).find("rate") != std::string::npos);
         QVERIFY(refused({{"arrivals", "poisson"}, {"batch", 2}, {"max_batch", 2}}).empty());
