@@ -370,7 +370,8 @@ private:
                 kName, max_batch, s.batch));
         const int threads = static_cast<int>(int_param(params, kName, "threads", 1, 256));
         check_buffer(kName, decoder_weight_count(c), "the weights");
-        const double rows = static_cast<double>(std::max(s.batch, max_batch)) * (s.prompt_len + s.gen_tokens);
+        const int slots = s.arrivals == llm::Arrivals::Poisson ? max_batch : s.batch; // the engine's caches
+        const double rows = static_cast<double>(slots) * (s.prompt_len + s.gen_tokens);
         check_buffer(kName, rows * std::max(c.hidden, c.ffn), "the activations (batch x tokens x width)");
         check_buffer(kName, rows * c.layers * c.kv_dim(), "the KV cache");
         check_buffer(kName, static_cast<double>(s.requests) * s.batch * s.prompt_len, "the prompts");
