@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <stdexcept>
+#include <string>
 
 namespace kwb::cpu {
 
@@ -29,6 +30,7 @@ DecoderEngine::DecoderEngine(const DecoderWeights& weights, int batch, int max_s
     , batch_(batch)
     , max_seq_(max_seq)
     , pool_(pool)
+    , len_(idx(batch), 0)
 {
     const int hd = c_.head_dim();
     rope_cos_.resize(idx(max_seq) * (hd / 2));
@@ -64,32 +66,47 @@ float* DecoderEngine::cache_v(int layer, int b, int kv_head)
     return v_cache_.data() + ((idx(layer) * batch_ + b) * c_.kv_heads + kv_head) * max_seq_ * c_.head_dim();
 }
 
-std::span<const float> DecoderEngine::prefill(std::span<const std::vector<int>> prompts)
+void DecoderEngine::use_slots(std::size_t count, std::span<const int> slots, const char* what)
 {
-    if (static_cast<int>(prompts.size()) != batch_ || prompts.empty() || prompts[0].empty())
-        throw std::invalid_argument("DecoderEngine::prefill: need one non-empty prompt per sequence");
-    const auto len = static_cast<int>(prompts[0].size());
-    if (length_ + len > max_seq_)
-        throw std::invalid_argument("DecoderEngine::prefill: the prompts do not fit the cache");
-    for (int b = 0; b < batch_; ++b) {
-        if (static_cast<int>(prompts[b].size()) != len)
-            throw std::invalid_argument("DecoderEngine::prefill: prompts must have the same length");
-        for (int t = 0; t < len; ++t)
-            std::copy_n(w_.embedding.data() + idx(prompts[b][t]) * c_.hidden, c_.hidden,
-                x_.data() + (idx(b) * len + t) * c_.hidden);
+    if (count == 0 || count > idx(batch_) || (!slots.empty() && slots.size() != count))
+        throw std::invalid_argument(std::string("DecoderEngine::") + what + ": one slot per sequence, at most batch");
+    slots_.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        slots_[i] = slots.empty() ? static_cast<int>(i) : slots[i];
+        if (slots_[i] < 0 || slots_[i] >= batch_)
+            throw std::invalid_argument(std::string("DecoderEngine::") + what + ": slot out of range");
     }
-    forward(len);
-    return logits_;
 }
 
-std::span<const float> DecoderEngine::decode(std::span<const int> tokens)
+std::span<const float> DecoderEngine::prefill(std::span<const std::vector<int>> prompts, std::span<const int> slots)
 {
-    if (static_cast<int>(tokens.size()) != batch_ || length_ + 1 > max_seq_)
-        throw std::invalid_argument("DecoderEngine::decode: one token per sequence, within the cache");
-    for (int b = 0; b < batch_; ++b)
-        std::copy_n(w_.embedding.data() + idx(tokens[b]) * c_.hidden, c_.hidden, x_.data() + idx(b) * c_.hidden);
+    use_slots(prompts.size(), slots, "prefill");
+    if (prompts[0].empty())
+        throw std::invalid_argument("DecoderEngine::prefill: need one non-empty prompt per sequence");
+    const auto len = static_cast<int>(prompts[0].size());
+    for (std::size_t b = 0; b < prompts.size(); ++b) {
+        if (static_cast<int>(prompts[b].size()) != len)
+            throw std::invalid_argument("DecoderEngine::prefill: prompts must have the same length");
+        if (len_[idx(slots_[b])] + len > max_seq_)
+            throw std::invalid_argument("DecoderEngine::prefill: the prompts do not fit the cache");
+        for (int t = 0; t < len; ++t)
+            std::copy_n(
+                w_.embedding.data() + idx(prompts[b][t]) * c_.hidden, c_.hidden, x_.data() + (b * len + t) * c_.hidden);
+    }
+    forward(len);
+    return std::span<const float>(logits_).first(prompts.size() * c_.vocab);
+}
+
+std::span<const float> DecoderEngine::decode(std::span<const int> tokens, std::span<const int> slots)
+{
+    use_slots(tokens.size(), slots, "decode");
+    for (std::size_t b = 0; b < tokens.size(); ++b) {
+        if (len_[idx(slots_[b])] + 1 > max_seq_)
+            throw std::invalid_argument("DecoderEngine::decode: one token per sequence, within the cache");
+        std::copy_n(w_.embedding.data() + idx(tokens[b]) * c_.hidden, c_.hidden, x_.data() + b * c_.hidden);
+    }
     forward(1);
-    return logits_;
+    return std::span<const float>(logits_).first(tokens.size() * c_.vocab);
 }
 
 int DecoderEngine::argmax(int b) const
@@ -111,7 +128,7 @@ std::size_t DecoderEngine::bytes() const
 
 void DecoderEngine::forward(int per_seq)
 {
-    const int rows = batch_ * per_seq;
+    const int seqs = static_cast<int>(slots_.size()), rows = seqs * per_seq;
     const int h = c_.hidden, kv = c_.kv_dim(), hd = c_.head_dim();
     const std::size_t n = idx(rows) * h;
     for (int l = 0; l < c_.layers; ++l) {
@@ -122,13 +139,14 @@ void DecoderEngine::forward(int per_seq)
         linear(xn_.data(), rows, h, L.wv, kv, v_.data());
         rope(q_.data(), rows, h, per_seq);
         rope(k_.data(), rows, kv, per_seq);
-        for (int b = 0; b < batch_; ++b)
+        for (int b = 0; b < seqs; ++b)
             for (int t = 0; t < per_seq; ++t)
                 for (int g = 0; g < c_.kv_heads; ++g) {
+                    const int slot = slots_[idx(b)];
                     const std::size_t src = (idx(b) * per_seq + t) * kv + idx(g) * hd;
-                    const std::size_t dst = idx(length_ + t) * hd;
-                    std::copy_n(k_.data() + src, hd, cache_k(l, b, g) + dst);
-                    std::copy_n(v_.data() + src, hd, cache_v(l, b, g) + dst);
+                    const std::size_t dst = idx(len_[idx(slot)] + t) * hd;
+                    std::copy_n(k_.data() + src, hd, cache_k(l, slot, g) + dst);
+                    std::copy_n(v_.data() + src, hd, cache_v(l, slot, g) + dst);
                 }
         attention(l, per_seq);
         linear(attn_.data(), rows, h, L.wo, h, tmp_.data());
@@ -143,11 +161,12 @@ void DecoderEngine::forward(int per_seq)
         for (std::size_t i = 0; i < n; ++i)
             x_[i] += tmp_[i];
     }
-    for (int b = 0; b < batch_; ++b)
+    for (int b = 0; b < seqs; ++b)
         std::copy_n(x_.data() + (idx(b) * per_seq + per_seq - 1) * h, h, last_.data() + idx(b) * h);
-    rmsnorm(batch_, h, kNormWidth, last_.data(), w_.final_norm.data(), xn_.data(), pool_);
-    linear(xn_.data(), batch_, h, w_.lm_head, c_.vocab, logits_.data());
-    length_ += per_seq;
+    rmsnorm(seqs, h, kNormWidth, last_.data(), w_.final_norm.data(), xn_.data(), pool_);
+    linear(xn_.data(), seqs, h, w_.lm_head, c_.vocab, logits_.data());
+    for (int slot : slots_)
+        len_[idx(slot)] += per_seq;
 }
 
 void DecoderEngine::linear(const float* x, int rows, int in, const std::vector<float>& w, int out, float* y)
@@ -171,7 +190,7 @@ void DecoderEngine::rope(float* v, int rows, int width, int per_seq)
 {
     const int hd = c_.head_dim();
     for (int r = 0; r < rows; ++r) {
-        const int pos = length_ + r % per_seq;
+        const int pos = len_[idx(slots_[idx(r / per_seq)])] + r % per_seq;
         const float* cs = rope_cos_.data() + idx(pos) * (hd / 2);
         const float* sn = rope_sin_.data() + idx(pos) * (hd / 2);
         float* row = v + idx(r) * width;
@@ -193,14 +212,15 @@ void DecoderEngine::attention(int layer, int per_seq)
     const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
     // One task per (sequence, query head); the keys and values come from the cache, which
     // already holds this step's positions.
-    pool_.for_each(idx(batch_) * c_.heads, [&](std::size_t task, int worker) {
+    pool_.for_each(slots_.size() * c_.heads, [&](std::size_t task, int worker) {
         const int b = static_cast<int>(task) / c_.heads;
         const int head = static_cast<int>(task) % c_.heads;
-        const float* keys = cache_k(layer, b, head / group);
-        const float* values = cache_v(layer, b, head / group);
+        const int slot = slots_[idx(b)];
+        const float* keys = cache_k(layer, slot, head / group);
+        const float* values = cache_v(layer, slot, head / group);
         float* scores = scores_[idx(worker)].data();
         for (int t = 0; t < per_seq; ++t) {
-            const int pos = length_ + t;
+            const int pos = len_[idx(slot)] + t;
             const std::size_t row = (idx(b) * per_seq + t) * h + idx(head) * hd;
             const float* q = q_.data() + row;
             float max_score = -INFINITY;

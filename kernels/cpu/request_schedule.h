@@ -5,6 +5,8 @@
 // Each request is `batch` sequences served together: prompt and output lengths drawn per request
 // uniformly from [len * (1 - spread/100), len], prompt tokens from the seed. With one request and
 // no spread the prompts are those of the CPU decoder before it became tiny_llm's CPU backend.
+// Requests arrive one after another (each when the previous one has finished) or as a Poisson
+// process of `rate` requests/s (continuous_batching.h serves those).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -15,7 +17,10 @@
 
 namespace kwb::llm {
 
+enum class Arrivals { Sequential, Poisson };
+
 struct Request {
+    double arrival_ms = 0; // from the repetition's start (Poisson arrivals; 0 when sequential)
     int prompt_len = 1;
     int gen_tokens = 2; // the first token (from the prefill) included
     std::vector<std::vector<int>> prompts; // [batch][prompt_len]
@@ -24,7 +29,34 @@ struct Request {
 struct ScheduleSpec {
     int requests = 1, batch = 1, prompt_len = 32, gen_tokens = 32, spread_pct = 0, vocab = 4096;
     std::uint64_t seed = 42;
+    Arrivals arrivals = Arrivals::Sequential;
+    double rate = 50; // requests per second (Poisson arrivals)
 };
+
+// SplitMix64: the lengths' and the arrivals' streams (simple enough to recompute in a fixture).
+inline std::uint64_t splitmix64(std::uint64_t& state)
+{
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+// Arrival times in ms of `count` requests at `rate_per_s`: the first at 0 (the repetition starts
+// with work, as a load generator's first request does), then exponential gaps of mean
+// 1000 / rate ms by inversion, u = ((z >> 11) + 0.5) / 2^53 from its own SplitMix64 stream.
+inline std::vector<double> poisson_arrivals_ms(int count, double rate_per_s, std::uint64_t seed)
+{
+    std::uint64_t state = seed * 0x9fb21c651e98df25ull + 0x2545f4914f6cdd1dull;
+    std::vector<double> at(static_cast<std::size_t>(std::max(count, 0)));
+    double t = 0;
+    for (auto& a : at) {
+        a = t;
+        const double u = (static_cast<double>(splitmix64(state) >> 11) + 0.5) * 0x1p-53;
+        t += -std::log1p(-u) / rate_per_s * 1000.0;
+    }
+    return at;
+}
 
 inline std::vector<Request> make_schedule(const ScheduleSpec& s)
 {
@@ -35,11 +67,7 @@ inline std::vector<Request> make_schedule(const ScheduleSpec& s)
         const int lo = std::max(lo_floor, static_cast<int>(std::ceil(hi * (1.0 - spread_pct / 100.0))));
         if (spread_pct == 0 || lo >= hi)
             return hi;
-        std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        return lo + static_cast<int>(z % static_cast<std::uint64_t>(hi - lo + 1));
+        return lo + static_cast<int>(splitmix64(state) % static_cast<std::uint64_t>(hi - lo + 1));
     };
     std::vector<Request> out(static_cast<std::size_t>(s.requests));
     for (auto& r : out) {
@@ -49,6 +77,11 @@ inline std::vector<Request> make_schedule(const ScheduleSpec& s)
         for (auto& p : r.prompts)
             for (int& t : p)
                 t = static_cast<int>(tokens() % static_cast<std::uint64_t>(s.vocab));
+    }
+    if (s.arrivals == Arrivals::Poisson) {
+        const auto at = poisson_arrivals_ms(s.requests, s.rate, s.seed);
+        for (std::size_t i = 0; i < out.size(); ++i)
+            out[i].arrival_ms = at[i];
     }
     return out;
 }

@@ -3,7 +3,8 @@
 // (once the `decoder` workload, still found by that name) runs DecoderEngine in fp32; the cuda
 // backend's kernels, reference and parameter checks live in the GPU backend plugin
 // (kernels/cuda/tiny_llm_*). Both share the architecture, the seeded weights, the requests
-// (cpu/request_schedule.h) and the metrics.
+// (cpu/request_schedule.h), continuous batching (cpu/continuous_batching.h) and the metrics.
+#include "cpu/continuous_batching.h"
 #include "cpu/cpu_workloads.h"
 #include "cpu/decoder.h"
 #include "cpu/request_schedule.h"
@@ -22,11 +23,14 @@ constexpr const char* kName = "tiny_llm";
 
 class PreparedDecoder final : public PreparedWorkload {
 public:
-    PreparedDecoder(const DecoderConfig& config, const llm::ScheduleSpec& s, int threads)
+    PreparedDecoder(const DecoderConfig& config, const llm::ScheduleSpec& s, int max_batch, int threads)
         : requests_(llm::make_schedule(s))
         , weights_(make_decoder_weights(config))
         , pool_(threads)
-        , engine_(weights_, s.batch, max_len(requests_), pool_)
+        , poisson_(s.arrivals == llm::Arrivals::Poisson)
+        , batch_(s.batch)
+        , max_batch_(poisson_ ? max_batch : s.batch)
+        , engine_(weights_, max_batch_, max_len(requests_), pool_)
     {
         for (const auto& r : requests_)
             generated_ += static_cast<double>(s.batch) * r.gen_tokens;
@@ -35,7 +39,74 @@ public:
     // Requests one after another: each request's batch is prefilled, then decoded greedily until
     // every sequence has its gen_tokens. Its TTFT ends when the first token of every sequence is
     // chosen; each later step (a token for every sequence) is one inter-token latency.
-    RepetitionResult run_once() override
+    RepetitionResult run_once() override { return poisson_ ? serve_poisson() : serve_sequential(); }
+
+    // The continuously batched backend: engine slots are the rows' caches; a row's slot is
+    // found through slot_of_row_, so leaving sequences move nothing.
+    void prefill(int request, int first_row)
+    {
+        std::vector<int> slots(free_slots_.end() - batch_, free_slots_.end());
+        free_slots_.resize(free_slots_.size() - static_cast<std::size_t>(batch_));
+        engine_.prefill(requests_[static_cast<std::size_t>(request)].prompts, slots);
+        next_.resize(static_cast<std::size_t>(first_row));
+        for (int b = 0; b < batch_; ++b)
+            next_.push_back(engine_.argmax(b));
+        slot_of_row_.resize(static_cast<std::size_t>(first_row));
+        slot_of_row_.insert(slot_of_row_.end(), slots.begin(), slots.end());
+    }
+    void step(int rows)
+    {
+        engine_.decode(std::span(next_).first(static_cast<std::size_t>(rows)),
+            std::span(slot_of_row_).first(static_cast<std::size_t>(rows)));
+        for (int r = 0; r < rows; ++r)
+            next_[static_cast<std::size_t>(r)] = engine_.argmax(r);
+    }
+    void retire(const std::vector<int>& kept)
+    {
+        std::vector<int> slots, next;
+        std::vector<bool> stays(slot_of_row_.size(), false);
+        for (int r : kept) {
+            slots.push_back(slot_of_row_[static_cast<std::size_t>(r)]);
+            next.push_back(next_[static_cast<std::size_t>(r)]);
+            stays[static_cast<std::size_t>(r)] = true;
+        }
+        for (std::size_t r = 0; r < stays.size(); ++r)
+            if (!stays[r]) {
+                engine_.release(slot_of_row_[r]);
+                free_slots_.push_back(slot_of_row_[r]);
+            }
+        slot_of_row_ = std::move(slots);
+        next_ = std::move(next);
+    }
+
+private:
+    RepetitionResult serve_poisson()
+    {
+        engine_.reset();
+        free_slots_.resize(static_cast<std::size_t>(max_batch_));
+        for (int i = 0; i < max_batch_; ++i)
+            free_slots_[static_cast<std::size_t>(i)] = max_batch_ - 1 - i; // slot 0 taken first
+        slot_of_row_.clear();
+        next_.clear();
+        llm::SteadyServingClock clock;
+        const auto trace = llm::serve_continuous(requests_, batch_, max_batch_, *this, clock);
+        RepetitionResult r;
+        llm::serving_metrics(trace.served, trace.wall_ms, generated_, r.metrics);
+        r.metrics["peak_mem_mib"] = peak_mib();
+        for (const auto& s : trace.served)
+            r.iterations.push_back(s.ttft_ms);
+        for (const auto& x : trace.readings)
+            r.readings.push_back({x.t_ms / 1000.0, x.ttft ? "ttft" : "itl", x.value_ms, "ms"});
+        return r;
+    }
+
+    double peak_mib() const
+    {
+        return (decoder_weight_count(weights_.config) * sizeof(float) + static_cast<double>(engine_.bytes()))
+            / (1 << 20);
+    }
+
+    RepetitionResult serve_sequential()
     {
         using clock = std::chrono::steady_clock;
         const auto ms_since
@@ -64,15 +135,14 @@ public:
         }
         RepetitionResult r;
         llm::serving_metrics(served, ms_since(start), generated_, r.metrics);
-        r.metrics["peak_mem_mib"]
-            = (decoder_weight_count(weights_.config) * sizeof(float) + static_cast<double>(engine_.bytes()))
-            / (1 << 20);
+        r.metrics["peak_mem_mib"] = peak_mib();
         for (const auto& s : served)
             r.iterations.push_back(s.ttft_ms); // one prefill per request
         r.readings = std::move(readings);
         return r;
     }
 
+public:
     // The engine's prefill and first decode step of request 0 against the reference forward of
     // the same weights, for the first and last sequence of the batch (every one would cost batch
     // times as much and exercise no other path).
@@ -121,8 +191,11 @@ private:
     std::vector<llm::Request> requests_;
     DecoderWeights weights_;
     ThreadPool pool_;
+    bool poisson_;
+    int batch_, max_batch_; // sequences per request; engine slots (rows of a step)
     DecoderEngine engine_;
     double generated_ = 0;
+    std::vector<int> free_slots_, slot_of_row_, next_; // continuous batching
 };
 
 // The cuda backend serves a whole schedule per repetition: never calibrated to more launches.
@@ -153,8 +226,9 @@ public:
     std::string description() const override
     {
         return "small Llama-style decoder (RMSNorm, GQA + RoPE, SwiGLU; seeded random weights) serving requests one "
-               "after another: prefill then greedy decoding with a KV cache; cpu: fp32; cuda: bf16, flash prefill, "
-               "paged decode attention, GEMV or cuBLASLt linear layers, decode step optionally in a CUDA graph";
+               "after another or arriving as a Poisson process into a continuously batched decode loop: prefill then "
+               "greedy decoding with a KV cache; cpu: fp32; cuda: bf16 (KV cache bf16 or fp8), flash prefill, paged "
+               "decode attention, GEMV or cuBLASLt linear layers, decode step optionally in a CUDA graph";
     }
     std::vector<Backend> backends() const override { return {Backend::Cpu, Backend::Cuda}; }
     std::vector<ParamSpec> params() const override
@@ -181,8 +255,16 @@ public:
                                   "tokens generated per sequence, the first included (the most, with length_spread)"},
                 64),
             with_cuda_default({"batch", 4, int_values({1, 2, 4, 8}), "sequences of one request, served together"}, 1),
-            with_cuda_default(
-                {"requests", 1, int_values({1, 4, 8, 16}), "requests per repetition, one after another"}, 8),
+            with_cuda_default({"requests", 1, int_values({1, 4, 8, 16}), "requests per repetition"}, 8),
+            {"arrivals", "sequential", {"sequential", "poisson"},
+                "sequential: each request starts when the previous one has finished (TTFT from its start); poisson: "
+                "requests arrive at `rate` per second (the first at 0) into a continuously batched decode loop, each "
+                "step serving every active sequence; an arrival joins at the first step boundary after it, after its "
+                "prefill (TTFT from its arrival, queueing included); finished sequences leave and free their KV"},
+            {"rate", 50, int_values({5, 20, 50, 200}), "requests per second (arrivals poisson)"},
+            {"max_batch", 8, int_values({1, 2, 4, 8, 16}),
+                "sequences a decode step serves at most (arrivals poisson); a request of `batch` sequences waits for "
+                "that many free rows (cuda with decode_gemm gemv: at most 8)"},
             with_cuda_default({"length_spread", 0, int_values({0, 50, 100}),
                                   "percent: each request's prompt and output lengths drawn uniformly from "
                                   "[len * (1 - spread/100), len] by seed"},
@@ -195,6 +277,9 @@ public:
                 "at most one split per 64 tokens of prompt_len + gen_tokens)"}),
             cuda({"cuda_graph", "off", {"off", "on"},
                 "decode step launched kernel by kernel (off) or as one CUDA graph (on)"}),
+            cuda({"kv_dtype", "bf16", {"bf16", "fp8"},
+                "KV cache element: bf16, or fp8 e4m3 with a per-(layer, KV head) scale calibrated once from request "
+                "0's prefill (decode attention reads it; the prefill attends its own bf16 K, V)"}),
             cuda({"decode_gemm", "gemv", {"gemv", "cublaslt"},
                 "linear layers of a decode step: the plugin's GEMV (batch <= 8) or cuBLASLt's GEMM"}),
             cuda(fault_param()),
@@ -205,17 +290,21 @@ public:
         return {
             {"ttft_ms", "ms", Direction::Lower,
                 "time to first token, mean over the repetition's requests: prefill of the request's batch plus "
-                "choosing each sequence's first token (each request's is an iteration value)"},
+                "choosing each sequence's first token, from the request's start (sequential) or its arrival (poisson: "
+                "queueing included); each request's is an iteration value"},
             {"ttft_p50_ms", "ms", Direction::Lower, "median TTFT over the repetition's requests"},
             {"ttft_p99_ms", "ms", Direction::Lower, "99th percentile TTFT over the requests (interpolated)"},
             {"itl_p50_ms", "ms", Direction::Lower,
-                "median inter-token latency: one decode step (a token for every sequence) over every request's steps"},
+                "median inter-token latency: the gap between consecutive tokens of a request (sequential: one decode "
+                "step; poisson: a step of the continuous batch, plus any prefill of a joining request before it), over "
+                "every request's gaps"},
             {"itl_p99_ms", "ms", Direction::Lower, "99th percentile of the same steps (interpolated)"},
             {"tpot_ms", "ms", Direction::Lower,
                 "time per output token after the first: a request's decode time / (its tokens - 1), mean over "
                 "requests"},
             {"tok_s", "tok/s", Direction::Higher,
-                "generated tokens (batch * sum of gen_tokens) / wall time of the repetition, prefills included"},
+                "generated tokens (batch * sum of gen_tokens) / wall time of the repetition, prefills (and with "
+                "poisson arrivals idle waits) included"},
             {"peak_mem_mib", "MiB", Direction::Lower,
                 "memory the workload holds: weights, KV cache, activations (cuda: device memory it allocated, "
                 "cuBLASLt workspace included; cpu: host memory)"},
@@ -270,15 +359,27 @@ private:
         s.spread_pct = static_cast<int>(int_param(params, kName, "length_spread", 0, 100));
         s.vocab = c.vocab;
         s.seed = c.seed;
+        const auto arrivals = params.value("arrivals", nlohmann::json("sequential"));
+        if (arrivals != "sequential" && arrivals != "poisson")
+            throw WorkloadError(fmt::format(
+                "{}: parameter 'arrivals' must be \"sequential\" or \"poisson\", got {}", kName, arrivals.dump()));
+        s.arrivals = arrivals == "poisson" ? llm::Arrivals::Poisson : llm::Arrivals::Sequential;
+        s.rate = static_cast<double>(int_param(params, kName, "rate", 1, 1000000));
+        const int max_batch = static_cast<int>(int_param(params, kName, "max_batch", 1, 1024));
+        if (s.arrivals == llm::Arrivals::Poisson && max_batch < s.batch)
+            throw WorkloadError(fmt::format("{}: parameter 'max_batch' ({}) must hold one request's 'batch' ({}) "
+                                            "sequences",
+                kName, max_batch, s.batch));
         const int threads = static_cast<int>(int_param(params, kName, "threads", 1, 256));
         check_buffer(kName, decoder_weight_count(c), "the weights");
-        const double rows = static_cast<double>(s.batch) * (s.prompt_len + s.gen_tokens);
+        const int slots = s.arrivals == llm::Arrivals::Poisson ? max_batch : s.batch; // the engine's caches
+        const double rows = static_cast<double>(slots) * (s.prompt_len + s.gen_tokens);
         check_buffer(kName, rows * std::max(c.hidden, c.ffn), "the activations (batch x tokens x width)");
         check_buffer(kName, rows * c.layers * c.kv_dim(), "the KV cache");
         check_buffer(kName, static_cast<double>(s.requests) * s.batch * s.prompt_len, "the prompts");
         if (!make)
             return nullptr;
-        return std::make_unique<PreparedDecoder>(c, s, threads);
+        return std::make_unique<PreparedDecoder>(c, s, max_batch, threads);
     }
 };
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cuda_fp8.h>
 
 namespace kwb::cuda::tllm {
 
@@ -94,6 +95,16 @@ __global__ void ref_rope(float* qkv, float* k_row, float* v_row, int hidden, int
     }
 }
 
+// fp8 e4m3 rounding of a K or V row as the serving path stores it: value / scale to e4m3
+// (saturating), back times the scale; scales [2][kv_heads] (K then V), `which` 0 or 1.
+__global__ void ref_fp8_round(const float* in, float* out, const float* scales, int kv_dim, int head_dim, int which)
+{
+    for (int i = threadIdx.x; i < kv_dim; i += blockDim.x) {
+        const float s = scales[which * (kv_dim / head_dim) + i / head_dim];
+        out[i] = static_cast<float>(__nv_fp8_e4m3(in[i] / s)) * s;
+    }
+}
+
 // One block per query head over positions 0..pos of the fp32 cache [pos][kv_dim]: explicit
 // softmax (pos < 1024: the scores fit shared memory).
 __global__ void ref_attention(
@@ -138,8 +149,8 @@ void seed_weights(const ModelShape& s, void* weights, bool bf16, float* norms, c
         seed_all(s, static_cast<float*>(weights), norms, stream);
 }
 
-std::vector<float> reference_logits(
-    const ModelShape& s, const std::vector<int>& tokens, int first, cudaStream_t stream, std::vector<float>* probes)
+std::vector<float> reference_logits(const ModelShape& s, const std::vector<int>& tokens, int first, cudaStream_t stream,
+    std::vector<float>* probes, const Fp8Cache* fp8)
 {
     const WeightLayout L(s);
     const int n = static_cast<int>(tokens.size()), h = s.hidden, kv = s.kv_dim();
@@ -164,7 +175,10 @@ std::vector<float> reference_logits(
     const std::size_t cache = static_cast<std::size_t>(s.layers) * n * kv;
     DeviceBuffer x(h * 4), xn(h * 4), qkv(s.qkv_width() * 4), attn(h * 4), o(h * 4),
         gu(2 * static_cast<std::size_t>(s.ffn) * 4), u(s.ffn * 4), dn(h * 4), logits(s.vocab * 4), kc(cache * 4),
-        vc(cache * 4);
+        vc(cache * 4), kq(fp8 ? cache * 4 : 4), vq(fp8 ? cache * 4 : 4), scales(fp8 ? fp8->scales.size() * 4 : 4);
+    if (fp8)
+        KWB_CUDA(
+            cudaMemcpyAsync(scales.as<void>(), fp8->scales.data(), scales.bytes(), cudaMemcpyHostToDevice, stream));
     KWB_CUDA(cudaMemcpyAsync(tok.as<void>(), tokens.data(), tok.bytes(), cudaMemcpyHostToDevice, stream));
     const auto linear = [&](std::size_t at, const float* in, float* out, int rows, int cols) {
         ref_linear<<<(rows + 7) / 8, 256, 0, stream>>>(W + at, in, out, rows, cols);
@@ -180,8 +194,16 @@ std::vector<float> reference_logits(
             ref_rope<<<1, 256, 0, stream>>>(
                 qkv.as<float>(), kc.as<float>() + row, vc.as<float>() + row, h, kv, s.head_dim(), pos);
             const std::size_t layer0 = static_cast<std::size_t>(l) * n * kv;
-            ref_attention<<<s.heads, 256, 0, stream>>>(qkv.as<float>(), kc.as<float>() + layer0,
-                vc.as<float>() + layer0, attn.as<float>(), s.heads, s.kv_heads, s.head_dim(), pos);
+            const bool rounded = fp8 && pos >= fp8->from;
+            if (fp8) {
+                const float* sc = scales.as<float>() + static_cast<std::size_t>(l) * 2 * s.kv_heads;
+                ref_fp8_round<<<1, 256, 0, stream>>>(
+                    kc.as<float>() + row, kq.as<float>() + row, sc, kv, s.head_dim(), 0);
+                ref_fp8_round<<<1, 256, 0, stream>>>(
+                    vc.as<float>() + row, vq.as<float>() + row, sc, kv, s.head_dim(), 1);
+            }
+            ref_attention<<<s.heads, 256, 0, stream>>>(qkv.as<float>(), (rounded ? kq : kc).as<float>() + layer0,
+                (rounded ? vq : vc).as<float>() + layer0, attn.as<float>(), s.heads, s.kv_heads, s.head_dim(), pos);
             linear(L.wo(l), attn.as<float>(), o.as<float>(), h, h);
             residual_rmsnorm<float>
                 <<<1, 256, 0, stream>>>(x.as<float>(), o.as<float>(), G + L.ffn_norm(l), xn.as<float>(), h, 1);

@@ -48,8 +48,15 @@ void seed_weights(const ModelShape& s, void* weights, bool bf16, float* norms, c
 // freed on return; RoPE angles in double): the logits of positions first..tokens.size()-1,
 // [positions][vocab]. With `probes`, also the fp32 weights kProbes names, for a test to compare
 // with the CPU backend's make_decoder_weights value for value.
+// With `fp8`, positions from `from` on attend a cache whose K and V (every position's) are rounded
+// to e4m3 with the serving path's scales, [layers][2][kv_heads]: the fp8 KV cache's reference
+// (the serving path's prefill attends its own bf16 K and V, its decode steps the fp8 cache).
+struct Fp8Cache {
+    std::vector<float> scales;
+    int from = 0;
+};
 std::vector<float> reference_logits(const ModelShape& s, const std::vector<int>& tokens, int first, cudaStream_t stream,
-    std::vector<float>* probes = nullptr);
+    std::vector<float>* probes = nullptr, const Fp8Cache* fp8 = nullptr);
 
 // The probed weights, in order: embedding first and last; layer 0's wq, wk, wv, wo, gate, up,
 // down first; the last layer's down last; lm_head first and last; attn_norm(0), ffn_norm(0)

@@ -6,24 +6,41 @@
 // (with the SwiGLU fused into the gate/up projection's).
 #include "tiny_llm_kernels.cuh"
 
+#include <cuda_fp8.h>
+
 namespace kwb::cuda::tllm {
 
 // Rows of the fused QKV projection [rows][hidden + 2 kv_dim] (fp32), `per` positions per
 // sequence ending at seq_len[b] - 1: rotates the (2i, 2i+1) pairs of Q and K by the position's
 // angles (cos/sin table [pos][D/2], the CPU backend's values), writes Q, K, V in bf16 (the
-// attention kernels' packed layout) and K, V into the sequence's page of the cache. A row's pairs
-// spread over gridDim.y blocks (one block of a 1-row decode step would walk them alone).
+// attention kernels' packed layout) and K, V into the sequence's page of the cache: bf16, or fp8
+// e4m3 as value / the KV head's scale (saturating). With `amax`, also the largest |K| and |V| of
+// each KV head ([2][kv_heads] as float bits), from which the fp8 scales are calibrated. A row's
+// pairs spread over gridDim.y blocks (one block of a 1-row decode step would walk them alone).
 struct RopeArgs {
     const float* qkv;
     const float2* rope; // [max_pos][D/2]: (cos, sin)
     const int* seq_len; // [batch]
     const int* page_table; // [batch][max_pages]
     __nv_bfloat16 *q, *k, *v; // [rows][heads|kv_heads][D]
-    __nv_bfloat16 *k_pool, *v_pool; // this layer's [pages][kv_heads][page_size][D]
+    void *k_pool, *v_pool; // this layer's [pages][kv_heads][page_size][D] of KV
     int hidden, kv_dim, head_dim, per, page_size, max_pages;
+    const float* kv_scale = nullptr; // this layer's K then V scales, [2][kv_heads] (fp8)
+    unsigned* amax = nullptr; // [2][kv_heads]
 };
 
-__global__ void rope_scatter(const RopeArgs a)
+template<typename KV> __device__ __forceinline__ void store_kv_pair(KV* at, float x0, float x1, float scale);
+template<> __device__ __forceinline__ void store_kv_pair<__nv_bfloat16>(__nv_bfloat16* at, float x0, float x1, float)
+{
+    *reinterpret_cast<__nv_bfloat162*>(at) = __floats2bfloat162_rn(x0, x1);
+}
+template<>
+__device__ __forceinline__ void store_kv_pair<__nv_fp8_e4m3>(__nv_fp8_e4m3* at, float x0, float x1, float scale)
+{
+    *reinterpret_cast<__nv_fp8x2_e4m3*>(at) = __nv_fp8x2_e4m3(make_float2(x0 / scale, x1 / scale));
+}
+
+template<typename KV> __global__ void rope_scatter(const RopeArgs a)
 {
     const int row = blockIdx.x, b = row / a.per, t = row % a.per;
     const int pos = a.seq_len[b] - a.per + t;
@@ -47,9 +64,11 @@ __global__ void rope_scatter(const RopeArgs a)
         }
         const bool is_k = col < a.hidden + a.kv_dim;
         *reinterpret_cast<__nv_bfloat162*>((is_k ? a.k : a.v) + static_cast<std::size_t>(row) * a.kv_dim + c) = pair;
-        const int h = c / a.head_dim, d = c % a.head_dim;
+        const int h = c / a.head_dim, d = c % a.head_dim, which = (is_k ? 0 : kv_heads) + h;
         const std::size_t at = ((static_cast<std::size_t>(page) * kv_heads + h) * a.page_size + slot) * a.head_dim + d;
-        *reinterpret_cast<__nv_bfloat162*>((is_k ? a.k_pool : a.v_pool) + at) = pair;
+        store_kv_pair(static_cast<KV*>(is_k ? a.k_pool : a.v_pool) + at, x0, x1, a.kv_scale ? a.kv_scale[which] : 1.f);
+        if (a.amax)
+            atomicMax(a.amax + which, __float_as_uint(fmaxf(fabsf(x0), fabsf(x1))));
     }
 }
 

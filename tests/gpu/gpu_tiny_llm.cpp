@@ -2,8 +2,10 @@
 // tiny_llm on the GPU: its weights are the CPU backend's, value for value; its bf16 logits over a
 // short prefix and greedy steps agree with an fp32 reference forward at several shapes (head dims
 // 64 and 128, every GQA group, prompts not a multiple of the page size, shuffled pages, split-KV,
-// batch 1..8, GEMV and cuBLASLt decode, CUDA graph off and on); a run reports the serving metrics
-// with one TTFT per request; the correctness gate's fault is caught; bad shapes are refused.
+// batch 1..8, GEMV and cuBLASLt decode, CUDA graph off and on, bf16 and fp8 KV cache); a run
+// reports the serving metrics with one TTFT per request, one after another and with Poisson
+// arrivals into the continuously batched loop; the correctness gate's fault is caught; bad
+// shapes are refused.
 #include "cpu/decoder_model.h"
 #include "gpu_plugin.h"
 
@@ -107,11 +109,60 @@ int main()
         }
     }
 
+    // An fp8 e4m3 KV cache with calibrated per-head scales: D 64 G 2, D 128 G 4 with split-KV and
+    // pages of 32, G 8 in a graph, the default size.
+    expect_verified(plugin, "tiny_llm", with({{"kv_dtype", "fp8"}}));
+    expect_verified(plugin, "tiny_llm",
+        with({{"kv_dtype", "fp8"}, {"hidden", 512}, {"heads", 4}, {"kv_heads", 1}, {"ffn", 1024}, {"batch", 3},
+            {"page_size", 32}, {"prompt_len", 100}, {"gen_tokens", 20}, {"splits", 3}}));
+    expect_verified(plugin, "tiny_llm",
+        with({{"kv_dtype", "fp8"}, {"hidden", 1024}, {"heads", 8}, {"kv_heads", 1}, {"batch", 8},
+            {"cuda_graph", "on"}}));
+    {
+        json p = big;
+        p["kv_dtype"] = "fp8";
+        expect_verified(plugin, "tiny_llm", p);
+    }
+
+    // Poisson arrivals into the continuously batched loop: requests arrive (nearly) at once, so
+    // after the first prefill every boundary fills the rows up to max_batch; requests of 2
+    // sequences, cuda graphs per width, bf16 and fp8, shuffled pages reused as requests leave.
+    for (const json& changes : {json {{"cuda_graph", "off"}}, json {{"cuda_graph", "on"}},
+             json {{"cuda_graph", "on"}, {"kv_dtype", "fp8"}, {"batch", 2}, {"splits", 3}}}) {
+        json p = with({{"arrivals", "poisson"}, {"rate", 100000}, {"max_batch", 4}, {"requests", 7}});
+        p.update(changes);
+        expect_verified(plugin, "tiny_llm", p);
+        Prepared w(plugin, "tiny_llm", p);
+        KWB_CHECK(w);
+        if (!w)
+            continue;
+        for (int rep = 0; rep < 2; ++rep) { // the second repetition starts from a fresh page pool
+            const auto r = w.run(1, false);
+            const auto& m = r.value("metrics", json::object());
+            std::printf("poisson %s: %s\n", changes.dump().c_str(), m.dump().substr(0, 600).c_str());
+            for (const char* k : {"ttft_ms", "ttft_p50_ms", "ttft_p99_ms", "itl_p50_ms", "itl_p99_ms", "tpot_ms",
+                     "tok_s", "peak_mem_mib"})
+                KWB_CHECK(m.contains(k) && m.at(k).get<double>() > 0);
+            KWB_CHECK(m.contains("iterations") && m.at("iterations").size() == 7);
+            const int batch = p.at("batch").get<int>();
+            KWB_CHECK(m.value("peak_batch", 0) == 4 / batch * batch);
+            KWB_CHECK(m.value("decode_steps", 0) > 0);
+            const auto& rd = m.value("readings", json::object());
+            KWB_CHECK(rd.contains("ttft") && rd.at("ttft").at("values").size() == 7);
+            KWB_CHECK(rd.contains("itl") && rd.at("itl").at("t_ms").size() == rd.at("itl").at("values").size());
+        }
+        // A run leaves the check's rows intact: it passes again after serving.
+        const auto v = w.verify();
+        KWB_CHECK(v.value("ok", false));
+    }
+
     Prepared wrong(plugin, "tiny_llm", with({{"inject_fault", "wrong-result"}}));
     KWB_CHECK(wrong && !wrong.verify().at("ok").get<bool>());
     for (const json& bad : {with({{"heads", 8}}), with({{"kv_heads", 3}}),
              with({{"heads", 8}, {"hidden", 1024}, {"kv_heads", 8}, {"batch", 9}}), with({{"page_size", 48}}),
-             with({{"cuda_graph", "maybe"}}), with({{"ffn", 500}})}) {
+             with({{"cuda_graph", "maybe"}}), with({{"ffn", 500}}), with({{"kv_dtype", "int4"}}),
+             with({{"arrivals", "poisson"}, {"batch", 4}, {"max_batch", 2}}),
+             with({{"arrivals", "poisson"}, {"max_batch", 16}})}) {
         const auto c = plugin.check("tiny_llm", bad);
         std::printf("%s refused: %s\n", bad.dump().c_str(), c.dump().c_str());
         KWB_CHECK(!c.value("ok", true) && c.contains("error"));

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// tiny_llm on the GPU, shared by its files: the parameters (tiny_llm_workload.cu reads and checks
+// them), the model's buffers and forward pass (tiny_llm_workload.cu) and the serving of a
+// repetition's requests, one after another or continuously batched (tiny_llm_serving.cu).
+#include "../cpu/continuous_batching.h"
+#include "attention_decode_kernel.cuh"
+#include "attention_prefill_kernel.cuh"
+#include "cuda_check.h"
+#include "device_buffer.h"
+#include "gpu_workload.h"
+#include "tiny_llm_model.h"
+
+#include <map>
+
+namespace kwb::cuda::tllm {
+
+inline constexpr const char* kName = "tiny_llm";
+inline constexpr int kGemvMaxRows = 8;
+
+struct Config {
+    ModelShape m;
+    llm::ScheduleSpec sched;
+    int page_size, splits, max_batch;
+    bool graph, gemv, fp8, wrong;
+    explicit Config(const nlohmann::json& p);
+    bool poisson() const { return sched.arrivals == llm::Arrivals::Poisson; }
+    int rows() const { return poisson() ? max_batch : sched.batch; } // rows of a decode step, at most
+    int max_len() const { return sched.prompt_len + sched.gen_tokens; }
+    int group() const { return m.heads / m.kv_heads; }
+    std::string what() const;
+};
+
+using DecodeKernel = void (*)(decode::Params);
+using PrefillKernel = void (*)(prefill::Params);
+DecodeKernel decode_kernel_for(const Config& c, int& smem);
+
+class TinyLlm final : public GpuWorkload {
+public:
+    TinyLlm(const Config& cfg, cudaStream_t stream);
+    ~TinyLlm() override;
+
+    void launch(cudaStream_t stream) override; // tiny_llm_serving.cu
+    nlohmann::json verify(cudaStream_t stream) override;
+    double flops_per_launch() const override { return flops_; }
+    double bytes_per_launch() const override { return bytes_; }
+    nlohmann::json metrics() const override; // tiny_llm_serving.cu
+    nlohmann::json poisson_metrics() const;
+
+    // Continuous batching's side (llm::serve_continuous): synchronous, rows compacted.
+    void prefill(int request, int first_row);
+    void step(int rows);
+    void retire(const std::vector<int>& kept);
+
+private:
+    DeviceBuffer& alloc(DeviceBuffer& b, std::size_t bytes)
+    {
+        b = DeviceBuffer(bytes);
+        allocated_ += bytes;
+        return b;
+    }
+    const __nv_bfloat16* w(std::size_t at) const { return weights_.as<__nv_bfloat16>() + at; }
+    const float* gain(std::size_t at) const { return norms_.as<float>() + at; }
+    void linear(
+        const __nv_bfloat16* in, int rows, std::size_t at, int n, int k, void* out, cudaStream_t s, int glu = 0) const;
+    // seqs sequences of `per` tokens, in rows [row0, row0 + seqs) of the lengths, page table and
+    // next tokens; the last positions' logits into logits_ rows [0, seqs).
+    void forward(int seqs, int per, int row0, const int* cu_seqlens, int max_len, cudaStream_t s) const;
+    void prefill(const int* tokens, int prompt_len, const int* cu_seqlens, int row0, cudaStream_t s) const;
+    void decode_step(int seqs, cudaStream_t s) const;
+    void step(int seqs, cudaStream_t s) const
+    {
+        const auto g = execs_.find(seqs);
+        if (g != execs_.end())
+            KWB_CUDA(cudaGraphLaunch(g->second, s));
+        else
+            decode_step(seqs, s);
+    }
+    void capture_step(int seqs, cudaStream_t stream);
+    void calibrate_fp8(cudaStream_t stream);
+    void launch_sequential(cudaStream_t stream);
+    void set_row_pages(int row, std::vector<int> pages, cudaStream_t stream);
+
+    Config cfg_;
+    WeightLayout layout_;
+    std::vector<llm::Request> requests_;
+    int max_prompt_ = 0, max_pages_ = 0, pages_ = 0, decode_smem_ = 0, prefill_smem_ = 0;
+    DecodeKernel decode_kernel_;
+    PrefillKernel prefill_kernel_;
+    std::size_t allocated_ = 0;
+    DeviceBuffer weights_, norms_, rope_, k_pool_, v_pool_, table_, seq_len_, prompts_, cu_, kv_scale_, amax_;
+    DeviceBuffer x_, xn_, act_, qkv_, q_, k_, v_, attn_, delta_, gu_, logits_, next_, o_part_, m_part_, l_part_;
+    DeviceBuffer workspace_;
+    std::vector<float> kv_scale_host_; // [layers][2][kv_heads]
+    std::vector<std::size_t> prompt_at_; // offset of each request's tokens in prompts_
+    std::vector<int> table_host_; // [rows][max_pages]: the page table as first built
+    std::vector<cudaEvent_t> events_; // sequential: per request, start, then one per token
+    std::map<int, cudaGraph_t> graphs_; // per step width
+    std::map<int, cudaGraphExec_t> execs_;
+    // Continuous batching: each row's pages, the free pages, the repetition's trace.
+    std::vector<std::vector<int>> row_pages_;
+    std::vector<int> free_pages_;
+    cudaStream_t serving_stream_ = nullptr;
+    llm::ServingTrace trace_;
+    double flops_ = 0, bytes_ = 0, step_bytes_ = 0, generated_ = 0;
+};
+
+} // namespace kwb::cuda::tllm
