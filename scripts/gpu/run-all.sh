@@ -26,16 +26,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$PWD/gpu-out}
 mkdir -p "$out"
-export LD_LIBRARY_PATH="$here/deps:${LD_LIBRARY_PATH:-}"
-export KWB_GPU_BACKEND="$here/lib/libkwb_gpu_backend.so"
-# cuBLASLt 13: the system's, else the one PyTorch's wheels carry.
-if [ -z "${KWB_CUBLASLT:-}" ]; then
-  for d in /usr/local/cuda/lib64 /usr/lib/x86_64-linux-gnu \
-           $(python3 -c 'import site; print(" ".join(site.getsitepackages()))' 2>/dev/null); do
-    f=$(find "$d" -maxdepth 5 -name 'libcublasLt.so.13*' 2>/dev/null | head -1)
-    [ -n "$f" ] && { export KWB_CUBLASLT="$f"; break; }
-  done
-fi
+. "$here/gpu_env.sh"
 # A hung or runaway stage must not take the whole call: each gets its own limit.
 limit=${KWB_STAGE_TIMEOUT:-300}
 stages=("$@")

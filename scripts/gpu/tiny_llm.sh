@@ -8,15 +8,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$PWD/gpu-out}
 work=$(mktemp -d)
-export LD_LIBRARY_PATH="$here/deps:${LD_LIBRARY_PATH:-}"
-export KWB_GPU_BACKEND="$here/lib/libkwb_gpu_backend.so"
-if [ -z "${KWB_CUBLASLT:-}" ]; then
-  for d in /usr/local/cuda/lib64 /usr/lib/x86_64-linux-gnu \
-           $(python3 -c 'import site; print(" ".join(site.getsitepackages()))' 2>/dev/null); do
-    f=$(find "$d" -maxdepth 5 -name 'libcublasLt.so.13*' 2>/dev/null | head -1)
-    [ -n "$f" ] && { export KWB_CUBLASLT="$f"; break; }
-  done
-fi
+. "$here/gpu_env.sh"
 kwb="$here/bin/kwb"
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv; cat "$here/COMMIT"; date -u; } \
   > "$work/env.txt" 2>&1
