@@ -46,7 +46,8 @@ public:
     double flops_per_launch() const override { return flops_; }
     double bytes_per_launch() const override { return bytes_; }
     nlohmann::json metrics() const override; // tiny_llm_serving.cu
-    nlohmann::json poisson_metrics() const;
+    nlohmann::json served_json(const std::vector<llm::ServedRequest>& served, double wall_ms,
+        const std::vector<llm::ServingTrace::Reading>& readings) const;
 
     // Continuous batching's side (llm::serve_continuous): synchronous, rows compacted.
     void prefill(int request, int first_row);

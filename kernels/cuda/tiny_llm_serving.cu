@@ -79,24 +79,25 @@ void TinyLlm::retire(const std::vector<int>& kept)
     row_pages_ = std::move(moved);
 }
 
-nlohmann::json TinyLlm::poisson_metrics() const
+// What both arrival modes report: the serving metrics, the memory held, each request's TTFT as
+// the repetition's iteration values, and every reading for the engine's `ttft` and `itl` lanes.
+nlohmann::json TinyLlm::served_json(const std::vector<llm::ServedRequest>& served, double wall_ms,
+    const std::vector<llm::ServingTrace::Reading>& readings) const
 {
     std::map<std::string, double> m;
-    llm::serving_metrics(trace_.served, trace_.wall_ms, generated_, m);
+    llm::serving_metrics(served, wall_ms, generated_, m);
     nlohmann::json out(m);
     out["peak_mem_mib"] = static_cast<double>(allocated_) / (1 << 20);
-    out["decode_steps"] = trace_.steps;
-    out["peak_batch"] = trace_.peak_rows;
     nlohmann::json ttft = nlohmann::json::array(), ttft_at = nlohmann::json::array(), itl = nlohmann::json::array(),
                    itl_at = nlohmann::json::array();
-    for (const auto& r : trace_.readings) {
+    for (const auto& r : readings) {
         (r.ttft ? ttft : itl).push_back(r.value_ms);
         (r.ttft ? ttft_at : itl_at).push_back(r.t_ms);
     }
     nlohmann::json iterations = nlohmann::json::array();
-    for (const auto& s : trace_.served)
+    for (const auto& s : served)
         iterations.push_back(s.ttft_ms);
-    out["iterations"] = iterations; // each request's TTFT, in order: the repetition's iteration values
+    out["iterations"] = iterations;
     out["readings"] = {{"ttft", {{"unit", "ms"}, {"t_ms", ttft_at}, {"values", ttft}}},
         {"itl", {{"unit", "ms"}, {"t_ms", itl_at}, {"values", itl}}}};
     return out;
@@ -120,48 +121,38 @@ void TinyLlm::launch_sequential(cudaStream_t stream)
 
 nlohmann::json TinyLlm::metrics() const
 {
-    if (cfg_.poisson())
-        return poisson_metrics();
+    if (cfg_.poisson()) {
+        auto out = served_json(trace_.served, trace_.wall_ms, trace_.readings);
+        out["decode_steps"] = trace_.steps;
+        out["peak_batch"] = trace_.peak_rows;
+        return out;
+    }
     KWB_CUDA(cudaEventSynchronize(events_.back()));
     const auto gap = [](cudaEvent_t a, cudaEvent_t b) {
         float ms = 0;
         KWB_CUDA(cudaEventElapsedTime(&ms, a, b));
         return static_cast<double>(ms);
     };
+    // Each request's TTFT at its first token and each gap at its token, on the repetition's clock
+    // (from its first event).
     std::vector<llm::ServedRequest> served;
+    std::vector<llm::ServingTrace::Reading> readings;
     std::size_t e = 0;
     for (const auto& r : requests_) {
         llm::ServedRequest s;
         s.ttft_ms = gap(events_[e], events_[e + 1]);
-        for (int t = 1; t < r.gen_tokens; ++t)
+        readings.push_back({gap(events_.front(), events_[e + 1]), true, s.ttft_ms});
+        for (int t = 1; t < r.gen_tokens; ++t) {
             s.itl_ms.push_back(gap(events_[e + t], events_[e + t + 1]));
+            readings.push_back({gap(events_.front(), events_[e + t + 1]), false, s.itl_ms.back()});
+        }
         e += r.gen_tokens + 1;
         served.push_back(std::move(s));
     }
-    std::map<std::string, double> m;
-    llm::serving_metrics(served, gap(events_.front(), events_.back()), generated_, m);
-    nlohmann::json out(m);
-    out["peak_mem_mib"] = static_cast<double>(allocated_) / (1 << 20);
+    auto out = served_json(served, gap(events_.front(), events_.back()), readings);
     out["step_mb"] = step_bytes_ / 1e6;
-    if (m["itl_p50_ms"] > 0)
-        out["step_gbs"] = step_bytes_ / (m["itl_p50_ms"] * 1e6);
-    // Each request's TTFT at its first token and each gap at its token, on the repetition's clock
-    // (from its first event): the engine's `ttft` and `itl` lanes.
-    nlohmann::json ttft = nlohmann::json::array(), ttft_at = nlohmann::json::array(), itl = nlohmann::json::array(),
-                   itl_at = nlohmann::json::array();
-    e = 0;
-    for (std::size_t i = 0; i < served.size(); ++i) {
-        ttft.push_back(served[i].ttft_ms);
-        ttft_at.push_back(gap(events_.front(), events_[e + 1]));
-        for (std::size_t t = 0; t < served[i].itl_ms.size(); ++t) {
-            itl.push_back(served[i].itl_ms[t]);
-            itl_at.push_back(gap(events_.front(), events_[e + t + 2]));
-        }
-        e += requests_[i].gen_tokens + 1;
-    }
-    out["iterations"] = ttft; // each request's TTFT, in order: the repetition's iteration values
-    out["readings"] = {{"ttft", {{"unit", "ms"}, {"t_ms", ttft_at}, {"values", ttft}}},
-        {"itl", {{"unit", "ms"}, {"t_ms", itl_at}, {"values", itl}}}};
+    if (const double itl = out["itl_p50_ms"].get<double>(); itl > 0)
+        out["step_gbs"] = step_bytes_ / (itl * 1e6);
     return out;
 }
 
