@@ -14,6 +14,25 @@ using namespace kwb;
 
 namespace {
 
+// A file in a folder and a relative link to it beside that folder: root/data/real.json and
+// root/link.json -> data/real.json.
+struct LinkedFile {
+    struct Paths {
+        std::filesystem::path root, real, link;
+    };
+    QTemporaryDir dir;
+    Paths paths;
+    explicit LinkedFile(std::string_view contents)
+    {
+        paths.root = dir.path().toStdString();
+        paths.real = paths.root / "data" / "real.json";
+        paths.link = paths.root / "link.json";
+        std::filesystem::create_directory(paths.root / "data");
+        write_file_atomically(paths.real, contents);
+        std::filesystem::create_symlink("data/real.json", paths.link);
+    }
+};
+
 Study sample_study()
 {
     Study s;
@@ -231,13 +250,8 @@ private slots:
 
     void saveThroughASymlinkUpdatesItsTarget()
     {
-        QTemporaryDir dir;
-        const auto root = std::filesystem::path(dir.path().toStdString());
-        std::filesystem::create_directory(root / "data");
-        const auto real = root / "data" / "real.json";
-        const auto link = root / "link.json";
-        write_file_atomically(real, "old\n");
-        std::filesystem::create_symlink("data/real.json", link);
+        const LinkedFile f("old\n");
+        const auto& [root, real, link] = f.paths;
         Study s = sample_study();
         save_study(s, link);
         QVERIFY(std::filesystem::is_symlink(link));
@@ -248,13 +262,8 @@ private slots:
 
     void lockThroughASymlinkLocksItsTarget()
     {
-        QTemporaryDir dir;
-        const auto root = std::filesystem::path(dir.path().toStdString());
-        std::filesystem::create_directory(root / "data");
-        const auto real = root / "data" / "real.json";
-        const auto link = root / "link.json";
-        write_file_atomically(real, "{}\n");
-        std::filesystem::create_symlink("data/real.json", link);
+        const LinkedFile f("{}\n");
+        const auto& [root, real, link] = f.paths;
         QCOMPARE(link_target(link), real);
         QCOMPARE(study_lock_path(link), study_lock_path(real));
         QCOMPARE(study_lock_path(real).parent_path(), real.parent_path());
