@@ -11,7 +11,10 @@
 // sequence its next token. A request that arrives while a prefill or a step runs waits for the
 // next boundary: that wait is queueing and counts in its TTFT, which runs from the scheduled
 // arrival time. A request whose sequences have all their tokens leaves after the step, freeing
-// its rows (and their KV pages). With nothing active the loop sleeps until the next arrival.
+// its rows (and their KV pages). With nothing active the loop sleeps until the next arrival. The
+// trace counts what the prefills and steps read (decode_traffic.h), since only the loop knows
+// which sequences each step served.
+#include "decode_traffic.h"
 #include "request_schedule.h"
 
 #include <chrono>
@@ -45,7 +48,8 @@ struct ServingTrace {
     std::vector<ServedRequest> served; // per request, in schedule order
     std::vector<Reading> readings; // as they happened
     double wall_ms = 0;
-    int steps = 0, peak_rows = 0;
+    int peak_rows = 0;
+    DecodeTraffic traffic; // its steps: the decode steps run
 };
 
 // Serves `requests` (arrival_ms ascending) through `backend`, which provides, each returning when
@@ -72,6 +76,7 @@ ServingTrace serve_continuous(
         const double boundary = clock.now_ms();
         while (next < requests.size() && requests[next].arrival_ms <= boundary && rows + batch <= max_batch) {
             backend.prefill(static_cast<int>(next), rows);
+            ++trace.traffic.prefills;
             const double at = clock.now_ms();
             trace.served[next].ttft_ms = at - requests[next].arrival_ms;
             trace.readings.push_back({at, true, trace.served[next].ttft_ms});
@@ -84,7 +89,9 @@ ServingTrace serve_continuous(
             continue;
         }
         backend.step(rows);
-        ++trace.steps;
+        ++trace.traffic.steps;
+        for (const auto& a : active)
+            trace.traffic.kv_positions += static_cast<double>(batch) * decode_context(requests[a.request], a.tokens);
         const double at = clock.now_ms();
         std::vector<Active> staying;
         std::vector<int> kept;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cpu/decoder.h"
 
+#include "cpu/kv_fp8.h"
 #include "cpu/rmsnorm.h"
 #include "cpu/vec_ops.h"
 
@@ -24,13 +25,14 @@ std::size_t idx(long long a)
 
 } // namespace
 
-DecoderEngine::DecoderEngine(const DecoderWeights& weights, int batch, int max_seq, ThreadPool& pool)
+DecoderEngine::DecoderEngine(const DecoderWeights& weights, int batch, int max_seq, ThreadPool& pool, KvCache kv)
     : w_(weights)
     , c_(weights.config)
     , batch_(batch)
     , max_seq_(max_seq)
     , pool_(pool)
     , len_(idx(batch), 0)
+    , kv_(kv)
 {
     const int hd = c_.head_dim();
     rope_cos_.resize(idx(max_seq) * (hd / 2));
@@ -42,8 +44,15 @@ DecoderEngine::DecoderEngine(const DecoderWeights& weights, int batch, int max_s
             rope_sin_[idx(pos) * (hd / 2) + i] = static_cast<float>(std::sin(angle));
         }
     const std::size_t cache = idx(c_.layers) * batch * c_.kv_heads * max_seq * hd;
-    k_cache_.resize(cache);
-    v_cache_.resize(cache);
+    if (kv == KvCache::Fp8) {
+        k_fp8_.resize(cache);
+        v_fp8_.resize(cache);
+        kv_scale_.assign(idx(c_.layers) * 2 * c_.kv_heads, 1.0f);
+        kv_rows_.assign(idx(pool.size()), std::vector<float>(2 * idx(hd)));
+    } else {
+        k_cache_.resize(cache);
+        v_cache_.resize(cache);
+    }
     const std::size_t rows = idx(batch) * max_seq;
     for (auto* buf : {&x_, &xn_, &q_, &attn_, &tmp_})
         buf->resize(rows * c_.hidden);
@@ -56,14 +65,9 @@ DecoderEngine::DecoderEngine(const DecoderWeights& weights, int batch, int max_s
     scores_.assign(idx(pool.size()), std::vector<float>(idx(max_seq)));
 }
 
-float* DecoderEngine::cache_k(int layer, int b, int kv_head)
+std::size_t DecoderEngine::cache_at(int layer, int slot, int kv_head) const
 {
-    return k_cache_.data() + ((idx(layer) * batch_ + b) * c_.kv_heads + kv_head) * max_seq_ * c_.head_dim();
-}
-
-float* DecoderEngine::cache_v(int layer, int b, int kv_head)
-{
-    return v_cache_.data() + ((idx(layer) * batch_ + b) * c_.kv_heads + kv_head) * max_seq_ * c_.head_dim();
+    return ((idx(layer) * batch_ + slot) * c_.kv_heads + kv_head) * max_seq_ * c_.head_dim();
 }
 
 void DecoderEngine::use_slots(std::size_t count, std::span<const int> slots, const char* what)
@@ -93,7 +97,7 @@ std::span<const float> DecoderEngine::prefill(std::span<const std::vector<int>> 
             std::copy_n(
                 w_.embedding.data() + idx(prompts[b][t]) * c_.hidden, c_.hidden, x_.data() + (b * len + t) * c_.hidden);
     }
-    forward(len);
+    forward(len, true);
     return std::span<const float>(logits_).first(prompts.size() * c_.vocab);
 }
 
@@ -105,7 +109,7 @@ std::span<const float> DecoderEngine::decode(std::span<const int> tokens, std::s
             throw std::invalid_argument("DecoderEngine::decode: one token per sequence, within the cache");
         std::copy_n(w_.embedding.data() + idx(tokens[b]) * c_.hidden, c_.hidden, x_.data() + b * c_.hidden);
     }
-    forward(1);
+    forward(1, false);
     return std::span<const float>(logits_).first(tokens.size() * c_.vocab);
 }
 
@@ -118,18 +122,32 @@ int DecoderEngine::argmax(int b) const
 std::size_t DecoderEngine::bytes() const
 {
     std::size_t floats = 0;
-    for (const auto* v : {&rope_cos_, &rope_sin_, &k_cache_, &v_cache_, &x_, &xn_, &q_, &k_, &v_, &attn_, &tmp_, &gate_,
-             &up_, &last_, &logits_})
+    for (const auto* v : {&rope_cos_, &rope_sin_, &k_cache_, &v_cache_, &kv_scale_, &x_, &xn_, &q_, &k_, &v_, &attn_,
+             &tmp_, &gate_, &up_, &last_, &logits_})
         floats += v->size();
-    for (const auto& s : scores_)
-        floats += s.size();
-    return floats * sizeof(float);
+    for (const auto* per_worker : {&scores_, &kv_rows_})
+        for (const auto& s : *per_worker)
+            floats += s.size();
+    return floats * sizeof(float) + k_fp8_.size() + v_fp8_.size();
 }
 
-void DecoderEngine::forward(int per_seq)
+void DecoderEngine::calibrate_kv_scales(std::span<const std::vector<int>> prompts)
+{
+    if (kv_ != KvCache::Fp8)
+        return;
+    kv_amax_.assign(kv_scale_.size(), 0.0f);
+    reset();
+    prefill(prompts);
+    reset();
+    for (std::size_t i = 0; i < kv_scale_.size(); ++i)
+        kv_scale_[i] = llm::kv_fp8_scale(kv_amax_[i]);
+    kv_amax_.clear();
+}
+
+void DecoderEngine::forward(int per_seq, bool prefill)
 {
     const int seqs = static_cast<int>(slots_.size()), rows = seqs * per_seq;
-    const int h = c_.hidden, kv = c_.kv_dim(), hd = c_.head_dim();
+    const int h = c_.hidden, kv = c_.kv_dim();
     const std::size_t n = idx(rows) * h;
     for (int l = 0; l < c_.layers; ++l) {
         const DecoderLayerWeights& L = w_.layers[l];
@@ -139,16 +157,8 @@ void DecoderEngine::forward(int per_seq)
         linear(xn_.data(), rows, h, L.wv, kv, v_.data());
         rope(q_.data(), rows, h, per_seq);
         rope(k_.data(), rows, kv, per_seq);
-        for (int b = 0; b < seqs; ++b)
-            for (int t = 0; t < per_seq; ++t)
-                for (int g = 0; g < c_.kv_heads; ++g) {
-                    const int slot = slots_[idx(b)];
-                    const std::size_t src = (idx(b) * per_seq + t) * kv + idx(g) * hd;
-                    const std::size_t dst = idx(len_[idx(slot)] + t) * hd;
-                    std::copy_n(k_.data() + src, hd, cache_k(l, slot, g) + dst);
-                    std::copy_n(v_.data() + src, hd, cache_v(l, slot, g) + dst);
-                }
-        attention(l, per_seq);
+        store_kv(l, per_seq);
+        attention(l, per_seq, prefill);
         linear(attn_.data(), rows, h, L.wo, h, tmp_.data());
         for (std::size_t i = 0; i < n; ++i)
             x_[i] += tmp_[i];
@@ -186,6 +196,36 @@ void DecoderEngine::linear(const float* x, int rows, int in, const std::vector<f
     });
 }
 
+// The call's K and V rows into the cache at each slot's next positions: copied, or with fp8
+// rounded to e4m3 as value / scale (the cuda backend's rope_scatter stores them so).
+void DecoderEngine::store_kv(int layer, int per_seq)
+{
+    const int hd = c_.head_dim(), kv = c_.kv_dim();
+    const auto kv_heads = idx(c_.kv_heads);
+    for (std::size_t b = 0; b < slots_.size(); ++b)
+        for (int t = 0; t < per_seq; ++t)
+            for (int g = 0; g < c_.kv_heads; ++g) {
+                const int slot = slots_[b];
+                const std::size_t src = (b * per_seq + t) * kv + idx(g) * hd;
+                const std::size_t dst = cache_at(layer, slot, g) + idx(len_[idx(slot)] + t) * hd;
+                if (kv_ == KvCache::Fp32) {
+                    std::copy_n(k_.data() + src, hd, k_cache_.data() + dst);
+                    std::copy_n(v_.data() + src, hd, v_cache_.data() + dst);
+                    continue;
+                }
+                const std::size_t ks = idx(layer) * 2 * kv_heads + idx(g), vs = ks + kv_heads;
+                for (int d = 0; d < hd; ++d) {
+                    const float kx = k_[src + idx(d)], vx = v_[src + idx(d)];
+                    k_fp8_[dst + idx(d)] = llm::e4m3_from_float(kx / kv_scale_[ks]);
+                    v_fp8_[dst + idx(d)] = llm::e4m3_from_float(vx / kv_scale_[vs]);
+                    if (!kv_amax_.empty()) {
+                        kv_amax_[ks] = std::max(kv_amax_[ks], std::abs(kx));
+                        kv_amax_[vs] = std::max(kv_amax_[vs], std::abs(vx));
+                    }
+                }
+            }
+}
+
 void DecoderEngine::rope(float* v, int rows, int width, int per_seq)
 {
     const int hd = c_.head_dim();
@@ -205,27 +245,42 @@ void DecoderEngine::rope(float* v, int rows, int width, int per_seq)
     }
 }
 
-void DecoderEngine::attention(int layer, int per_seq)
+void DecoderEngine::attention(int layer, int per_seq, bool prefill)
 {
-    const int hd = c_.head_dim(), h = c_.hidden;
+    const int hd = c_.head_dim(), h = c_.hidden, kv = c_.kv_dim();
     const int group = c_.heads / c_.kv_heads;
     const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
+    const bool fp8 = kv_ == KvCache::Fp8;
+    const auto& e4m3 = llm::e4m3_values();
     // One task per (sequence, query head); the keys and values come from the cache, which
-    // already holds this step's positions.
+    // already holds this step's positions (fp8: a prefill's own positions from its fp32 rows).
     pool_.for_each(slots_.size() * c_.heads, [&](std::size_t task, int worker) {
         const int b = static_cast<int>(task) / c_.heads;
-        const int head = static_cast<int>(task) % c_.heads;
-        const int slot = slots_[idx(b)];
-        const float* keys = cache_k(layer, slot, head / group);
-        const float* values = cache_v(layer, slot, head / group);
+        const int head = static_cast<int>(task) % c_.heads, g = head / group;
+        const int slot = slots_[idx(b)], start = len_[idx(slot)];
+        const std::size_t at = cache_at(layer, slot, g);
         float* scores = scores_[idx(worker)].data();
+        float* decoded = fp8 ? kv_rows_[idx(worker)].data() : nullptr;
+        // Position j's K (v = 0) or V (v = 1) row as fp32.
+        const auto kv_row = [&](int v, int j) -> const float* {
+            if (!fp8)
+                return (v ? v_cache_ : k_cache_).data() + at + idx(j) * hd;
+            if (prefill && j >= start)
+                return (v ? v_ : k_).data() + (idx(b) * per_seq + (j - start)) * kv + idx(g) * hd;
+            const std::uint8_t* codes = (v ? v_fp8_ : k_fp8_).data() + at + idx(j) * hd;
+            const float s = kv_scale_[(idx(layer) * 2 + v) * c_.kv_heads + g];
+            float* row = decoded + v * hd;
+            for (int d = 0; d < hd; ++d)
+                row[d] = e4m3[codes[d]] * s;
+            return row;
+        };
         for (int t = 0; t < per_seq; ++t) {
-            const int pos = len_[idx(slot)] + t;
+            const int pos = start + t;
             const std::size_t row = (idx(b) * per_seq + t) * h + idx(head) * hd;
             const float* q = q_.data() + row;
             float max_score = -INFINITY;
             for (int j = 0; j <= pos; ++j) {
-                scores[j] = vec::dot(q, keys + idx(j) * hd, idx(hd)) * scale;
+                scores[j] = vec::dot(q, kv_row(0, j), idx(hd)) * scale;
                 max_score = std::max(max_score, scores[j]);
             }
             float total = 0;
@@ -234,7 +289,7 @@ void DecoderEngine::attention(int layer, int per_seq)
             float* out = attn_.data() + row;
             std::fill_n(out, hd, 0.0f);
             for (int j = 0; j <= pos; ++j)
-                vec::axpy(scores[j] / total, values + idx(j) * hd, out, idx(hd));
+                vec::axpy(scores[j] / total, kv_row(1, j), out, idx(hd));
         }
     });
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cpu/decoder_model.h"
 
+#include "cpu/kv_fp8.h"
 #include "cpu/rmsnorm.h"
 #include "cpu/workload_util.h"
 
@@ -101,7 +102,14 @@ double decoder_weight_count(const DecoderConfig& c)
     return 2 * v * h + h + c.layers * per_layer;
 }
 
-std::vector<float> decoder_reference(const DecoderWeights& w, std::span<const int> tokens, int last_positions)
+double decoder_linear_weight_count(const DecoderConfig& c)
+{
+    const double h = c.hidden, kv = c.kv_dim(), f = c.ffn, v = c.vocab;
+    return v * h + c.layers * (2 * h * h + 2 * kv * h + 3 * f * h);
+}
+
+std::vector<float> decoder_reference(
+    const DecoderWeights& w, std::span<const int> tokens, int last_positions, const Fp8KvReference* fp8)
 {
     const DecoderConfig& c = w.config;
     const int hd = c.head_dim();
@@ -110,6 +118,15 @@ std::vector<float> decoder_reference(const DecoderWeights& w, std::span<const in
     const auto hidden = static_cast<std::size_t>(c.hidden);
     // K and V of every earlier position, per layer: [layer][pos] -> kv_dim values.
     std::vector<std::vector<std::vector<double>>> keys(c.layers), values(c.layers);
+    auto keys8 = keys, values8 = values; // the same rounded to e4m3 (fp8)
+    const auto rounded = [&](const std::vector<double>& row, int layer, int which) {
+        std::vector<double> out(row.size());
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            const double s = fp8->scales[(static_cast<std::size_t>(layer) * 2 + which) * c.kv_heads + i / hd];
+            out[i] = llm::e4m3_to_float(llm::e4m3_from_float(static_cast<float>(row[i] / s))) * s;
+        }
+        return out;
+    };
     std::vector<float> logits;
     for (int pos = 0; pos < n; ++pos) {
         std::vector<double> x(hidden);
@@ -124,6 +141,12 @@ std::vector<float> decoder_reference(const DecoderWeights& w, std::span<const in
             ref_rope(k, hd, pos);
             keys[l].push_back(k);
             values[l].push_back(ref_linear(L.wv, xn, c.kv_dim()));
+            if (fp8) {
+                keys8[l].push_back(rounded(keys[l].back(), l, 0));
+                values8[l].push_back(rounded(values[l].back(), l, 1));
+            }
+            const auto& K = fp8 && pos >= fp8->from ? keys8[l] : keys[l];
+            const auto& V = fp8 && pos >= fp8->from ? values8[l] : values[l];
             std::vector<double> attn(hidden, 0.0);
             for (int h = 0; h < c.heads; ++h) {
                 const std::size_t qo = static_cast<std::size_t>(h) * hd;
@@ -133,7 +156,7 @@ std::vector<float> decoder_reference(const DecoderWeights& w, std::span<const in
                 for (int j = 0; j <= pos; ++j) {
                     double dotp = 0;
                     for (int d = 0; d < hd; ++d)
-                        dotp += q[qo + d] * keys[l][j][ko + d];
+                        dotp += q[qo + d] * K[j][ko + d];
                     scores[j] = dotp / std::sqrt(static_cast<double>(hd));
                     max_score = std::max(max_score, scores[j]);
                 }
@@ -142,7 +165,7 @@ std::vector<float> decoder_reference(const DecoderWeights& w, std::span<const in
                     total += (s = std::exp(s - max_score));
                 for (int j = 0; j <= pos; ++j)
                     for (int d = 0; d < hd; ++d)
-                        attn[qo + d] += scores[j] / total * values[l][j][ko + d];
+                        attn[qo + d] += scores[j] / total * V[j][ko + d];
             }
             const auto o = ref_linear(L.wo, attn, c.hidden);
             for (std::size_t i = 0; i < hidden; ++i)

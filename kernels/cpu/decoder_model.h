@@ -53,11 +53,22 @@ DecoderWeights make_decoder_weights(const DecoderConfig& config);
 
 // Number of weights, for reporting and for sizing checks before allocating.
 double decoder_weight_count(const DecoderConfig& config);
+// The weights a decode step reads whole: the linear layers and the LM head (not the embedding, of
+// which it reads a row per token, nor the norm gains).
+double decoder_linear_weight_count(const DecoderConfig& config);
 
 // The correctness oracle: the sequence run one token at a time from the start, every value in
 // double (activations, keys and values kept per position in plain vectors), plain loops, RoPE
 // angles computed directly. Returns the logits of the last `last_positions` positions,
 // [last_positions][vocab].
-std::vector<float> decoder_reference(const DecoderWeights& weights, std::span<const int> tokens, int last_positions);
+// With `fp8`, positions from `from` on attend every position's K and V rounded to e4m3 with the
+// fp8 cache's scales ([layer][K, V][kv_head], cpu/kv_fp8.h): the reference of a KV cache whose
+// prefill attends its own K and V and whose decode steps read the cache.
+struct Fp8KvReference {
+    std::span<const float> scales;
+    int from = 0;
+};
+std::vector<float> decoder_reference(const DecoderWeights& weights, std::span<const int> tokens, int last_positions,
+    const Fp8KvReference* fp8 = nullptr);
 
 } // namespace kwb::cpu

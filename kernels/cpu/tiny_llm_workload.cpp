@@ -3,9 +3,11 @@
 // (once the `decoder` workload, still found by that name) runs DecoderEngine in fp32; the cuda
 // backend's kernels, reference and parameter checks live in the GPU backend plugin
 // (kernels/cuda/tiny_llm_*). Both share the architecture, the seeded weights, the requests
-// (cpu/request_schedule.h), continuous batching (cpu/continuous_batching.h) and the metrics.
+// (cpu/request_schedule.h), continuous batching (cpu/continuous_batching.h), the fp8 KV cache's
+// rounding and scales (cpu/kv_fp8.h), the bytes-moved model (cpu/decode_traffic.h) and the metrics.
 #include "cpu/continuous_batching.h"
 #include "cpu/cpu_workloads.h"
+#include "cpu/decode_traffic.h"
 #include "cpu/decoder.h"
 #include "cpu/request_schedule.h"
 #include "cpu/workload_util.h"
@@ -23,17 +25,20 @@ constexpr const char* kName = "tiny_llm";
 
 class PreparedDecoder final : public PreparedWorkload {
 public:
-    PreparedDecoder(const DecoderConfig& config, const llm::ScheduleSpec& s, int max_batch, int threads)
+    PreparedDecoder(const DecoderConfig& config, const llm::ScheduleSpec& s, int max_batch, int threads, KvCache kv)
         : requests_(llm::make_schedule(s))
         , weights_(make_decoder_weights(config))
         , pool_(threads)
         , poisson_(s.arrivals == llm::Arrivals::Poisson)
         , batch_(s.batch)
         , max_batch_(poisson_ ? max_batch : s.batch)
-        , engine_(weights_, max_batch_, max_len(requests_), pool_)
+        , engine_(weights_, max_batch_, max_len(requests_), pool_, kv)
+        , bytes_(llm::DecodeBytes::of(decoder_linear_weight_count(config), sizeof(float), config.layers,
+              config.kv_dim(), kv == KvCache::Fp8 ? 1 : sizeof(float)))
     {
         for (const auto& r : requests_)
             generated_ += static_cast<double>(s.batch) * r.gen_tokens;
+        engine_.calibrate_kv_scales(requests_.front().prompts); // fp8: on request 0's prefill, as on cuda
     }
 
     // Requests one after another: each request's batch is prefilled, then decoded greedily until
@@ -92,6 +97,7 @@ private:
         const auto trace = llm::serve_continuous(requests_, batch_, max_batch_, *this, clock);
         RepetitionResult r;
         llm::serving_metrics(trace.served, trace.wall_ms, generated_, r.metrics);
+        llm::traffic_metrics(bytes_, trace.traffic, r.metrics); // the steps it ran, each with its rows
         r.metrics["peak_mem_mib"] = peak_mib();
         for (const auto& s : trace.served)
             r.iterations.push_back(s.ttft_ms);
@@ -135,6 +141,7 @@ private:
         }
         RepetitionResult r;
         llm::serving_metrics(served, ms_since(start), generated_, r.metrics);
+        llm::traffic_metrics(bytes_, llm::sequential_traffic(requests_, batch_), r.metrics);
         r.metrics["peak_mem_mib"] = peak_mib();
         for (const auto& s : served)
             r.iterations.push_back(s.ttft_ms); // one prefill per request
@@ -145,7 +152,8 @@ private:
 public:
     // The engine's prefill and first decode step of request 0 against the reference forward of
     // the same weights, for the first and last sequence of the batch (every one would cost batch
-    // times as much and exercise no other path).
+    // times as much and exercise no other path). With an fp8 cache the reference rounds K and V
+    // with the engine's scales from the decode position on, as the cuda check does.
     VerifyResult verify() override
     {
         const auto& prompts = requests_.front().prompts;
@@ -156,11 +164,13 @@ public:
         std::vector<int> next(prompts.size());
         pick(next);
         const auto decode_logits = engine_.decode(next);
+        const bool fp8 = engine_.kv_cache() == KvCache::Fp8;
+        const Fp8KvReference rounding {engine_.kv_scales(), requests_.front().prompt_len};
         double err = 0, scale = 1;
         for (std::size_t b : {std::size_t {0}, prompts.size() - 1}) {
             std::vector<int> tokens = prompts[b];
             tokens.push_back(next[b]);
-            const auto ref = decoder_reference(weights_, tokens, 2);
+            const auto ref = decoder_reference(weights_, tokens, 2, fp8 ? &rounding : nullptr);
             const std::span<const float> ref_prefill(ref.data(), vocab), ref_decode(ref.data() + vocab, vocab);
             err = std::max({err, max_abs_diff(std::span(prefill_logits).subspan(b * vocab, vocab), ref_prefill),
                 max_abs_diff(decode_logits.subspan(b * vocab, vocab), ref_decode)});
@@ -170,7 +180,10 @@ public:
         // relative error at worst) on top of the previous layers' error.
         const auto& c = weights_.config;
         const double tol = static_cast<double>(c.layers + 1) * (c.hidden + c.ffn) * FLT_EPSILON * scale;
-        return verify_result(err, tol, "decoder logits vs double reference forward");
+        return verify_result(err, tol,
+            fp8 ? "decoder logits with an fp8 e4m3 KV cache vs double reference forward (its decode position attends "
+                  "K, V rounded to e4m3 with the same scales)"
+                : "decoder logits vs double reference forward");
     }
 
 private:
@@ -194,6 +207,7 @@ private:
     bool poisson_;
     int batch_, max_batch_; // sequences per request; engine slots (rows of a step)
     DecoderEngine engine_;
+    llm::DecodeBytes bytes_;
     double generated_ = 0;
     std::vector<int> free_slots_, slot_of_row_, next_; // continuous batching
 };
@@ -227,7 +241,7 @@ public:
     {
         return "small Llama-style decoder (RMSNorm, GQA + RoPE, SwiGLU; seeded random weights) serving requests one "
                "after another or arriving as a Poisson process into a continuously batched decode loop: prefill then "
-               "greedy decoding with a KV cache; cpu: fp32; cuda: bf16 (KV cache bf16 or fp8), flash prefill, paged "
+               "greedy decoding with a KV cache (or an fp8 e4m3 one); cpu: fp32; cuda: bf16, flash prefill, paged "
                "decode attention, GEMV or cuBLASLt linear layers, decode step optionally in a CUDA graph";
     }
     std::vector<Backend> backends() const override { return {Backend::Cpu, Backend::Cuda}; }
@@ -277,9 +291,11 @@ public:
                 "at most one split per 64 tokens of prompt_len + gen_tokens)"}),
             cuda({"cuda_graph", "off", {"off", "on"},
                 "decode step launched kernel by kernel (off) or as one CUDA graph (on)"}),
-            cuda({"kv_dtype", "bf16", {"bf16", "fp8"},
-                "KV cache element: bf16, or fp8 e4m3 with a per-(layer, KV head) scale calibrated once from request "
-                "0's prefill (decode attention reads it; the prefill attends its own bf16 K, V)"}),
+            {"kv_dtype", "bf16", {"bf16", "fp8"},
+                "KV cache element: the model's own (cuda: bf16; cpu: fp32), or fp8 e4m3 with a per-(layer, K or V, KV "
+                "head) scale calibrated once from request 0's prefill (largest |value| x 4 / 448), rounded to nearest "
+                "even and saturating at 448 on both backends (cpu/kv_fp8.h); decode steps read the fp8 cache, a "
+                "prefill attends its own K, V"},
             cuda({"decode_gemm", "gemv", {"gemv", "cublaslt"},
                 "linear layers of a decode step: the plugin's GEMV (batch <= 8) or cuBLASLt's GEMM"}),
             cuda(fault_param()),
@@ -370,6 +386,10 @@ private:
             throw WorkloadError(fmt::format("{}: parameter 'max_batch' ({}) must hold one request's 'batch' ({}) "
                                             "sequences",
                 kName, max_batch, s.batch));
+        const auto kv_dtype = params.value("kv_dtype", nlohmann::json("bf16"));
+        if (kv_dtype != "bf16" && kv_dtype != "fp8")
+            throw WorkloadError(fmt::format(
+                "{}: parameter 'kv_dtype' must be \"bf16\" or \"fp8\", got {}", kName, kv_dtype.dump()));
         const int threads = static_cast<int>(int_param(params, kName, "threads", 1, 256));
         check_buffer(kName, decoder_weight_count(c), "the weights");
         const int slots = s.arrivals == llm::Arrivals::Poisson ? max_batch : s.batch; // the engine's caches
@@ -379,7 +399,8 @@ private:
         check_buffer(kName, static_cast<double>(s.requests) * s.batch * s.prompt_len, "the prompts");
         if (!make)
             return nullptr;
-        return std::make_unique<PreparedDecoder>(c, s, max_batch, threads);
+        return std::make_unique<PreparedDecoder>(
+            c, s, max_batch, threads, kv_dtype == "fp8" ? KvCache::Fp8 : KvCache::Fp32);
     }
 };
 

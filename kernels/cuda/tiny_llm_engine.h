@@ -5,6 +5,7 @@
 // them), the model's buffers and forward pass (tiny_llm_workload.cu) and the serving of a
 // repetition's requests, one after another or continuously batched (tiny_llm_serving.cu).
 #include "../cpu/continuous_batching.h"
+#include "../cpu/kv_fp8.h"
 #include "attention_decode_kernel.cuh"
 #include "attention_prefill_kernel.cuh"
 #include "cuda_check.h"
@@ -44,7 +45,7 @@ public:
     void launch(cudaStream_t stream) override; // tiny_llm_serving.cu
     nlohmann::json verify(cudaStream_t stream) override;
     double flops_per_launch() const override { return flops_; }
-    double bytes_per_launch() const override { return bytes_; }
+    double bytes_per_launch() const override { return bytes_.total(traffic_); }
     nlohmann::json metrics() const override; // tiny_llm_serving.cu
     nlohmann::json served_json(const std::vector<llm::ServedRequest>& served, double wall_ms,
         const std::vector<llm::ServingTrace::Reading>& readings) const;
@@ -104,7 +105,9 @@ private:
     std::vector<int> free_pages_;
     cudaStream_t serving_stream_ = nullptr;
     llm::ServingTrace trace_;
-    double flops_ = 0, bytes_ = 0, step_bytes_ = 0, generated_ = 0;
+    double flops_ = 0, generated_ = 0;
+    llm::DecodeBytes bytes_; // decode_traffic.h: the sizes
+    llm::DecodeTraffic traffic_; // of the last repetition (sequential: the schedule's)
 };
 
 } // namespace kwb::cuda::tllm

@@ -20,6 +20,7 @@ void TinyLlm::launch(cudaStream_t stream)
     serving_stream_ = stream;
     llm::SteadyServingClock clock;
     trace_ = llm::serve_continuous(requests_, cfg_.sched.batch, cfg_.max_batch, *this, clock);
+    traffic_ = trace_.traffic; // the steps it ran, each with the sequences then active
 }
 
 void TinyLlm::set_row_pages(int row, std::vector<int> pages, cudaStream_t stream)
@@ -79,13 +80,15 @@ void TinyLlm::retire(const std::vector<int>& kept)
     row_pages_ = std::move(moved);
 }
 
-// What both arrival modes report: the serving metrics, the memory held, each request's TTFT as
-// the repetition's iteration values, and every reading for the engine's `ttft` and `itl` lanes.
+// What both arrival modes report: the serving metrics, the bytes-moved ones, the memory held, each
+// request's TTFT as the repetition's iteration values, and every reading for the engine's `ttft`
+// and `itl` lanes.
 nlohmann::json TinyLlm::served_json(const std::vector<llm::ServedRequest>& served, double wall_ms,
     const std::vector<llm::ServingTrace::Reading>& readings) const
 {
     std::map<std::string, double> m;
     llm::serving_metrics(served, wall_ms, generated_, m);
+    llm::traffic_metrics(bytes_, traffic_, m);
     nlohmann::json out(m);
     out["peak_mem_mib"] = static_cast<double>(allocated_) / (1 << 20);
     nlohmann::json ttft = nlohmann::json::array(), ttft_at = nlohmann::json::array(), itl = nlohmann::json::array(),
@@ -123,7 +126,7 @@ nlohmann::json TinyLlm::metrics() const
 {
     if (cfg_.poisson()) {
         auto out = served_json(trace_.served, trace_.wall_ms, trace_.readings);
-        out["decode_steps"] = trace_.steps;
+        out["decode_steps"] = trace_.traffic.steps;
         out["peak_batch"] = trace_.peak_rows;
         return out;
     }
@@ -149,11 +152,7 @@ nlohmann::json TinyLlm::metrics() const
         e += r.gen_tokens + 1;
         served.push_back(std::move(s));
     }
-    auto out = served_json(served, gap(events_.front(), events_.back()), readings);
-    out["step_mb"] = step_bytes_ / 1e6;
-    if (const double itl = out["itl_p50_ms"].get<double>(); itl > 0)
-        out["step_gbs"] = step_bytes_ / (itl * 1e6);
-    return out;
+    return served_json(served, gap(events_.front(), events_.back()), readings);
 }
 
 } // namespace kwb::cuda::tllm

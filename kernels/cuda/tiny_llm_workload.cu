@@ -18,10 +18,6 @@
 namespace kwb::cuda::tllm {
 namespace {
 constexpr int kDecodeStages = 3;
-// fp8 scales leave this headroom over request 0's prefill's largest |K| and |V| of a head, so
-// later tokens' larger values still fit e4m3's 448 (relative precision is the same anywhere in
-// its normal range, so the headroom costs nothing above 2^-6 x scale).
-constexpr float kFp8Headroom = 4.0f, kFp8Max = 448.0f;
 } // namespace
 
 Config::Config(const nlohmann::json& p)
@@ -235,19 +231,15 @@ TinyLlm::TinyLlm(const Config& cfg, cudaStream_t stream)
             events_.push_back(ev);
         }
 
-    // Work and traffic: 2 FLOP per weight per token through the linear layers; per decode step
-    // every weight once plus the K and V of the context (mean over the schedule).
+    // Work: 2 FLOP per weight per token through the linear layers. Traffic: decode_traffic.h's
+    // model, for the sequential schedule until a continuous batch has run (serving.cu).
     const double linear_weights = static_cast<double>(layout_.per_layer) * m.layers + layout_.total - layout_.lm_head;
-    double tokens_in = 0, steps = 0, kv_read = 0;
-    for (const auto& r : requests_) {
+    double tokens_in = 0;
+    for (const auto& r : requests_)
         tokens_in += static_cast<double>(batch) * (r.prompt_len + r.gen_tokens - 1);
-        steps += r.gen_tokens - 1;
-        for (int t = 1; t < r.gen_tokens; ++t)
-            kv_read += 2.0 * batch * m.layers * (r.prompt_len + t) * m.kv_dim() * 2;
-    }
     flops_ = 2.0 * linear_weights * tokens_in;
-    step_bytes_ = linear_weights * 2 + (steps > 0 ? kv_read / steps : 0);
-    bytes_ = linear_weights * 2 * (requests_.size() + steps) + kv_read;
+    bytes_ = llm::DecodeBytes::of(linear_weights, 2, m.layers, m.kv_dim(), kv_bytes);
+    traffic_ = llm::sequential_traffic(requests_, batch);
 
     // A graph per step width: the batch, or every width a continuous batch can have.
     if (cfg.graph)
@@ -273,7 +265,7 @@ void TinyLlm::capture_step(int seqs, cudaStream_t stream)
 }
 
 // Static per-(layer, KV head) scales for the fp8 cache: request 0's prefill measures each head's
-// largest |K| and |V|; the scale maps that, times the headroom, to e4m3's largest value.
+// largest |K| and |V|; cpu/kv_fp8.h's rule (the cpu backend's too) makes them scales.
 void TinyLlm::calibrate_fp8(cudaStream_t stream)
 {
     alloc(amax_, kv_scale_host_.size() * 4);
@@ -285,7 +277,7 @@ void TinyLlm::calibrate_fp8(cudaStream_t stream)
     amax_ = DeviceBuffer(); // forward() stops measuring
     allocated_ -= amax.size() * 4;
     for (std::size_t i = 0; i < amax.size(); ++i)
-        kv_scale_host_[i] = amax[i] > 0 && std::isfinite(amax[i]) ? amax[i] * kFp8Headroom / kFp8Max : 1.0f;
+        kv_scale_host_[i] = llm::kv_fp8_scale(amax[i]);
     KWB_CUDA(cudaMemcpyAsync(
         kv_scale_.as<void>(), kv_scale_host_.data(), kv_scale_.bytes(), cudaMemcpyHostToDevice, stream));
     KWB_CUDA(cudaStreamSynchronize(stream));

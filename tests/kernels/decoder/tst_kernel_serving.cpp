@@ -115,7 +115,7 @@ private slots:
         QCOMPARE(t.served[0].itl_ms, (std::vector<double> {1.0, 11.0}));
         QCOMPARE(t.served[1].itl_ms, (std::vector<double> {1.0, 11.0}));
         QCOMPARE(t.served[3].itl_ms, (std::vector<double> {1.0, 1.0}));
-        QCOMPARE(t.steps, 5);
+        QCOMPARE(t.traffic.steps, 5);
         QCOMPARE(t.peak_rows, 2);
         QCOMPARE(t.wall_ms, 45.0);
         QCOMPARE(t.readings.size(), std::size_t {4 + 8});
