@@ -56,7 +56,10 @@ struct DecodeBytes {
         return {linear_weights * weight_bytes, 2.0 * layers * kv_dim * kv_bytes};
     }
     // The repetition's whole traffic: the weights once per prefill and per step, and the steps' K, V.
-    double total(const DecodeTraffic& t) const { return weights * (t.prefills + t.steps) + kv_per_position * t.kv_positions; }
+    double total(const DecodeTraffic& t) const
+    {
+        return weights * (t.prefills + t.steps) + kv_per_position * t.kv_positions;
+    }
     // Bytes of the mean decode step: the weights once and the steps' mean K, V.
     double per_step(const DecodeTraffic& t) const
     {

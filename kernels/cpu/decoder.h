@@ -27,8 +27,7 @@ enum class KvCache { Fp32, Fp8 };
 // does, since only those logits pick the next token.
 class DecoderEngine {
 public:
-    DecoderEngine(
-        const DecoderWeights& weights, int batch, int max_seq, ThreadPool& pool, KvCache kv = KvCache::Fp32);
+    DecoderEngine(const DecoderWeights& weights, int batch, int max_seq, ThreadPool& pool, KvCache kv = KvCache::Fp32);
 
     // Forgets every sequence (the cache is reused, not cleared: positions are overwritten).
     void reset() { std::fill(len_.begin(), len_.end(), 0); }

@@ -141,12 +141,21 @@ std::vector<float> decoder_reference(
             ref_rope(k, hd, pos);
             keys[l].push_back(k);
             values[l].push_back(ref_linear(L.wv, xn, c.kv_dim()));
-            if (fp8) {
+            const bool rounding = fp8 && !fp8->scales.empty();
+            if (rounding) {
                 keys8[l].push_back(rounded(keys[l].back(), l, 0));
                 values8[l].push_back(rounded(values[l].back(), l, 1));
             }
-            const auto& K = fp8 && pos >= fp8->from ? keys8[l] : keys[l];
-            const auto& V = fp8 && pos >= fp8->from ? values8[l] : values[l];
+            if (fp8 && fp8->amax) {
+                fp8->amax->resize(static_cast<std::size_t>(c.layers) * 2 * c.kv_heads);
+                for (std::size_t i = 0; i < keys[l].back().size(); ++i)
+                    for (int which : {0, 1}) {
+                        double& m = (*fp8->amax)[(static_cast<std::size_t>(l) * 2 + which) * c.kv_heads + i / hd];
+                        m = std::max(m, std::abs((which ? values : keys)[l].back()[i]));
+                    }
+            }
+            const auto& K = rounding && pos >= fp8->from ? keys8[l] : keys[l];
+            const auto& V = rounding && pos >= fp8->from ? values8[l] : values[l];
             std::vector<double> attn(hidden, 0.0);
             for (int h = 0; h < c.heads; ++h) {
                 const std::size_t qo = static_cast<std::size_t>(h) * hd;

@@ -63,10 +63,13 @@ double decoder_linear_weight_count(const DecoderConfig& config);
 // [last_positions][vocab].
 // With `fp8`, positions from `from` on attend every position's K and V rounded to e4m3 with the
 // fp8 cache's scales ([layer][K, V][kv_head], cpu/kv_fp8.h): the reference of a KV cache whose
-// prefill attends its own K and V and whose decode steps read the cache.
+// prefill attends its own K and V and whose decode steps read the cache. No scales: nothing is
+// rounded. With `amax`, the largest |K| and |V| of every position, [layer][K, V][kv_head]: what
+// a calibration pass over `tokens` measures.
 struct Fp8KvReference {
     std::span<const float> scales;
     int from = 0;
+    std::vector<double>* amax = nullptr;
 };
 std::vector<float> decoder_reference(const DecoderWeights& weights, std::span<const int> tokens, int last_positions,
     const Fp8KvReference* fp8 = nullptr);

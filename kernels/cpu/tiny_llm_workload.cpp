@@ -22,6 +22,7 @@ namespace kwb::cpu {
 namespace {
 
 constexpr const char* kName = "tiny_llm";
+constexpr double kFp8Unexplained = 0.25; // verify(): the share of the fp8 rounding's effect left to flips
 
 class PreparedDecoder final : public PreparedWorkload {
 public:
@@ -166,7 +167,7 @@ public:
         const auto decode_logits = engine_.decode(next);
         const bool fp8 = engine_.kv_cache() == KvCache::Fp8;
         const Fp8KvReference rounding {engine_.kv_scales(), requests_.front().prompt_len};
-        double err = 0, scale = 1;
+        double err = 0, scale = 1, fp8_effect = 0;
         for (std::size_t b : {std::size_t {0}, prompts.size() - 1}) {
             std::vector<int> tokens = prompts[b];
             tokens.push_back(next[b]);
@@ -175,14 +176,23 @@ public:
             err = std::max({err, max_abs_diff(std::span(prefill_logits).subspan(b * vocab, vocab), ref_prefill),
                 max_abs_diff(decode_logits.subspan(b * vocab, vocab), ref_decode)});
             scale = std::max(scale, max_abs(ref));
+            if (fp8)
+                fp8_effect = std::max(fp8_effect, max_abs_diff(ref_decode, decoder_reference(weights_, tokens, 1)));
         }
         // Each layer adds sums of `hidden` and `ffn` terms in fp32 (about that many eps of
         // relative error at worst) on top of the previous layers' error.
         const auto& c = weights_.config;
-        const double tol = static_cast<double>(c.layers + 1) * (c.hidden + c.ffn) * FLT_EPSILON * scale;
+        double tol = static_cast<double>(c.layers + 1) * (c.hidden + c.ffn) * FLT_EPSILON * scale;
+        // fp8: the engine's K, V differ from the reference's by that much before the e4m3 rounding,
+        // which now and then lands them on neighbouring grid points (2^-3 apart, relative): such
+        // flips left up to 3% of the rounding's whole effect on the logits unexplained in
+        // tst_kernel_kv_fp8; a quarter is allowed. Scales, positions or rounding gone wrong leave
+        // all of it.
+        tol += kFp8Unexplained * fp8_effect;
         return verify_result(err, tol,
-            fp8 ? "decoder logits with an fp8 e4m3 KV cache vs double reference forward (its decode position attends "
-                  "K, V rounded to e4m3 with the same scales)"
+            fp8 ? "decoder logits with an fp8 e4m3 KV cache vs double reference forward whose decode position "
+                  "attends K, V rounded to e4m3 with the same scales (tolerance: fp32's plus 0.25 x the largest "
+                  "logit change that rounding makes)"
                 : "decoder logits vs double reference forward");
     }
 
@@ -321,6 +331,11 @@ public:
             {"tok_s", "tok/s", Direction::Higher,
                 "generated tokens (batch * sum of gen_tokens) / wall time of the repetition, prefills (and with "
                 "poisson arrivals idle waits) included"},
+            {"step_mb", "MB", Direction::Lower,
+                "bytes the mean decode step reads (cpu/decode_traffic.h): every linear weight once plus the K and V "
+                "of each active sequence's context, over the steps the repetition ran (poisson: as the continuous "
+                "batch took them); the ITL bound is step_mb / the copy ceiling"},
+            {"step_gbs", "GB/s", Direction::Higher, "step_mb / itl_p50_ms: the decode step's achieved bandwidth"},
             {"peak_mem_mib", "MiB", Direction::Lower,
                 "memory the workload holds: weights, KV cache, activations (cuda: device memory it allocated, "
                 "cuBLASLt workspace included; cpu: host memory)"},
@@ -388,8 +403,8 @@ private:
                 kName, max_batch, s.batch));
         const auto kv_dtype = params.value("kv_dtype", nlohmann::json("bf16"));
         if (kv_dtype != "bf16" && kv_dtype != "fp8")
-            throw WorkloadError(fmt::format(
-                "{}: parameter 'kv_dtype' must be \"bf16\" or \"fp8\", got {}", kName, kv_dtype.dump()));
+            throw WorkloadError(
+                fmt::format("{}: parameter 'kv_dtype' must be \"bf16\" or \"fp8\", got {}", kName, kv_dtype.dump()));
         const int threads = static_cast<int>(int_param(params, kName, "threads", 1, 256));
         check_buffer(kName, decoder_weight_count(c), "the weights");
         const int slots = s.arrivals == llm::Arrivals::Poisson ? max_batch : s.batch; // the engine's caches

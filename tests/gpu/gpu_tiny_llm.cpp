@@ -14,7 +14,7 @@ using namespace kwb::gputest;
 
 namespace {
 
-void expect_cpu_weights(const json& params, const json& probes)
+kwb::cpu::DecoderConfig cpu_config(const json& params)
 {
     kwb::cpu::DecoderConfig c;
     c.layers = params.at("layers");
@@ -24,7 +24,12 @@ void expect_cpu_weights(const json& params, const json& probes)
     c.ffn = params.at("ffn");
     c.vocab = params.at("vocab");
     c.seed = params.at("seed");
-    const auto w = kwb::cpu::make_decoder_weights(c);
+    return c;
+}
+
+void expect_cpu_weights(const json& params, const json& probes)
+{
+    const auto w = kwb::cpu::make_decoder_weights(cpu_config(params));
     const auto& l0 = w.layers.front();
     const std::vector<float> cpu
         = {w.embedding.front(), w.embedding.back(), l0.wq.front(), l0.wk.front(), l0.wv.front(), l0.wo.front(),
@@ -147,6 +152,12 @@ int main()
             const int batch = p.at("batch").get<int>();
             KWB_CHECK(m.value("peak_batch", 0) == 4 / batch * batch);
             KWB_CHECK(m.value("decode_steps", 0) > 0);
+            // Bytes moved over the steps the loop ran (cpu/decode_traffic.h): the total less the mean
+            // step times the steps leaves the prefills' reads of the bf16 weights, one per request.
+            const double weights = 2 * kwb::cpu::decoder_linear_weight_count(cpu_config(p));
+            const double total = r.value("bytes_per_launch", 0.0), step = m.value("step_mb", 0.0) * 1e6;
+            KWB_CHECK(
+                step > weights && std::abs(total - step * m.value("decode_steps", 0) - 7 * weights) <= 1e-9 * total);
             const auto& rd = m.value("readings", json::object());
             KWB_CHECK(rd.contains("ttft") && rd.at("ttft").at("values").size() == 7);
             KWB_CHECK(rd.contains("itl") && rd.at("itl").at("t_ms").size() == rd.at("itl").at("values").size());

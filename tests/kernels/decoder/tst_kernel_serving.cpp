@@ -4,6 +4,7 @@
 // clock, the decoder engine's slots, and the cpu backend serving Poisson arrivals.
 #include "builtin_workloads.h"
 #include "cpu/continuous_batching.h"
+#include "cpu/decode_traffic.h"
 #include "cpu/decoder.h"
 #include "cpu/workload_util.h"
 
@@ -137,6 +138,73 @@ private slots:
         QCOMPARE(t.wall_ms, 111.0);
     }
 
+    void sequentialTrafficCountsEachRequestAlone()
+    {
+        // Batch 2. Request A: prompt 5, 3 tokens: steps attend 5 + 1 and 5 + 2 positions per
+        // sequence; B: prompt 2, 4 tokens: 3, 4, 5. So 2 prefills, 5 steps, 2 x (6 + 7) + 2 x (3 + 4
+        // + 5) = 50 positions. Sizes: 1000 weights of 2 bytes, 3 layers x kv_dim 8 of 1 byte:
+        // 2000 bytes a step or prefill, 2 x 3 x 8 = 48 bytes a position.
+        std::vector<llm::Request> reqs(2);
+        reqs[0].prompt_len = 5;
+        reqs[0].gen_tokens = 3;
+        reqs[1].prompt_len = 2;
+        reqs[1].gen_tokens = 4;
+        const auto t = llm::sequential_traffic(reqs, 2);
+        QCOMPARE(t.prefills, 2);
+        QCOMPARE(t.steps, 5);
+        QCOMPARE(t.kv_positions, 50.0);
+        const auto bytes = llm::DecodeBytes::of(1000, 2, 3, 8, 1);
+        QCOMPARE(bytes.weights, 2000.0);
+        QCOMPARE(bytes.kv_per_position, 48.0);
+        QCOMPARE(bytes.total(t), 2000.0 * 7 + 48.0 * 50);
+        QCOMPARE(bytes.per_step(t), 2000.0 + 48.0 * 10);
+        std::map<std::string, double> m {{"itl_p50_ms", 0.002}};
+        llm::traffic_metrics(bytes, t, m);
+        QCOMPARE(m.at("step_mb"), 2480.0 / 1e6);
+        QCOMPARE(m.at("step_gbs"), 2480.0 / (0.002 * 1e6)); // bytes / ms / 1e6 = GB/s
+        QCOMPARE(bytes.per_step(llm::DecodeTraffic {}), 2000.0); // no steps: the weights alone
+    }
+
+    void continuousTrafficFollowsTheSteps()
+    {
+        // The schedule of continuousBatchingStepsAndQueueing with prompts of 4, 1, 2 and 3 tokens
+        // (batch 1, 3 tokens each). Its steps and the positions each active sequence attends
+        // (prompt + tokens so far):
+        //   S1: r0 4+1                 =  5
+        //   S2: r0 4+2, r1 1+1         =  8   (r0 leaves)
+        //   S2: r1 1+2, r2 2+1         =  6   (r1 leaves)
+        //   S2: r2 2+2, r3 3+1         =  8   (r2 leaves)
+        //   S1: r3 3+2                 =  5
+        // 5 steps, 32 positions, 4 prefills. One after another the same requests take 8 steps
+        // over the same 32 positions: the continuous batch reads the weights 3 times fewer.
+        VirtualServing v;
+        auto reqs = requests({0, 0.5, 0.5, 30}, 3);
+        const int prompt[] = {4, 1, 2, 3};
+        for (std::size_t i = 0; i < reqs.size(); ++i)
+            reqs[i].prompt_len = prompt[i];
+        const auto t = llm::serve_continuous(reqs, 1, 2, v, v);
+        QCOMPARE(v.log, std::string("P0@0 S1 P1@1 S2 R1 P2@1 S2 R1 P3@1 S2 R1 S1 R "));
+        QCOMPARE(t.traffic.prefills, 4);
+        QCOMPARE(t.traffic.steps, 5);
+        QCOMPARE(t.traffic.kv_positions, 32.0);
+        const auto bytes
+            = llm::DecodeBytes::of(500000, 2, 1, 25, 2); // 1 MB of weights; 2 x 1 x 25 x 2 bytes a position
+        QCOMPARE(bytes.total(t.traffic), 1e6 * 9 + 100.0 * 32);
+        QCOMPARE(bytes.per_step(t.traffic), 1e6 + 100.0 * 32 / 5);
+        const auto alone = llm::sequential_traffic(reqs, 1);
+        QCOMPARE(alone.steps, 8);
+        QCOMPARE(alone.kv_positions, 32.0);
+        QCOMPARE(bytes.total(alone), 1e6 * 12 + 100.0 * 32);
+
+        // Batch 2 on four rows: requests 0 and 1 (1-token prompts, 2 tokens) share one step of 4
+        // sequences attending 2 positions each; request 2 has a step of its own: 12 positions.
+        VirtualServing w;
+        const auto t2 = llm::serve_continuous(requests({0, 0, 100}, 2), 2, 4, w, w);
+        QCOMPARE(w.log, std::string("P0@0 P1@2 S4 R P2@0 S2 R "));
+        QCOMPARE(t2.traffic.steps, 2);
+        QCOMPARE(t2.traffic.kv_positions, 12.0);
+    }
+
     void engineSlotsServeSequencesIndependently()
     {
         // Sequence A in slot 2 decodes next to B (slot 0, a different length): A's logits equal
@@ -188,6 +256,13 @@ private slots:
             QVERIFY(r.metrics.at("ttft_p50_ms") > 0);
             QVERIFY(r.metrics.at("itl_p50_ms") > 0 && r.metrics.at("itl_p50_ms") <= r.metrics.at("itl_p99_ms"));
             QVERIFY(r.metrics.at("tok_s") > 0);
+            // The bytes-moved model of the steps it ran: the fp32 weights once, plus the K and V of
+            // between one and max_batch sequences of at most prompt_len + gen_tokens positions.
+            const double weights = 4.0 * (97 * 32 + (2 * 32 * 32 + 2 * 16 * 32 + 3 * 48 * 32));
+            const double position = 2.0 * 1 * 16 * 4;
+            QVERIFY(r.metrics.at("step_mb") * 1e6 > weights + position * 2);
+            QVERIFY(r.metrics.at("step_mb") * 1e6 <= weights + position * 4 * (6 + 5));
+            QVERIFY(r.metrics.at("step_gbs") > 0);
             int ttfts = 0;
             for (const auto& reading : r.readings)
                 ttfts += reading.name == "ttft";

@@ -195,6 +195,9 @@ private slots:
         QTest::addRow("tiny_llm vocab 0") << "tiny_llm"
                                           << R"({"vocab": 0})"
                                           << "'vocab'";
+        QTest::addRow("tiny_llm kv_dtype int4") << "tiny_llm"
+                                                << R"({"kv_dtype": "int4"})"
+                                                << "'kv_dtype'";
     }
 
     void badParametersAreRejected()
