@@ -4,8 +4,8 @@
 // 64 and 128, every GQA group, prompts not a multiple of the page size, shuffled pages, split-KV,
 // batch 1..8, GEMV and cuBLASLt decode, CUDA graph off and on, bf16 and fp8 KV cache); a run
 // reports the serving metrics with one TTFT per request, one after another and with Poisson
-// arrivals into the continuously batched loop; the correctness gate's fault is caught; bad
-// shapes are refused.
+// arrivals into the continuously batched loop (its bytes moved those of the steps it ran); the
+// correctness gate's fault is caught; bad shapes are refused.
 #include "cpu/decoder_model.h"
 #include "gpu_plugin.h"
 
