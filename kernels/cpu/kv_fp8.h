@@ -36,7 +36,7 @@ inline std::uint8_t e4m3_from_float(float x)
     if (magnitude >= kMaxBits) // saturate (464, the midpoint above 448, ties down to 448 as well)
         return static_cast<std::uint8_t>(sign | 0x7eu);
     const int exponent = static_cast<int>(magnitude >> 23) - 127; // of a normal float; float subnormals round to 0
-    if (exponent < -11) // below 2^-10 (half the smallest subnormal), or a float subnormal
+    if (exponent < -11) // below 2^-11, or a float subnormal: zero (up to 2^-10 the rounding below gives it too)
         return sign;
     const std::uint32_t significand = (magnitude & 0x7fffffu) | 0x800000u; // 1.m x 2^23
     // Bits of the significand below the kept ones: 20 for a normal e4m3 (3 mantissa bits kept);
