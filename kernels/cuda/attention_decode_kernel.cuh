@@ -42,9 +42,10 @@ struct Params {
 };
 
 // The copy and commit are the prefill kernel's (cp16 zero-fills past src_bytes); the wait takes
-// a ring up to 4 deep (prefill's stops at 3).
+// a ring up to 6 deep (prefill's stops at 3).
 using prefill::cp16;
 using prefill::cp_commit;
+constexpr int kMaxStages = 6;
 __device__ __forceinline__ void cp_wait_stages(int pending)
 {
     switch (pending) {
@@ -57,10 +58,31 @@ __device__ __forceinline__ void cp_wait_stages(int pending)
     case 2:
         asm volatile("cp.async.wait_group 2;\n" ::);
         break;
-    default:
+    case 3:
         asm volatile("cp.async.wait_group 3;\n" ::);
         break;
+    default:
+        asm volatile("cp.async.wait_group 4;\n" ::);
+        break;
     }
+}
+
+// Programmatic dependent launch (sm_90): a kernel launched with the programmatic-serialization
+// attribute may start while the previous kernel in the stream drains; it waits here before it
+// reads anything, so it sees all of that kernel's writes (a no-op under a plain launch). The
+// trigger lets the next such kernel be scheduled once every block of this one has started: its
+// own wait still holds it until this grid has finished.
+__device__ __forceinline__ void wait_prior_grid()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void allow_next_grid()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;\n" ::);
+#endif
 }
 
 // N consecutive elements of T at p (16-byte aligned for bf16 x 8, 8-byte for fp8 x 8) to fp32.
@@ -204,6 +226,8 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
     constexpr int kHeadsPerWarp = (G + 3) / 4;
     extern __shared__ __align__(16) unsigned char smem[];
 
+    wait_prior_grid();
+    allow_next_grid();
     const int split = blockIdx.x, kvh = blockIdx.y, b = blockIdx.z;
     const int heads = p.kv_heads * G;
     const int len = p.seq_len[b];
@@ -222,10 +246,6 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
     float* l_s = m_s + G;
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const float qscale = p.scale_log2 * p.k_scale[kvh];
-    for (int i = tid; i < G * D; i += kThreads)
-        q_s[i] = __bfloat162float(p.q[(static_cast<std::size_t>(b) * heads + kvh * G) * D + i]) * qscale;
-
     const auto* kp = static_cast<const unsigned char*>(p.k_pool);
     const auto* vp = static_cast<const unsigned char*>(p.v_pool);
     PageGather<L::kChunks> gather(
@@ -234,8 +254,12 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
         unsigned char* ks = smem + stage * L::kStageBytes;
         gather.issue(tile, ks, L::kKStride, ks + kTile * L::kKStride, L::kVStride, kp, vp);
     };
-
+    // The ring is primed before q is read, so q's load overlaps the first tiles' flight instead
+    // of adding a round trip to the block's start (the first tile's barrier publishes q_s).
     gather.prime(tiles, p.stages, load_tile);
+    const float qscale = p.scale_log2 * p.k_scale[kvh];
+    for (int i = tid; i < G * D; i += kThreads)
+        q_s[i] = __bfloat162float(p.q[(static_cast<std::size_t>(b) * heads + kvh * G) * D + i]) * qscale;
 
     float m_reg[kHeadsPerWarp], l_reg[kHeadsPerWarp];
 #pragma unroll
@@ -383,23 +407,81 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
     }
 }
 
-// One block per (sequence, head), one thread per output element: the splits' outputs weighted
-// by exp2(m_s - max m) and normalised by the merged sum. Empty splits carry m = -inf, l = 0.
+// One block of D threads per (sequence, head): the splits' outputs weighted by exp2(m_s - max m)
+// and normalised by the merged sum. Every thread reads its share of the splits' m and l at once
+// (weights into shared memory), then warp w sums splits w, w + D/32, ... with each lane owning D/32
+// adjacent dims (one vector load per split, the loads of a warp's splits independent), and the
+// warps' sums meet in shared memory: two dependent round trips whatever the split count, where a
+// loop over the splits per thread paid one per few splits. Empty splits carry m = -inf, l = 0.
 template<int D> __global__ void __launch_bounds__(D) decode_combine(const Params p)
 {
+    constexpr int kWarps = D / 32, kPer = D / 32;
+    constexpr int kMaxSplits = 256;
+    __shared__ float w_s[kMaxSplits];
+    __shared__ float red_s[kWarps];
+    __shared__ __align__(16) float o_s[kWarps][D];
+    wait_prior_grid();
+    allow_next_grid();
     const std::size_t row = blockIdx.x;
-    const float* m = p.m_part + row * p.splits;
-    const float* l = p.l_part + row * p.splits;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, splits = p.splits;
+    const float* m = p.m_part + row * splits;
+    const float* l = p.l_part + row * splits;
+
     float mx = -INFINITY;
-    for (int s = 0; s < p.splits; ++s)
+    for (int s = tid; s < splits; s += D)
         mx = fmaxf(mx, m[s]);
-    float o = 0.f, sum = 0.f;
-    for (int s = 0; s < p.splits; ++s) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+    if (lane == 0)
+        red_s[warp] = mx;
+    __syncthreads();
+    mx = red_s[0];
+#pragma unroll
+    for (int w = 1; w < kWarps; ++w)
+        mx = fmaxf(mx, red_s[w]);
+    float sum = 0.f;
+    for (int s = tid; s < splits; s += D) {
         const float w = exp2f(m[s] - mx);
+        w_s[s] = w;
         sum += l[s] * w;
-        o += p.o_part[(row * p.splits + s) * D + threadIdx.x] * w;
     }
-    p.out[row * D + threadIdx.x] = __float2bfloat16(o / sum);
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        sum += __shfl_xor_sync(0xffffffffu, sum, o);
+    __syncthreads(); // every warp has read red_s[] as the max
+    if (lane == 0)
+        red_s[warp] = sum;
+    __syncthreads();
+
+    float acc[kPer] = {};
+    const float* part = p.o_part + row * splits * D + lane * kPer;
+#pragma unroll 8
+    for (int s = warp; s < splits; s += kWarps) {
+        const float w = w_s[s];
+        float v[kPer];
+        if constexpr (kPer == 4) {
+            const float4 x = *reinterpret_cast<const float4*>(part + static_cast<std::size_t>(s) * D);
+            v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
+        } else {
+            const float2 x = *reinterpret_cast<const float2*>(part + static_cast<std::size_t>(s) * D);
+            v[0] = x.x, v[1] = x.y;
+        }
+#pragma unroll
+        for (int e = 0; e < kPer; ++e)
+            acc[e] = fmaf(w, v[e], acc[e]);
+    }
+#pragma unroll
+    for (int e = 0; e < kPer; ++e)
+        o_s[warp][lane * kPer + e] = acc[e];
+    __syncthreads();
+    float total = 0.f, o = 0.f;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+        total += red_s[w];
+        o += o_s[w][tid];
+    }
+    p.out[row * D + tid] = __float2bfloat16(o / total);
 }
 
 } // namespace kwb::cuda::decode

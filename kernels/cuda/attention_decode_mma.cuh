@@ -40,6 +40,8 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
     extern __shared__ __align__(16) unsigned char smem[];
     auto* ring = reinterpret_cast<__nv_bfloat16*>(smem);
 
+    wait_prior_grid();
+    allow_next_grid();
     const int split = blockIdx.x, kvh = blockIdx.y, b = blockIdx.z;
     const int heads = p.kv_heads * G;
     const int len = p.seq_len[b];
@@ -52,12 +54,6 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
     auto* q_s = reinterpret_cast<__nv_bfloat16*>(smem + ring_bytes); // [16][S]
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    for (int i = tid; i < 16 * D; i += kThreads) {
-        const int r = i / D, d = i % D;
-        q_s[r * S + d]
-            = r < G ? p.q[(static_cast<std::size_t>(b) * heads + kvh * G + r) * D + d] : __float2bfloat16(0.f);
-    }
-
     const auto* kp = static_cast<const unsigned char*>(p.k_pool);
     const auto* vp = static_cast<const unsigned char*>(p.v_pool);
     PageGather<kChunks> gather(p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, D * 2, start, end);
@@ -65,7 +61,13 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
         auto* ks = reinterpret_cast<unsigned char*>(ring + stage * MmaLayout<D>::kStageElems);
         gather.issue(tile, ks, S * 2, ks + kTile * S * 2, S * 2, kp, vp);
     };
+    // Primed before q is read: q's load overlaps the first tiles' flight (decode_kernel says why).
     gather.prime(tiles, p.stages, load_tile);
+    for (int i = tid; i < 16 * D; i += kThreads) {
+        const int r = i / D, d = i % D;
+        q_s[r * S + d]
+            = r < G ? p.q[(static_cast<std::size_t>(b) * heads + kvh * G + r) * D + d] : __float2bfloat16(0.f);
+    }
 
     const float scale = p.scale_log2 * p.k_scale[kvh];
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};

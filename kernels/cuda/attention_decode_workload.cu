@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(256) decode_reference(float* out, float* score
 
 struct Config {
     int batch, heads, kv_heads, head_dim, context, spread_pct, page_size, splits, stages;
-    bool fp8, mma, wrong;
+    bool fp8, mma, pdl, wrong;
     std::uint64_t seed;
     explicit Config(const nlohmann::json& p)
         : batch(static_cast<int>(int_param(p, kName, "batch", 16, 1, 4096)))
@@ -155,9 +155,10 @@ struct Config {
         , spread_pct(static_cast<int>(int_param(p, kName, "length_spread", 50, 0, 100)))
         , page_size(static_cast<int>(int_param(p, kName, "page_size", 16, 16, 128)))
         , splits(static_cast<int>(int_param(p, kName, "splits", 1, 1, 256)))
-        , stages(static_cast<int>(int_param(p, kName, "stages", 3, 2, 4)))
+        , stages(static_cast<int>(int_param(p, kName, "stages", 3, 2, decode::kMaxStages)))
         , fp8(string_param(p, kName, "kv_dtype", "bf16", {"bf16", "fp8"}) == "fp8")
         , mma(string_param(p, kName, "impl", "simt", {"simt", "mma"}) == "mma")
+        , pdl(int_param(p, kName, "pdl", 1, 0, 1) == 1)
         , wrong(wants_wrong_result(p))
         , seed(static_cast<std::uint64_t>(int_param(p, kName, "seed", 1, 0, 1LL << 40)))
     {
@@ -181,7 +182,7 @@ struct Config {
     std::string what() const
     {
         return std::string(mma ? "mma " : "") + "decode D" + std::to_string(head_dim) + " G" + std::to_string(group())
-            + (fp8 ? " fp8" : " bf16") + ", " + std::to_string(stages) + " stages";
+            + (fp8 ? " fp8" : " bf16") + ", " + std::to_string(stages) + " stages" + (pdl ? "" : ", plain launch");
     }
 };
 
@@ -298,7 +299,7 @@ public:
 
         const std::size_t pool_bytes
             = static_cast<std::size_t>(pages) * cfg.kv_heads * cfg.page_size * cfg.head_dim * cfg.elem_bytes();
-        set_ = acquire_buffers<Cache>(buffer_key(kName, params, {"stages", "impl", "splits"}), [&] {
+        set_ = acquire_buffers<Cache>(buffer_key(kName, params, {"stages", "impl", "splits", "pdl"}), [&] {
             Cache c {DeviceBuffer(pool_bytes), DeviceBuffer(pool_bytes), DeviceBuffer(table.size() * sizeof(int)),
                 DeviceBuffer(lens_.size() * sizeof(int)), DeviceBuffer(rows() * cfg.head_dim * 2),
                 DeviceBuffer(rows() * cfg.head_dim * 2), DeviceBuffer(cfg.kv_heads * 4),
@@ -333,12 +334,13 @@ public:
 
     void launch(cudaStream_t stream) override
     {
-        kernel_<<<dim3(cfg_.splits, cfg_.kv_heads, cfg_.batch), decode::kThreads, smem_, stream>>>(p_);
+        start(kernel_, dim3(cfg_.splits, cfg_.kv_heads, cfg_.batch), decode::kThreads, smem_, stream);
         if (cfg_.splits > 1) {
+            const dim3 grid(static_cast<unsigned>(rows()));
             if (cfg_.head_dim == 128)
-                decode::decode_combine<128><<<static_cast<unsigned>(rows()), 128, 0, stream>>>(p_);
+                start(decode::decode_combine<128>, grid, 128, 0, stream);
             else
-                decode::decode_combine<64><<<static_cast<unsigned>(rows()), 64, 0, stream>>>(p_);
+                start(decode::decode_combine<64>, grid, 64, 0, stream);
         }
     }
 
@@ -390,6 +392,23 @@ public:
 
 private:
     Cache& cache() const { return set_->data; }
+    // With `pdl` each kernel may be scheduled while the one before it in the stream drains (the
+    // kernels wait for it before reading anything: decode::wait_prior_grid), which hides the
+    // launch gaps of the attention and combine pair.
+    void start(Kernel k, dim3 grid, unsigned threads, int smem, cudaStream_t stream) const
+    {
+        cudaLaunchAttribute attr {};
+        attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr.val.programmaticStreamSerializationAllowed = 1;
+        cudaLaunchConfig_t lc {};
+        lc.gridDim = grid;
+        lc.blockDim = dim3(threads);
+        lc.dynamicSmemBytes = static_cast<std::size_t>(smem);
+        lc.stream = stream;
+        lc.attrs = &attr;
+        lc.numAttrs = cfg_.pdl ? 1 : 0;
+        KWB_CUDA(cudaLaunchKernelEx(&lc, k, p_));
+    }
     std::size_t rows() const { return static_cast<std::size_t>(cfg_.batch) * cfg_.heads; }
 
     void fill(const Cache& c, float* kref, float* vref, cudaStream_t stream) const
