@@ -28,7 +28,7 @@ template<int D, int G> int mma_smem_bytes(int stages)
     return (ring > comb ? ring : comb) + 16 * MmaLayout<D>::kStride * 2;
 }
 
-template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_kernel(const Params p)
+template<int D, int G, bool kL2 = false> __global__ void __launch_bounds__(kThreads) decode_mma_kernel(const Params p)
 {
     using prefill::ldsm_x4;
     using prefill::ldsm_x4_t;
@@ -45,18 +45,16 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
     const int split = blockIdx.x, kvh = blockIdx.y, b = blockIdx.z;
     const int heads = p.kv_heads * G;
     const int len = p.seq_len[b];
-    int per_split = (len + p.splits - 1) / p.splits;
-    per_split = (per_split + kTile - 1) / kTile * kTile;
-    const int start = split * per_split;
-    const int end = min(len, start + per_split);
-    const int tiles = end > start ? (end - start + kTile - 1) / kTile : 0;
     const int ring_bytes = max(p.stages * MmaLayout<D>::kStageElems * 2, mma_combine_bytes<D, G>());
     auto* q_s = reinterpret_cast<__nv_bfloat16*>(smem + ring_bytes); // [16][S]
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const auto* kp = static_cast<const unsigned char*>(p.k_pool);
     const auto* vp = static_cast<const unsigned char*>(p.v_pool);
-    PageGather<kChunks> gather(p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, D * 2, start, end);
+    PageGather<kChunks, kL2> gather(
+        p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, D * 2, split_span(p, split));
+    const int tiles = gather.clip(len);
+    const int start = gather.start, end = gather.end;
     auto load_tile = [&](int tile, int stage) {
         auto* ks = reinterpret_cast<unsigned char*>(ring + stage * MmaLayout<D>::kStageElems);
         gather.issue(tile, ks, S * 2, ks + kTile * S * 2, S * 2, kp, vp);

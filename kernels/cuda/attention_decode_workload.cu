@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(256) decode_reference(float* out, float* score
 
 struct Config {
     int batch, heads, kv_heads, head_dim, context, spread_pct, page_size, splits, stages;
-    bool fp8, mma, pdl, wrong;
+    bool fp8, mma, pdl, l2, wrong;
     std::uint64_t seed;
     explicit Config(const nlohmann::json& p)
         : batch(static_cast<int>(int_param(p, kName, "batch", 16, 1, 4096)))
@@ -154,11 +154,12 @@ struct Config {
         , context(static_cast<int>(int_param(p, kName, "context", 4096, 1, 1 << 20)))
         , spread_pct(static_cast<int>(int_param(p, kName, "length_spread", 50, 0, 100)))
         , page_size(static_cast<int>(int_param(p, kName, "page_size", 16, 16, 128)))
-        , splits(static_cast<int>(int_param(p, kName, "splits", 1, 1, 256)))
+        , splits(static_cast<int>(int_param(p, kName, "splits", 1, 0, decode::kMaxSplits))) // 0: auto
         , stages(static_cast<int>(int_param(p, kName, "stages", 3, 2, decode::kMaxStages)))
         , fp8(string_param(p, kName, "kv_dtype", "bf16", {"bf16", "fp8"}) == "fp8")
         , mma(string_param(p, kName, "impl", "simt", {"simt", "mma"}) == "mma")
         , pdl(int_param(p, kName, "pdl", 1, 0, 1) == 1)
+        , l2(int_param(p, kName, "l2_prefetch", 0, 0, 1) == 1)
         , wrong(wants_wrong_result(p))
         , seed(static_cast<std::uint64_t>(int_param(p, kName, "seed", 1, 0, 1LL << 40)))
     {
@@ -182,23 +183,24 @@ struct Config {
     std::string what() const
     {
         return std::string(mma ? "mma " : "") + "decode D" + std::to_string(head_dim) + " G" + std::to_string(group())
-            + (fp8 ? " fp8" : " bf16") + ", " + std::to_string(stages) + " stages" + (pdl ? "" : ", plain launch");
+            + (fp8 ? " fp8" : " bf16") + ", " + std::to_string(stages) + " stages" + (pdl ? "" : ", plain launch")
+            + (l2 ? ", L2 prefetch" : "");
     }
 };
 
 using Kernel = void (*)(Params);
 
-template<int D, typename T> Kernel kernel_for_group(int g)
+template<int D, typename T, bool L2> Kernel kernel_for_group(int g)
 {
     switch (g) {
     case 1:
-        return decode::decode_kernel<D, 1, T>;
+        return decode::decode_kernel<D, 1, T, L2>;
     case 2:
-        return decode::decode_kernel<D, 2, T>;
+        return decode::decode_kernel<D, 2, T, L2>;
     case 4:
-        return decode::decode_kernel<D, 4, T>;
+        return decode::decode_kernel<D, 4, T, L2>;
     default:
-        return decode::decode_kernel<D, 8, T>;
+        return decode::decode_kernel<D, 8, T, L2>;
     }
 }
 template<int D, typename T> int smem_for_group(int g, int stages)
@@ -215,17 +217,17 @@ template<int D, typename T> int smem_for_group(int g, int stages)
     }
 }
 
-template<int D> Kernel mma_kernel_for(int g)
+template<int D, bool L2> Kernel mma_kernel_for(int g)
 {
     switch (g) {
     case 1:
-        return decode::decode_mma_kernel<D, 1>;
+        return decode::decode_mma_kernel<D, 1, L2>;
     case 2:
-        return decode::decode_mma_kernel<D, 2>;
+        return decode::decode_mma_kernel<D, 2, L2>;
     case 4:
-        return decode::decode_mma_kernel<D, 4>;
+        return decode::decode_mma_kernel<D, 4, L2>;
     default:
-        return decode::decode_mma_kernel<D, 8>;
+        return decode::decode_mma_kernel<D, 8, L2>;
     }
 }
 template<int D> int mma_smem_for(int g, int stages)
@@ -242,14 +244,19 @@ template<int D> int mma_smem_for(int g, int stages)
     }
 }
 
-Kernel kernel_for(const Config& c)
+template<bool L2> Kernel kernel_for(const Config& c)
 {
     if (c.mma)
-        return c.head_dim == 128 ? mma_kernel_for<128>(c.group()) : mma_kernel_for<64>(c.group());
+        return c.head_dim == 128 ? mma_kernel_for<128, L2>(c.group()) : mma_kernel_for<64, L2>(c.group());
     if (c.head_dim == 128)
-        return c.fp8 ? kernel_for_group<128, __nv_fp8_e4m3>(c.group())
-                     : kernel_for_group<128, __nv_bfloat16>(c.group());
-    return c.fp8 ? kernel_for_group<64, __nv_fp8_e4m3>(c.group()) : kernel_for_group<64, __nv_bfloat16>(c.group());
+        return c.fp8 ? kernel_for_group<128, __nv_fp8_e4m3, L2>(c.group())
+                     : kernel_for_group<128, __nv_bfloat16, L2>(c.group());
+    return c.fp8 ? kernel_for_group<64, __nv_fp8_e4m3, L2>(c.group())
+                 : kernel_for_group<64, __nv_bfloat16, L2>(c.group());
+}
+Kernel kernel_for(const Config& c)
+{
+    return c.l2 ? kernel_for<true>(c) : kernel_for<false>(c);
 }
 int smem_for(const Config& c)
 {
@@ -282,6 +289,12 @@ public:
             lens_.push_back(shortest + static_cast<int>(splitmix(state) % (cfg.context - shortest + 1)));
         max_len_ = *std::max_element(lens_.begin(), lens_.end());
         max_pages_ = (max_len_ + cfg.page_size - 1) / cfg.page_size;
+        if (cfg_.splits == 0) {
+            int device = 0, sms = 0;
+            KWB_CUDA(cudaGetDevice(&device));
+            KWB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+            cfg_.splits = decode::auto_splits(cfg.batch, cfg.kv_heads, max_pages_ * cfg.page_size, sms);
+        }
         int pages = 0;
         for (int len : lens_)
             pages += (len + cfg.page_size - 1) / cfg.page_size;
@@ -299,36 +312,38 @@ public:
 
         const std::size_t pool_bytes
             = static_cast<std::size_t>(pages) * cfg.kv_heads * cfg.page_size * cfg.head_dim * cfg.elem_bytes();
-        set_ = acquire_buffers<Cache>(buffer_key(kName, params, {"stages", "impl", "splits", "pdl"}), [&] {
-            Cache c {DeviceBuffer(pool_bytes), DeviceBuffer(pool_bytes), DeviceBuffer(table.size() * sizeof(int)),
-                DeviceBuffer(lens_.size() * sizeof(int)), DeviceBuffer(rows() * cfg.head_dim * 2),
-                DeviceBuffer(rows() * cfg.head_dim * 2), DeviceBuffer(cfg.kv_heads * 4),
-                DeviceBuffer(cfg.kv_heads * 4)};
-            std::vector<float> ks(cfg.kv_heads, 1.f), vs(cfg.kv_heads, 1.f);
-            if (cfg.fp8)
-                for (int h = 0; h < cfg.kv_heads; ++h)
-                    ks[h] = fp8_scale(h, 0), vs[h] = fp8_scale(h, 1);
-            KWB_CUDA(
-                cudaMemcpyAsync(c.table.as<void>(), table.data(), c.table.bytes(), cudaMemcpyHostToDevice, stream));
-            KWB_CUDA(cudaMemcpyAsync(c.len.as<void>(), lens_.data(), c.len.bytes(), cudaMemcpyHostToDevice, stream));
-            KWB_CUDA(
-                cudaMemcpyAsync(c.k_scale.as<void>(), ks.data(), c.k_scale.bytes(), cudaMemcpyHostToDevice, stream));
-            KWB_CUDA(
-                cudaMemcpyAsync(c.v_scale.as<void>(), vs.data(), c.v_scale.bytes(), cudaMemcpyHostToDevice, stream));
-            fill_random(c.q.as<__nv_bfloat16>(), rows() * cfg.head_dim, cfg.seed + 31, -2.f, 2.f, stream);
-            fill(c, nullptr, nullptr, stream);
-            KWB_CUDA(cudaStreamSynchronize(stream)); // the host vectors above go out of scope
-            return c;
-        });
-        if (cfg.splits > 1) {
-            o_part_ = DeviceBuffer(rows() * cfg.splits * cfg.head_dim * 4);
-            m_part_ = DeviceBuffer(rows() * cfg.splits * 4);
-            l_part_ = DeviceBuffer(rows() * cfg.splits * 4);
+        set_ = acquire_buffers<Cache>(
+            buffer_key(kName, params, {"stages", "impl", "splits", "pdl", "l2_prefetch"}), [&] {
+                Cache c {DeviceBuffer(pool_bytes), DeviceBuffer(pool_bytes), DeviceBuffer(table.size() * sizeof(int)),
+                    DeviceBuffer(lens_.size() * sizeof(int)), DeviceBuffer(rows() * cfg.head_dim * 2),
+                    DeviceBuffer(rows() * cfg.head_dim * 2), DeviceBuffer(cfg.kv_heads * 4),
+                    DeviceBuffer(cfg.kv_heads * 4)};
+                std::vector<float> ks(cfg.kv_heads, 1.f), vs(cfg.kv_heads, 1.f);
+                if (cfg.fp8)
+                    for (int h = 0; h < cfg.kv_heads; ++h)
+                        ks[h] = fp8_scale(h, 0), vs[h] = fp8_scale(h, 1);
+                KWB_CUDA(
+                    cudaMemcpyAsync(c.table.as<void>(), table.data(), c.table.bytes(), cudaMemcpyHostToDevice, stream));
+                KWB_CUDA(
+                    cudaMemcpyAsync(c.len.as<void>(), lens_.data(), c.len.bytes(), cudaMemcpyHostToDevice, stream));
+                KWB_CUDA(cudaMemcpyAsync(
+                    c.k_scale.as<void>(), ks.data(), c.k_scale.bytes(), cudaMemcpyHostToDevice, stream));
+                KWB_CUDA(cudaMemcpyAsync(
+                    c.v_scale.as<void>(), vs.data(), c.v_scale.bytes(), cudaMemcpyHostToDevice, stream));
+                fill_random(c.q.as<__nv_bfloat16>(), rows() * cfg.head_dim, cfg.seed + 31, -2.f, 2.f, stream);
+                fill(c, nullptr, nullptr, stream);
+                KWB_CUDA(cudaStreamSynchronize(stream)); // the host vectors above go out of scope
+                return c;
+            });
+        if (cfg_.splits > 1) {
+            o_part_ = DeviceBuffer(rows() * cfg_.splits * cfg.head_dim * 4);
+            m_part_ = DeviceBuffer(rows() * cfg_.splits * 4);
+            l_part_ = DeviceBuffer(rows() * cfg_.splits * 4);
         }
         const Cache& c = cache();
         p_ = Params {c.k.as<void>(), c.v.as<void>(), c.table.as<int>(), c.len.as<int>(), c.q.as<__nv_bfloat16>(),
             c.k_scale.as<float>(), c.v_scale.as<float>(), c.out.as<__nv_bfloat16>(), o_part_.as<float>(),
-            m_part_.as<float>(), l_part_.as<float>(), cfg.kv_heads, cfg.page_size, max_pages_, cfg.splits, cfg.stages,
+            m_part_.as<float>(), l_part_.as<float>(), cfg.kv_heads, cfg.page_size, max_pages_, cfg_.splits, cfg.stages,
             1.0f / std::sqrt(static_cast<float>(cfg.head_dim)) * decode::kLog2e};
     }
 
@@ -384,8 +399,8 @@ public:
     }
     nlohmann::json metrics() const override
     {
-        return {{"blocks", cfg_.splits * cfg_.kv_heads * cfg_.batch}, {"mean_context", tokens_ / cfg_.batch},
-            {"max_context", max_len_}, {"pages", pages_}};
+        return {{"blocks", cfg_.splits * cfg_.kv_heads * cfg_.batch}, {"splits", cfg_.splits},
+            {"mean_context", tokens_ / cfg_.batch}, {"max_context", max_len_}, {"pages", pages_}};
     }
 
     std::uint64_t buffer_set() const override { return set_->id; }

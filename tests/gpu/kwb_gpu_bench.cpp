@@ -67,6 +67,8 @@ json measure(const Plugin& plugin, const std::string& workload, const json& para
     out["ms_per_launch"] = summary(ms);
     out["flops_per_launch"] = probe.at("flops_per_launch");
     out["bytes_per_launch"] = probe.at("bytes_per_launch");
+    if (probe.contains("metrics"))
+        out["metrics"] = probe.at("metrics");
     return out;
 }
 
@@ -183,11 +185,12 @@ json bench_rmsnorm(const Plugin& plugin)
 }
 
 // Batch 1: every split count from 8 to 128 at every ring depth, both kernels; batch 64: the ring
-// depths and page sizes without a split. A few plain launches (pdl 0) show what the programmatic
-// launch is worth.
+// depths and page sizes without a split; both: the auto split count (splits 0). A few plain
+// launches (pdl 0) show what the programmatic launch is worth, a few L2 prefetch hints (l2 1) what
+// those are.
 struct DecodeVariant {
     const char* impl;
-    int splits, stages, page, pdl;
+    int splits, stages, page, pdl, l2 = 0;
 };
 std::vector<DecodeVariant> decode_variants(int batch)
 {
@@ -201,6 +204,13 @@ std::vector<DecodeVariant> decode_variants(int batch)
         for (int splits : {16, 32, 64})
             v.push_back({"mma", splits, 3, 16, 0});
         v.push_back({"simt", 16, 3, 16, 0});
+        for (const char* impl : {"simt", "mma"})
+            for (int splits : {16, 32, 48})
+                for (int stages : {2, 3})
+                    v.push_back({impl, splits, stages, 16, 1, 1});
+        for (const char* impl : {"simt", "mma"})
+            for (int stages : {2, 3})
+                v.push_back({impl, 0, stages, 16, 1});
         return v;
     }
     for (const char* impl : {"simt", "mma"}) {
@@ -209,6 +219,9 @@ std::vector<DecodeVariant> decode_variants(int batch)
         v.push_back({impl, 2, 3, 16, 1});
         v.push_back({impl, 1, 3, 16, 0});
         v.push_back({impl, 1, 2, 128, 1});
+        v.push_back({impl, 1, 2, 16, 1, 1});
+        v.push_back({impl, 1, 3, 16, 1, 1});
+        v.push_back({impl, 0, 3, 16, 1});
     }
     return v;
 }
@@ -220,18 +233,19 @@ json bench_decode(const Plugin& plugin)
         for (int batch : {1, 64}) {
             json best;
             double best_gbs = 0;
-            for (const auto& [impl, splits, stages, page, pdl] : decode_variants(batch)) {
+            for (const auto& [impl, splits, stages, page, pdl, l2] : decode_variants(batch)) {
                 const json p = {{"batch", batch}, {"heads", 32}, {"kv_heads", 8}, {"head_dim", 128},
                     {"context", context}, {"length_spread", 0}, {"page_size", page}, {"splits", splits},
-                    {"stages", stages}, {"kv_dtype", "bf16"}, {"impl", impl}, {"pdl", pdl}};
+                    {"stages", stages}, {"kv_dtype", "bf16"}, {"impl", impl}, {"pdl", pdl}, {"l2_prefetch", l2}};
                 auto m = measure(plugin, "attention_decode", p);
                 if (m.contains("bytes_per_launch")) {
                     m["gbs"] = rate(m, m.at("bytes_per_launch").get<double>(), 1e9, "GB/s");
                     if (m.at("gbs").at("median").get<double>() > best_gbs)
                         best_gbs = m.at("gbs").at("median").get<double>(), best = m;
                 }
-                std::fprintf(stderr, "decode %s ctx %d batch %d splits %d stages %d page %d pdl %d: %s %s\n", impl,
-                    context, batch, splits, stages, page, pdl, m.value("gbs", json()).dump().c_str(),
+                std::fprintf(stderr, "decode %s ctx %d batch %d splits %d (%d) stages %d page %d pdl %d l2 %d: %s %s\n",
+                    impl, context, batch, splits, m.value("metrics", json()).value("splits", -1), stages, page, pdl, l2,
+                    m.value("gbs", json()).dump().c_str(),
                     m.value("verify", json()).value("ok", false) ? "" : m.dump().c_str());
                 rows.push_back(m);
             }
