@@ -87,17 +87,6 @@ __device__ __forceinline__ void allow_next_grid()
 #endif
 }
 
-// The K/V copy; with kL2 it asks L2 to fetch the whole 256-byte block around each chunk from DRAM
-// (a warp's 16-byte chunks cover 512 contiguous bytes of one page).
-template<bool kL2> __device__ __forceinline__ void cp16_kv(void* dst, const void* src, int src_bytes)
-{
-    if constexpr (kL2)
-        asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16, %2;\n" ::"r"(prefill::smem_addr32(dst)),
-            "l"(src), "r"(src_bytes));
-    else
-        cp16(dst, src, src_bytes);
-}
-
 // The split count of `splits = 0`: about two blocks per SM, one wave, which beat one block per SM
 // (too few bytes in flight) and a second wave (its blocks' start-up latency in series) on the
 // H200 at batch 1 (bench/results/2026-12-01-h200-splitkv); at least one tile per split, and the
@@ -163,7 +152,7 @@ template<int D, typename T> struct Layout {
 // next copy; page sizes are powers of two, so the page arithmetic is shifts. The first tile's
 // lookups start in the constructor, over the block's span; clip() then cuts the span at the
 // sequence's length. Tokens at or past `end` are zero-filled (cp.async src-size 0).
-template<int kChunks, bool kL2 = false> struct PageGather {
+template<int kChunks> struct PageGather {
     static constexpr int kSlots = kTile * kChunks / kThreads;
     static constexpr int kTokStride = kThreads / kChunks;
     static_assert(kSlots >= 1 && kTokStride * kChunks == kThreads, "a tile is whole rounds of the block");
@@ -239,8 +228,8 @@ template<int kChunks, bool kL2 = false> struct PageGather {
             const std::size_t off = valid ? static_cast<std::size_t>(page[j]) * page_bytes + head_off
                     + static_cast<std::size_t>(pos & mask) * row_bytes
                                           : 0;
-            cp16_kv<kL2>(k_s + t * k_stride + chunk * 16, k_pool + off, valid ? 16 : 0);
-            cp16_kv<kL2>(v_s + t * v_stride + chunk * 16, v_pool + off, valid ? 16 : 0);
+            cp16(k_s + t * k_stride + chunk * 16, k_pool + off, valid ? 16 : 0);
+            cp16(v_s + t * v_stride + chunk * 16, v_pool + off, valid ? 16 : 0);
         }
     }
 };
@@ -262,8 +251,7 @@ template<int D, int G, typename T> int smem_bytes(int stages)
     return (ring > red ? ring : red) + extras_bytes<D, G, T>();
 }
 
-template<int D, int G, typename T, bool kL2 = false>
-__global__ void __launch_bounds__(kThreads) decode_kernel(const Params p)
+template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) decode_kernel(const Params p)
 {
     using L = Layout<D, T>;
     constexpr int kDQ = D / 4; // dims per thread in the score pass
@@ -289,7 +277,7 @@ __global__ void __launch_bounds__(kThreads) decode_kernel(const Params p)
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const auto* kp = static_cast<const unsigned char*>(p.k_pool);
     const auto* vp = static_cast<const unsigned char*>(p.v_pool);
-    PageGather<L::kChunks, kL2> gather(
+    PageGather<L::kChunks> gather(
         p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, L::kRowBytes, split_span(p, split));
     const int tiles = gather.clip(len);
     const int start = gather.start, end = gather.end;

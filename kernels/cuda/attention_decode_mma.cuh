@@ -28,7 +28,7 @@ template<int D, int G> int mma_smem_bytes(int stages)
     return (ring > comb ? ring : comb) + 16 * MmaLayout<D>::kStride * 2;
 }
 
-template<int D, int G, bool kL2 = false> __global__ void __launch_bounds__(kThreads) decode_mma_kernel(const Params p)
+template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_kernel(const Params p)
 {
     using prefill::ldsm_x4;
     using prefill::ldsm_x4_t;
@@ -51,7 +51,7 @@ template<int D, int G, bool kL2 = false> __global__ void __launch_bounds__(kThre
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const auto* kp = static_cast<const unsigned char*>(p.k_pool);
     const auto* vp = static_cast<const unsigned char*>(p.v_pool);
-    PageGather<kChunks, kL2> gather(
+    PageGather<kChunks> gather(
         p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, D * 2, split_span(p, split));
     const int tiles = gather.clip(len);
     const int start = gather.start, end = gather.end;

@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(256) decode_reference(float* out, float* score
 
 struct Config {
     int batch, heads, kv_heads, head_dim, context, spread_pct, page_size, splits, stages;
-    bool fp8, mma, pdl, l2, wrong;
+    bool fp8, mma, pdl, wrong;
     std::uint64_t seed;
     explicit Config(const nlohmann::json& p)
         : batch(static_cast<int>(int_param(p, kName, "batch", 16, 1, 4096)))
@@ -159,7 +159,6 @@ struct Config {
         , fp8(string_param(p, kName, "kv_dtype", "bf16", {"bf16", "fp8"}) == "fp8")
         , mma(string_param(p, kName, "impl", "simt", {"simt", "mma"}) == "mma")
         , pdl(int_param(p, kName, "pdl", 1, 0, 1) == 1)
-        , l2(int_param(p, kName, "l2_prefetch", 0, 0, 1) == 1)
         , wrong(wants_wrong_result(p))
         , seed(static_cast<std::uint64_t>(int_param(p, kName, "seed", 1, 0, 1LL << 40)))
     {
@@ -183,24 +182,23 @@ struct Config {
     std::string what() const
     {
         return std::string(mma ? "mma " : "") + "decode D" + std::to_string(head_dim) + " G" + std::to_string(group())
-            + (fp8 ? " fp8" : " bf16") + ", " + std::to_string(stages) + " stages" + (pdl ? "" : ", plain launch")
-            + (l2 ? ", L2 prefetch" : "");
+            + (fp8 ? " fp8" : " bf16") + ", " + std::to_string(stages) + " stages" + (pdl ? "" : ", plain launch");
     }
 };
 
 using Kernel = void (*)(Params);
 
-template<int D, typename T, bool L2> Kernel kernel_for_group(int g)
+template<int D, typename T> Kernel kernel_for_group(int g)
 {
     switch (g) {
     case 1:
-        return decode::decode_kernel<D, 1, T, L2>;
+        return decode::decode_kernel<D, 1, T>;
     case 2:
-        return decode::decode_kernel<D, 2, T, L2>;
+        return decode::decode_kernel<D, 2, T>;
     case 4:
-        return decode::decode_kernel<D, 4, T, L2>;
+        return decode::decode_kernel<D, 4, T>;
     default:
-        return decode::decode_kernel<D, 8, T, L2>;
+        return decode::decode_kernel<D, 8, T>;
     }
 }
 template<int D, typename T> int smem_for_group(int g, int stages)
@@ -217,17 +215,17 @@ template<int D, typename T> int smem_for_group(int g, int stages)
     }
 }
 
-template<int D, bool L2> Kernel mma_kernel_for(int g)
+template<int D> Kernel mma_kernel_for(int g)
 {
     switch (g) {
     case 1:
-        return decode::decode_mma_kernel<D, 1, L2>;
+        return decode::decode_mma_kernel<D, 1>;
     case 2:
-        return decode::decode_mma_kernel<D, 2, L2>;
+        return decode::decode_mma_kernel<D, 2>;
     case 4:
-        return decode::decode_mma_kernel<D, 4, L2>;
+        return decode::decode_mma_kernel<D, 4>;
     default:
-        return decode::decode_mma_kernel<D, 8, L2>;
+        return decode::decode_mma_kernel<D, 8>;
     }
 }
 template<int D> int mma_smem_for(int g, int stages)
@@ -244,19 +242,14 @@ template<int D> int mma_smem_for(int g, int stages)
     }
 }
 
-template<bool L2> Kernel kernel_for(const Config& c)
-{
-    if (c.mma)
-        return c.head_dim == 128 ? mma_kernel_for<128, L2>(c.group()) : mma_kernel_for<64, L2>(c.group());
-    if (c.head_dim == 128)
-        return c.fp8 ? kernel_for_group<128, __nv_fp8_e4m3, L2>(c.group())
-                     : kernel_for_group<128, __nv_bfloat16, L2>(c.group());
-    return c.fp8 ? kernel_for_group<64, __nv_fp8_e4m3, L2>(c.group())
-                 : kernel_for_group<64, __nv_bfloat16, L2>(c.group());
-}
 Kernel kernel_for(const Config& c)
 {
-    return c.l2 ? kernel_for<true>(c) : kernel_for<false>(c);
+    if (c.mma)
+        return c.head_dim == 128 ? mma_kernel_for<128>(c.group()) : mma_kernel_for<64>(c.group());
+    if (c.head_dim == 128)
+        return c.fp8 ? kernel_for_group<128, __nv_fp8_e4m3>(c.group())
+                     : kernel_for_group<128, __nv_bfloat16>(c.group());
+    return c.fp8 ? kernel_for_group<64, __nv_fp8_e4m3>(c.group()) : kernel_for_group<64, __nv_bfloat16>(c.group());
 }
 int smem_for(const Config& c)
 {
@@ -312,29 +305,27 @@ public:
 
         const std::size_t pool_bytes
             = static_cast<std::size_t>(pages) * cfg.kv_heads * cfg.page_size * cfg.head_dim * cfg.elem_bytes();
-        set_ = acquire_buffers<Cache>(
-            buffer_key(kName, params, {"stages", "impl", "splits", "pdl", "l2_prefetch"}), [&] {
-                Cache c {DeviceBuffer(pool_bytes), DeviceBuffer(pool_bytes), DeviceBuffer(table.size() * sizeof(int)),
-                    DeviceBuffer(lens_.size() * sizeof(int)), DeviceBuffer(rows() * cfg.head_dim * 2),
-                    DeviceBuffer(rows() * cfg.head_dim * 2), DeviceBuffer(cfg.kv_heads * 4),
-                    DeviceBuffer(cfg.kv_heads * 4)};
-                std::vector<float> ks(cfg.kv_heads, 1.f), vs(cfg.kv_heads, 1.f);
-                if (cfg.fp8)
-                    for (int h = 0; h < cfg.kv_heads; ++h)
-                        ks[h] = fp8_scale(h, 0), vs[h] = fp8_scale(h, 1);
-                KWB_CUDA(
-                    cudaMemcpyAsync(c.table.as<void>(), table.data(), c.table.bytes(), cudaMemcpyHostToDevice, stream));
-                KWB_CUDA(
-                    cudaMemcpyAsync(c.len.as<void>(), lens_.data(), c.len.bytes(), cudaMemcpyHostToDevice, stream));
-                KWB_CUDA(cudaMemcpyAsync(
-                    c.k_scale.as<void>(), ks.data(), c.k_scale.bytes(), cudaMemcpyHostToDevice, stream));
-                KWB_CUDA(cudaMemcpyAsync(
-                    c.v_scale.as<void>(), vs.data(), c.v_scale.bytes(), cudaMemcpyHostToDevice, stream));
-                fill_random(c.q.as<__nv_bfloat16>(), rows() * cfg.head_dim, cfg.seed + 31, -2.f, 2.f, stream);
-                fill(c, nullptr, nullptr, stream);
-                KWB_CUDA(cudaStreamSynchronize(stream)); // the host vectors above go out of scope
-                return c;
-            });
+        set_ = acquire_buffers<Cache>(buffer_key(kName, params, {"stages", "impl", "splits", "pdl"}), [&] {
+            Cache c {DeviceBuffer(pool_bytes), DeviceBuffer(pool_bytes), DeviceBuffer(table.size() * sizeof(int)),
+                DeviceBuffer(lens_.size() * sizeof(int)), DeviceBuffer(rows() * cfg.head_dim * 2),
+                DeviceBuffer(rows() * cfg.head_dim * 2), DeviceBuffer(cfg.kv_heads * 4),
+                DeviceBuffer(cfg.kv_heads * 4)};
+            std::vector<float> ks(cfg.kv_heads, 1.f), vs(cfg.kv_heads, 1.f);
+            if (cfg.fp8)
+                for (int h = 0; h < cfg.kv_heads; ++h)
+                    ks[h] = fp8_scale(h, 0), vs[h] = fp8_scale(h, 1);
+            KWB_CUDA(
+                cudaMemcpyAsync(c.table.as<void>(), table.data(), c.table.bytes(), cudaMemcpyHostToDevice, stream));
+            KWB_CUDA(cudaMemcpyAsync(c.len.as<void>(), lens_.data(), c.len.bytes(), cudaMemcpyHostToDevice, stream));
+            KWB_CUDA(
+                cudaMemcpyAsync(c.k_scale.as<void>(), ks.data(), c.k_scale.bytes(), cudaMemcpyHostToDevice, stream));
+            KWB_CUDA(
+                cudaMemcpyAsync(c.v_scale.as<void>(), vs.data(), c.v_scale.bytes(), cudaMemcpyHostToDevice, stream));
+            fill_random(c.q.as<__nv_bfloat16>(), rows() * cfg.head_dim, cfg.seed + 31, -2.f, 2.f, stream);
+            fill(c, nullptr, nullptr, stream);
+            KWB_CUDA(cudaStreamSynchronize(stream)); // the host vectors above go out of scope
+            return c;
+        });
         if (cfg_.splits > 1) {
             o_part_ = DeviceBuffer(rows() * cfg_.splits * cfg.head_dim * 4);
             m_part_ = DeviceBuffer(rows() * cfg_.splits * 4);

@@ -3,8 +3,8 @@
 // (not multiples of the page size, the 64-token tile or the split), every page size, a shuffled
 // page table, every GQA group size, head dims 64 and 128, split-KV off and on (more splits than
 // tiles too, so some splits are empty; up to 256 splits), every ring depth, programmatic and plain
-// launches, the auto split count, the L2 prefetch hint, bf16 and fp8 KV; the tensor-core kernel
-// (impl=mma) at the same kinds of shapes. Bad shapes are refused.
+// launches, the auto split count, bf16 and fp8 KV; the tensor-core kernel (impl=mma) at the same
+// kinds of shapes. Bad shapes are refused.
 #include "gpu_plugin.h"
 
 using nlohmann::json;
@@ -44,15 +44,14 @@ int main()
             expect_verified(plugin, "attention_decode", with({{"impl", impl}, {"pdl", pdl}, {"splits", 7}}));
     expect_verified(plugin, "attention_decode",
         with({{"batch", 1}, {"context", 32767}, {"length_spread", 0}, {"splits", 16}, {"stages", 6}}));
-    // splits 0: the auto count (about two blocks per SM), alone and ragged; the L2 prefetch hint.
+    // splits 0: the auto count (about two blocks per SM), alone and ragged.
     for (const char* impl : {"simt", "mma"}) {
         expect_verified(plugin, "attention_decode",
             with({{"impl", impl}, {"batch", 1}, {"context", 32767}, {"length_spread", 0}, {"splits", 0}}));
         expect_verified(plugin, "attention_decode", with({{"impl", impl}, {"splits", 0}, {"stages", 2}}));
-        expect_verified(plugin, "attention_decode", with({{"impl", impl}, {"splits", 9}, {"l2_prefetch", 1}}));
     }
-    expect_verified(plugin, "attention_decode",
-        with({{"kv_dtype", "fp8"}, {"splits", 0}, {"l2_prefetch", 1}, {"context", 3000}, {"page_size", 32}}));
+    expect_verified(
+        plugin, "attention_decode", with({{"kv_dtype", "fp8"}, {"splits", 0}, {"context", 3000}, {"page_size", 32}}));
     // Short contexts: one token, less than one page, one tile plus one token.
     expect_verified(plugin, "attention_decode", with({{"context", 1}, {"length_spread", 0}, {"splits", 4}}));
     expect_verified(plugin, "attention_decode", with({{"context", 13}, {"batch", 3}}));
@@ -94,8 +93,7 @@ int main()
     KWB_CHECK(wrong && !wrong.verify().at("ok").get<bool>());
     for (const json& bad : {with({{"kv_heads", 3}}), with({{"heads", 48}, {"kv_heads", 3}}), with({{"head_dim", 96}}),
              with({{"page_size", 48}}), with({{"kv_dtype", "fp16"}}), with({{"stages", 7}}), with({{"pdl", 2}}),
-             with({{"splits", 257}}), with({{"splits", -1}}), with({{"l2_prefetch", 2}}),
-             with({{"impl", "mma"}, {"kv_dtype", "fp8"}})}) {
+             with({{"splits", 257}}), with({{"splits", -1}}), with({{"impl", "mma"}, {"kv_dtype", "fp8"}})}) {
         const auto c = plugin.check("attention_decode", bad);
         std::printf("%s refused: %s\n", bad.dump().c_str(), c.dump().c_str());
         KWB_CHECK(!c.value("ok", true) && c.contains("error"));
