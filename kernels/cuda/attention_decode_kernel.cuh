@@ -88,7 +88,7 @@ __device__ __forceinline__ void allow_next_grid()
 }
 
 // The split count of `splits = 0`: about two blocks per SM, one wave, which beat one block per SM
-// (too few bytes in flight) and a second wave (its blocks' start-up latency in series) on the
+// (even with a deeper ring) and a second wave (its blocks' start-up latency in series) on the
 // H200 at batch 1 (bench/results/2026-12-01-h200-splitkv); at least one tile per split, and the
 // count normalised to the splits that get work (spans are whole tiles of the capacity).
 inline int auto_splits(int batch, int kv_heads, int capacity, int sms)
