@@ -30,10 +30,13 @@ public:
             {"length_spread", 50, int_values({0, 50, 100}),
                 "percent: context lengths drawn uniformly from [context * (1 - spread/100), context] by seed"},
             {"page_size", 16, int_values({16, 32, 64, 128}), "tokens per KV page"},
-            {"splits", 1, int_values({1, 4, 16, 32}),
+            {"splits", 1, int_values({0, 1, 4, 16, 32}),
                 "token ranges per sequence, each its own thread block (1 = no split-KV; else a combine kernel "
-                "merges them)"},
-            {"stages", 3, int_values({2, 3, 4}), "cp.async shared-memory ring depth (64-token tiles)"},
+                "merges them; 0 = auto, about two blocks per SM)"},
+            {"stages", 3, int_values({2, 3, 4, 6}), "cp.async shared-memory ring depth (64-token tiles), 2-6"},
+            {"pdl", 1, int_values({0, 1}),
+                "1: programmatic dependent launch (each kernel is scheduled while the previous one drains); 0: "
+                "plain launches"},
             {"kv_dtype", "bf16", {"bf16", "fp8"}, "KV cache element: bf16, or fp8 e4m3 with a per-KV-head scale"},
             {"impl", "simt", {"simt", "mma"},
                 "simt: fp32 CUDA-core score and P V passes; mma: m16n8k16 tensor cores, one barrier per tile "

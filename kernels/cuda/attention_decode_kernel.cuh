@@ -15,6 +15,7 @@
 // merges them. Tokens past a split's end are zero-filled (cp.async src-size 0) and masked.
 #include "attention_prefill_kernel.cuh"
 
+#include <algorithm>
 #include <cstdint>
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
@@ -24,6 +25,7 @@ namespace kwb::cuda::decode {
 constexpr int kThreads = 128;
 constexpr int kTile = 64;
 constexpr float kLog2e = 1.4426950408889634f;
+constexpr int kMaxSplits = 256;
 
 struct Params {
     const void* k_pool; // [pages][kv_heads][page_size][D] of T
@@ -42,9 +44,10 @@ struct Params {
 };
 
 // The copy and commit are the prefill kernel's (cp16 zero-fills past src_bytes); the wait takes
-// a ring up to 4 deep (prefill's stops at 3).
+// a ring up to 6 deep (prefill's stops at 3).
 using prefill::cp16;
 using prefill::cp_commit;
+constexpr int kMaxStages = 6;
 __device__ __forceinline__ void cp_wait_stages(int pending)
 {
     switch (pending) {
@@ -57,10 +60,56 @@ __device__ __forceinline__ void cp_wait_stages(int pending)
     case 2:
         asm volatile("cp.async.wait_group 2;\n" ::);
         break;
-    default:
+    case 3:
         asm volatile("cp.async.wait_group 3;\n" ::);
         break;
+    default:
+        asm volatile("cp.async.wait_group 4;\n" ::);
+        break;
     }
+}
+
+// Programmatic dependent launch (sm_90): a kernel launched with the programmatic-serialization
+// attribute may start while the previous kernel in the stream drains; it waits here before it
+// reads anything, so it sees all of that kernel's writes (a no-op under a plain launch). The
+// trigger lets the next such kernel be scheduled once every block of this one has started: its
+// own wait still holds it until this grid has finished.
+__device__ __forceinline__ void wait_prior_grid()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void allow_next_grid()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;\n" ::);
+#endif
+}
+
+// The split count of `splits = 0`: about two blocks per SM, one wave, which beat one block per SM
+// (even with a deeper ring) and a second wave (its blocks' start-up latency in series) on the
+// H200 at batch 1 (bench/results/2026-12-01-h200-splitkv); at least one tile per split, and the
+// count normalised to the splits that get work (spans are whole tiles of the capacity).
+inline int auto_splits(int batch, int kv_heads, int capacity, int sms)
+{
+    const int tiles = std::max(1, (capacity + kTile - 1) / kTile);
+    const int want = std::clamp(2 * sms / std::max(1, batch * kv_heads), 1, std::min(tiles, kMaxSplits));
+    const int per = (tiles + want - 1) / want;
+    return (tiles + per - 1) / per;
+}
+
+// A block's token span [start, span_end): the splits cut the table's capacity (max_pages x
+// page_size, which holds any of its sequences), not the sequence's length, so the first page
+// lookups go out together with the length's load instead of after it; PageGather::clip applies
+// the length. Spans are whole tiles; spans past the capacity are empty.
+__device__ __forceinline__ int2 split_span(const Params& p, int split)
+{
+    const int cap = p.max_pages * p.page_size;
+    int per = (cap + p.splits - 1) / p.splits;
+    per = (per + kTile - 1) / kTile * kTile;
+    const int start = split * per;
+    return make_int2(start, min(cap, start + per));
 }
 
 // N consecutive elements of T at p (16-byte aligned for bf16 x 8, 8-byte for fp8 x 8) to fp32.
@@ -100,8 +149,9 @@ template<int D, typename T> struct Layout {
 // The K and V gather of one kTile-token tile: thread tid copies 16-byte chunk tid % kChunks of
 // tokens tid / kChunks + j * (kThreads / kChunks). The page numbers of a tile are fetched one
 // tile before its copies are issued, so no table lookup stands between a tile's arrival and the
-// next copy; page sizes are powers of two, so the page arithmetic is shifts. Tokens at or past
-// `end` are zero-filled (cp.async src-size 0).
+// next copy; page sizes are powers of two, so the page arithmetic is shifts. The first tile's
+// lookups start in the constructor, over the block's span; clip() then cuts the span at the
+// sequence's length. Tokens at or past `end` are zero-filled (cp.async src-size 0).
 template<int kChunks> struct PageGather {
     static constexpr int kSlots = kTile * kChunks / kThreads;
     static constexpr int kTokStride = kThreads / kChunks;
@@ -111,11 +161,11 @@ template<int kChunks> struct PageGather {
     int shift, mask, row_bytes, start, end, tok0, chunk;
     int page[kSlots];
 
-    __device__ PageGather(const Params& p, const int* table_row, int kvh, int row_bytes_, int start_, int end_)
+    __device__ PageGather(const Params& p, const int* table_row, int kvh, int row_bytes_, int2 span)
         : table(table_row)
         , row_bytes(row_bytes_)
-        , start(start_)
-        , end(end_)
+        , start(span.x)
+        , end(span.y)
         , tok0(static_cast<int>(threadIdx.x) / kChunks)
         , chunk(static_cast<int>(threadIdx.x) % kChunks)
     {
@@ -124,6 +174,13 @@ template<int kChunks> struct PageGather {
         const std::size_t head_bytes = static_cast<std::size_t>(p.page_size) * row_bytes;
         page_bytes = head_bytes * p.kv_heads;
         head_off = head_bytes * kvh + static_cast<std::size_t>(chunk) * 16;
+        fetch(0);
+    }
+    // Ends the span at the sequence's length; returns its tile count.
+    __device__ __forceinline__ int clip(int len)
+    {
+        end = min(end, len);
+        return end > start ? (end - start + kTile - 1) / kTile : 0;
     }
     __device__ __forceinline__ void fetch(int tile)
     {
@@ -137,7 +194,6 @@ template<int kChunks> struct PageGather {
     // Fills the ring: tiles 0 .. stages - 2 in flight, one commit group each (empty past the end).
     template<typename Load> __device__ __forceinline__ void prime(int tiles, int stages, Load&& load_tile)
     {
-        fetch(0);
         for (int s = 0; s < stages - 1; ++s) {
             if (s < tiles) {
                 load_tile(s, s);
@@ -168,7 +224,7 @@ template<int kChunks> struct PageGather {
 #pragma unroll
         for (int j = 0; j < kSlots; ++j) {
             const int t = tok0 + j * kTokStride, pos = base + j * kTokStride;
-            const bool valid = page[j] >= 0;
+            const bool valid = pos < end && page[j] >= 0; // fetch(0) ran before clip()
             const std::size_t off = valid ? static_cast<std::size_t>(page[j]) * page_bytes + head_off
                     + static_cast<std::size_t>(pos & mask) * row_bytes
                                           : 0;
@@ -204,14 +260,11 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
     constexpr int kHeadsPerWarp = (G + 3) / 4;
     extern __shared__ __align__(16) unsigned char smem[];
 
+    wait_prior_grid();
+    allow_next_grid();
     const int split = blockIdx.x, kvh = blockIdx.y, b = blockIdx.z;
     const int heads = p.kv_heads * G;
     const int len = p.seq_len[b];
-    int per_split = (len + p.splits - 1) / p.splits;
-    per_split = (per_split + kTile - 1) / kTile * kTile;
-    const int start = split * per_split;
-    const int end = min(len, start + per_split);
-    const int tiles = end > start ? (end - start + kTile - 1) / kTile : 0;
 
     const int ring_bytes = max(p.stages * L::kStageBytes, reduce_bytes<D, G, T>());
     float* q_s = reinterpret_cast<float*>(smem + ring_bytes); // [G][D]
@@ -222,20 +275,22 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
     float* l_s = m_s + G;
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const float qscale = p.scale_log2 * p.k_scale[kvh];
-    for (int i = tid; i < G * D; i += kThreads)
-        q_s[i] = __bfloat162float(p.q[(static_cast<std::size_t>(b) * heads + kvh * G) * D + i]) * qscale;
-
     const auto* kp = static_cast<const unsigned char*>(p.k_pool);
     const auto* vp = static_cast<const unsigned char*>(p.v_pool);
     PageGather<L::kChunks> gather(
-        p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, L::kRowBytes, start, end);
+        p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, L::kRowBytes, split_span(p, split));
+    const int tiles = gather.clip(len);
+    const int start = gather.start, end = gather.end;
     auto load_tile = [&](int tile, int stage) {
         unsigned char* ks = smem + stage * L::kStageBytes;
         gather.issue(tile, ks, L::kKStride, ks + kTile * L::kKStride, L::kVStride, kp, vp);
     };
-
+    // The ring is primed before q is read, so q's load overlaps the first tiles' flight instead
+    // of adding a round trip to the block's start (the first tile's barrier publishes q_s).
     gather.prime(tiles, p.stages, load_tile);
+    const float qscale = p.scale_log2 * p.k_scale[kvh];
+    for (int i = tid; i < G * D; i += kThreads)
+        q_s[i] = __bfloat162float(p.q[(static_cast<std::size_t>(b) * heads + kvh * G) * D + i]) * qscale;
 
     float m_reg[kHeadsPerWarp], l_reg[kHeadsPerWarp];
 #pragma unroll
@@ -383,23 +438,81 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
     }
 }
 
-// One block per (sequence, head), one thread per output element: the splits' outputs weighted
-// by exp2(m_s - max m) and normalised by the merged sum. Empty splits carry m = -inf, l = 0.
+// One block of D threads per (sequence, head) merges the splits' (o, m, l): warp w takes splits w,
+// w + D/32, ... eight at a time, each lane D/32 adjacent dims, and loads a batch's o, m and l
+// together, folding it into the warp's running (max, sum, o) as the kernels fold tiles; the warps
+// then meet in shared memory. Up to 8 x D/32 splits cost one dependent round trip, where a loop
+// over the splits per thread paid one per few splits. Empty splits carry m = -inf, l = 0.
 template<int D> __global__ void __launch_bounds__(D) decode_combine(const Params p)
 {
+    constexpr int kWarps = D / 32, kPer = D / 32, kBatch = 8;
+    __shared__ float m_s[kWarps], l_s[kWarps];
+    __shared__ float o_s[kWarps][D];
+    wait_prior_grid();
+    allow_next_grid();
     const std::size_t row = blockIdx.x;
-    const float* m = p.m_part + row * p.splits;
-    const float* l = p.l_part + row * p.splits;
-    float mx = -INFINITY;
-    for (int s = 0; s < p.splits; ++s)
-        mx = fmaxf(mx, m[s]);
-    float o = 0.f, sum = 0.f;
-    for (int s = 0; s < p.splits; ++s) {
-        const float w = exp2f(m[s] - mx);
-        sum += l[s] * w;
-        o += p.o_part[(row * p.splits + s) * D + threadIdx.x] * w;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, splits = p.splits;
+    const float* m = p.m_part + row * splits;
+    const float* l = p.l_part + row * splits;
+    const float* part = p.o_part + row * splits * D + lane * kPer;
+
+    float run_m = -INFINITY, run_l = 0.f, acc[kPer] = {};
+    for (int s0 = warp; s0 < splits; s0 += kBatch * kWarps) {
+        float ms[kBatch], ls[kBatch], v[kBatch][kPer];
+#pragma unroll
+        for (int i = 0; i < kBatch; ++i) {
+            const int s = s0 + i * kWarps;
+            const bool ok = s < splits;
+            ms[i] = ok ? m[s] : -INFINITY;
+            ls[i] = ok ? l[s] : 0.f;
+            const float* src = part + static_cast<std::size_t>(ok ? s : 0) * D;
+            if constexpr (kPer == 4) {
+                const float4 x = ok ? *reinterpret_cast<const float4*>(src) : make_float4(0.f, 0.f, 0.f, 0.f);
+                v[i][0] = x.x, v[i][1] = x.y, v[i][2] = x.z, v[i][3] = x.w;
+            } else {
+                const float2 x = ok ? *reinterpret_cast<const float2*>(src) : make_float2(0.f, 0.f);
+                v[i][0] = x.x, v[i][1] = x.y;
+            }
+        }
+        float mx = run_m;
+#pragma unroll
+        for (int i = 0; i < kBatch; ++i)
+            mx = fmaxf(mx, ms[i]);
+        if (mx == -INFINITY) // only empty splits so far
+            continue;
+        const float a = exp2f(run_m - mx);
+        run_l *= a;
+#pragma unroll
+        for (int e = 0; e < kPer; ++e)
+            acc[e] *= a;
+#pragma unroll
+        for (int i = 0; i < kBatch; ++i) {
+            const float w = exp2f(ms[i] - mx);
+            run_l = fmaf(ls[i], w, run_l);
+#pragma unroll
+            for (int e = 0; e < kPer; ++e)
+                acc[e] = fmaf(w, v[i][e], acc[e]);
+        }
+        run_m = mx;
     }
-    p.out[row * D + threadIdx.x] = __float2bfloat16(o / sum);
+    if (lane == 0)
+        m_s[warp] = run_m, l_s[warp] = run_l;
+#pragma unroll
+    for (int e = 0; e < kPer; ++e)
+        o_s[warp][lane * kPer + e] = acc[e];
+    __syncthreads();
+    float mx = m_s[0];
+#pragma unroll
+    for (int w = 1; w < kWarps; ++w)
+        mx = fmaxf(mx, m_s[w]);
+    float total = 0.f, o = 0.f;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+        const float wt = m_s[w] == -INFINITY ? 0.f : exp2f(m_s[w] - mx);
+        total = fmaf(l_s[w], wt, total);
+        o = fmaf(o_s[w][tid], wt, o);
+    }
+    p.out[row * D + tid] = __float2bfloat16(o / total);
 }
 
 } // namespace kwb::cuda::decode

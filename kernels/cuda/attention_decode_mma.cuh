@@ -40,32 +40,32 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
     extern __shared__ __align__(16) unsigned char smem[];
     auto* ring = reinterpret_cast<__nv_bfloat16*>(smem);
 
+    wait_prior_grid();
+    allow_next_grid();
     const int split = blockIdx.x, kvh = blockIdx.y, b = blockIdx.z;
     const int heads = p.kv_heads * G;
     const int len = p.seq_len[b];
-    int per_split = (len + p.splits - 1) / p.splits;
-    per_split = (per_split + kTile - 1) / kTile * kTile;
-    const int start = split * per_split;
-    const int end = min(len, start + per_split);
-    const int tiles = end > start ? (end - start + kTile - 1) / kTile : 0;
     const int ring_bytes = max(p.stages * MmaLayout<D>::kStageElems * 2, mma_combine_bytes<D, G>());
     auto* q_s = reinterpret_cast<__nv_bfloat16*>(smem + ring_bytes); // [16][S]
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const auto* kp = static_cast<const unsigned char*>(p.k_pool);
+    const auto* vp = static_cast<const unsigned char*>(p.v_pool);
+    PageGather<kChunks> gather(
+        p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, D * 2, split_span(p, split));
+    const int tiles = gather.clip(len);
+    const int start = gather.start, end = gather.end;
+    auto load_tile = [&](int tile, int stage) {
+        auto* ks = reinterpret_cast<unsigned char*>(ring + stage * MmaLayout<D>::kStageElems);
+        gather.issue(tile, ks, S * 2, ks + kTile * S * 2, S * 2, kp, vp);
+    };
+    // Primed before q is read: q's load overlaps the first tiles' flight (decode_kernel says why).
+    gather.prime(tiles, p.stages, load_tile);
     for (int i = tid; i < 16 * D; i += kThreads) {
         const int r = i / D, d = i % D;
         q_s[r * S + d]
             = r < G ? p.q[(static_cast<std::size_t>(b) * heads + kvh * G + r) * D + d] : __float2bfloat16(0.f);
     }
-
-    const auto* kp = static_cast<const unsigned char*>(p.k_pool);
-    const auto* vp = static_cast<const unsigned char*>(p.v_pool);
-    PageGather<kChunks> gather(p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, D * 2, start, end);
-    auto load_tile = [&](int tile, int stage) {
-        auto* ks = reinterpret_cast<unsigned char*>(ring + stage * MmaLayout<D>::kStageElems);
-        gather.issue(tile, ks, S * 2, ks + kTile * S * 2, S * 2, kp, vp);
-    };
-    gather.prime(tiles, p.stages, load_tile);
 
     const float scale = p.scale_log2 * p.k_scale[kvh];
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};

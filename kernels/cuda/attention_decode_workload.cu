@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(256) decode_reference(float* out, float* score
 
 struct Config {
     int batch, heads, kv_heads, head_dim, context, spread_pct, page_size, splits, stages;
-    bool fp8, mma, wrong;
+    bool fp8, mma, pdl, wrong;
     std::uint64_t seed;
     explicit Config(const nlohmann::json& p)
         : batch(static_cast<int>(int_param(p, kName, "batch", 16, 1, 4096)))
@@ -154,10 +154,11 @@ struct Config {
         , context(static_cast<int>(int_param(p, kName, "context", 4096, 1, 1 << 20)))
         , spread_pct(static_cast<int>(int_param(p, kName, "length_spread", 50, 0, 100)))
         , page_size(static_cast<int>(int_param(p, kName, "page_size", 16, 16, 128)))
-        , splits(static_cast<int>(int_param(p, kName, "splits", 1, 1, 256)))
-        , stages(static_cast<int>(int_param(p, kName, "stages", 3, 2, 4)))
+        , splits(static_cast<int>(int_param(p, kName, "splits", 1, 0, decode::kMaxSplits))) // 0: auto
+        , stages(static_cast<int>(int_param(p, kName, "stages", 3, 2, decode::kMaxStages)))
         , fp8(string_param(p, kName, "kv_dtype", "bf16", {"bf16", "fp8"}) == "fp8")
         , mma(string_param(p, kName, "impl", "simt", {"simt", "mma"}) == "mma")
+        , pdl(int_param(p, kName, "pdl", 1, 0, 1) == 1)
         , wrong(wants_wrong_result(p))
         , seed(static_cast<std::uint64_t>(int_param(p, kName, "seed", 1, 0, 1LL << 40)))
     {
@@ -181,7 +182,7 @@ struct Config {
     std::string what() const
     {
         return std::string(mma ? "mma " : "") + "decode D" + std::to_string(head_dim) + " G" + std::to_string(group())
-            + (fp8 ? " fp8" : " bf16") + ", " + std::to_string(stages) + " stages";
+            + (fp8 ? " fp8" : " bf16") + ", " + std::to_string(stages) + " stages" + (pdl ? "" : ", plain launch");
     }
 };
 
@@ -281,6 +282,12 @@ public:
             lens_.push_back(shortest + static_cast<int>(splitmix(state) % (cfg.context - shortest + 1)));
         max_len_ = *std::max_element(lens_.begin(), lens_.end());
         max_pages_ = (max_len_ + cfg.page_size - 1) / cfg.page_size;
+        if (cfg_.splits == 0) {
+            int device = 0, sms = 0;
+            KWB_CUDA(cudaGetDevice(&device));
+            KWB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+            cfg_.splits = decode::auto_splits(cfg.batch, cfg.kv_heads, max_pages_ * cfg.page_size, sms);
+        }
         int pages = 0;
         for (int len : lens_)
             pages += (len + cfg.page_size - 1) / cfg.page_size;
@@ -298,7 +305,7 @@ public:
 
         const std::size_t pool_bytes
             = static_cast<std::size_t>(pages) * cfg.kv_heads * cfg.page_size * cfg.head_dim * cfg.elem_bytes();
-        set_ = acquire_buffers<Cache>(buffer_key(kName, params, {"stages", "impl", "splits"}), [&] {
+        set_ = acquire_buffers<Cache>(buffer_key(kName, params, {"stages", "impl", "splits", "pdl"}), [&] {
             Cache c {DeviceBuffer(pool_bytes), DeviceBuffer(pool_bytes), DeviceBuffer(table.size() * sizeof(int)),
                 DeviceBuffer(lens_.size() * sizeof(int)), DeviceBuffer(rows() * cfg.head_dim * 2),
                 DeviceBuffer(rows() * cfg.head_dim * 2), DeviceBuffer(cfg.kv_heads * 4),
@@ -319,26 +326,27 @@ public:
             KWB_CUDA(cudaStreamSynchronize(stream)); // the host vectors above go out of scope
             return c;
         });
-        if (cfg.splits > 1) {
-            o_part_ = DeviceBuffer(rows() * cfg.splits * cfg.head_dim * 4);
-            m_part_ = DeviceBuffer(rows() * cfg.splits * 4);
-            l_part_ = DeviceBuffer(rows() * cfg.splits * 4);
+        if (cfg_.splits > 1) {
+            o_part_ = DeviceBuffer(rows() * cfg_.splits * cfg.head_dim * 4);
+            m_part_ = DeviceBuffer(rows() * cfg_.splits * 4);
+            l_part_ = DeviceBuffer(rows() * cfg_.splits * 4);
         }
         const Cache& c = cache();
         p_ = Params {c.k.as<void>(), c.v.as<void>(), c.table.as<int>(), c.len.as<int>(), c.q.as<__nv_bfloat16>(),
             c.k_scale.as<float>(), c.v_scale.as<float>(), c.out.as<__nv_bfloat16>(), o_part_.as<float>(),
-            m_part_.as<float>(), l_part_.as<float>(), cfg.kv_heads, cfg.page_size, max_pages_, cfg.splits, cfg.stages,
+            m_part_.as<float>(), l_part_.as<float>(), cfg.kv_heads, cfg.page_size, max_pages_, cfg_.splits, cfg.stages,
             1.0f / std::sqrt(static_cast<float>(cfg.head_dim)) * decode::kLog2e};
     }
 
     void launch(cudaStream_t stream) override
     {
-        kernel_<<<dim3(cfg_.splits, cfg_.kv_heads, cfg_.batch), decode::kThreads, smem_, stream>>>(p_);
+        start(kernel_, dim3(cfg_.splits, cfg_.kv_heads, cfg_.batch), decode::kThreads, smem_, stream);
         if (cfg_.splits > 1) {
+            const dim3 grid(static_cast<unsigned>(rows()));
             if (cfg_.head_dim == 128)
-                decode::decode_combine<128><<<static_cast<unsigned>(rows()), 128, 0, stream>>>(p_);
+                start(decode::decode_combine<128>, grid, 128, 0, stream);
             else
-                decode::decode_combine<64><<<static_cast<unsigned>(rows()), 64, 0, stream>>>(p_);
+                start(decode::decode_combine<64>, grid, 64, 0, stream);
         }
     }
 
@@ -382,14 +390,31 @@ public:
     }
     nlohmann::json metrics() const override
     {
-        return {{"blocks", cfg_.splits * cfg_.kv_heads * cfg_.batch}, {"mean_context", tokens_ / cfg_.batch},
-            {"max_context", max_len_}, {"pages", pages_}};
+        return {{"blocks", cfg_.splits * cfg_.kv_heads * cfg_.batch}, {"splits", cfg_.splits},
+            {"mean_context", tokens_ / cfg_.batch}, {"max_context", max_len_}, {"pages", pages_}};
     }
 
     std::uint64_t buffer_set() const override { return set_->id; }
 
 private:
     Cache& cache() const { return set_->data; }
+    // With `pdl` each kernel may be scheduled while the one before it in the stream drains (the
+    // kernels wait for it before reading anything: decode::wait_prior_grid), which hides the
+    // launch gaps of the attention and combine pair.
+    void start(Kernel k, dim3 grid, unsigned threads, int smem, cudaStream_t stream) const
+    {
+        cudaLaunchAttribute attr {};
+        attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr.val.programmaticStreamSerializationAllowed = 1;
+        cudaLaunchConfig_t lc {};
+        lc.gridDim = grid;
+        lc.blockDim = dim3(threads);
+        lc.dynamicSmemBytes = static_cast<std::size_t>(smem);
+        lc.stream = stream;
+        lc.attrs = &attr;
+        lc.numAttrs = cfg_.pdl ? 1 : 0;
+        KWB_CUDA(cudaLaunchKernelEx(&lc, k, p_));
+    }
     std::size_t rows() const { return static_cast<std::size_t>(cfg_.batch) * cfg_.heads; }
 
     void fill(const Cache& c, float* kref, float* vref, cudaStream_t stream) const

@@ -2,8 +2,9 @@
 // Paged decode attention matches an fp32 attention over the unpaged cache: ragged context lengths
 // (not multiples of the page size, the 64-token tile or the split), every page size, a shuffled
 // page table, every GQA group size, head dims 64 and 128, split-KV off and on (more splits than
-// tiles too, so some splits are empty), every ring depth, bf16 and fp8 KV; the tensor-core
-// kernel (impl=mma) at the same kinds of shapes. Bad shapes are refused.
+// tiles too, so some splits are empty; up to 256 splits), every ring depth, programmatic and plain
+// launches, the auto split count, bf16 and fp8 KV; the tensor-core kernel (impl=mma) at the same
+// kinds of shapes. Bad shapes are refused.
 #include "gpu_plugin.h"
 
 using nlohmann::json;
@@ -29,8 +30,28 @@ int main()
     for (int kvh : {32, 16, 4}) // groups 1, 2, 8
         for (const char* dtype : {"bf16", "fp8"})
             expect_verified(plugin, "attention_decode", with({{"kv_heads", kvh}, {"kv_dtype", dtype}, {"splits", 2}}));
-    for (int stages : {2, 4})
+    for (int stages : {2, 4, 5, 6})
         expect_verified(plugin, "attention_decode", with({{"stages", stages}, {"splits", 5}}));
+    // Fine splits through the combine (warps over splits, D / 32 dims a lane): split counts that are
+    // not multiples of its warps, up to the 256 limit, D 64 and 128, and a plain launch besides the
+    // programmatic one; the deepest rings with few splits.
+    for (int d : {64, 128})
+        for (int splits : {63, 128, 256})
+            expect_verified(plugin, "attention_decode",
+                with({{"head_dim", d}, {"splits", splits}, {"context", 4000}, {"seed", splits + d}}));
+    for (int pdl : {0, 1})
+        for (const char* impl : {"simt", "mma"})
+            expect_verified(plugin, "attention_decode", with({{"impl", impl}, {"pdl", pdl}, {"splits", 7}}));
+    expect_verified(plugin, "attention_decode",
+        with({{"batch", 1}, {"context", 32767}, {"length_spread", 0}, {"splits", 16}, {"stages", 6}}));
+    // splits 0: the auto count (about two blocks per SM), alone and ragged.
+    for (const char* impl : {"simt", "mma"}) {
+        expect_verified(plugin, "attention_decode",
+            with({{"impl", impl}, {"batch", 1}, {"context", 32767}, {"length_spread", 0}, {"splits", 0}}));
+        expect_verified(plugin, "attention_decode", with({{"impl", impl}, {"splits", 0}, {"stages", 2}}));
+    }
+    expect_verified(
+        plugin, "attention_decode", with({{"kv_dtype", "fp8"}, {"splits", 0}, {"context", 3000}, {"page_size", 32}}));
     // Short contexts: one token, less than one page, one tile plus one token.
     expect_verified(plugin, "attention_decode", with({{"context", 1}, {"length_spread", 0}, {"splits", 4}}));
     expect_verified(plugin, "attention_decode", with({{"context", 13}, {"batch", 3}}));
@@ -50,7 +71,7 @@ int main()
     for (int kvh : {32, 16, 8, 4})
         expect_verified(plugin, "attention_decode", with({{"impl", "mma"}, {"kv_heads", kvh}, {"splits", 2}}));
     for (int page : {16, 128})
-        for (int stages : {2, 4})
+        for (int stages : {2, 4, 6})
             expect_verified(plugin, "attention_decode",
                 with({{"impl", "mma"}, {"page_size", page}, {"stages", stages}, {"context", 777}, {"seed", page}}));
     expect_verified(
@@ -60,12 +81,19 @@ int main()
         with({{"impl", "mma"}, {"batch", 64}, {"context", 8191}, {"length_spread", 100}, {"page_size", 64}}));
     expect_verified(plugin, "attention_decode",
         with({{"impl", "mma"}, {"batch", 1}, {"context", 32768}, {"length_spread", 0}, {"splits", 32}}));
+    for (int stages : {5, 6})
+        expect_verified(plugin, "attention_decode",
+            with({{"impl", "mma"}, {"batch", 1}, {"context", 32767}, {"length_spread", 0}, {"splits", 16},
+                {"stages", stages}}));
+    expect_verified(plugin, "attention_decode",
+        with({{"impl", "mma"}, {"batch", 1}, {"context", 32768}, {"length_spread", 0}, {"splits", 128}}));
+    expect_verified(plugin, "attention_decode", with({{"impl", "mma"}, {"head_dim", 64}, {"splits", 100}}));
 
     Prepared wrong(plugin, "attention_decode", with({{"inject_fault", "wrong-result"}}));
     KWB_CHECK(wrong && !wrong.verify().at("ok").get<bool>());
     for (const json& bad : {with({{"kv_heads", 3}}), with({{"heads", 48}, {"kv_heads", 3}}), with({{"head_dim", 96}}),
-             with({{"page_size", 48}}), with({{"kv_dtype", "fp16"}}), with({{"stages", 5}}),
-             with({{"impl", "mma"}, {"kv_dtype", "fp8"}})}) {
+             with({{"page_size", 48}}), with({{"kv_dtype", "fp16"}}), with({{"stages", 7}}), with({{"pdl", 2}}),
+             with({{"splits", 257}}), with({{"splits", -1}}), with({{"impl", "mma"}, {"kv_dtype", "fp8"}})}) {
         const auto c = plugin.check("attention_decode", bad);
         std::printf("%s refused: %s\n", bad.dump().c_str(), c.dump().c_str());
         KWB_CHECK(!c.value("ok", true) && c.contains("error"));

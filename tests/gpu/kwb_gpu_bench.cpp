@@ -3,8 +3,9 @@
 // width (2 GiB fp32 arrays), every compiled tiled-GEMM configuration against cuBLASLt at 4096^3
 // and 8192^3, RMSNorm GB/s, and the calibration ceilings. Each configuration is verified first;
 // a repetition is a batch of launches lasting at least 10 ms (hot cache), n repetitions each.
-// Paged decode attention GB/s at contexts 1k, 8k, 32k, batch 1 (every split count) and 64 (every
-// ring depth), GQA 32/8, head dim 128, bf16; torch's side is scripts/gpu/torch_attention.py.
+// Paged decode attention GB/s at contexts 1k, 8k, 32k, batch 1 (splits 8-128 and auto x ring
+// depths 2-6) and 64 (ring depths), GQA 32/8, head dim 128, bf16; torch's side is
+// scripts/gpu/torch_attention.py.
 // Causal prefill TFLOP/s at batch 4, 32 heads, seq 4096, head dim 128 and 64, every tile configuration that fits.
 // Usage: kwb_gpu_bench [copy] [gemm] [rmsnorm] [decode] [prefill] [calibrate] [--reps N]   (JSON on stdout)
 #include "gpu_plugin.h"
@@ -66,6 +67,8 @@ json measure(const Plugin& plugin, const std::string& workload, const json& para
     out["ms_per_launch"] = summary(ms);
     out["flops_per_launch"] = probe.at("flops_per_launch");
     out["bytes_per_launch"] = probe.at("bytes_per_launch");
+    if (probe.contains("metrics"))
+        out["metrics"] = probe.at("metrics");
     return out;
 }
 
@@ -181,6 +184,43 @@ json bench_rmsnorm(const Plugin& plugin)
     return rows;
 }
 
+// Batch 1: split counts from 8 to 128 at ring depths 2-6, both kernels; batch 64: the ring depths
+// and page sizes without a split; both: the auto split count (splits 0), and a few plain launches
+// (pdl 0) to show what the programmatic launch is worth; batch 1 also at larger pages.
+struct DecodeVariant {
+    const char* impl;
+    int splits, stages, page, pdl;
+};
+std::vector<DecodeVariant> decode_variants(int batch)
+{
+    std::vector<DecodeVariant> v;
+    if (batch == 1) {
+        for (int splits : {8, 16, 24, 32, 48, 64, 128})
+            for (int stages : {2, 3, 4, 6})
+                v.push_back({"mma", splits, stages, 16, 1});
+        for (int splits : {16, 32, 48, 64})
+            for (int stages : {2, 3, 6})
+                v.push_back({"simt", splits, stages, 16, 1});
+        for (const char* impl : {"simt", "mma"})
+            for (int stages : {2, 3}) {
+                v.push_back({impl, 0, stages, 16, 1});
+                v.push_back({impl, 0, stages, 16, 0});
+            }
+        for (int page : {64, 128})
+            v.push_back({"mma", 0, 2, page, 1});
+        return v;
+    }
+    for (const char* impl : {"simt", "mma"}) {
+        for (int stages = 2; stages <= 4; ++stages)
+            v.push_back({impl, 1, stages, 16, 1});
+        v.push_back({impl, 2, 3, 16, 1});
+        v.push_back({impl, 1, 3, 16, 0});
+        v.push_back({impl, 1, 2, 128, 1});
+        v.push_back({impl, 0, 3, 16, 1});
+    }
+    return v;
+}
+
 json bench_decode(const Plugin& plugin)
 {
     json rows = json::array();
@@ -188,29 +228,19 @@ json bench_decode(const Plugin& plugin)
         for (int batch : {1, 64}) {
             json best;
             double best_gbs = 0;
-            struct Variant {
-                const char* impl;
-                int splits, stages, page;
-            };
-            const auto variants = batch == 1
-                ? std::vector<Variant> {{"simt", 1, 3, 16}, {"simt", 8, 3, 16}, {"simt", 16, 3, 16},
-                    {"simt", 32, 3, 16}, {"simt", 64, 3, 16}, {"mma", 16, 3, 16}, {"mma", 24, 3, 16},
-                    {"mma", 32, 3, 16}, {"mma", 48, 3, 16}, {"mma", 64, 3, 16}, {"mma", 32, 4, 16}}
-                : std::vector<Variant> {{"simt", 1, 2, 16}, {"simt", 1, 3, 16}, {"simt", 1, 4, 16}, {"simt", 2, 3, 16},
-                    {"mma", 1, 2, 16}, {"mma", 1, 3, 16}, {"mma", 1, 4, 16}, {"mma", 2, 3, 16}, {"mma", 1, 2, 128},
-                    {"simt", 1, 2, 128}};
-            for (const auto& [impl, splits, stages, page] : variants) {
+            for (const auto& [impl, splits, stages, page, pdl] : decode_variants(batch)) {
                 const json p = {{"batch", batch}, {"heads", 32}, {"kv_heads", 8}, {"head_dim", 128},
                     {"context", context}, {"length_spread", 0}, {"page_size", page}, {"splits", splits},
-                    {"stages", stages}, {"kv_dtype", "bf16"}, {"impl", impl}};
+                    {"stages", stages}, {"kv_dtype", "bf16"}, {"impl", impl}, {"pdl", pdl}};
                 auto m = measure(plugin, "attention_decode", p);
                 if (m.contains("bytes_per_launch")) {
                     m["gbs"] = rate(m, m.at("bytes_per_launch").get<double>(), 1e9, "GB/s");
                     if (m.at("gbs").at("median").get<double>() > best_gbs)
                         best_gbs = m.at("gbs").at("median").get<double>(), best = m;
                 }
-                std::fprintf(stderr, "decode %s ctx %d batch %d splits %d stages %d page %d: %s %s\n", impl, context,
-                    batch, splits, stages, page, m.value("gbs", json()).dump().c_str(),
+                std::fprintf(stderr, "decode %s ctx %d batch %d splits %d (%d) stages %d page %d pdl %d: %s %s\n", impl,
+                    context, batch, splits, m.value("metrics", json()).value("splits", -1), stages, page, pdl,
+                    m.value("gbs", json()).dump().c_str(),
                     m.value("verify", json()).value("ok", false) ? "" : m.dump().c_str());
                 rows.push_back(m);
             }
