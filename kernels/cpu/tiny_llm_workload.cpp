@@ -282,6 +282,10 @@ public:
                 "0's prefill (decode attention reads it; the prefill attends its own bf16 K, V)"}),
             cuda({"decode_gemm", "gemv", {"gemv", "cublaslt"},
                 "linear layers of a decode step: the plugin's GEMV (batch <= 8) or cuBLASLt's GEMM"}),
+            cuda({"pdl", "on", {"off", "on"},
+                "programmatic dependent launch in a GEMV decode step: each kernel may start while the previous one "
+                "drains, its weight loads in flight before it waits for that kernel's results (off: each kernel "
+                "starts after the previous one has finished)"}),
             cuda(fault_param()),
         };
     }
