@@ -282,6 +282,10 @@ public:
                 "0's prefill (decode attention reads it; the prefill attends its own bf16 K, V)"}),
             cuda({"decode_gemm", "gemv", {"gemv", "cublaslt"},
                 "linear layers of a decode step: the plugin's GEMV (batch <= 8) or cuBLASLt's GEMM"}),
+            cuda({"attention", "step", {"step", "paged"},
+                "decode attention of a GEMV decode step: step = tiny_llm's own kernel (waits for the QKV GEMV under "
+                "PDL, splits of <= 256 tokens merged by the last one to finish); paged = attention_decode's kernel "
+                "and its combine kernel (launched without PDL)"}),
             cuda({"pdl", "on", {"off", "on"},
                 "programmatic dependent launch in a GEMV decode step: each kernel may start while the previous one "
                 "drains, its weight loads in flight before it waits for that kernel's results (off: each kernel "

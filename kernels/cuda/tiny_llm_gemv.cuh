@@ -21,7 +21,11 @@ namespace kwb::cuda::tllm {
 enum class Epilogue { Store, Glu, Residual, Rope };
 
 constexpr int kGemvThreads = 256, kGemvWarps = kGemvThreads / 32;
-constexpr int kGemvUnroll = 8; // 16-byte loads per lane in flight per batch (a pair's rows share them)
+// 16-byte loads per lane in a batch (a pair's rows share them); a warp keeps the next batch in
+// flight while it consumes one. Four blocks per SM (64 registers) at rows <= 2: enough warps that
+// most of a step's matrices take one row (pair) per warp, so no warp walks a second one alone
+// (rows 4 and 8 take two blocks: their accumulators would spill).
+constexpr int kGemvUnroll = 4;
 
 struct GemvArgs {
     const __nv_bfloat16* x = nullptr; // [rows][k] bf16 input (without Norm)
@@ -75,7 +79,7 @@ __device__ __forceinline__ void norm_into_shared(const GemvArgs& a, __nv_bfloat1
 // y = epilogue(W x) for rows <= R. k is a multiple of 8; with Norm, a multiple of 4 and the
 // dynamic shared memory holds rows x k bf16. KV: the cache's element type (Rope).
 template<int R, Epilogue E, bool Norm, typename KV = __nv_bfloat16>
-__global__ void __launch_bounds__(kGemvThreads) gemv(const GemvArgs a)
+__global__ void __launch_bounds__(kGemvThreads, R <= 2 ? 4 : 2) gemv(const GemvArgs a)
 {
     constexpr bool kPair = E == Epilogue::Glu || E == Epilogue::Rope;
     constexpr int U = kPair ? kGemvUnroll / 2 : kGemvUnroll;
@@ -131,8 +135,8 @@ __global__ void __launch_bounds__(kGemvThreads) gemv(const GemvArgs a)
                 uint4 x;
                 if constexpr (Norm)
                     x = xv[r * chunks + c];
-                else
-                    x = __ldcg(xv + static_cast<std::size_t>(r) * chunks + c);
+                else // after pdl_wait the previous kernel's writes are visible; L1 serves the block's warps
+                    x = __ldg(xv + static_cast<std::size_t>(r) * chunks + c);
                 acc[r] += dot8(wa[i], x);
                 if (kPair)
                     acc_b[r] += dot8(wb[i], x);

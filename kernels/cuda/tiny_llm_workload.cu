@@ -7,6 +7,7 @@
 // request's TTFT and inter-token latencies. This file holds the model's buffers, its forward
 // pass and its check; tiny_llm_serving.cu serves the requests.
 #include "cublaslt_loader.h"
+#include "tiny_llm_attention.cuh"
 #include "tiny_llm_engine.h"
 #include "tiny_llm_gemv.cuh"
 #include "tiny_llm_workload.h"
@@ -50,6 +51,7 @@ Config::Config(const nlohmann::json& p)
     gemv = string_param(p, kName, "decode_gemm", "gemv", {"gemv", "cublaslt"}) == "gemv";
     fp8 = string_param(p, kName, "kv_dtype", "bf16", {"bf16", "fp8"}) == "fp8";
     pdl = string_param(p, kName, "pdl", "on", {"off", "on"}) == "on";
+    step_attention = string_param(p, kName, "attention", "step", {"step", "paged"}) == "step";
     sched.arrivals = string_param(p, kName, "arrivals", "sequential", {"sequential", "poisson"}) == "poisson"
         ? llm::Arrivals::Poisson
         : llm::Arrivals::Sequential;
@@ -214,10 +216,15 @@ TinyLlm::TinyLlm(const Config& cfg, cudaStream_t stream)
     alloc(gu_, rows * 2 * m.ffn * 4);
     alloc(logits_, static_cast<std::size_t>(slots) * m.vocab * 4);
     alloc(next_, slots * 4);
-    if (cfg.splits > 1) {
-        alloc(o_part_, static_cast<std::size_t>(slots) * m.heads * cfg.splits * hd * 4);
-        alloc(m_part_, static_cast<std::size_t>(slots) * m.heads * cfg.splits * 4);
-        alloc(l_part_, static_cast<std::size_t>(slots) * m.heads * cfg.splits * 4);
+    if (cfg.step_attention) {
+        step_splits_ = std::max(cfg.splits, (max_len + kStepSplitTokens - 1) / kStepSplitTokens);
+        alloc(tickets_, static_cast<std::size_t>(slots) * m.kv_heads * 4);
+        KWB_CUDA(cudaMemsetAsync(tickets_.as<void>(), 0, tickets_.bytes(), stream));
+    }
+    if (const int splits = std::max(cfg.splits, step_splits_); splits > 1) {
+        alloc(o_part_, static_cast<std::size_t>(slots) * m.heads * splits * hd * 4);
+        alloc(m_part_, static_cast<std::size_t>(slots) * m.heads * splits * 4);
+        alloc(l_part_, static_cast<std::size_t>(slots) * m.heads * splits * 4);
     }
     alloc(workspace_, CublasLt::workspace_bytes());
     KWB_CUDA(cudaMemcpyAsync(rope_.as<void>(), rope.data(), rope_.bytes(), cudaMemcpyHostToDevice, stream));
@@ -438,9 +445,9 @@ bool TinyLlm::fused_step(int rows) const
 
 // Per layer: QKV (norm, RoPE, K/V scatter) -> attention (-> combine) -> wo (+= residual) ->
 // gate/up (norm, SwiGLU) -> down (+= residual); then the LM head (final norm) and the argmax.
-// The residual stream x_ is complete after each residual GEMV, so no delta_ is left pending. The
-// attention kernels (attention_decode_kernel.cuh) do not wait for a grid dependency, so they are
-// launched plainly; every other kernel here waits before touching what another kernel wrote.
+// The residual stream x_ is complete after each residual GEMV, so no delta_ is left pending.
+// Every kernel here waits before touching what another kernel wrote, except attention=paged's
+// (attention_decode_kernel.cuh), which are launched plainly.
 void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
 {
     const auto& m = cfg_.m;
@@ -464,18 +471,22 @@ void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
         else
             launch_gemv<Epilogue::Rope, true>(pdl, a, s);
 
-        const decode::Params p {kp, vp, table_.as<int>(), seq_len_.as<int>(), q_.as<__nv_bfloat16>(), scales,
-            scales + m.kv_heads, attn_.as<__nv_bfloat16>(), o_part_.as<float>(), m_part_.as<float>(),
-            l_part_.as<float>(), m.kv_heads, cfg_.page_size, max_pages_, cfg_.splits, kDecodeStages, scale_log2};
-        decode_kernel_<<<dim3(cfg_.splits, m.kv_heads, seqs), decode::kThreads, decode_smem_, s>>>(p);
-        if (cfg_.splits > 1) {
-            const unsigned r = static_cast<unsigned>(seqs * m.heads);
-            if (hd == 128)
-                decode::decode_combine<128><<<r, 128, 0, s>>>(p);
-            else
-                decode::decode_combine<64><<<r, 64, 0, s>>>(p);
+        if (cfg_.step_attention)
+            step_attention(seqs, l, s);
+        else {
+            const decode::Params p {kp, vp, table_.as<int>(), seq_len_.as<int>(), q_.as<__nv_bfloat16>(), scales,
+                scales + m.kv_heads, attn_.as<__nv_bfloat16>(), o_part_.as<float>(), m_part_.as<float>(),
+                l_part_.as<float>(), m.kv_heads, cfg_.page_size, max_pages_, cfg_.splits, kDecodeStages, scale_log2};
+            decode_kernel_<<<dim3(cfg_.splits, m.kv_heads, seqs), decode::kThreads, decode_smem_, s>>>(p);
+            if (cfg_.splits > 1) {
+                const unsigned r = static_cast<unsigned>(seqs * m.heads);
+                if (hd == 128)
+                    decode::decode_combine<128><<<r, 128, 0, s>>>(p);
+                else
+                    decode::decode_combine<64><<<r, 64, 0, s>>>(p);
+            }
+            KWB_CUDA_LAUNCHED("decode attention");
         }
-        KWB_CUDA_LAUNCHED("decode attention");
 
         a.x = attn_.as<__nv_bfloat16>(), a.resid = nullptr, a.gain = nullptr, a.w = w(layout_.wo(l));
         a.y = x_.as<float>(), a.n = h, a.k = h;
