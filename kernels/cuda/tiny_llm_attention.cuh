@@ -165,19 +165,41 @@ template<int D, int G, typename KV> __global__ void __launch_bounds__(kStepAttnT
     if (!last)
         return;
     __threadfence();
+    // Each split's weight exp2(m_s - max m) / merged sum per head into shared memory (the score
+    // space is free), then every output element sums the splits' partials, their loads unrolled.
+    float* w_s = p_s; // [G][splits]
+    for (int i = tid; i < G * a.splits; i += kStepAttnThreads) {
+        const std::size_t r = static_cast<std::size_t>(b) * heads + kvh * G + i / a.splits;
+        w_s[i] = __ldcg(a.m_part + r * a.splits + i % a.splits);
+    }
+    __syncthreads();
+    for (int g = warp; g < G; g += kStepAttnThreads / 32) {
+        const std::size_t r = static_cast<std::size_t>(b) * heads + kvh * G + g;
+        float* ws = w_s + g * a.splits;
+        float mx = -INFINITY;
+        for (int s = lane; s < a.splits; s += 32)
+            mx = fmaxf(mx, ws[s]);
+        for (int o = 16; o > 0; o >>= 1)
+            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+        float sum = 0.f;
+        for (int s = lane; s < a.splits; s += 32)
+            sum += __ldcg(a.l_part + r * a.splits + s) * exp2f(ws[s] - mx);
+        for (int o = 16; o > 0; o >>= 1)
+            sum += __shfl_xor_sync(0xffffffffu, sum, o);
+        __syncwarp();
+        for (int s = lane; s < a.splits; s += 32)
+            ws[s] = exp2f(ws[s] - mx) / sum;
+    }
+    __syncthreads();
     for (int i = tid; i < G * D; i += kStepAttnThreads) {
         const int g = i / D, d = i % D;
         const std::size_t r = static_cast<std::size_t>(b) * heads + kvh * G + g;
-        float mx = -INFINITY;
+        const float* op = a.o_part + r * a.splits * D + d;
+        float o = 0.f;
+#pragma unroll 8
         for (int s = 0; s < a.splits; ++s)
-            mx = fmaxf(mx, __ldcg(a.m_part + r * a.splits + s));
-        float o = 0.f, sum = 0.f;
-        for (int s = 0; s < a.splits; ++s) {
-            const float w = exp2f(__ldcg(a.m_part + r * a.splits + s) - mx);
-            sum += __ldcg(a.l_part + r * a.splits + s) * w;
-            o += __ldcg(a.o_part + (r * a.splits + s) * D + d) * w;
-        }
-        a.out[r * D + d] = __float2bfloat16(o / sum);
+            o += __ldcg(op + static_cast<std::size_t>(s) * D) * w_s[g * a.splits + s];
+        a.out[r * D + d] = __float2bfloat16(o);
     }
 }
 

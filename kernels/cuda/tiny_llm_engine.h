@@ -93,6 +93,7 @@ private:
     WeightLayout layout_;
     std::vector<llm::Request> requests_;
     int max_prompt_ = 0, max_pages_ = 0, pages_ = 0, decode_smem_ = 0, prefill_smem_ = 0;
+    bool l2_prefetch_ = false;
     int step_splits_ = 1; // the fused step's own attention (tiny_llm_attention.cuh): splits of <= 256 tokens
     DecodeKernel decode_kernel_;
     PrefillKernel prefill_kernel_;

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <mutex>
 #include <numeric>
 
@@ -145,6 +146,8 @@ TinyLlm::TinyLlm(const Config& cfg, cudaStream_t stream)
     , decode_kernel_(decode_kernel_for(cfg, decode_smem_))
     , prefill_kernel_(prefill_kernel_for(cfg, prefill_smem_))
 {
+    if (const char* e = std::getenv("KWB_TLLM_L2_PREFETCH"))
+        l2_prefetch_ = std::string(e) == "1"; // EXPERIMENT
     const auto& m = cfg.m;
     const int batch = cfg.sched.batch, slots = cfg.rows(), hd = m.head_dim();
     if (!CublasLt::get())
@@ -457,6 +460,7 @@ void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
     const float scale_log2 = 1.0f / std::sqrt(static_cast<float>(hd)) * decode::kLog2e;
     GemvArgs a;
     a.rows = seqs;
+    a.l2_prefetch = l2_prefetch_;
     for (int l = 0; l < m.layers; ++l) {
         char* kp = k_pool_.as<char>() + layer_pool * l * elem;
         char* vp = v_pool_.as<char>() + layer_pool * l * elem;
