@@ -282,10 +282,9 @@ public:
                 "0's prefill (decode attention reads it; the prefill attends its own bf16 K, V)"}),
             cuda({"decode_gemm", "gemv", {"gemv", "cublaslt"},
                 "linear layers of a decode step: the plugin's GEMV (batch <= 8) or cuBLASLt's GEMM"}),
-            cuda({"attention", "step", {"step", "paged"},
-                "decode attention of a GEMV decode step: step = tiny_llm's own kernel (waits for the QKV GEMV under "
-                "PDL, splits of <= 256 tokens merged by the last one to finish); paged = attention_decode's kernel "
-                "and its combine kernel (launched without PDL)"}),
+            cuda({"gemv_blocks_per_sm", 0, int_values({0, 2, 3}),
+                "blocks of a GEMV decode step's GEMV per SM, at most (0: as many as fit; fewer leave room for the "
+                "next kernel's blocks to start under pdl)"}),
             cuda({"pdl", "on", {"off", "on"},
                 "programmatic dependent launch in a GEMV decode step: each kernel may start while the previous one "
                 "drains, its weight loads in flight before it waits for that kernel's results (off: each kernel "

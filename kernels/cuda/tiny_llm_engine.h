@@ -23,7 +23,8 @@ struct Config {
     ModelShape m;
     llm::ScheduleSpec sched;
     int page_size, splits, max_batch;
-    bool graph, gemv, fp8, pdl, step_attention, wrong;
+    int gemv_blocks_per_sm; // 0: as many as fit
+    bool graph, gemv, fp8, pdl, wrong;
     explicit Config(const nlohmann::json& p);
     bool poisson() const { return sched.arrivals == llm::Arrivals::Poisson; }
     int rows() const { return poisson() ? max_batch : sched.batch; } // rows of a decode step, at most
@@ -73,7 +74,6 @@ private:
     // cfg_.pdl. Used when the rows' bf16 input fits a block's shared memory (fused_step).
     bool fused_step(int rows) const;
     void fused_forward(int seqs, cudaStream_t s) const;
-    void step_attention(int seqs, int layer, cudaStream_t s) const; // tiny_llm_step_attention.cu
     void prefill(const int* tokens, int prompt_len, const int* cu_seqlens, int row0, cudaStream_t s) const;
     void decode_step(int seqs, cudaStream_t s) const;
     void step(int seqs, cudaStream_t s) const
@@ -93,14 +93,11 @@ private:
     WeightLayout layout_;
     std::vector<llm::Request> requests_;
     int max_prompt_ = 0, max_pages_ = 0, pages_ = 0, decode_smem_ = 0, prefill_smem_ = 0;
-    bool l2_prefetch_ = false;
-    int step_splits_ = 1; // the fused step's own attention (tiny_llm_attention.cuh): splits of <= 256 tokens
     DecodeKernel decode_kernel_;
     PrefillKernel prefill_kernel_;
     std::size_t allocated_ = 0;
     DeviceBuffer weights_, norms_, rope_, k_pool_, v_pool_, table_, seq_len_, prompts_, cu_, kv_scale_, amax_;
     DeviceBuffer x_, xn_, act_, qkv_, q_, k_, v_, attn_, delta_, gu_, logits_, next_, o_part_, m_part_, l_part_;
-    DeviceBuffer tickets_; // step attention: [rows][kv_heads] split counters
     DeviceBuffer workspace_;
     std::vector<float> kv_scale_host_; // [layers][2][kv_heads]
     std::vector<std::size_t> prompt_at_; // offset of each request's tokens in prompts_

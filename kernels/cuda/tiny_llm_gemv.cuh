@@ -35,7 +35,6 @@ struct GemvArgs {
     void* y = nullptr; // fp32 [rows][n] (Store, Residual), bf16 [rows][n] (Glu)
     int rows = 0, n = 0, k = 0; // n: outputs per row (Glu: ffn; Rope: the QKV width)
     RopeArgs rope {}; // Rope: where Q and the cache go (rows are sequences, per = 1)
-    bool l2_prefetch = false; // bulk-prefetch the rest of each warp's first row into L2 before the wait
 };
 
 __device__ __forceinline__ float dot8(const uint4& wv, const uint4& xv)
@@ -105,17 +104,8 @@ __global__ void __launch_bounds__(kGemvThreads, R <= 2 ? 4 : 2) gemv(const GemvA
 
     int u = blockIdx.x * kGemvWarps + (threadIdx.x >> 5), b = 0;
     uint4 wa[U], wb[U];
-    if (u < units) {
+    if (u < units)
         load(wa, wb, u, 0); // independent of the previous kernel: in flight before the wait
-        if (a.l2_prefetch && lane < (kPair ? 2 : 1)) { // and the rest of the first row (pair) into L2
-            const int r = lane == 0 ? (E == Epilogue::Rope ? 2 * u : u) : (E == Epilogue::Rope ? 2 * u + 1 : a.n + u);
-            const int skip = min(chunks, 32 * U);
-            if (skip < chunks)
-                asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(W + static_cast<std::size_t>(r) * chunks + skip),
-                    "r"((chunks - skip) * 16)
-                    : "memory");
-        }
-    }
     pdl_wait();
     const uint4* xv = reinterpret_cast<const uint4*>(a.x);
     if constexpr (Norm) {

@@ -25,8 +25,8 @@ __device__ __forceinline__ void pdl_trigger()
 
 // kernel<<<grid, block, smem, stream>>>(args...), with PDL when `pdl` (and the kernel waits).
 template<typename... Params, typename... Args>
-void launch_kernel(bool pdl, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
-    Args&&... args)
+void launch_kernel(
+    bool pdl, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream, Args&&... args)
 {
     cudaLaunchAttribute attr[1] {};
     attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;

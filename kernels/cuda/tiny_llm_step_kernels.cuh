@@ -43,7 +43,8 @@ __device__ __forceinline__ void store_kv_pair<__nv_fp8_e4m3>(__nv_fp8_e4m3* at, 
 // (K, V) into the row's page of the cache. Used by rope_scatter and by the decode step's QKV GEMV,
 // whose epilogue ends here. Lengths and pages are read through L2 (__ldcg): the GEMV may run
 // under PDL, where a stale L1 line of the previous step's lengths would be wrong.
-template<typename KV> __device__ __forceinline__ void rope_store(const RopeArgs& a, int row, int col, float x0, float x1)
+template<typename KV>
+__device__ __forceinline__ void rope_store(const RopeArgs& a, int row, int col, float x0, float x1)
 {
     const int b = row / a.per, t = row % a.per;
     const int pos = __ldcg(a.seq_len + b) - a.per + t;
