@@ -308,6 +308,13 @@ public:
                 "prefill attends its own K, V"},
             cuda({"decode_gemm", "gemv", {"gemv", "cublaslt"},
                 "linear layers of a decode step: the plugin's GEMV (batch <= 8) or cuBLASLt's GEMM"}),
+            cuda({"gemv_blocks_per_sm", 0, int_values({0, 2, 3}),
+                "blocks of a GEMV decode step's GEMV per SM, at most (0: as many as fit; fewer leave room for the "
+                "next kernel's blocks to start under pdl)"}),
+            cuda({"pdl", "on", {"off", "on"},
+                "programmatic dependent launch in a GEMV decode step: each kernel may start while the previous one "
+                "drains, its weight loads in flight before it waits for that kernel's results (off: each kernel "
+                "starts after the previous one has finished)"}),
             cuda(fault_param()),
         };
     }

@@ -24,7 +24,8 @@ struct Config {
     ModelShape m;
     llm::ScheduleSpec sched;
     int page_size, splits, max_batch;
-    bool graph, gemv, fp8, wrong;
+    int gemv_blocks_per_sm; // 0: as many as fit
+    bool graph, gemv, fp8, pdl, wrong;
     explicit Config(const nlohmann::json& p);
     bool poisson() const { return sched.arrivals == llm::Arrivals::Poisson; }
     int rows() const { return poisson() ? max_batch : sched.batch; } // rows of a decode step, at most
@@ -69,6 +70,11 @@ private:
     // seqs sequences of `per` tokens, in rows [row0, row0 + seqs) of the lengths, page table and
     // next tokens; the last positions' logits into logits_ rows [0, seqs).
     void forward(int seqs, int per, int row0, const int* cu_seqlens, int max_len, cudaStream_t s) const;
+    // A decode step's forward of rows <= 8 with the GEMV (tiny_llm_gemv.cuh): the norms, the
+    // residual adds, RoPE and the K/V scatter folded into the GEMVs, launched with PDL when
+    // cfg_.pdl. Used when the rows' bf16 input fits a block's shared memory (fused_step).
+    bool fused_step(int rows) const;
+    void fused_forward(int seqs, cudaStream_t s) const;
     void prefill(const int* tokens, int prompt_len, const int* cu_seqlens, int row0, cudaStream_t s) const;
     void decode_step(int seqs, cudaStream_t s) const;
     void step(int seqs, cudaStream_t s) const

@@ -4,6 +4,8 @@
 // The small kernels tiny_llm's bf16 path and its fp32 reference share: seeding, embedding
 // lookup, residual + RMSNorm, SwiGLU. Activations between kernels: the residual stream in fp32,
 // GEMM inputs in bf16 (fp32 in the reference), GEMM outputs in fp32.
+#include "tiny_llm_launch.h"
+
 #include <cstdint>
 #include <cuda_bf16.h>
 
@@ -40,11 +42,13 @@ template<typename T> __global__ void seed_tensor(T* out, std::size_t n, std::uin
         out[i] = from_float<T>(seeded_value(seed, i, lo, scale));
 }
 
-// x[r] = embedding[tokens[r]] (fp32 residual stream).
+// x[r] = embedding[tokens[r]] (fp32 residual stream). May run under PDL (a decode step's): waits
+// for the previous kernel, reads the token through L2.
 template<typename T> __global__ void embed(const int* tokens, const T* emb, float* x, int hidden)
 {
+    pdl_wait();
     const std::size_t row = blockIdx.x;
-    const T* e = emb + static_cast<std::size_t>(tokens[row]) * hidden;
+    const T* e = emb + static_cast<std::size_t>(__ldcg(tokens + row)) * hidden;
     for (int i = threadIdx.x; i < hidden; i += blockDim.x)
         x[row * hidden + i] = static_cast<float>(e[i]);
 }

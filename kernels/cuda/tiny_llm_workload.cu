@@ -8,11 +8,12 @@
 // pass and its check; tiny_llm_serving.cu serves the requests.
 #include "cublaslt_loader.h"
 #include "tiny_llm_engine.h"
-#include "tiny_llm_step_kernels.cuh"
+#include "tiny_llm_gemv.cuh"
 #include "tiny_llm_workload.h"
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <numeric>
 
 namespace kwb::cuda::tllm {
@@ -44,6 +45,8 @@ Config::Config(const nlohmann::json& p)
     graph = string_param(p, kName, "cuda_graph", "off", {"off", "on"}) == "on";
     gemv = string_param(p, kName, "decode_gemm", "gemv", {"gemv", "cublaslt"}) == "gemv";
     fp8 = string_param(p, kName, "kv_dtype", "bf16", {"bf16", "fp8"}) == "fp8";
+    pdl = string_param(p, kName, "pdl", "on", {"off", "on"}) == "on";
+    gemv_blocks_per_sm = num("gemv_blocks_per_sm", 0, 0, 8);
     sched.arrivals = string_param(p, kName, "arrivals", "sequential", {"sequential", "poisson"}) == "poisson"
         ? llm::Arrivals::Poisson
         : llm::Arrivals::Sequential;
@@ -293,21 +296,67 @@ TinyLlm::~TinyLlm()
         cudaGraphDestroy(graph);
 }
 
+namespace {
+// Blocks of `kernel` one wave holds on this device (the GEMV's grid: its warps walk the rows).
+int wave_blocks(const void* kernel, std::size_t smem, int cap_per_sm)
+{
+    static std::mutex mutex;
+    static std::map<std::pair<const void*, std::size_t>, std::pair<int, int>> known; // SMs, blocks per SM
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_pair(kernel, smem);
+    auto it = known.find(key);
+    if (it == known.end()) {
+        int device = 0, sms = 0, per_sm = 0;
+        KWB_CUDA(cudaGetDevice(&device));
+        KWB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        KWB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kGemvThreads, smem));
+        it = known.emplace(key, std::make_pair(sms, std::max(1, per_sm))).first;
+    }
+    const auto [sms, per_sm] = it->second;
+    return sms * (cap_per_sm > 0 ? std::min(per_sm, cap_per_sm) : per_sm);
+}
+
+// per_sm > 0 caps the wave at per_sm blocks per SM (room for the next kernel's blocks under PDL).
+template<int R, Epilogue E, bool Norm, typename KV>
+void launch_gemv_rows(bool pdl, int per_sm, const GemvArgs& a, cudaStream_t s)
+{
+    const auto kernel = gemv<R, E, Norm, KV>;
+    const std::size_t smem = Norm ? static_cast<std::size_t>(a.rows) * a.k * 2 : 0;
+    const int units = E == Epilogue::Rope ? a.n / 2 : a.n;
+    const int wave = wave_blocks(reinterpret_cast<const void*>(kernel), smem, per_sm);
+    const int blocks = std::min((units + kGemvWarps - 1) / kGemvWarps, wave);
+    launch_kernel(pdl, kernel, dim3(static_cast<unsigned>(blocks)), dim3(kGemvThreads), smem, s, a);
+    KWB_CUDA_LAUNCHED("gemv");
+}
+
+template<Epilogue E, bool Norm, typename KV = __nv_bfloat16>
+void launch_gemv(bool pdl, int per_sm, const GemvArgs& a, cudaStream_t s)
+{
+    if (a.rows == 1)
+        launch_gemv_rows<1, E, Norm, KV>(pdl, per_sm, a, s);
+    else if (a.rows == 2)
+        launch_gemv_rows<2, E, Norm, KV>(pdl, per_sm, a, s);
+    else if (a.rows <= 4)
+        launch_gemv_rows<4, E, Norm, KV>(pdl, per_sm, a, s);
+    else
+        launch_gemv_rows<8, E, Norm, KV>(pdl, per_sm, a, s);
+}
+
+// A block's bf16 input rows with the norm folded in: at most the default shared memory.
+constexpr std::size_t kFusedInputBytes = 48 * 1024;
+} // namespace
+
 // With glu (GEMV only) the fused gate/up projection: `out` gets silu(gate) * up in bf16, n = glu.
 void TinyLlm::linear(
     const __nv_bfloat16* in, int rows, std::size_t at, int n, int k, void* out, cudaStream_t s, int glu) const
 {
     if (cfg_.gemv && rows <= kGemvMaxRows) {
-        const unsigned blocks = static_cast<unsigned>((n + 7) / 8);
-        if (rows == 1)
-            gemv<1><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k, glu);
-        else if (rows == 2)
-            gemv<2><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k, glu);
-        else if (rows <= 4)
-            gemv<4><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k, glu);
+        GemvArgs a;
+        a.x = in, a.w = w(at), a.y = out, a.rows = rows, a.n = glu ? glu : n, a.k = k;
+        if (glu)
+            launch_gemv<Epilogue::Glu, false>(false, 0, a, s);
         else
-            gemv<8><<<blocks, 256, 0, s>>>(in, w(at), out, rows, n, k, glu);
-        KWB_CUDA_LAUNCHED("gemv");
+            launch_gemv<Epilogue::Store, false>(false, 0, a, s);
     } else
         CublasLt::get()->gemm_bf16_wt(in, w(at), static_cast<float*>(out), rows, n, k, workspace_.as<void>(), s);
 }
@@ -316,6 +365,8 @@ void TinyLlm::linear(
 // ending at seq_len[row0 + b] - 1; leaves each sequence's last-position logits in logits_.
 void TinyLlm::forward(int seqs, int per, int row0, const int* cu_seqlens, int max_len, cudaStream_t s) const
 {
+    if (per == 1 && !cu_seqlens && row0 == 0 && fused_step(seqs))
+        return fused_forward(seqs, s);
     const auto& m = cfg_.m;
     const int batch = seqs, rows = seqs * per, h = m.hidden, hd = m.head_dim();
     const int elem = cfg_.fp8 ? 1 : 2;
@@ -377,6 +428,73 @@ void TinyLlm::forward(int seqs, int per, int row0, const int* cu_seqlens, int ma
     KWB_CUDA_LAUNCHED("forward");
 }
 
+bool TinyLlm::fused_step(int rows) const
+{
+    return cfg_.gemv && rows <= kGemvMaxRows && !amax_.bytes()
+        && static_cast<std::size_t>(rows) * cfg_.m.hidden * 2 <= kFusedInputBytes;
+}
+
+// Per layer: QKV (norm, RoPE, K/V scatter) -> attention (-> combine) -> wo (+= residual) ->
+// gate/up (norm, SwiGLU) -> down (+= residual); then the LM head (final norm) and the argmax.
+// The residual stream x_ is complete after each residual GEMV, so no delta_ is left pending.
+// Every kernel here waits before touching what another kernel wrote, except the attention
+// kernels (attention_decode_kernel.cuh: they do not wait for a grid dependency), which are
+// launched plainly, so a step has two full serialisations per layer.
+void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
+{
+    const auto& m = cfg_.m;
+    const int h = m.hidden, hd = m.head_dim(), elem = cfg_.fp8 ? 1 : 2;
+    const bool pdl = cfg_.pdl;
+    const int per_sm = cfg_.gemv_blocks_per_sm;
+    const std::size_t layer_pool = static_cast<std::size_t>(pages_) * m.kv_heads * cfg_.page_size * hd;
+    const float scale_log2 = 1.0f / std::sqrt(static_cast<float>(hd)) * decode::kLog2e;
+    GemvArgs a;
+    a.rows = seqs;
+    for (int l = 0; l < m.layers; ++l) {
+        char* kp = k_pool_.as<char>() + layer_pool * l * elem;
+        char* vp = v_pool_.as<char>() + layer_pool * l * elem;
+        const float* scales = kv_scale_.as<float>() + static_cast<std::size_t>(l) * 2 * m.kv_heads;
+        a.x = nullptr, a.resid = x_.as<float>(), a.gain = gain(layout_.attn_norm(l)), a.w = w(layout_.qkv(l));
+        a.y = nullptr, a.n = m.qkv_width(), a.k = h;
+        a.rope = RopeArgs {nullptr, rope_.as<float2>(), seq_len_.as<int>(), table_.as<int>(), q_.as<__nv_bfloat16>(),
+            k_.as<__nv_bfloat16>(), v_.as<__nv_bfloat16>(), kp, vp, h, m.kv_dim(), hd, 1, cfg_.page_size, max_pages_,
+            scales, nullptr};
+        if (cfg_.fp8)
+            launch_gemv<Epilogue::Rope, true, __nv_fp8_e4m3>(pdl, per_sm, a, s);
+        else
+            launch_gemv<Epilogue::Rope, true>(pdl, per_sm, a, s);
+
+        const decode::Params p {kp, vp, table_.as<int>(), seq_len_.as<int>(), q_.as<__nv_bfloat16>(), scales,
+            scales + m.kv_heads, attn_.as<__nv_bfloat16>(), o_part_.as<float>(), m_part_.as<float>(),
+            l_part_.as<float>(), m.kv_heads, cfg_.page_size, max_pages_, cfg_.splits, kDecodeStages, scale_log2};
+        decode_kernel_<<<dim3(cfg_.splits, m.kv_heads, seqs), decode::kThreads, decode_smem_, s>>>(p);
+        if (cfg_.splits > 1) {
+            const unsigned r = static_cast<unsigned>(seqs * m.heads);
+            if (hd == 128)
+                decode::decode_combine<128><<<r, 128, 0, s>>>(p);
+            else
+                decode::decode_combine<64><<<r, 64, 0, s>>>(p);
+        }
+        KWB_CUDA_LAUNCHED("decode attention");
+
+        a.x = attn_.as<__nv_bfloat16>(), a.resid = nullptr, a.gain = nullptr, a.w = w(layout_.wo(l));
+        a.y = x_.as<float>(), a.n = h, a.k = h;
+        launch_gemv<Epilogue::Residual, false>(pdl, per_sm, a, s);
+        a.x = nullptr, a.resid = x_.as<float>(), a.gain = gain(layout_.ffn_norm(l)), a.w = w(layout_.gate_up(l));
+        a.y = act_.as<void>(), a.n = m.ffn, a.k = h;
+        launch_gemv<Epilogue::Glu, true>(pdl, per_sm, a, s);
+        a.x = act_.as<__nv_bfloat16>(), a.resid = nullptr, a.gain = nullptr, a.w = w(layout_.down(l));
+        a.y = x_.as<float>(), a.n = h, a.k = m.ffn;
+        launch_gemv<Epilogue::Residual, false>(pdl, per_sm, a, s);
+    }
+    a.x = nullptr, a.resid = x_.as<float>(), a.gain = gain(layout_.final_norm()), a.w = w(layout_.lm_head);
+    a.y = logits_.as<float>(), a.n = m.vocab, a.k = h;
+    launch_gemv<Epilogue::Store, true>(pdl, per_sm, a, s);
+    launch_kernel(pdl, argmax_tokens, dim3(seqs), dim3(kArgmaxThreads), 0, s, logits_.as<const float>(), m.vocab,
+        next_.as<int>(), static_cast<int*>(nullptr), 0, 0);
+    KWB_CUDA_LAUNCHED("argmax");
+}
+
 void TinyLlm::prefill(const int* tokens, int prompt_len, const int* cu_seqlens, int row0, cudaStream_t s) const
 {
     const int batch = cfg_.sched.batch;
@@ -389,7 +507,9 @@ void TinyLlm::prefill(const int* tokens, int prompt_len, const int* cu_seqlens, 
 void TinyLlm::decode_step(int seqs, cudaStream_t s) const
 {
     set_lengths<<<1, 256, 0, s>>>(seq_len_.as<int>(), seqs, -1);
-    embed<__nv_bfloat16><<<seqs, 256, 0, s>>>(next_.as<int>(), w(layout_.embedding), x_.as<float>(), cfg_.m.hidden);
+    launch_kernel(cfg_.pdl && fused_step(seqs), embed<__nv_bfloat16>, dim3(seqs), dim3(256), 0, s, next_.as<int>(),
+        w(layout_.embedding), x_.as<float>(), cfg_.m.hidden);
+    KWB_CUDA_LAUNCHED("embed");
     forward(seqs, 1, 0, nullptr, 1, s);
 }
 

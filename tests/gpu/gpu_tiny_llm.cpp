@@ -2,7 +2,8 @@
 // tiny_llm on the GPU: its weights are the CPU backend's, value for value; its bf16 logits over a
 // short prefix and greedy steps agree with an fp32 reference forward at several shapes (head dims
 // 64 and 128, every GQA group, prompts not a multiple of the page size, shuffled pages, split-KV,
-// batch 1..8, GEMV and cuBLASLt decode, CUDA graph off and on, bf16 and fp8 KV cache); a run
+// batch 1..8, GEMV and cuBLASLt decode, CUDA graph off and on, PDL on and off, GEMV waves whose
+// warps walk several rows, bf16 and fp8 KV cache); a run
 // reports the serving metrics with one TTFT per request, one after another and with Poisson
 // arrivals into the continuously batched loop (its bytes moved those of the steps it ran); the
 // correctness gate's fault is caught; bad shapes are refused.
@@ -83,6 +84,12 @@ int main()
     }
     // splits 0: chosen from batch x kv_heads and the context (4 here), in a graph.
     expect_verified(plugin, "tiny_llm", with({{"splits", 0}, {"prompt_len", 300}, {"cuda_graph", "on"}}));
+    // The fused step's variants: no PDL; GEMV waves of 1 block per SM, so a warp walks several rows
+    // of the LM head with the next row's loads in flight.
+    expect_verified(plugin, "tiny_llm", with({{"pdl", "off"}, {"batch", 2}, {"cuda_graph", "on"}}));
+    expect_verified(plugin, "tiny_llm",
+        with({{"gemv_blocks_per_sm", 1}, {"hidden", 512}, {"heads", 4}, {"kv_heads", 1}, {"ffn", 1024}, {"batch", 3},
+            {"splits", 3}, {"cuda_graph", "on"}}));
     // A one-token prompt, the shortest output.
     expect_verified(plugin, "tiny_llm", with({{"prompt_len", 1}, {"gen_tokens", 2}, {"length_spread", 0}}));
     // The default size: 16 layers, 2048 wide, 32000 tokens (1.7 GB of bf16 weights).

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The GEMV of tiny_llm's decode step (rows <= 8: matrix-vector shaped, bound by reading the
+// weights once), with what sits around each projection folded in, so a layer is four GEMVs and
+// the attention instead of eight kernels:
+// - Norm: the block computes the RMSNorm of the fp32 residual stream itself (each block reads the
+//   few KB of it and the gains, writes the bf16 input into shared memory), so the norm kernels
+//   are gone from the step;
+// - Glu: the fused gate/up projection writes silu(gate) * up in bf16 (n = ffn, gate rows first);
+// - Residual: the wo / down projection adds its output into the residual stream (y += W x);
+// - Rope: the QKV projection's warp computes a column pair and rotates and scatters it into Q
+//   and the paged K/V cache (rope_store), so the rope kernel is gone too.
+// Launched with PDL (tiny_llm_launch.h), a block issues its first weight loads, then waits for
+// the previous kernel: the weights stream while that kernel drains. The grid is one wave; each
+// warp walks its rows with the next batch of loads in flight while it consumes the current one.
+#include "tiny_llm_step_kernels.cuh"
+
+namespace kwb::cuda::tllm {
+
+enum class Epilogue { Store, Glu, Residual, Rope };
+
+constexpr int kGemvThreads = 256, kGemvWarps = kGemvThreads / 32;
+// 16-byte loads per lane in a batch (a pair's rows share them); a warp keeps the next batch in
+// flight while it consumes one. Four blocks per SM (64 registers) at rows <= 2: enough warps that
+// most of a step's matrices take one row (pair) per warp, so no warp walks a second one alone
+// (rows 4 and 8 take two blocks: their accumulators would spill).
+constexpr int kGemvUnroll = 4;
+
+struct GemvArgs {
+    const __nv_bfloat16* x = nullptr; // [rows][k] bf16 input (without Norm)
+    const float* resid = nullptr; // with Norm: the fp32 residual stream [rows][k] ...
+    const float* gain = nullptr; // ... and the norm's gains [k]; the input is rmsnorm(resid) * gain
+    const __nv_bfloat16* w = nullptr; // [out][k]
+    void* y = nullptr; // fp32 [rows][n] (Store, Residual), bf16 [rows][n] (Glu)
+    int rows = 0, n = 0, k = 0; // n: outputs per row (Glu: ffn; Rope: the QKV width)
+    RopeArgs rope {}; // Rope: where Q and the cache go (rows are sequences, per = 1)
+};
+
+__device__ __forceinline__ float dot8(const uint4& wv, const uint4& xv)
+{
+    const auto* wp = reinterpret_cast<const __nv_bfloat162*>(&wv);
+    const auto* xp = reinterpret_cast<const __nv_bfloat162*>(&xv);
+    float s = 0.f;
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+        const float2 wf = __bfloat1622float2(wp[e]), xf = __bfloat1622float2(xp[e]);
+        s = fmaf(wf.x, xf.x, fmaf(wf.y, xf.y, s));
+    }
+    return s;
+}
+
+// The block's bf16 input rows in shared memory: rmsnorm(resid[r]) * gain, the arithmetic of
+// residual_rmsnorm (tiny_llm_kernels.cuh). The residual stream is read through L2 (__ldcg): it
+// was written by the previous kernel, which under PDL this block may have overlapped.
+__device__ __forceinline__ void norm_into_shared(const GemvArgs& a, __nv_bfloat16* xs)
+{
+    __shared__ float red[32];
+    const int quads = a.k / 4;
+    for (int r = 0; r < a.rows; ++r) {
+        const float4* xr = reinterpret_cast<const float4*>(a.resid + static_cast<std::size_t>(r) * a.k);
+        float ss = 0.f;
+        for (int i = threadIdx.x; i < quads; i += blockDim.x) {
+            const float4 v = __ldcg(xr + i);
+            ss += v.x * v.x + v.y * v.y + v.z * v.z + v.w * v.w;
+        }
+        const float inv = rsqrtf(block_sum(ss, red) / static_cast<float>(a.k) + kRmsNormEps);
+        const float4* g = reinterpret_cast<const float4*>(a.gain);
+        for (int i = threadIdx.x; i < quads; i += blockDim.x) {
+            const float4 v = __ldcg(xr + i), gv = g[i];
+            auto* out = reinterpret_cast<__nv_bfloat162*>(xs + static_cast<std::size_t>(r) * a.k + 4 * i);
+            out[0] = __floats2bfloat162_rn(v.x * inv * gv.x, v.y * inv * gv.y);
+            out[1] = __floats2bfloat162_rn(v.z * inv * gv.z, v.w * inv * gv.w);
+        }
+    }
+    __syncthreads();
+}
+
+// y = epilogue(W x) for rows <= R. k is a multiple of 8; with Norm, a multiple of 4 and the
+// dynamic shared memory holds rows x k bf16. KV: the cache's element type (Rope).
+template<int R, Epilogue E, bool Norm, typename KV = __nv_bfloat16>
+__global__ void __launch_bounds__(kGemvThreads, R <= 2 ? 4 : 2) gemv(const GemvArgs a)
+{
+    constexpr bool kPair = E == Epilogue::Glu || E == Epilogue::Rope;
+    constexpr int U = kPair ? kGemvUnroll / 2 : kGemvUnroll;
+    extern __shared__ uint4 xs[];
+    pdl_trigger();
+    const int lane = threadIdx.x & 31, warps = gridDim.x * kGemvWarps;
+    const int units = E == Epilogue::Rope ? a.n / 2 : a.n; // warp-sized pieces of work: rows or row pairs
+    const int chunks = a.k / 8, batches = (chunks + 32 * U - 1) / (32 * U);
+    const uint4* W = reinterpret_cast<const uint4*>(a.w);
+    const auto load = [&](uint4* wa, uint4* wb, int u, int b) {
+        const int ra = E == Epilogue::Rope ? 2 * u : u, rb = E == Epilogue::Rope ? 2 * u + 1 : a.n + u;
+        const uint4* pa = W + static_cast<std::size_t>(ra) * chunks;
+        const uint4* pb = W + static_cast<std::size_t>(rb) * chunks;
+#pragma unroll
+        for (int i = 0; i < U; ++i) {
+            const int c = b * 32 * U + 32 * i + lane;
+            wa[i] = c < chunks ? __ldcs(pa + c) : make_uint4(0, 0, 0, 0);
+            if (kPair)
+                wb[i] = c < chunks ? __ldcs(pb + c) : make_uint4(0, 0, 0, 0);
+        }
+    };
+
+    int u = blockIdx.x * kGemvWarps + (threadIdx.x >> 5), b = 0;
+    uint4 wa[U], wb[U];
+    if (u < units)
+        load(wa, wb, u, 0); // independent of the previous kernel: in flight before the wait
+    pdl_wait();
+    const uint4* xv = reinterpret_cast<const uint4*>(a.x);
+    if constexpr (Norm) {
+        norm_into_shared(a, reinterpret_cast<__nv_bfloat16*>(xs));
+        xv = xs;
+    }
+    float acc[R], acc_b[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+        acc[r] = acc_b[r] = 0.f;
+    while (u < units) {
+        int nu = u, nb = b + 1;
+        if (nb == batches)
+            nu += warps, nb = 0;
+        uint4 na[U], nbv[U];
+        if (nu < units)
+            load(na, nbv, nu, nb);
+#pragma unroll
+        for (int i = 0; i < U; ++i) {
+            const int c = b * 32 * U + 32 * i + lane;
+            if (c >= chunks)
+                break;
+#pragma unroll
+            for (int r = 0; r < R; ++r) {
+                if (r >= a.rows)
+                    break;
+                uint4 x;
+                if constexpr (Norm)
+                    x = xv[r * chunks + c];
+                else // after pdl_wait the previous kernel's writes are visible; L1 serves the block's warps
+                    x = __ldg(xv + static_cast<std::size_t>(r) * chunks + c);
+                acc[r] += dot8(wa[i], x);
+                if (kPair)
+                    acc_b[r] += dot8(wb[i], x);
+            }
+        }
+        if (nb == 0) { // row (pair) u done: reduce over the warp, lane 0 writes
+#pragma unroll
+            for (int r = 0; r < R; ++r) {
+                float v = acc[r], v2 = acc_b[r];
+                for (int s = 16; s > 0; s >>= 1) {
+                    v += __shfl_xor_sync(0xffffffffu, v, s);
+                    if (kPair)
+                        v2 += __shfl_xor_sync(0xffffffffu, v2, s);
+                }
+                acc[r] = acc_b[r] = 0.f;
+                if (lane != 0 || r >= a.rows)
+                    continue;
+                const std::size_t at = static_cast<std::size_t>(r) * a.n + u;
+                if constexpr (E == Epilogue::Store)
+                    static_cast<float*>(a.y)[at] = v;
+                else if constexpr (E == Epilogue::Residual) {
+                    float* y = static_cast<float*>(a.y) + at;
+                    *y = __ldcg(y) + v;
+                } else if constexpr (E == Epilogue::Glu) // swiglu's arithmetic, so fused and unfused agree
+                    static_cast<__nv_bfloat16*>(a.y)[at] = __float2bfloat16(v2 * (v / (1.0f + expf(-v))));
+                else
+                    rope_store<KV>(a.rope, r, 2 * u, v, v2);
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < U; ++i)
+            wa[i] = na[i], wb[i] = nbv[i];
+        u = nu, b = nb;
+    }
+}
+
+} // namespace kwb::cuda::tllm
