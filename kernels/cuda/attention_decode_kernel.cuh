@@ -14,6 +14,7 @@
 // With splits > 1 each split writes its unnormalised output, m and l; attention_decode_combine
 // merges them. Tokens past a split's end are zero-filled (cp.async src-size 0) and masked.
 #include "attention_prefill_kernel.cuh"
+#include "pdl_launch.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -67,24 +68,6 @@ __device__ __forceinline__ void cp_wait_stages(int pending)
         asm volatile("cp.async.wait_group 4;\n" ::);
         break;
     }
-}
-
-// Programmatic dependent launch (sm_90): a kernel launched with the programmatic-serialization
-// attribute may start while the previous kernel in the stream drains; it waits here before it
-// reads anything, so it sees all of that kernel's writes (a no-op under a plain launch). The
-// trigger lets the next such kernel be scheduled once every block of this one has started: its
-// own wait still holds it until this grid has finished.
-__device__ __forceinline__ void wait_prior_grid()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void allow_next_grid()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;\n" ::);
-#endif
 }
 
 // The split count of `splits = 0`: about two blocks per SM, one wave, which beat one block per SM
@@ -260,8 +243,8 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
     constexpr int kHeadsPerWarp = (G + 3) / 4;
     extern __shared__ __align__(16) unsigned char smem[];
 
-    wait_prior_grid();
-    allow_next_grid();
+    pdl_wait();
+    pdl_trigger();
     const int split = blockIdx.x, kvh = blockIdx.y, b = blockIdx.z;
     const int heads = p.kv_heads * G;
     const int len = p.seq_len[b];
@@ -448,8 +431,8 @@ template<int D> __global__ void __launch_bounds__(D) decode_combine(const Params
     constexpr int kWarps = D / 32, kPer = D / 32, kBatch = 8;
     __shared__ float m_s[kWarps], l_s[kWarps];
     __shared__ float o_s[kWarps][D];
-    wait_prior_grid();
-    allow_next_grid();
+    pdl_wait();
+    pdl_trigger();
     const std::size_t row = blockIdx.x;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, splits = p.splits;
     const float* m = p.m_part + row * splits;

@@ -40,8 +40,8 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
     extern __shared__ __align__(16) unsigned char smem[];
     auto* ring = reinterpret_cast<__nv_bfloat16*>(smem);
 
-    wait_prior_grid();
-    allow_next_grid();
+    pdl_wait();
+    pdl_trigger();
     const int split = blockIdx.x, kvh = blockIdx.y, b = blockIdx.z;
     const int heads = p.kv_heads * G;
     const int len = p.seq_len[b];

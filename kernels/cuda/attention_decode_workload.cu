@@ -399,21 +399,11 @@ public:
 private:
     Cache& cache() const { return set_->data; }
     // With `pdl` each kernel may be scheduled while the one before it in the stream drains (the
-    // kernels wait for it before reading anything: decode::wait_prior_grid), which hides the
-    // launch gaps of the attention and combine pair.
+    // kernels wait for it before reading anything: pdl_launch.h), which hides the launch gaps of
+    // the attention and combine pair.
     void start(Kernel k, dim3 grid, unsigned threads, int smem, cudaStream_t stream) const
     {
-        cudaLaunchAttribute attr {};
-        attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        attr.val.programmaticStreamSerializationAllowed = 1;
-        cudaLaunchConfig_t lc {};
-        lc.gridDim = grid;
-        lc.blockDim = dim3(threads);
-        lc.dynamicSmemBytes = static_cast<std::size_t>(smem);
-        lc.stream = stream;
-        lc.attrs = &attr;
-        lc.numAttrs = cfg_.pdl ? 1 : 0;
-        KWB_CUDA(cudaLaunchKernelEx(&lc, k, p_));
+        launch_kernel(cfg_.pdl, k, grid, dim3(threads), static_cast<std::size_t>(smem), stream, p_);
     }
     std::size_t rows() const { return static_cast<std::size_t>(cfg_.batch) * cfg_.heads; }
 

@@ -11,7 +11,7 @@
 // - Residual: the wo / down projection adds its output into the residual stream (y += W x);
 // - Rope: the QKV projection's warp computes a column pair and rotates and scatters it into Q
 //   and the paged K/V cache (rope_store), so the rope kernel is gone too.
-// Launched with PDL (tiny_llm_launch.h), a block issues its first weight loads, then waits for
+// Launched with PDL (pdl_launch.h), a block issues its first weight loads, then waits for
 // the previous kernel: the weights stream while that kernel drains. The grid is one wave; each
 // warp walks its rows with the next batch of loads in flight while it consumes the current one.
 #include "tiny_llm_step_kernels.cuh"

@@ -4,7 +4,7 @@
 // The small kernels tiny_llm's bf16 path and its fp32 reference share: seeding, embedding
 // lookup, residual + RMSNorm, SwiGLU. Activations between kernels: the residual stream in fp32,
 // GEMM inputs in bf16 (fp32 in the reference), GEMM outputs in fp32.
-#include "tiny_llm_launch.h"
+#include "pdl_launch.h"
 
 #include <cstdint>
 #include <cuda_bf16.h>

@@ -437,9 +437,8 @@ bool TinyLlm::fused_step(int rows) const
 // Per layer: QKV (norm, RoPE, K/V scatter) -> attention (-> combine) -> wo (+= residual) ->
 // gate/up (norm, SwiGLU) -> down (+= residual); then the LM head (final norm) and the argmax.
 // The residual stream x_ is complete after each residual GEMV, so no delta_ is left pending.
-// Every kernel here waits before touching what another kernel wrote, except the attention
-// kernels (attention_decode_kernel.cuh: they do not wait for a grid dependency), which are
-// launched plainly, so a step has two full serialisations per layer.
+// Every kernel here, the attention and combine pair included, waits before touching what another
+// kernel wrote (pdl_launch.h), so with `pdl` each is scheduled while the one before it drains.
 void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
 {
     const auto& m = cfg_.m;
@@ -467,13 +466,14 @@ void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
         const decode::Params p {kp, vp, table_.as<int>(), seq_len_.as<int>(), q_.as<__nv_bfloat16>(), scales,
             scales + m.kv_heads, attn_.as<__nv_bfloat16>(), o_part_.as<float>(), m_part_.as<float>(),
             l_part_.as<float>(), m.kv_heads, cfg_.page_size, max_pages_, cfg_.splits, kDecodeStages, scale_log2};
-        decode_kernel_<<<dim3(cfg_.splits, m.kv_heads, seqs), decode::kThreads, decode_smem_, s>>>(p);
+        launch_kernel(pdl, decode_kernel_, dim3(cfg_.splits, m.kv_heads, seqs), dim3(decode::kThreads),
+            static_cast<std::size_t>(decode_smem_), s, p);
         if (cfg_.splits > 1) {
-            const unsigned r = static_cast<unsigned>(seqs * m.heads);
+            const dim3 r(static_cast<unsigned>(seqs * m.heads));
             if (hd == 128)
-                decode::decode_combine<128><<<r, 128, 0, s>>>(p);
+                launch_kernel(pdl, decode::decode_combine<128>, r, dim3(128), 0, s, p);
             else
-                decode::decode_combine<64><<<r, 64, 0, s>>>(p);
+                launch_kernel(pdl, decode::decode_combine<64>, r, dim3(64), 0, s, p);
         }
         KWB_CUDA_LAUNCHED("decode attention");
 
