@@ -52,26 +52,51 @@ __device__ __forceinline__ float dot8(const uint4& wv, const uint4& xv)
 
 // The block's bf16 input rows in shared memory: rmsnorm(resid[r]) * gain, the arithmetic of
 // residual_rmsnorm (tiny_llm_kernels.cuh). The residual stream is read through L2 (__ldcg): it
-// was written by the previous kernel, which under PDL this block may have overlapped.
+// was written by the previous kernel, which under PDL this block may have overlapped. A row of up
+// to kNormHeld float4 per thread is loaded at once and kept in registers: a loop of loads, each
+// waited on before the next is issued, cost a chain of L2 round trips twice (sum, then scale)
+// at the head of every normed GEMV. Same per-thread order of the sum either way.
+constexpr int kNormHeld = 4; // float4 per thread: rows of up to 4 x 4 x kGemvThreads = 4096 (more would spill)
 __device__ __forceinline__ void norm_into_shared(const GemvArgs& a, __nv_bfloat16* xs)
 {
     __shared__ float red[32];
     const int quads = a.k / 4;
+    const float4* g = reinterpret_cast<const float4*>(a.gain);
+    const auto store = [&](int r, int i, const float4& v, float inv) {
+        const float4 gv = g[i];
+        auto* out = reinterpret_cast<__nv_bfloat162*>(xs + static_cast<std::size_t>(r) * a.k + 4 * i);
+        out[0] = __floats2bfloat162_rn(v.x * inv * gv.x, v.y * inv * gv.y);
+        out[1] = __floats2bfloat162_rn(v.z * inv * gv.z, v.w * inv * gv.w);
+    };
     for (int r = 0; r < a.rows; ++r) {
         const float4* xr = reinterpret_cast<const float4*>(a.resid + static_cast<std::size_t>(r) * a.k);
         float ss = 0.f;
+        if (quads <= kNormHeld * static_cast<int>(blockDim.x)) {
+            float4 held[kNormHeld];
+#pragma unroll
+            for (int j = 0; j < kNormHeld; ++j) {
+                const int i = threadIdx.x + j * blockDim.x;
+                held[j] = i < quads ? __ldcg(xr + i) : make_float4(0.f, 0.f, 0.f, 0.f);
+            }
+#pragma unroll
+            for (int j = 0; j < kNormHeld; ++j)
+                ss += held[j].x * held[j].x + held[j].y * held[j].y + held[j].z * held[j].z + held[j].w * held[j].w;
+            const float inv = rsqrtf(block_sum(ss, red) / static_cast<float>(a.k) + kRmsNormEps);
+#pragma unroll
+            for (int j = 0; j < kNormHeld; ++j) {
+                const int i = threadIdx.x + j * blockDim.x;
+                if (i < quads)
+                    store(r, i, held[j], inv);
+            }
+            continue;
+        }
         for (int i = threadIdx.x; i < quads; i += blockDim.x) {
             const float4 v = __ldcg(xr + i);
             ss += v.x * v.x + v.y * v.y + v.z * v.z + v.w * v.w;
         }
         const float inv = rsqrtf(block_sum(ss, red) / static_cast<float>(a.k) + kRmsNormEps);
-        const float4* g = reinterpret_cast<const float4*>(a.gain);
-        for (int i = threadIdx.x; i < quads; i += blockDim.x) {
-            const float4 v = __ldcg(xr + i), gv = g[i];
-            auto* out = reinterpret_cast<__nv_bfloat162*>(xs + static_cast<std::size_t>(r) * a.k + 4 * i);
-            out[0] = __floats2bfloat162_rn(v.x * inv * gv.x, v.y * inv * gv.y);
-            out[1] = __floats2bfloat162_rn(v.z * inv * gv.z, v.w * inv * gv.w);
-        }
+        for (int i = threadIdx.x; i < quads; i += blockDim.x)
+            store(r, i, __ldcg(xr + i), inv);
     }
     __syncthreads();
 }
