@@ -55,7 +55,7 @@ __device__ __forceinline__ float dot8(const uint4& wv, const uint4& xv)
 // was written by the previous kernel, which under PDL this block may have overlapped. A row of up
 // to kNormHeld float4 per thread is loaded at once and kept in registers: a loop of loads, each
 // waited on before the next is issued, cost a chain of L2 round trips twice (sum, then scale)
-// at the head of every normed GEMV. Same per-thread order of the sum either way.
+// at the head of every normed GEMV (-0.9% ITL at 3.4 GB on the H200). Same per-thread order of the sum.
 constexpr int kNormHeld = 4; // float4 per thread: rows of up to 4 x 4 x kGemvThreads = 4096 (more would spill)
 __device__ __forceinline__ void norm_into_shared(const GemvArgs& a, __nv_bfloat16* xs)
 {

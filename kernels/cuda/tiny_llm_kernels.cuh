@@ -44,8 +44,8 @@ template<typename T> __global__ void seed_tensor(T* out, std::size_t n, std::uin
 
 // x[r] = embedding[tokens[r]] (fp32 residual stream). May run under PDL (a decode step's): waits
 // for the previous kernel, reads the token through L2. __restrict__ and the unroll let a thread's
-// loads go out together: with x possibly aliasing the table each load waited for the store before
-// it (8 us for a 4096-wide row on the H200, one block).
+// loads go out together; that did not shorten it (8.1 us under ncu for a 4096-wide row on the
+// H200 before and after: bench/results/2026-12-01-h200-merged-3), so its cost is elsewhere.
 template<typename T>
 __global__ void embed(const int* __restrict__ tokens, const T* __restrict__ emb, float* __restrict__ x, int hidden)
 {
