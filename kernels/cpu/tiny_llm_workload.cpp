@@ -312,8 +312,8 @@ public:
                 "linear layers of a decode step: the plugin's GEMV (batch <= 8) or cuBLASLt's GEMM"}),
             cuda({"prefill_gemm", "cublaslt", {"cublaslt", "wgmma", "tiled"},
                 "linear layers of a prefill (TTFT): cuBLASLt, or the plugin's own GEMM on every prefill linear, "
-                "LM head included: wgmma (TMA + wgmma, Hopper only; block 128x256x64, 4 stages) or tiled (mma.sync; "
-                "block 256x128x64, 2 stages, 8 warps); an own GEMM keeps a transposed bf16 copy of every linear "
+                "LM head included: wgmma (TMA + wgmma, Hopper only; block 128x128x64, 4 stages) or tiled (mma.sync; "
+                "block 128x128x64, 3 stages, 4 warps); an own GEMM keeps a transposed bf16 copy of every linear "
                 "weight, made once at prepare and counted in peak_mem_mib (every weight but the embedding, again); "
                 "decode "
                 "steps keep decode_gemm (GEMV, or cuBLASLt)"}),

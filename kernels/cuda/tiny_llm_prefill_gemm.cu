@@ -10,8 +10,8 @@
 namespace kwb::cuda::tllm {
 namespace {
 
-constexpr int kWgmmaBN = 256, kWgmmaStages = 4;
-constexpr int kTiledBM = 256, kTiledBN = 128, kTiledBK = 64, kTiledWarps = 8, kTiledStages = 2;
+constexpr int kWgmmaBN = 128, kWgmmaStages = 4;
+constexpr int kTiledBM = 128, kTiledBN = 128, kTiledBK = 64, kTiledWarps = 4, kTiledStages = 3;
 
 // out[c][r] = in[r][c] for a rows x cols matrix of 16-bit elements (bf16 bits, copied as they are),
 // through 32 x 32 tiles of shared memory (one column of padding against bank conflicts).
@@ -78,7 +78,7 @@ PrefillGemm::PrefillGemm(const std::string& impl, const ModelShape& m, const Wei
                     gemm::kWgmmaBlockK, kWgmmaStages, gemm::kWgmmaWarps);
                 !why.empty())
                 refuse(impl, "linear of " + shape_text(w.n, w.k) + " refused: " + why);
-        needs = {"wgmma block 128x256x64, 4 stages", gemm::wgmma_kernel(kWgmmaBN), gemm::kWgmmaWarps * 32,
+        needs = {"wgmma block 128x128x64, 4 stages", gemm::wgmma_kernel(kWgmmaBN), gemm::kWgmmaWarps * 32,
             gemm::wgmma_smem_bytes(kWgmmaBN, kWgmmaStages), {}};
 #else
         refuse(impl, "not in this build (it needs sm_90a; KWB_CUDA_ARCHS names no 90); use tiled or cublaslt");
@@ -86,8 +86,8 @@ PrefillGemm::PrefillGemm(const std::string& impl, const ModelShape& m, const Wei
     } else {
         tiled_ = gemm::find_tiled(kTiledBM, kTiledBN, kTiledBK, kTiledWarps);
         if (!tiled_)
-            refuse(impl, "block 256x128x64 with 8 warps is not in this build");
-        needs = {"tiled block 256x128x64, 2 stages, 8 warps", reinterpret_cast<const void*>(tiled_), kTiledWarps * 32,
+            refuse(impl, "block 128x128x64 with 4 warps is not in this build");
+        needs = {"tiled block 128x128x64, 3 stages, 4 warps", reinterpret_cast<const void*>(tiled_), kTiledWarps * 32,
             gemm::tiled_smem_bytes(kTiledBM, kTiledBN, kTiledBK, kTiledStages), {}};
     }
     if (max_rows < 1)

@@ -5,9 +5,12 @@
 // place of cuBLASLt, to A/B the TTFT. Both kernels compute C (M x N fp32) = A (M x K bf16) x B
 // (K x N bf16), all row-major; tiny_llm's linear weights are [n][k] (out x in), so a transposed
 // copy of every linear weight is made once at prepare (the original stays for the decode GEMV).
-// One fixed tile each, the fastest measured at 4096^3 on the H200
-// (bench/results/2026-11-30-h200-gemm-tuned): wgmma 128x256x64 with 4 stages, tiled 256x128x64
-// with 2 stages and 8 warps.
+// One fixed tile each, 128 x 128: a prefill has a few hundred rows (batch x prompt), so at 4096
+// columns a 128 x 256 (or 256 x 128) tile gives 32-64 blocks, under half of the H200's 132 SMs,
+// where 128 x 128 gives 64-128. Measured at 4096^3 and 8192^3 on the H200
+// (bench/results/2026-11-30-h200-gemm-tuned), where every tile fills the GPU: wgmma 128x128x64 with
+// 4 stages has 21-22% less throughput than its 128x256x64 (the fastest); tiled 128x128x64 with 3 stages and
+// 4 warps within 2% of the fastest tiled (256x128x64).
 #include "device_buffer.h"
 #include "gemm_tiled.h"
 #include "tiny_llm_model.h"

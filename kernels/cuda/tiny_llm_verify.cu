@@ -17,8 +17,8 @@ nlohmann::json TinyLlm::verify(cudaStream_t stream)
     const auto& m = cfg_.m;
     const int batch = cfg_.sched.batch;
     const auto& r0 = requests_.front();
-    // An own prefill GEMM (prefill_gemm wgmma | tiled) gets a longer prefix, so its row tiles are
-    // ragged past the first one (128 rows for wgmma, 256 for tiled) at the prompts of the tests.
+    // An own prefill GEMM (prefill_gemm wgmma | tiled) gets a longer prefix, so at the tests'
+    // prompts its rows span several 128-row tiles, the last one partly.
     const int prefix = std::min(r0.prompt_len, own_gemm_ ? kOwnGemmPrefix : 8);
     const int steps = std::min(4, cfg_.sched.gen_tokens - 1);
     std::vector<int> tokens, cu;

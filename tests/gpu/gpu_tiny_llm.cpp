@@ -176,7 +176,7 @@ int main()
 
     // The prefill through the plugin's own GEMMs (transposed weights) instead of cuBLASLt; the check
     // prefills up to 160 tokens a sequence with them, so rows are ragged: 19-37 rows (D 64 G 2),
-    // 300 = 2 x 128 + 44 = 256 + 44 (D 128 G 4, batch 3), 400-640 with ffn 1000 (ragged k and n)
+    // 300 = 2 x 128 + 44 (D 128 G 4, batch 3), 400-640 with ffn 1000 (ragged k and n)
     // and cuBLASLt decode in a graph, and the fp8 cache's calibration prefill. A run reports the
     // transposed copy (every weight but the embedding, bf16) in peak_mem_mib.
     for (const char* impl : {"wgmma", "tiled"}) {
