@@ -315,8 +315,7 @@ public:
                 "LM head included: wgmma (TMA + wgmma, Hopper only; block 128x128x64, 4 stages) or tiled (mma.sync; "
                 "block 128x128x64, 3 stages, 4 warps); an own GEMM keeps a transposed bf16 copy of every linear "
                 "weight, made once at prepare and counted in peak_mem_mib (every weight but the embedding, again); "
-                "decode "
-                "steps keep decode_gemm (GEMV, or cuBLASLt)"}),
+                "decode steps keep decode_gemm (GEMV, or cuBLASLt)"}),
             cuda({"gemv_blocks_per_sm", 0, int_values({0, 2, 3}),
                 "blocks of a GEMV decode step's GEMV per SM, at most (0: as many as fit; fewer leave room for the "
                 "next kernel's blocks to start under pdl)"}),
