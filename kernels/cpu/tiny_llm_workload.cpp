@@ -252,7 +252,9 @@ public:
         return "small Llama-style decoder (RMSNorm, GQA + RoPE, SwiGLU; seeded random weights) serving requests one "
                "after another or arriving as a Poisson process into a continuously batched decode loop: prefill then "
                "greedy decoding with a KV cache (or an fp8 e4m3 one); cpu: fp32; cuda: bf16, flash prefill, paged "
-               "decode attention, GEMV or cuBLASLt linear layers, decode step optionally in a CUDA graph";
+               "decode attention, GEMV or cuBLASLt linear layers (a prefill's: cuBLASLt or the plugin's own GEMM), "
+               "decode "
+               "step optionally in a CUDA graph";
     }
     std::vector<Backend> backends() const override { return {Backend::Cpu, Backend::Cuda}; }
     std::vector<ParamSpec> params() const override
@@ -308,6 +310,12 @@ public:
                 "prefill attends its own K, V"},
             cuda({"decode_gemm", "gemv", {"gemv", "cublaslt"},
                 "linear layers of a decode step: the plugin's GEMV (batch <= 8) or cuBLASLt's GEMM"}),
+            cuda({"prefill_gemm", "cublaslt", {"cublaslt", "wgmma", "tiled"},
+                "linear layers of a prefill (TTFT): cuBLASLt, or the plugin's own GEMM on every prefill linear, "
+                "LM head included: wgmma (TMA + wgmma, Hopper only; block 128x128x64, 4 stages) or tiled (mma.sync; "
+                "block 128x128x64, 3 stages, 4 warps); an own GEMM keeps a transposed bf16 copy of every linear "
+                "weight, made once at prepare and counted in peak_mem_mib (every weight but the embedding, again); "
+                "decode steps keep decode_gemm (GEMV, or cuBLASLt)"}),
             cuda({"gemv_blocks_per_sm", 0, int_values({0, 2, 3}),
                 "blocks of a GEMV decode step's GEMV per SM, at most (0: as many as fit; fewer leave room for the "
                 "next kernel's blocks to start under pdl)"}),

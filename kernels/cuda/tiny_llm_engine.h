@@ -12,8 +12,10 @@
 #include "device_buffer.h"
 #include "gpu_workload.h"
 #include "tiny_llm_model.h"
+#include "tiny_llm_prefill_gemm.h"
 
 #include <map>
+#include <memory>
 
 namespace kwb::cuda::tllm {
 
@@ -26,6 +28,7 @@ struct Config {
     int page_size, splits, max_batch;
     int gemv_blocks_per_sm; // 0: as many as fit
     bool graph, gemv, fp8, pdl, wrong;
+    std::string prefill_gemm; // cublaslt, or an own GEMM for every linear of a prefill: wgmma | tiled
     explicit Config(const nlohmann::json& p);
     bool poisson() const { return sched.arrivals == llm::Arrivals::Poisson; }
     int rows() const { return poisson() ? max_batch : sched.batch; } // rows of a decode step, at most
@@ -65,8 +68,14 @@ private:
     }
     const __nv_bfloat16* w(std::size_t at) const { return weights_.as<__nv_bfloat16>() + at; }
     const float* gain(std::size_t at) const { return norms_.as<float>() + at; }
-    void linear(
-        const __nv_bfloat16* in, int rows, std::size_t at, int n, int k, void* out, cudaStream_t s, int glu = 0) const;
+    // A linear layer of a prefill (`prefill`) or a decode step: the own prefill GEMM when there is
+    // one, else the GEMV for rows <= 8 (decode_gemm gemv), else cuBLASLt.
+    bool gemv_serves(int rows, bool prefill) const
+    {
+        return cfg_.gemv && rows <= kGemvMaxRows && !(prefill && own_gemm_);
+    }
+    void linear(const __nv_bfloat16* in, int rows, std::size_t at, int n, int k, void* out, cudaStream_t s,
+        bool prefill, int glu = 0) const;
     // seqs sequences of `per` tokens, in rows [row0, row0 + seqs) of the lengths, page table and
     // next tokens; the last positions' logits into logits_ rows [0, seqs).
     void forward(int seqs, int per, int row0, const int* cu_seqlens, int max_len, cudaStream_t s) const;
@@ -100,6 +109,7 @@ private:
     DeviceBuffer weights_, norms_, rope_, k_pool_, v_pool_, table_, seq_len_, prompts_, cu_, kv_scale_, amax_;
     DeviceBuffer x_, xn_, act_, qkv_, q_, k_, v_, attn_, delta_, gu_, logits_, next_, o_part_, m_part_, l_part_;
     DeviceBuffer workspace_;
+    std::unique_ptr<PrefillGemm> own_gemm_; // prefill_gemm wgmma | tiled: the transposed weights
     std::vector<float> kv_scale_host_; // [layers][2][kv_heads]
     std::vector<std::size_t> prompt_at_; // offset of each request's tokens in prompts_
     std::vector<int> table_host_; // [rows][max_pages]: the page table as first built

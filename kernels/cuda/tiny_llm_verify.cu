@@ -6,6 +6,9 @@
 #include <cmath>
 
 namespace kwb::cuda::tllm {
+namespace {
+constexpr int kOwnGemmPrefix = 160;
+} // namespace
 
 nlohmann::json TinyLlm::verify(cudaStream_t stream)
 {
@@ -14,7 +17,10 @@ nlohmann::json TinyLlm::verify(cudaStream_t stream)
     const auto& m = cfg_.m;
     const int batch = cfg_.sched.batch;
     const auto& r0 = requests_.front();
-    const int prefix = std::min(r0.prompt_len, 8), steps = std::min(4, cfg_.sched.gen_tokens - 1);
+    // An own prefill GEMM (prefill_gemm wgmma | tiled) gets a longer prefix, so at the tests'
+    // prompts its rows span several 128-row tiles, the last one partly.
+    const int prefix = std::min(r0.prompt_len, own_gemm_ ? kOwnGemmPrefix : 8);
+    const int steps = std::min(4, cfg_.sched.gen_tokens - 1);
     std::vector<int> tokens, cu;
     for (const auto& p : r0.prompts)
         tokens.insert(tokens.end(), p.begin(), p.begin() + prefix);
@@ -98,9 +104,11 @@ nlohmann::json TinyLlm::verify(cudaStream_t stream)
         {"greedy_flips", greedy_flips}, {"weight_probes", probes},
         {"compared",
             std::string(cfg_.fp8 ? "bf16 tiny_llm with an fp8 e4m3 KV cache" : "bf16 tiny_llm")
-                + " logits (paged prefill of " + std::to_string(prefix) + " tokens + " + std::to_string(steps)
-                + " greedy steps, " + std::to_string(positions) + " positions of sequences 0 and "
-                + std::to_string(batch - 1) + ") vs an fp32 reference forward of the same seeded weights"
+                + " logits (paged prefill of " + std::to_string(prefix) + " tokens through "
+                + (own_gemm_ ? cfg_.prefill_gemm + " GEMMs" : std::string("cuBLASLt or GEMV linears")) + " + "
+                + std::to_string(steps) + " greedy steps, " + std::to_string(positions)
+                + " positions of sequences 0 and " + std::to_string(batch - 1)
+                + ") vs an fp32 reference forward of the same seeded weights"
                 + (cfg_.fp8 ? " (its decode steps attend K, V rounded to e4m3 with the same per-head scales)" : "")
                 + "; |logit - ref| <= " + (cfg_.fp8 ? "3 * " : "")
                 + "0.04 * sqrt(2 layers + 1) * max(rms(ref), 1); greedy tokens equal wherever the top-2 margin "

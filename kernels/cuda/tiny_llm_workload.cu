@@ -46,6 +46,7 @@ Config::Config(const nlohmann::json& p)
     gemv = string_param(p, kName, "decode_gemm", "gemv", {"gemv", "cublaslt"}) == "gemv";
     fp8 = string_param(p, kName, "kv_dtype", "bf16", {"bf16", "fp8"}) == "fp8";
     pdl = string_param(p, kName, "pdl", "on", {"off", "on"}) == "on";
+    prefill_gemm = string_param(p, kName, "prefill_gemm", "cublaslt", {"cublaslt", "wgmma", "tiled"});
     gemv_blocks_per_sm = num("gemv_blocks_per_sm", 0, 0, 8);
     sched.arrivals = string_param(p, kName, "arrivals", "sequential", {"sequential", "poisson"}) == "poisson"
         ? llm::Arrivals::Poisson
@@ -152,6 +153,11 @@ TinyLlm::TinyLlm(const Config& cfg, cudaStream_t stream)
     alloc(weights_, layout_.total * 2);
     alloc(norms_, layout_.norms * 4);
     seed_weights(m, weights_.as<void>(), true, norms_.as<float>(), stream);
+    const std::size_t rows = std::max<std::size_t>(static_cast<std::size_t>(batch) * max_prompt_, slots);
+    if (cfg.prefill_gemm != "cublaslt") {
+        own_gemm_ = std::make_unique<PrefillGemm>(cfg.prefill_gemm, m, layout_, w(0), static_cast<int>(rows), stream);
+        allocated_ += own_gemm_->bytes();
+    }
 
     // RoPE angles as the CPU backend computes them (double angle, float cos and sin).
     const int max_len = cfg.max_len();
@@ -198,7 +204,6 @@ TinyLlm::TinyLlm(const Config& cfg, cudaStream_t stream)
     kv_scale_host_.assign(static_cast<std::size_t>(m.layers) * 2 * m.kv_heads, 1.0f);
     alloc(kv_scale_, kv_scale_host_.size() * 4);
 
-    const std::size_t rows = std::max<std::size_t>(static_cast<std::size_t>(batch) * max_prompt_, slots);
     alloc(x_, rows * m.hidden * 4);
     alloc(xn_, rows * m.hidden * 2);
     alloc(act_, rows * m.ffn * 2);
@@ -347,10 +352,12 @@ constexpr std::size_t kFusedInputBytes = 48 * 1024;
 } // namespace
 
 // With glu (GEMV only) the fused gate/up projection: `out` gets silu(gate) * up in bf16, n = glu.
-void TinyLlm::linear(
-    const __nv_bfloat16* in, int rows, std::size_t at, int n, int k, void* out, cudaStream_t s, int glu) const
+void TinyLlm::linear(const __nv_bfloat16* in, int rows, std::size_t at, int n, int k, void* out, cudaStream_t s,
+    bool prefill, int glu) const
 {
-    if (cfg_.gemv && rows <= kGemvMaxRows) {
+    if (prefill && own_gemm_)
+        own_gemm_->run(in, rows, at, n, k, static_cast<float*>(out), s);
+    else if (gemv_serves(rows, prefill)) {
         GemvArgs a;
         a.x = in, a.w = w(at), a.y = out, a.rows = rows, a.n = glu ? glu : n, a.k = k;
         if (glu)
@@ -370,12 +377,13 @@ void TinyLlm::forward(int seqs, int per, int row0, const int* cu_seqlens, int ma
     const auto& m = cfg_.m;
     const int batch = seqs, rows = seqs * per, h = m.hidden, hd = m.head_dim();
     const int elem = cfg_.fp8 ? 1 : 2;
+    const bool prompt = per > 1 || cu_seqlens; // a prefill, not a decode step
     const std::size_t layer_pool = static_cast<std::size_t>(pages_) * m.kv_heads * cfg_.page_size * hd;
     const float scale_log2 = 1.0f / std::sqrt(static_cast<float>(hd)) * decode::kLog2e;
     for (int l = 0; l < m.layers; ++l) {
         residual_rmsnorm<__nv_bfloat16><<<rows, kNormThreads, 0, s>>>(x_.as<float>(), l ? delta_.as<float>() : nullptr,
             gain(layout_.attn_norm(l)), xn_.as<__nv_bfloat16>(), h, 1);
-        linear(xn_.as<__nv_bfloat16>(), rows, layout_.qkv(l), m.qkv_width(), h, qkv_.as<float>(), s);
+        linear(xn_.as<__nv_bfloat16>(), rows, layout_.qkv(l), m.qkv_width(), h, qkv_.as<float>(), s, prompt);
         char* kp = k_pool_.as<char>() + layer_pool * l * elem;
         char* vp = v_pool_.as<char>() + layer_pool * l * elem;
         const float* scales = kv_scale_.as<float>() + static_cast<std::size_t>(l) * 2 * m.kv_heads;
@@ -389,7 +397,7 @@ void TinyLlm::forward(int seqs, int per, int row0, const int* cu_seqlens, int ma
         else
             rope_scatter<__nv_bfloat16><<<rope_grid, 256, 0, s>>>(rope);
         KWB_CUDA_LAUNCHED("rope_scatter");
-        if (per > 1 || cu_seqlens) {
+        if (prompt) {
             const prefill::Params p {q_.as<__nv_bfloat16>(), k_.as<__nv_bfloat16>(), v_.as<__nv_bfloat16>(),
                 attn_.as<__nv_bfloat16>(), cu_seqlens, m.heads, m.kv_heads, kPrefillStages, scale_log2};
             const dim3 grid((max_len + kPrefillBM - 1) / kPrefillBM, m.heads, batch);
@@ -409,21 +417,21 @@ void TinyLlm::forward(int seqs, int per, int row0, const int* cu_seqlens, int ma
             }
             KWB_CUDA_LAUNCHED("decode attention");
         }
-        linear(attn_.as<__nv_bfloat16>(), rows, layout_.wo(l), h, h, delta_.as<float>(), s);
+        linear(attn_.as<__nv_bfloat16>(), rows, layout_.wo(l), h, h, delta_.as<float>(), s, prompt);
         residual_rmsnorm<__nv_bfloat16><<<rows, kNormThreads, 0, s>>>(
             x_.as<float>(), delta_.as<float>(), gain(layout_.ffn_norm(l)), xn_.as<__nv_bfloat16>(), h, 1);
-        if (cfg_.gemv && rows <= kGemvMaxRows)
-            linear(xn_.as<__nv_bfloat16>(), rows, layout_.gate_up(l), m.ffn, h, act_.as<void>(), s, m.ffn);
+        if (gemv_serves(rows, prompt))
+            linear(xn_.as<__nv_bfloat16>(), rows, layout_.gate_up(l), m.ffn, h, act_.as<void>(), s, prompt, m.ffn);
         else {
-            linear(xn_.as<__nv_bfloat16>(), rows, layout_.gate_up(l), 2 * m.ffn, h, gu_.as<float>(), s);
+            linear(xn_.as<__nv_bfloat16>(), rows, layout_.gate_up(l), 2 * m.ffn, h, gu_.as<float>(), s, prompt);
             swiglu<__nv_bfloat16><<<rows, 256, 0, s>>>(gu_.as<float>(), act_.as<__nv_bfloat16>(), m.ffn);
         }
-        linear(act_.as<__nv_bfloat16>(), rows, layout_.down(l), h, m.ffn, delta_.as<float>(), s);
+        linear(act_.as<__nv_bfloat16>(), rows, layout_.down(l), h, m.ffn, delta_.as<float>(), s, prompt);
     }
     // Only each sequence's last position goes through the final norm and the LM head.
     residual_rmsnorm<__nv_bfloat16><<<batch, kNormThreads, 0, s>>>(
         x_.as<float>(), delta_.as<float>(), gain(layout_.final_norm()), xn_.as<__nv_bfloat16>(), h, per);
-    linear(xn_.as<__nv_bfloat16>(), batch, layout_.lm_head, m.vocab, h, logits_.as<float>(), s);
+    linear(xn_.as<__nv_bfloat16>(), batch, layout_.lm_head, m.vocab, h, logits_.as<float>(), s, prompt);
     argmax_tokens<<<batch, kArgmaxThreads, 0, s>>>(logits_.as<float>(), m.vocab, next_.as<int>() + row0, nullptr, 0, 0);
     KWB_CUDA_LAUNCHED("forward");
 }

@@ -174,6 +174,46 @@ int main()
         KWB_CHECK(v.value("ok", false));
     }
 
+    // The prefill through the plugin's own GEMMs (transposed weights) instead of cuBLASLt; the check
+    // prefills up to 160 tokens a sequence with them, so rows are ragged: 19-37 rows (D 64 G 2),
+    // 300 = 2 x 128 + 44 (D 128 G 4, batch 3), 400-640 with ffn 1000 (ragged k and n)
+    // and cuBLASLt decode in a graph, and the fp8 cache's calibration prefill. A run reports the
+    // transposed copy (every weight but the embedding, bf16) in peak_mem_mib.
+    for (const char* impl : {"wgmma", "tiled"}) {
+        expect_verified(plugin, "tiny_llm", with({{"prefill_gemm", impl}}));
+        expect_verified(plugin, "tiny_llm",
+            with({{"prefill_gemm", impl}, {"hidden", 512}, {"heads", 4}, {"kv_heads", 1}, {"ffn", 1024}, {"batch", 3},
+                {"page_size", 32}, {"prompt_len", 100}, {"length_spread", 0}, {"gen_tokens", 20}, {"splits", 3}}));
+        expect_verified(plugin, "tiny_llm",
+            with({{"prefill_gemm", impl}, {"ffn", 1000}, {"batch", 4}, {"prompt_len", 200}, {"decode_gemm", "cublaslt"},
+                {"cuda_graph", "on"}}));
+        expect_verified(plugin, "tiny_llm", with({{"prefill_gemm", impl}, {"kv_dtype", "fp8"}, {"prompt_len", 300}}));
+        const json p = with({{"prefill_gemm", impl}, {"arrivals", "poisson"}, {"rate", 100000}, {"max_batch", 4},
+            {"requests", 5}, {"prompt_len", 150}});
+        expect_verified(plugin, "tiny_llm", p);
+        json lt = p;
+        lt["prefill_gemm"] = "cublaslt";
+        Prepared own(plugin, "tiny_llm", p), ref(plugin, "tiny_llm", lt);
+        KWB_CHECK(own && ref);
+        if (own && ref) {
+            const auto mo = own.run(1, false).value("metrics", json::object());
+            const auto mr = ref.run(1, false).value("metrics", json::object());
+            std::printf("prefill_gemm %s: %s\n", impl, mo.dump().substr(0, 400).c_str());
+            KWB_CHECK(mo.value("ttft_ms", 0.0) > 0 && mo.value("iterations", json::array()).size() == 5);
+            const double copy_mib = 2 * kwb::cpu::decoder_linear_weight_count(cpu_config(p)) / (1 << 20);
+            const double extra = mo.value("peak_mem_mib", 0.0) - mr.value("peak_mem_mib", 0.0);
+            std::printf("prefill_gemm %s: peak_mem_mib +%.6f, transposed copy %.6f MiB\n", impl, extra, copy_mib);
+            KWB_CHECK(std::abs(extra - copy_mib) <= 1e-9 * copy_mib);
+        }
+    }
+    {
+        const auto c = plugin.check("tiny_llm", with({{"prefill_gemm", "cutlass"}}));
+        std::printf("prefill_gemm cutlass refused: %s\n", c.dump().c_str());
+        KWB_CHECK(!c.value("ok", true)
+            && c.value("error", std::string()).find("parameter 'prefill_gemm' must be one of cublaslt, wgmma, tiled")
+                != std::string::npos);
+    }
+
     Prepared wrong(plugin, "tiny_llm", with({{"inject_fault", "wrong-result"}}));
     KWB_CHECK(wrong && !wrong.verify().at("ok").get<bool>());
     for (const json& bad : {with({{"heads", 8}}), with({{"kv_heads", 3}}),

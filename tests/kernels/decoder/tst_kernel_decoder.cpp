@@ -5,6 +5,7 @@
 #include "cpu/workload_util.h"
 
 #include <QTest>
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <set>
@@ -244,6 +245,37 @@ private slots:
         QVERIFY(cuda.at("cuda_graph") == "off");
         QVERIFY(cuda.at("hidden") == 2048);
         QVERIFY(!cuda.contains("threads"));
+    }
+
+    // The prefill's GEMM (cuBLASLt or the plugin's own) is a cuda-only variant; its values are the
+    // plugin's to check (gpu_tiny_llm refuses a bad one), the cpu backend refuses the parameter.
+    void prefillGemmIsACudaOnlyVariant()
+    {
+        const Workload* w = builtin_workloads().find("tiny_llm");
+        const auto params = w->params();
+        const auto spec
+            = std::find_if(params.begin(), params.end(), [](const ParamSpec& p) { return p.name == "prefill_gemm"; });
+        QVERIFY(spec != params.end());
+        QVERIFY(spec->only_on == std::vector<Backend> {Backend::Cuda});
+        QVERIFY(spec->default_value == "cublaslt");
+        QVERIFY(spec->values == (std::vector<nlohmann::json> {"cublaslt", "wgmma", "tiled"}));
+        QVERIFY(spec->description.find("peak_mem_mib") != std::string::npos);
+        QVERIFY(resolve_params(*w, nlohmann::json::object(), Backend::Cuda).at("prefill_gemm") == "cublaslt");
+        QVERIFY(resolve_params(*w, {{"prefill_gemm", "wgmma"}}, Backend::Cuda).at("prefill_gemm") == "wgmma");
+        QVERIFY(!resolve_params(*w, nlohmann::json::object(), Backend::Cpu).contains("prefill_gemm"));
+        for (const nlohmann::json& given :
+            {nlohmann::json {{"prefill_gemm", "wgmma"}}, nlohmann::json {{"prefill_gemm", 1}}})
+            try {
+                resolve_params(*w, given, Backend::Cpu);
+                QFAIL("the cpu backend took prefill_gemm");
+            } catch (const WorkloadError& e) {
+                const std::string what = e.what();
+                QVERIFY2(
+                    what.find("tiny_llm: parameter 'prefill_gemm' exists on the cuda backend only") == 0, e.what());
+                QVERIFY2(what.find('\n') == std::string::npos, e.what());
+            }
+        // Of the wrong kind on cuda: refused by the engine before the plugin sees it.
+        QVERIFY_THROWS_EXCEPTION(WorkloadError, resolve_params(*w, {{"prefill_gemm", 1}}, Backend::Cuda));
     }
 
     void percentileInterpolates()
