@@ -253,8 +253,7 @@ public:
                "after another or arriving as a Poisson process into a continuously batched decode loop: prefill then "
                "greedy decoding with a KV cache (or an fp8 e4m3 one); cpu: fp32; cuda: bf16, flash prefill, paged "
                "decode attention, GEMV or cuBLASLt linear layers (a prefill's: cuBLASLt or the plugin's own GEMM), "
-               "decode "
-               "step optionally in a CUDA graph";
+               "decode step optionally in a CUDA graph";
     }
     std::vector<Backend> backends() const override { return {Backend::Cpu, Backend::Cuda}; }
     std::vector<ParamSpec> params() const override

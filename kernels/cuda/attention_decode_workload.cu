@@ -4,6 +4,7 @@
 #include "attention_decode_workload.h"
 #include "buffer_pool.h"
 #include "device_buffer.h"
+#include "device_query.h"
 
 #include <algorithm>
 #include <cmath>
@@ -282,12 +283,8 @@ public:
             lens_.push_back(shortest + static_cast<int>(splitmix(state) % (cfg.context - shortest + 1)));
         max_len_ = *std::max_element(lens_.begin(), lens_.end());
         max_pages_ = (max_len_ + cfg.page_size - 1) / cfg.page_size;
-        if (cfg_.splits == 0) {
-            int device = 0, sms = 0;
-            KWB_CUDA(cudaGetDevice(&device));
-            KWB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-            cfg_.splits = decode::auto_splits(cfg.batch, cfg.kv_heads, max_pages_ * cfg.page_size, sms);
-        }
+        if (cfg_.splits == 0)
+            cfg_.splits = decode::auto_splits(cfg.batch, cfg.kv_heads, max_pages_ * cfg.page_size, current_sm_count());
         int pages = 0;
         for (int len : lens_)
             pages += (len + cfg.page_size - 1) / cfg.page_size;

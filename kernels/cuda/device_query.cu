@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "cuda_check.h"
 #include "device_query.h"
 
 #include <cuda_runtime.h>
@@ -98,6 +99,14 @@ nlohmann::json query_devices()
         });
     }
     return devices;
+}
+
+int current_sm_count()
+{
+    int device = 0, sms = 0;
+    KWB_CUDA(cudaGetDevice(&device));
+    KWB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return sms;
 }
 
 } // namespace kwb::cuda

@@ -9,4 +9,7 @@ namespace kwb::cuda {
 // runtime cannot reach a device (no driver, a driver older than the runtime, no GPU).
 nlohmann::json query_devices();
 
+// SMs of the calling thread's current device (launch shapes sized to fill one wave).
+int current_sm_count();
+
 } // namespace kwb::cuda

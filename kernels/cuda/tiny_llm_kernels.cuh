@@ -43,16 +43,13 @@ template<typename T> __global__ void seed_tensor(T* out, std::size_t n, std::uin
 }
 
 // x[r] = embedding[tokens[r]] (fp32 residual stream). May run under PDL (a decode step's): waits
-// for the previous kernel, reads the token through L2. __restrict__ and the unroll let a thread's
-// loads go out together; that did not shorten it (8.1 us under ncu for a 4096-wide row on the
-// H200 before and after: bench/results/2026-12-01-h200-merged-3), so its cost is elsewhere.
-template<typename T>
-__global__ void embed(const int* __restrict__ tokens, const T* __restrict__ emb, float* __restrict__ x, int hidden)
+// for the previous kernel, reads the token through L2. (8.1 us under ncu for a 4096-wide row on the H200,
+// one block; __restrict__ and an unrolled loop did not shorten it: bench/results/2026-12-01-h200-merged-3.)
+template<typename T> __global__ void embed(const int* tokens, const T* emb, float* x, int hidden)
 {
     pdl_wait();
     const std::size_t row = blockIdx.x;
     const T* e = emb + static_cast<std::size_t>(__ldcg(tokens + row)) * hidden;
-#pragma unroll 8
     for (int i = threadIdx.x; i < hidden; i += blockDim.x)
         x[row * hidden + i] = static_cast<float>(e[i]);
 }

@@ -7,6 +7,7 @@
 // request's TTFT and inter-token latencies. This file holds the model's buffers, its forward
 // pass and its check; tiny_llm_serving.cu serves the requests.
 #include "cublaslt_loader.h"
+#include "device_query.h"
 #include "tiny_llm_engine.h"
 #include "tiny_llm_gemv.cuh"
 #include "tiny_llm_workload.h"
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <mutex>
 #include <numeric>
+#include <tuple>
 
 namespace kwb::cuda::tllm {
 namespace {
@@ -302,20 +304,22 @@ TinyLlm::~TinyLlm()
 }
 
 namespace {
-// Blocks of `kernel` one wave holds on this device (the GEMV's grid: its warps walk the rows).
+// Blocks of `kernel` one wave holds on the current device (the GEMV's grid: its warps walk the
+// rows). Asked once per device, kernel and shared memory size: studies may run arms on several
+// GPUs (--devices), one host thread each.
 int wave_blocks(const void* kernel, std::size_t smem, int cap_per_sm)
 {
     static std::mutex mutex;
-    static std::map<std::pair<const void*, std::size_t>, std::pair<int, int>> known; // SMs, blocks per SM
+    static std::map<std::tuple<int, const void*, std::size_t>, std::pair<int, int>> known; // SMs, blocks per SM
+    int device = 0;
+    KWB_CUDA(cudaGetDevice(&device));
     const std::lock_guard<std::mutex> lock(mutex);
-    const auto key = std::make_pair(kernel, smem);
+    const auto key = std::make_tuple(device, kernel, smem);
     auto it = known.find(key);
     if (it == known.end()) {
-        int device = 0, sms = 0, per_sm = 0;
-        KWB_CUDA(cudaGetDevice(&device));
-        KWB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        int per_sm = 0;
         KWB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kGemvThreads, smem));
-        it = known.emplace(key, std::make_pair(sms, std::max(1, per_sm))).first;
+        it = known.emplace(key, std::make_pair(current_sm_count(), std::max(1, per_sm))).first;
     }
     const auto [sms, per_sm] = it->second;
     return sms * (cap_per_sm > 0 ? std::min(per_sm, cap_per_sm) : per_sm);
