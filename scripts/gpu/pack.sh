@@ -27,6 +27,7 @@ cp "$root/scripts/gpu/run-all.sh" "$root/scripts/gpu/torch_reference.py" "$root/
   "$root/scripts/gpu/kwb_studies.sh" "$root/scripts/gpu/summarise_studies.py" "$root/scripts/gpu/two_gpu_grid.sh" \
   "$root/scripts/gpu/summarise_grid2.py" "$root/scripts/gpu/ncu_agreement.sh" \
   "$root/scripts/gpu/aa_bias.sh" "$root/scripts/gpu/aa_bias.py" "$root/scripts/gpu/tiny_llm.sh" \
-  "$root/scripts/gpu/tiny_llm_serving.sh" "$root/scripts/gpu/gpu_env.sh" "$dest/"
+  "$root/scripts/gpu/tiny_llm_serving.sh" "$root/scripts/gpu/gpu_env.sh" \
+  "$root/scripts/gpu/summarise_tiny_llm.py" "$dest/"
 git -C "$root" rev-parse HEAD > "$dest/COMMIT" 2>/dev/null || true
 du -sh "$dest" >&2

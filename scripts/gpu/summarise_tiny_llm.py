@@ -1,4 +1,7 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Per study and arm: median (min-max, n) of the tiny_llm serving metrics over the non-warm-up samples.
+# Usage: summarise_tiny_llm.py STUDY.json... (the GPU machine's call scripts ran it as summ.py).
 import json, statistics, sys
 for f in sys.argv[1:]:
     try:
