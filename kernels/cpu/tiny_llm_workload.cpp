@@ -318,6 +318,10 @@ public:
             cuda({"gemv_blocks_per_sm", 0, int_values({0, 2, 3}),
                 "blocks of a GEMV decode step's GEMV per SM, at most (0: as many as fit; fewer leave room for the "
                 "next kernel's blocks to start under pdl)"}),
+            cuda({"early_attention", "on", {"off", "on"},
+                "the attention of a GEMV decode step looks its pages up and puts its KV tiles in flight before it "
+                "waits for the QKV projection under pdl (only the newest token's K/V row and q are read after the "
+                "wait); off: the whole attention waits"}),
             cuda({"pdl", "on", {"off", "on"},
                 "programmatic dependent launch in a GEMV decode step: each kernel may start while the previous one "
                 "drains, its weight loads in flight before it waits for that kernel's results (off: each kernel "

@@ -42,6 +42,12 @@ struct Params {
     float* l_part;
     int kv_heads, page_size, max_pages, splits, stages;
     float scale_log2; // 1/sqrt(D) * log2 e
+    // Set by a caller whose previous kernel (under PDL) writes only each sequence's newest K/V row
+    // (position seq_len - 1) and q: tiny_llm's decode step, after the QKV GEMV. The lengths, the
+    // page table and every older row are then final before this kernel starts, so a block looks its
+    // pages up and puts its tiles in flight before pdl_wait, while that GEMV drains; after the wait
+    // it reads q and the newest row afresh (EarlyStart). Without PDL it changes nothing.
+    int early = 0;
 };
 
 // The copy and commit are the prefill kernel's (cp16 zero-fills past src_bytes); the wait takes
@@ -217,6 +223,49 @@ template<int kChunks> struct PageGather {
     }
 };
 
+// What `early` (Params) changes in a block's start. Before pdl_wait: the length through L2 (never
+// a stale L1 line: the lengths change between steps). After it: the length again, which must
+// not have moved (a caller breaking the contract traps instead of attending to a wrong span), and
+// the newest token's K and V chunk of threads 0 .. kChunks - 1 when this block's span holds it;
+// put() overwrites the ring's stale copy of that row once its tile has landed.
+template<int kChunks> struct EarlyStart {
+    int last = -1; // the newest position, or -1 (not early, or not in this block's span)
+    uint4 k {}, v {};
+
+    __device__ static int length(const Params& p, int b) { return p.early ? __ldcg(p.seq_len + b) : p.seq_len[b]; }
+    __device__ void wait(const Params& p, int b, int len, const PageGather<kChunks>& g, const unsigned char* k_pool,
+        const unsigned char* v_pool)
+    {
+        if (!p.early)
+            return;
+        pdl_wait();
+        if (__ldcg(p.seq_len + b) != len)
+            __trap();
+        if (len - 1 < g.start || len - 1 >= g.end)
+            return;
+        last = len - 1;
+        if (static_cast<int>(threadIdx.x) < kChunks) {
+            const std::size_t off = static_cast<std::size_t>(__ldg(g.table + (last >> g.shift))) * g.page_bytes
+                + g.head_off + static_cast<std::size_t>(last & g.mask) * g.row_bytes;
+            k = __ldcg(reinterpret_cast<const uint4*>(k_pool + off));
+            v = __ldcg(reinterpret_cast<const uint4*>(v_pool + off));
+        }
+    }
+    // At tile `tile` (landed, after PageGather::advance), with the stage's K and V rows.
+    __device__ __forceinline__ void put(
+        int tile, int start, unsigned char* k_s, int k_stride, unsigned char* v_s, int v_stride) const
+    {
+        const int t = last - (start + tile * kTile);
+        if (last < 0 || t < 0 || t >= kTile)
+            return;
+        if (static_cast<int>(threadIdx.x) < kChunks) {
+            *reinterpret_cast<uint4*>(k_s + t * k_stride + threadIdx.x * 16) = k;
+            *reinterpret_cast<uint4*>(v_s + t * v_stride + threadIdx.x * 16) = v;
+        }
+        __syncthreads();
+    }
+};
+
 // Dynamic shared memory of one block: the ring, then q, partial scores, probabilities, rescales;
 // the final cross-group reduction reuses the ring.
 template<int D, int G, typename T> __host__ __device__ constexpr int extras_bytes()
@@ -243,11 +292,12 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
     constexpr int kHeadsPerWarp = (G + 3) / 4;
     extern __shared__ __align__(16) unsigned char smem[];
 
-    pdl_wait();
+    if (!p.early)
+        pdl_wait();
     pdl_trigger();
     const int split = blockIdx.x, kvh = blockIdx.y, b = blockIdx.z;
     const int heads = p.kv_heads * G;
-    const int len = p.seq_len[b];
+    const int len = EarlyStart<L::kChunks>::length(p, b);
 
     const int ring_bytes = max(p.stages * L::kStageBytes, reduce_bytes<D, G, T>());
     float* q_s = reinterpret_cast<float*>(smem + ring_bytes); // [G][D]
@@ -271,6 +321,8 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
     // The ring is primed before q is read, so q's load overlaps the first tiles' flight instead
     // of adding a round trip to the block's start (the first tile's barrier publishes q_s).
     gather.prime(tiles, p.stages, load_tile);
+    EarlyStart<L::kChunks> early;
+    early.wait(p, b, len, gather, kp, vp);
     const float qscale = p.scale_log2 * p.k_scale[kvh];
     for (int i = tid; i < G * D; i += kThreads)
         q_s[i] = __bfloat162float(p.q[(static_cast<std::size_t>(b) * heads + kvh * G) * D + i]) * qscale;
@@ -289,8 +341,10 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
 
     for (int tile = 0; tile < tiles; ++tile) {
         gather.advance(tile, tiles, p.stages, load_tile);
+        unsigned char* stage = smem + (tile % p.stages) * L::kStageBytes;
+        early.put(tile, start, stage, L::kKStride, stage + kTile * L::kKStride, L::kVStride);
 
-        const unsigned char* ks = smem + (tile % p.stages) * L::kStageBytes;
+        const unsigned char* ks = stage;
         const unsigned char* vs = ks + kTile * L::kKStride;
         // 1. scores, partial over a quarter of D
         {

@@ -40,11 +40,12 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
     extern __shared__ __align__(16) unsigned char smem[];
     auto* ring = reinterpret_cast<__nv_bfloat16*>(smem);
 
-    pdl_wait();
+    if (!p.early)
+        pdl_wait();
     pdl_trigger();
     const int split = blockIdx.x, kvh = blockIdx.y, b = blockIdx.z;
     const int heads = p.kv_heads * G;
-    const int len = p.seq_len[b];
+    const int len = EarlyStart<kChunks>::length(p, b);
     const int ring_bytes = max(p.stages * MmaLayout<D>::kStageElems * 2, mma_combine_bytes<D, G>());
     auto* q_s = reinterpret_cast<__nv_bfloat16*>(smem + ring_bytes); // [16][S]
 
@@ -61,6 +62,8 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
     };
     // Primed before q is read: q's load overlaps the first tiles' flight (decode_kernel says why).
     gather.prime(tiles, p.stages, load_tile);
+    EarlyStart<kChunks> early;
+    early.wait(p, b, len, gather, kp, vp);
     for (int i = tid; i < 16 * D; i += kThreads) {
         const int r = i / D, d = i % D;
         q_s[r * S + d]
@@ -79,6 +82,8 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
 
     for (int tile = 0; tile < tiles; ++tile) {
         gather.advance(tile, tiles, p.stages, load_tile);
+        auto* stage = reinterpret_cast<unsigned char*>(ring + (tile % p.stages) * MmaLayout<D>::kStageElems);
+        early.put(tile, start, stage, S * 2, stage + kTile * S * 2, S * 2);
 
         const __nv_bfloat16* ks = ring + (tile % p.stages) * MmaLayout<D>::kStageElems;
         const __nv_bfloat16* vs = ks + kTile * S;

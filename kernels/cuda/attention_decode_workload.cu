@@ -143,9 +143,42 @@ __global__ void __launch_bounds__(256) decode_reference(float* out, float* score
     }
 }
 
+// The check of `early` (Params): a writer kernel before the attention that, like tiny_llm's QKV
+// GEMV, writes each sequence's newest K and V row, but late: it lets the attention start at once
+// (PDL), spins, then writes. stash_newest first saves those rows and overwrites them with 3.0
+// (bf16 0x4040, fp8 0x40 = 2.0): an attention that kept its early copy of the row attends to those.
+constexpr unsigned char kStaleByte = 0x40;
+__global__ void stash_newest(unsigned char* k_pool, unsigned char* v_pool, unsigned char* saved, const int* table,
+    const int* len, int kv_heads, int page_size, int max_pages, int row_bytes)
+{
+    const int kvh = blockIdx.x, b = blockIdx.y, pos = len[b] - 1;
+    const std::size_t head_bytes = static_cast<std::size_t>(page_size) * row_bytes;
+    const std::size_t at = static_cast<std::size_t>(table[b * max_pages + pos / page_size]) * head_bytes * kv_heads
+        + head_bytes * kvh + static_cast<std::size_t>(pos % page_size) * row_bytes;
+    unsigned char* keep = saved + (static_cast<std::size_t>(b) * kv_heads + kvh) * 2 * row_bytes;
+    for (int i = threadIdx.x; i < row_bytes; i += blockDim.x) {
+        keep[i] = k_pool[at + i], keep[row_bytes + i] = v_pool[at + i];
+        k_pool[at + i] = v_pool[at + i] = kStaleByte;
+    }
+}
+__global__ void restore_newest_late(unsigned char* k_pool, unsigned char* v_pool, const unsigned char* saved,
+    const int* table, const int* len, int kv_heads, int page_size, int max_pages, int row_bytes)
+{
+    pdl_trigger();
+    const long long until = clock64() + 200000; // about 100 us at 2 GHz: the attention's blocks start meanwhile
+    while (clock64() < until) { }
+    const int kvh = blockIdx.x, b = blockIdx.y, pos = len[b] - 1;
+    const std::size_t head_bytes = static_cast<std::size_t>(page_size) * row_bytes;
+    const std::size_t at = static_cast<std::size_t>(table[b * max_pages + pos / page_size]) * head_bytes * kv_heads
+        + head_bytes * kvh + static_cast<std::size_t>(pos % page_size) * row_bytes;
+    const unsigned char* keep = saved + (static_cast<std::size_t>(b) * kv_heads + kvh) * 2 * row_bytes;
+    for (int i = threadIdx.x; i < row_bytes; i += blockDim.x)
+        k_pool[at + i] = keep[i], v_pool[at + i] = keep[row_bytes + i];
+}
+
 struct Config {
     int batch, heads, kv_heads, head_dim, context, spread_pct, page_size, splits, stages;
-    bool fp8, mma, pdl, wrong;
+    bool fp8, mma, pdl, early, wrong;
     std::uint64_t seed;
     explicit Config(const nlohmann::json& p)
         : batch(static_cast<int>(int_param(p, kName, "batch", 16, 1, 4096)))
@@ -160,6 +193,7 @@ struct Config {
         , fp8(string_param(p, kName, "kv_dtype", "bf16", {"bf16", "fp8"}) == "fp8")
         , mma(string_param(p, kName, "impl", "simt", {"simt", "mma"}) == "mma")
         , pdl(int_param(p, kName, "pdl", 1, 0, 1) == 1)
+        , early(int_param(p, kName, "early", 0, 0, 1) == 1)
         , wrong(wants_wrong_result(p))
         , seed(static_cast<std::uint64_t>(int_param(p, kName, "seed", 1, 0, 1LL << 40)))
     {
@@ -183,7 +217,8 @@ struct Config {
     std::string what() const
     {
         return std::string(mma ? "mma " : "") + "decode D" + std::to_string(head_dim) + " G" + std::to_string(group())
-            + (fp8 ? " fp8" : " bf16") + ", " + std::to_string(stages) + " stages" + (pdl ? "" : ", plain launch");
+            + (fp8 ? " fp8" : " bf16") + ", " + std::to_string(stages) + " stages" + (pdl ? "" : ", plain launch")
+            + (early ? ", early start" : "");
     }
 };
 
@@ -302,7 +337,7 @@ public:
 
         const std::size_t pool_bytes
             = static_cast<std::size_t>(pages) * cfg.kv_heads * cfg.page_size * cfg.head_dim * cfg.elem_bytes();
-        set_ = acquire_buffers<Cache>(buffer_key(kName, params, {"stages", "impl", "splits", "pdl"}), [&] {
+        set_ = acquire_buffers<Cache>(buffer_key(kName, params, {"stages", "impl", "splits", "pdl", "early"}), [&] {
             Cache c {DeviceBuffer(pool_bytes), DeviceBuffer(pool_bytes), DeviceBuffer(table.size() * sizeof(int)),
                 DeviceBuffer(lens_.size() * sizeof(int)), DeviceBuffer(rows() * cfg.head_dim * 2),
                 DeviceBuffer(rows() * cfg.head_dim * 2), DeviceBuffer(cfg.kv_heads * 4),
@@ -332,7 +367,7 @@ public:
         p_ = Params {c.k.as<void>(), c.v.as<void>(), c.table.as<int>(), c.len.as<int>(), c.q.as<__nv_bfloat16>(),
             c.k_scale.as<float>(), c.v_scale.as<float>(), c.out.as<__nv_bfloat16>(), o_part_.as<float>(),
             m_part_.as<float>(), l_part_.as<float>(), cfg.kv_heads, cfg.page_size, max_pages_, cfg_.splits, cfg.stages,
-            1.0f / std::sqrt(static_cast<float>(cfg.head_dim)) * decode::kLog2e};
+            1.0f / std::sqrt(static_cast<float>(cfg.head_dim)) * decode::kLog2e, cfg.early ? 1 : 0};
     }
 
     void launch(cudaStream_t stream) override
@@ -361,6 +396,19 @@ public:
         poison(cache().out, stream); // shared with other arms: their output must not count as this arm's
         if (cfg_.splits > 1)
             poison(o_part_, stream);
+        DeviceBuffer saved;
+        if (cfg_.early) { // the newest rows go stale, then a late writer restores them as the attention starts
+            const int row_bytes = cfg_.head_dim * cfg_.elem_bytes();
+            saved = DeviceBuffer(static_cast<std::size_t>(cfg_.batch) * cfg_.kv_heads * 2 * row_bytes);
+            const dim3 grid(cfg_.kv_heads, cfg_.batch);
+            stash_newest<<<grid, 128, 0, stream>>>(cache().k.as<unsigned char>(), cache().v.as<unsigned char>(),
+                saved.as<unsigned char>(), cache().table.as<int>(), cache().len.as<int>(), cfg_.kv_heads,
+                cfg_.page_size, max_pages_, row_bytes);
+            restore_newest_late<<<grid, 128, 0, stream>>>(cache().k.as<unsigned char>(), cache().v.as<unsigned char>(),
+                saved.as<unsigned char>(), cache().table.as<int>(), cache().len.as<int>(), cfg_.kv_heads,
+                cfg_.page_size, max_pages_, row_bytes);
+            KWB_CUDA_LAUNCHED("late writer");
+        }
         launch(stream);
         KWB_CUDA_LAUNCHED("launch");
         if (cfg_.wrong) // the correctness gate's test hook: sequence 0's output from its query

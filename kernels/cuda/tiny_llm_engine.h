@@ -27,6 +27,7 @@ struct Config {
     llm::ScheduleSpec sched;
     int page_size, splits, max_batch;
     int gemv_blocks_per_sm; // 0: as many as fit
+    bool early_attention; // the step's attention puts its KV tiles in flight before its PDL wait
     bool graph, gemv, fp8, pdl, wrong;
     std::string prefill_gemm; // cublaslt, or an own GEMM for every linear of a prefill: wgmma | tiled
     explicit Config(const nlohmann::json& p);

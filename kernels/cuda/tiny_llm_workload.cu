@@ -50,6 +50,7 @@ Config::Config(const nlohmann::json& p)
     pdl = string_param(p, kName, "pdl", "on", {"off", "on"}) == "on";
     prefill_gemm = string_param(p, kName, "prefill_gemm", "cublaslt", {"cublaslt", "wgmma", "tiled"});
     gemv_blocks_per_sm = num("gemv_blocks_per_sm", 0, 0, 8);
+    early_attention = string_param(p, kName, "early_attention", "on", {"off", "on"}) == "on";
     sched.arrivals = string_param(p, kName, "arrivals", "sequential", {"sequential", "poisson"}) == "poisson"
         ? llm::Arrivals::Poisson
         : llm::Arrivals::Sequential;
@@ -475,9 +476,11 @@ void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
         else
             launch_gemv<Epilogue::Rope, true>(pdl, per_sm, a, s);
 
+        // early: the QKV GEMV before it writes only each sequence's newest K/V row and q.
         const decode::Params p {kp, vp, table_.as<int>(), seq_len_.as<int>(), q_.as<__nv_bfloat16>(), scales,
             scales + m.kv_heads, attn_.as<__nv_bfloat16>(), o_part_.as<float>(), m_part_.as<float>(),
-            l_part_.as<float>(), m.kv_heads, cfg_.page_size, max_pages_, cfg_.splits, kDecodeStages, scale_log2};
+            l_part_.as<float>(), m.kv_heads, cfg_.page_size, max_pages_, cfg_.splits, kDecodeStages, scale_log2,
+            cfg_.early_attention};
         launch_kernel(pdl, decode_kernel_, dim3(cfg_.splits, m.kv_heads, seqs), dim3(decode::kThreads),
             static_cast<std::size_t>(decode_smem_), s, p);
         if (cfg_.splits > 1) {

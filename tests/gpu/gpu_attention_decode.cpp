@@ -3,7 +3,8 @@
 // (not multiples of the page size, the 64-token tile or the split), every page size, a shuffled
 // page table, every GQA group size, head dims 64 and 128, split-KV off and on (more splits than
 // tiles too, so some splits are empty; up to 256 splits), every ring depth, programmatic and plain
-// launches, the auto split count, bf16 and fp8 KV; the tensor-core kernel (impl=mma) at the same
+// launches, the early start (KV in flight before the PDL wait) against a late writer of the newest
+// row, the auto split count, bf16 and fp8 KV; the tensor-core kernel (impl=mma) at the same
 // kinds of shapes. Bad shapes are refused.
 #include "gpu_plugin.h"
 
@@ -42,6 +43,18 @@ int main()
     for (int pdl : {0, 1})
         for (const char* impl : {"simt", "mma"})
             expect_verified(plugin, "attention_decode", with({{"impl", impl}, {"pdl", pdl}, {"splits", 7}}));
+    // early: tiles in flight before the wait, the newest row re-read after it. The check stales that
+    // row and has a late writer restore it while the attention starts, so a kernel attending to
+    // its early copy fails; splits 1 and several, a newest row inside any tile of a split.
+    for (int pdl : {0, 1})
+        for (const char* impl : {"simt", "mma"})
+            for (int splits : {1, 5, 0})
+                expect_verified(plugin, "attention_decode",
+                    with({{"impl", impl}, {"pdl", pdl}, {"early", 1}, {"splits", splits}, {"context", 300},
+                        {"seed", 40 + splits}}));
+    for (int d : {64, 128})
+        expect_verified(plugin, "attention_decode",
+            with({{"kv_dtype", "fp8"}, {"head_dim", d}, {"early", 1}, {"splits", 3}, {"page_size", 32}}));
     expect_verified(plugin, "attention_decode",
         with({{"batch", 1}, {"context", 32767}, {"length_spread", 0}, {"splits", 16}, {"stages", 6}}));
     // splits 0: the auto count (about two blocks per SM), alone and ragged.
