@@ -85,6 +85,8 @@ private:
     // cfg_.pdl. Used when the rows' bf16 input fits a block's shared memory (fused_step).
     bool fused_step(int rows) const;
     void fused_forward(int seqs, cudaStream_t s) const;
+    void lm_head_argmax(int seqs, cudaStream_t s) const;
+    nlohmann::json argmax_probe(cudaStream_t stream); // tiny_llm_verify.cu
     void prefill(const int* tokens, int prompt_len, const int* cu_seqlens, int row0, cudaStream_t s) const;
     void decode_step(int seqs, cudaStream_t s) const;
     void step(int seqs, cudaStream_t s) const
@@ -110,6 +112,7 @@ private:
     DeviceBuffer weights_, norms_, rope_, k_pool_, v_pool_, table_, seq_len_, prompts_, cu_, kv_scale_, amax_;
     DeviceBuffer x_, xn_, act_, qkv_, q_, k_, v_, attn_, delta_, gu_, logits_, next_, o_part_, m_part_, l_part_;
     DeviceBuffer workspace_;
+    DeviceBuffer argmax_partial_, argmax_arrived_; // the fused LM head's argmax across its blocks (decode_gemm gemv)
     std::unique_ptr<PrefillGemm> own_gemm_; // prefill_gemm wgmma | tiled: the transposed weights
     std::vector<float> kv_scale_host_; // [layers][2][kv_heads]
     std::vector<std::size_t> prompt_at_; // offset of each request's tokens in prompts_

@@ -10,7 +10,9 @@
 // - Glu: the fused gate/up projection writes silu(gate) * up in bf16 (n = ffn, gate rows first);
 // - Residual: the wo / down projection adds its output into the residual stream (y += W x);
 // - Rope: the QKV projection's warp computes a column pair and rotates and scatters it into Q
-//   and the paged K/V cache (rope_store), so the rope kernel is gone too.
+//   and the paged K/V cache (rope_store), so the rope kernel is gone too;
+// - StoreArgmax: the LM head stores the logits and picks each row's greedy token (argmax_tokens'
+//   rule), so the argmax kernel is gone from the step as well.
 // Launched with PDL (pdl_launch.h), a block issues its first weight loads, then waits for
 // the previous kernel: the weights stream while that kernel drains. The grid is one wave; each
 // warp walks its rows with the next batch of loads in flight while it consumes the current one.
@@ -18,7 +20,7 @@
 
 namespace kwb::cuda::tllm {
 
-enum class Epilogue { Store, Glu, Residual, Rope };
+enum class Epilogue { Store, Glu, Residual, Rope, StoreArgmax };
 
 constexpr int kGemvThreads = 256, kGemvWarps = kGemvThreads / 32;
 // 16-byte loads per lane in a batch (a pair's rows share them); a warp keeps the next batch in
@@ -35,7 +37,57 @@ struct GemvArgs {
     void* y = nullptr; // fp32 [rows][n] (Store, Residual), bf16 [rows][n] (Glu)
     int rows = 0, n = 0, k = 0; // n: outputs per row (Glu: ffn; Rope: the QKV width)
     RopeArgs rope {}; // Rope: where Q and the cache go (rows are sequences, per = 1)
+    // StoreArgmax: each block's best per row into partial[block][rows] as (value, index bits),
+    // room for ceil(n / kGemvWarps) blocks x rows (the most a launch takes); `arrived` counts the
+    // blocks done (0 between launches); the last one merges the candidates into next[rows].
+    float2* partial = nullptr;
+    unsigned* arrived = nullptr;
+    int* next = nullptr;
 };
+
+// The end of a StoreArgmax launch, every thread of the block: the warps' bests (best_v/best_i
+// [kGemvWarps][R], each the first index of its warp's largest value) become the block's
+// candidate per row; the block that draws the last ticket merges every block's candidates into
+// next[row] and resets the count. The classic last-block reduction: thread 0 fences the block's
+// candidate stores (cumulative over the barrier) before its ticket, and the last block fences
+// after its own before it reads.
+template<int R>
+__device__ __forceinline__ void argmax_across_blocks(
+    const GemvArgs& a, const float (*best_v)[R], const int (*best_i)[R])
+{
+    __shared__ bool last;
+    __syncthreads();
+    if (static_cast<int>(threadIdx.x) < a.rows) {
+        const int r = threadIdx.x;
+        float bv = best_v[0][r];
+        int bi = best_i[0][r];
+        for (int w = 1; w < kGemvWarps; ++w)
+            argmax_merge(bv, bi, best_v[w][r], best_i[w][r]);
+        a.partial[blockIdx.x * a.rows + r] = make_float2(bv, __int_as_float(bi));
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(a.arrived, 1u) == gridDim.x - 1;
+        __threadfence();
+    }
+    __syncthreads();
+    const int lane = threadIdx.x & 31, r = threadIdx.x >> 5; // a warp per row (rows <= kGemvWarps)
+    if (!last || r >= a.rows)
+        return;
+    float bv = -INFINITY;
+    int bi = 0x7fffffff;
+    for (unsigned b = lane; b < gridDim.x; b += 32) {
+        const float2 c = __ldcg(a.partial + b * a.rows + r);
+        argmax_merge(bv, bi, c.x, __float_as_int(c.y));
+    }
+    for (int o = 16; o > 0; o >>= 1)
+        argmax_merge(bv, bi, __shfl_xor_sync(0xffffffffu, bv, o), __shfl_xor_sync(0xffffffffu, bi, o));
+    if (lane == 0)
+        a.next[r] = bi;
+    if (threadIdx.x == 0)
+        *a.arrived = 0; // every block has drawn its ticket: ready for the next launch (or graph replay)
+}
 
 __device__ __forceinline__ float dot8(const uint4& wv, const uint4& xv)
 {
@@ -107,8 +159,13 @@ template<int R, Epilogue E, bool Norm, typename KV = __nv_bfloat16>
 __global__ void __launch_bounds__(kGemvThreads, R <= 2 ? 4 : 2) gemv(const GemvArgs a)
 {
     constexpr bool kPair = E == Epilogue::Glu || E == Epilogue::Rope;
+    constexpr bool kArgmax = E == Epilogue::StoreArgmax;
     constexpr int U = kPair ? kGemvUnroll / 2 : kGemvUnroll;
     extern __shared__ uint4 xs[];
+    // StoreArgmax: each warp's running best per row, kept by its lane 0 in shared memory (not in
+    // registers, which the accumulators need).
+    __shared__ float best_v[kArgmax ? kGemvWarps : 1][R];
+    __shared__ int best_i[kArgmax ? kGemvWarps : 1][R];
     pdl_trigger();
     const int lane = threadIdx.x & 31, warps = gridDim.x * kGemvWarps;
     const int units = E == Epilogue::Rope ? a.n / 2 : a.n; // warp-sized pieces of work: rows or row pairs
@@ -128,6 +185,10 @@ __global__ void __launch_bounds__(kGemvThreads, R <= 2 ? 4 : 2) gemv(const GemvA
     };
 
     int u = blockIdx.x * kGemvWarps + (threadIdx.x >> 5), b = 0;
+    if (kArgmax && lane == 0)
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+            best_v[threadIdx.x >> 5][r] = -INFINITY, best_i[threadIdx.x >> 5][r] = 0x7fffffff;
     uint4 wa[U], wb[U];
     if (u < units)
         load(wa, wb, u, 0); // independent of the previous kernel: in flight before the wait
@@ -182,7 +243,10 @@ __global__ void __launch_bounds__(kGemvThreads, R <= 2 ? 4 : 2) gemv(const GemvA
                 const std::size_t at = static_cast<std::size_t>(r) * a.n + u;
                 if constexpr (E == Epilogue::Store)
                     static_cast<float*>(a.y)[at] = v;
-                else if constexpr (E == Epilogue::Residual) {
+                else if constexpr (kArgmax) { // a warp's rows ascend: the first of equal values stays
+                    static_cast<float*>(a.y)[at] = v;
+                    argmax_merge(best_v[threadIdx.x >> 5][r], best_i[threadIdx.x >> 5][r], v, u);
+                } else if constexpr (E == Epilogue::Residual) {
                     float* y = static_cast<float*>(a.y) + at;
                     *y = __ldcg(y) + v;
                 } else if constexpr (E == Epilogue::Glu) // swiglu's arithmetic, so fused and unfused agree
@@ -196,6 +260,8 @@ __global__ void __launch_bounds__(kGemvThreads, R <= 2 ? 4 : 2) gemv(const GemvA
             wa[i] = na[i], wb[i] = nbv[i];
         u = nu, b = nb;
     }
+    if constexpr (kArgmax)
+        argmax_across_blocks<R>(a, best_v, best_i);
 }
 
 } // namespace kwb::cuda::tllm

@@ -45,10 +45,14 @@ template<typename T> __global__ void seed_tensor(T* out, std::size_t n, std::uin
 // x[r] = embedding[tokens[r]] (fp32 residual stream). May run under PDL (a decode step's): waits
 // for the previous kernel, reads the token through L2. (8.1 us under ncu for a 4096-wide row on the H200,
 // one block; __restrict__ and an unrolled loop did not shorten it: bench/results/2026-12-01-h200-merged-3.)
-template<typename T> __global__ void embed(const int* tokens, const T* emb, float* x, int hidden)
+// With `grow` (a decode step's sequence lengths, a row per sequence), also grow[r] += 1: the
+// step's token is appended, so no kernel of its own sets the lengths before the step.
+template<typename T> __global__ void embed(const int* tokens, const T* emb, float* x, int hidden, int* grow = nullptr)
 {
     pdl_wait();
     const std::size_t row = blockIdx.x;
+    if (grow && threadIdx.x == 0) // through L2: under PDL a stale L1 line of the last step's length would be wrong
+        grow[row] = __ldcg(grow + row) + 1;
     const T* e = emb + static_cast<std::size_t>(__ldcg(tokens + row)) * hidden;
     for (int i = threadIdx.x; i < hidden; i += blockDim.x)
         x[row * hidden + i] = static_cast<float>(e[i]);

@@ -2,7 +2,8 @@
 #pragma once
 
 // The kernels of tiny_llm's serving path only: RoPE with the K/V scatter into the paged cache,
-// greedy argmax on the device, the sequence lengths (the decode step's GEMV: tiny_llm_gemv.cuh).
+// greedy argmax on the device, the sequence lengths (the decode step's GEMV: tiny_llm_gemv.cuh,
+// whose LM head picks the fused step's tokens itself with argmax_merge's rule).
 #include "tiny_llm_kernels.cuh"
 
 #include <cuda_fp8.h>
@@ -80,7 +81,8 @@ template<typename KV> __global__ void rope_scatter(const RopeArgs a)
 
 // Greedy choice of sequence b (one block of kArgmaxThreads each): the first index of the largest
 // logit, into next[b] and history[b * history_stride + step]. Warp shuffles, then one warp.
-// Launched with PDL after the LM head's GEMV in a decode step: waits for it first.
+// After a prefill and an unfused decode step (the fused step's LM head GEMV picks its tokens
+// itself); waits for the previous kernel in case it is launched with PDL.
 constexpr int kArgmaxThreads = 1024;
 __device__ __forceinline__ void argmax_merge(float& bv, int& bi, float ov, int oi)
 {
@@ -118,12 +120,12 @@ __global__ void __launch_bounds__(kArgmaxThreads)
     }
 }
 
-// seq_len[b] = value (value >= 0) or seq_len[b] += 1 (value < 0: one decode step appended).
+// seq_len[b] = value (a prefill's; a decode step grows the lengths in its embed kernel).
 __global__ void set_lengths(int* seq_len, int batch, int value)
 {
     const int b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b < batch)
-        seq_len[b] = value >= 0 ? value : seq_len[b] + 1;
+        seq_len[b] = value;
 }
 
 } // namespace kwb::cuda::tllm

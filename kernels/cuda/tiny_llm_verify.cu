@@ -3,12 +3,60 @@
 // greedy steps against the fp32 reference forward (tiny_llm_model.cu).
 #include "tiny_llm_engine.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace kwb::cuda::tllm {
 namespace {
 constexpr int kOwnGemmPrefix = 160;
+
+// The device's greedy rule (argmax_merge): the first index of the largest value, NaNs never chosen.
+int first_argmax(const float* v, std::size_t n, int* ties = nullptr)
+{
+    float bv = -INFINITY;
+    int bi = 0x7fffffff;
+    for (std::size_t i = 0; i < n; ++i)
+        if (v[i] > bv || (v[i] == bv && static_cast<int>(i) < bi))
+            bv = v[i], bi = static_cast<int>(i);
+    if (ties)
+        *ties = static_cast<int>(std::count(v, v + n, bv));
+    return bi;
+}
 } // namespace
+
+// The fused step's LM head (its argmax across blocks) on rows whose normed input is one-hot, at
+// column c_r: each logit is then one exact product, lm_head[v][c_r] * xn, so the bf16 weights'
+// repeated values make the largest logit of a row tied at several indices across the blocks.
+// Launched twice (the second after the first's count reset), next_ poisoned before each: both
+// must give the first index of the largest stored logit.
+nlohmann::json TinyLlm::argmax_probe(cudaStream_t stream)
+{
+    const auto& m = cfg_.m;
+    const int rows = cfg_.sched.batch;
+    const std::size_t vocab = static_cast<std::size_t>(m.vocab), h = static_cast<std::size_t>(m.hidden);
+    std::vector<float> x(rows * h, 0.f);
+    for (int r = 0; r < rows; ++r)
+        x[r * h + (1 + 31 * static_cast<std::size_t>(r)) % h] = 1.f;
+    KWB_CUDA(cudaMemcpyAsync(x_.as<void>(), x.data(), x.size() * 4, cudaMemcpyHostToDevice, stream));
+    std::vector<int> next(2 * static_cast<std::size_t>(rows));
+    for (int launch = 0; launch < 2; ++launch) {
+        KWB_CUDA(cudaMemsetAsync(next_.as<void>(), 0xff, next_.bytes(), stream));
+        lm_head_argmax(rows, stream);
+        KWB_CUDA(
+            cudaMemcpyAsync(next.data() + launch * rows, next_.as<void>(), rows * 4, cudaMemcpyDeviceToHost, stream));
+    }
+    std::vector<float> logits(rows * vocab);
+    KWB_CUDA(cudaMemcpyAsync(logits.data(), logits_.as<void>(), logits.size() * 4, cudaMemcpyDeviceToHost, stream));
+    KWB_CUDA(cudaStreamSynchronize(stream));
+    int tied = 0, mismatches = 0;
+    for (int r = 0; r < rows; ++r) {
+        int ties = 0;
+        const int best = first_argmax(logits.data() + r * vocab, vocab, &ties);
+        tied += ties > 1;
+        mismatches += (next[r] != best) + (next[rows + r] != best);
+    }
+    return {{"rows", rows}, {"tied_rows", tied}, {"mismatches", mismatches}};
+}
 
 nlohmann::json TinyLlm::verify(cudaStream_t stream)
 {
@@ -99,9 +147,17 @@ nlohmann::json TinyLlm::verify(cudaStream_t stream)
             }
         }
     }
-    const bool ok = max_err <= tol && greedy_flips == 0;
+    // Every token the path chose (prefill and steps, every sequence) is the first index of the
+    // largest logit it stored: the fused step's LM head picks it itself (tiny_llm_gemv.cuh).
+    int argmax_mismatches = 0;
+    for (std::size_t i = 0; i < chosen.size(); ++i)
+        argmax_mismatches += chosen[i] != first_argmax(logits.data() + i * vocab, vocab);
+    const nlohmann::json probe = fused_step(batch) ? argmax_probe(stream) : nlohmann::json();
+    const bool ok = max_err <= tol && greedy_flips == 0 && argmax_mismatches == 0
+        && (probe.is_null() || probe.at("mismatches").get<int>() == 0);
     return {{"ok", ok}, {"max_abs_error", max_err}, {"tolerance", tol}, {"greedy_checked", greedy_checked},
-        {"greedy_flips", greedy_flips}, {"weight_probes", probes},
+        {"greedy_flips", greedy_flips}, {"argmax_mismatches", argmax_mismatches}, {"argmax_probe", probe},
+        {"weight_probes", probes},
         {"compared",
             std::string(cfg_.fp8 ? "bf16 tiny_llm with an fp8 e4m3 KV cache" : "bf16 tiny_llm")
                 + " logits (paged prefill of " + std::to_string(prefix) + " tokens through "
@@ -113,7 +169,9 @@ nlohmann::json TinyLlm::verify(cudaStream_t stream)
                 + "; |logit - ref| <= " + (cfg_.fp8 ? "3 * " : "")
                 + "0.04 * sqrt(2 layers + 1) * max(rms(ref), 1); greedy tokens equal wherever the top-2 margin "
                   "exceeds 2x that ("
-                + std::to_string(greedy_checked) + " positions)"}};
+                + std::to_string(greedy_checked)
+                + " positions); every chosen token the first index of its largest logit"
+                + (probe.is_null() ? "" : ", also on one-hot LM head inputs with tied logits (argmax_probe)")}};
 }
 
 } // namespace kwb::cuda::tllm

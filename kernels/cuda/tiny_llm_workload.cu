@@ -219,6 +219,11 @@ TinyLlm::TinyLlm(const Config& cfg, cudaStream_t stream)
     alloc(gu_, rows * 2 * m.ffn * 4);
     alloc(logits_, static_cast<std::size_t>(slots) * m.vocab * 4);
     alloc(next_, slots * 4);
+    if (cfg.gemv) { // the fused step's LM head: its blocks' argmax candidates and their arrival count
+        alloc(argmax_partial_, (m.vocab + kGemvWarps - 1) / kGemvWarps * sizeof(float2) * kGemvMaxRows);
+        alloc(argmax_arrived_, 4);
+        KWB_CUDA(cudaMemsetAsync(argmax_arrived_.as<void>(), 0, 4, stream));
+    }
     if (cfg.splits > 1) {
         alloc(o_part_, static_cast<std::size_t>(slots) * m.heads * cfg.splits * hd * 4);
         alloc(m_part_, static_cast<std::size_t>(slots) * m.heads * cfg.splits * 4);
@@ -447,9 +452,10 @@ bool TinyLlm::fused_step(int rows) const
         && static_cast<std::size_t>(rows) * cfg_.m.hidden * 2 <= kFusedInputBytes;
 }
 
-// Per layer: QKV (norm, RoPE, K/V scatter) -> attention (-> combine) -> wo (+= residual) ->
-// gate/up (norm, SwiGLU) -> down (+= residual); then the LM head (final norm) and the argmax.
-// The residual stream x_ is complete after each residual GEMV, so no delta_ is left pending.
+// After the embedding (which also appends the step's token to the lengths, decode_step), per
+// layer: QKV (norm, RoPE, K/V scatter) -> attention (-> combine) -> wo (+= residual) -> gate/up
+// (norm, SwiGLU) -> down (+= residual); then the LM head (final norm; the greedy argmax in its
+// epilogue). The residual stream x_ is complete after each residual GEMV, so no delta_ is left pending.
 // Every kernel here, the attention and combine pair included, waits before touching what another
 // kernel wrote (pdl_launch.h), so with `pdl` each is scheduled while the one before it drains.
 void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
@@ -502,12 +508,17 @@ void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
         a.y = x_.as<float>(), a.n = h, a.k = m.ffn;
         launch_gemv<Epilogue::Residual, false>(pdl, per_sm, a, s);
     }
-    a.x = nullptr, a.resid = x_.as<float>(), a.gain = gain(layout_.final_norm()), a.w = w(layout_.lm_head);
-    a.y = logits_.as<float>(), a.n = m.vocab, a.k = h;
-    launch_gemv<Epilogue::Store, true>(pdl, per_sm, a, s);
-    launch_kernel(pdl, argmax_tokens, dim3(seqs), dim3(kArgmaxThreads), 0, s, logits_.as<const float>(), m.vocab,
-        next_.as<int>(), static_cast<int*>(nullptr), 0, 0);
-    KWB_CUDA_LAUNCHED("argmax");
+    lm_head_argmax(seqs, s);
+}
+
+// The fused step's LM head: the final norm of x_'s rows, logits_ and the greedy tokens in next_.
+void TinyLlm::lm_head_argmax(int seqs, cudaStream_t s) const
+{
+    GemvArgs a;
+    a.resid = x_.as<float>(), a.gain = gain(layout_.final_norm()), a.w = w(layout_.lm_head);
+    a.y = logits_.as<float>(), a.rows = seqs, a.n = cfg_.m.vocab, a.k = cfg_.m.hidden;
+    a.partial = argmax_partial_.as<float2>(), a.arrived = argmax_arrived_.as<unsigned>(), a.next = next_.as<int>();
+    launch_gemv<Epilogue::StoreArgmax, true>(cfg_.pdl, cfg_.gemv_blocks_per_sm, a, s);
 }
 
 void TinyLlm::prefill(const int* tokens, int prompt_len, const int* cu_seqlens, int row0, cudaStream_t s) const
@@ -519,11 +530,12 @@ void TinyLlm::prefill(const int* tokens, int prompt_len, const int* cu_seqlens, 
     forward(batch, prompt_len, row0, cu_seqlens, prompt_len, s);
 }
 
+// The step's tokens (next_) embedded, each sequence's length grown by one on the way (embed's
+// `grow`: nothing before it reads the lengths, everything after it in the step does).
 void TinyLlm::decode_step(int seqs, cudaStream_t s) const
 {
-    set_lengths<<<1, 256, 0, s>>>(seq_len_.as<int>(), seqs, -1);
     launch_kernel(cfg_.pdl && fused_step(seqs), embed<__nv_bfloat16>, dim3(seqs), dim3(256), 0, s, next_.as<int>(),
-        w(layout_.embedding), x_.as<float>(), cfg_.m.hidden);
+        w(layout_.embedding), x_.as<float>(), cfg_.m.hidden, seq_len_.as<int>());
     KWB_CUDA_LAUNCHED("embed");
     forward(seqs, 1, 0, nullptr, 1, s);
 }

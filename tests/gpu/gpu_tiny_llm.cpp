@@ -3,7 +3,9 @@
 // short prefix and greedy steps agree with an fp32 reference forward at several shapes (head dims
 // 64 and 128, every GQA group, prompts not a multiple of the page size, shuffled pages, split-KV,
 // batch 1..8, GEMV and cuBLASLt decode, CUDA graph off and on, PDL on and off, GEMV waves whose
-// warps walk several rows, bf16 and fp8 KV cache); a run
+// warps walk several rows, bf16 and fp8 KV cache); every greedy token is the first index of the
+// largest logit the path stored, the fused step's (picked in its LM head GEMV) also where logits
+// tie; a run
 // reports the serving metrics with one TTFT per request, one after another and with Poisson
 // arrivals into the continuously batched loop (its bytes moved those of the steps it ran); the
 // correctness gate's fault is caught; bad shapes are refused.
@@ -42,6 +44,25 @@ void expect_cpu_weights(const json& params, const json& probes)
             std::printf("weight probe %zu: gpu %.9g, cpu %.9g\n", i, probes[i].get<double>(), double(cpu[i]));
             ++failures();
         }
+}
+
+// The fused decode step picks its greedy tokens in the LM head GEMV's epilogue, across the
+// GEMV's blocks: verify checks every chosen token against the first index of the largest stored
+// logit (argmax_mismatches, part of ok) and runs the LM head on one-hot inputs, whose logits
+// are single bf16 products and so tie at their largest value (argmax_probe).
+void expect_fused_argmax(const Plugin& plugin, const json& params)
+{
+    Prepared w(plugin, "tiny_llm", params);
+    KWB_CHECK(w);
+    if (!w)
+        return;
+    const auto v = w.verify();
+    const auto probe = v.value("argmax_probe", json());
+    std::printf("fused argmax %s: ok %d, argmax_mismatches %s, argmax_probe %s\n", params.dump().c_str(),
+        v.value("ok", false), v.value("argmax_mismatches", json()).dump().c_str(), probe.dump().c_str());
+    KWB_CHECK(v.value("ok", false) && v.value("argmax_mismatches", -1) == 0);
+    KWB_CHECK(probe.is_object() && probe.value("rows", 0) == params.at("batch").get<int>()
+        && probe.value("mismatches", -1) == 0 && probe.value("tied_rows", 0) > 0);
 }
 
 } // namespace
@@ -90,6 +111,23 @@ int main()
     expect_verified(plugin, "tiny_llm",
         with({{"gemv_blocks_per_sm", 1}, {"hidden", 512}, {"heads", 4}, {"kv_heads", 1}, {"ffn", 1024}, {"batch", 3},
             {"splits", 3}, {"cuda_graph", "on"}}));
+    // The fused argmax at batch 1 and 8 (the GEMV's limit), PDL and the graph off and on.
+    for (const char* pdl : {"off", "on"})
+        for (const char* graph : {"off", "on"}) {
+            expect_fused_argmax(plugin, with({{"pdl", pdl}, {"cuda_graph", graph}}));
+            expect_fused_argmax(plugin,
+                with({{"hidden", 1024}, {"heads", 8}, {"kv_heads", 1}, {"batch", 8}, {"pdl", pdl},
+                    {"cuda_graph", graph}}));
+        }
+    // The unfused step (cuBLASLt) keeps its argmax kernel and runs no probe.
+    {
+        Prepared w(plugin, "tiny_llm", with({{"decode_gemm", "cublaslt"}, {"batch", 2}}));
+        KWB_CHECK(w);
+        if (w) {
+            const auto v = w.verify();
+            KWB_CHECK(v.value("ok", false) && v.value("argmax_mismatches", -1) == 0 && v.at("argmax_probe").is_null());
+        }
+    }
     // A one-token prompt, the shortest output.
     expect_verified(plugin, "tiny_llm", with({{"prompt_len", 1}, {"gen_tokens", 2}, {"length_spread", 0}}));
     // The default size: 16 layers, 2048 wide, 32000 tokens (1.7 GB of bf16 weights).
