@@ -48,6 +48,10 @@ struct Params {
     // pages up and puts its tiles in flight before pdl_wait, while that GEMV drains; after the wait
     // it reads q and the newest row afresh (EarlyStart). Without PDL it changes nothing.
     int early = 0;
+    // With splits > 1: per (sequence, KV head) a count of the split blocks done, zero between
+    // launches. Given, the block that finishes last merges the splits (combine_in_last_block) and
+    // no combine kernel follows; null, decode_combine does.
+    unsigned* arrivals = nullptr;
 };
 
 // The copy and commit are the prefill kernel's (cp16 zero-fills past src_bytes); the wait takes
@@ -266,6 +270,49 @@ template<int kChunks> struct EarlyStart {
     }
 };
 
+// The combine in the attention kernel: every block of a (sequence, KV head) has written its
+// split's (o, m, l) when it arrives; the one that arrives last merges them for the G query heads,
+// as decode_combine does, and resets the count for the next launch (graph replays included).
+// The merge waits on no other grid: the handoff to a combine kernel (a launch and a grid's
+// drain, under PDL too) is gone from the attention's critical path. Partials are read through
+// L2: other SMs wrote them.
+template<int D, int G> __device__ __forceinline__ void combine_in_last_block(const Params& p, int b, int kvh)
+{
+    __shared__ bool last;
+    __threadfence(); // this thread's partials, before the block's arrival is counted
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned* count = p.arrivals + static_cast<std::size_t>(b) * p.kv_heads + kvh;
+        last = atomicAdd(count, 1u) == static_cast<unsigned>(p.splits - 1);
+        if (last)
+            *count = 0; // every split block has arrived
+        __threadfence();
+    }
+    __syncthreads();
+    if (!last)
+        return;
+    const std::size_t row0 = static_cast<std::size_t>(b) * p.kv_heads * G + static_cast<std::size_t>(kvh) * G;
+    for (int i = threadIdx.x; i < G * D; i += blockDim.x) {
+        const int g = i / D, d = i % D;
+        const std::size_t row = row0 + g;
+        const float* m = p.m_part + row * p.splits;
+        const float* l = p.l_part + row * p.splits;
+        const float* o = p.o_part + row * p.splits * D + d;
+        float mx = -INFINITY;
+        for (int sp = 0; sp < p.splits; ++sp)
+            mx = fmaxf(mx, __ldcg(m + sp));
+        float total = 0.f, acc = 0.f;
+#pragma unroll 4
+        for (int sp = 0; sp < p.splits; ++sp) {
+            const float ms = __ldcg(m + sp);
+            const float wt = ms == -INFINITY ? 0.f : exp2f(ms - mx); // empty splits: m = -inf, l = 0
+            total = fmaf(__ldcg(l + sp), wt, total);
+            acc = fmaf(__ldcg(o + static_cast<std::size_t>(sp) * D), wt, acc);
+        }
+        p.out[row * D + d] = __float2bfloat16(acc / total);
+    }
+}
+
 // Dynamic shared memory of one block: the ring, then q, partial scores, probabilities, rescales;
 // the final cross-group reduction reuses the ring.
 template<int D, int G, typename T> __host__ __device__ constexpr int extras_bytes()
@@ -473,6 +520,8 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
             }
         }
     }
+    if (p.splits > 1 && p.arrivals)
+        combine_in_last_block<D, G>(p, b, kvh);
 }
 
 // One block of D threads per (sequence, head) merges the splits' (o, m, l): warp w takes splits w,

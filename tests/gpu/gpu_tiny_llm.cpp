@@ -111,6 +111,16 @@ int main()
     expect_verified(plugin, "tiny_llm",
         with({{"gemv_blocks_per_sm", 1}, {"hidden", 512}, {"heads", 4}, {"kv_heads", 1}, {"ffn", 1024}, {"batch", 3},
             {"splits", 3}, {"cuda_graph", "on"}}));
+    // The step's attention variants: the early start and the in-kernel combine each off (the other
+    // on), over ragged batches and a split count above the tiles, so some splits are empty.
+    for (const char* graph : {"off", "on"}) {
+        expect_verified(
+            plugin, "tiny_llm", with({{"early_attention", "off"}, {"batch", 3}, {"splits", 5}, {"cuda_graph", graph}}));
+        expect_verified(plugin, "tiny_llm",
+            with({{"attention_combine", "kernel"}, {"batch", 3}, {"splits", 5}, {"cuda_graph", graph}}));
+        expect_verified(plugin, "tiny_llm",
+            with({{"batch", 2}, {"splits", 16}, {"prompt_len", 100}, {"kv_dtype", "fp8"}, {"cuda_graph", graph}}));
+    }
     // The fused argmax at batch 1 and 8 (the GEMV's limit), PDL and the graph off and on.
     for (const char* pdl : {"off", "on"})
         for (const char* graph : {"off", "on"}) {
