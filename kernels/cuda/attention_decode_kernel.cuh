@@ -274,14 +274,21 @@ template<int kChunks> struct EarlyStart {
 // split's (o, m, l) when it arrives; the one that arrives last merges them for the G query heads,
 // as decode_combine does, and resets the count for the next launch (graph replays included).
 // The merge waits on no other grid: the handoff to a combine kernel (a launch and a grid's
-// drain, under PDL too) is gone from the attention's critical path. Partials are read through
-// L2: other SMs wrote them.
-template<int D, int G> __device__ __forceinline__ void combine_in_last_block(const Params& p, int b, int kvh)
+// drain, under PDL too) is gone from the attention's critical path. Its loads are batched (m and
+// l into `scratch`, the block's free ring: 2 G splits floats <= 16 KiB, less than any ring of two
+// stages; then kOut x kB partials a thread in flight), since each dependent round trip to L2 is
+// what a merge of a few KB costs. Partials are read through L2: other SMs wrote them.
+template<int D, int G>
+__device__ __forceinline__ void combine_in_last_block(const Params& p, int b, int kvh, float* scratch)
 {
+    constexpr int kOut = (G * D + kThreads - 1) / kThreads; // outputs a thread
+    constexpr int kB = kOut >= 8 ? 4 : 32 / kOut; // splits a batch
     __shared__ bool last;
+    __shared__ float total_s[G];
     __threadfence(); // this thread's partials, before the block's arrival is counted
-    __syncthreads();
-    if (threadIdx.x == 0) {
+    __syncthreads(); // ... and every thread is done with the ring
+    const int tid = threadIdx.x;
+    if (tid == 0) {
         unsigned* count = p.arrivals + static_cast<std::size_t>(b) * p.kv_heads + kvh;
         last = atomicAdd(count, 1u) == static_cast<unsigned>(p.splits - 1);
         if (last)
@@ -291,25 +298,63 @@ template<int D, int G> __device__ __forceinline__ void combine_in_last_block(con
     __syncthreads();
     if (!last)
         return;
-    const std::size_t row0 = static_cast<std::size_t>(b) * p.kv_heads * G + static_cast<std::size_t>(kvh) * G;
-    for (int i = threadIdx.x; i < G * D; i += blockDim.x) {
-        const int g = i / D, d = i % D;
-        const std::size_t row = row0 + g;
-        const float* m = p.m_part + row * p.splits;
-        const float* l = p.l_part + row * p.splits;
-        const float* o = p.o_part + row * p.splits * D + d;
+    const int S = p.splits;
+    const std::size_t row0 = (static_cast<std::size_t>(b) * p.kv_heads + kvh) * G;
+    float* w = scratch; // [G][S]: m, then the split's weight exp2(m - max)
+    float* l = scratch + G * S; // [G][S]
+    for (int i = tid; i < G * S; i += kThreads) {
+        w[i] = __ldcg(p.m_part + row0 * S + i);
+        l[i] = __ldcg(p.l_part + row0 * S + i);
+    }
+    __syncthreads();
+    const int warp = tid >> 5, lane = tid & 31;
+    for (int g = warp; g < G; g += kThreads / 32) {
         float mx = -INFINITY;
-        for (int sp = 0; sp < p.splits; ++sp)
-            mx = fmaxf(mx, __ldcg(m + sp));
-        float total = 0.f, acc = 0.f;
-#pragma unroll 4
-        for (int sp = 0; sp < p.splits; ++sp) {
-            const float ms = __ldcg(m + sp);
+        for (int sp = lane; sp < S; sp += 32)
+            mx = fmaxf(mx, w[g * S + sp]);
+        for (int o = 16; o > 0; o >>= 1)
+            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+        float total = 0.f;
+        for (int sp = lane; sp < S; sp += 32) {
+            const float ms = w[g * S + sp];
             const float wt = ms == -INFINITY ? 0.f : exp2f(ms - mx); // empty splits: m = -inf, l = 0
-            total = fmaf(__ldcg(l + sp), wt, total);
-            acc = fmaf(__ldcg(o + static_cast<std::size_t>(sp) * D), wt, acc);
+            w[g * S + sp] = wt;
+            total = fmaf(l[g * S + sp], wt, total);
         }
-        p.out[row * D + d] = __float2bfloat16(acc / total);
+        for (int o = 16; o > 0; o >>= 1)
+            total += __shfl_xor_sync(0xffffffffu, total, o);
+        if (lane == 0)
+            total_s[g] = total;
+    }
+    __syncthreads();
+    float acc[kOut];
+#pragma unroll
+    for (int k = 0; k < kOut; ++k)
+        acc[k] = 0.f;
+    for (int s0 = 0; s0 < S; s0 += kB) {
+        float v[kOut][kB];
+#pragma unroll
+        for (int k = 0; k < kOut; ++k) {
+            const int i = tid + k * kThreads, g = i / D, d = i % D;
+#pragma unroll
+            for (int j = 0; j < kB; ++j)
+                v[k][j] = i < G * D && s0 + j < S ? __ldcg(p.o_part + ((row0 + g) * S + s0 + j) * D + d) : 0.f;
+        }
+#pragma unroll
+        for (int k = 0; k < kOut; ++k) {
+            const int i = tid + k * kThreads, g = i / D;
+            if (i < G * D)
+#pragma unroll
+                for (int j = 0; j < kB; ++j)
+                    if (s0 + j < S)
+                        acc[k] = fmaf(v[k][j], w[g * S + s0 + j], acc[k]);
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < kOut; ++k) {
+        const int i = tid + k * kThreads, g = i / D, d = i % D;
+        if (i < G * D)
+            p.out[(row0 + g) * D + d] = __float2bfloat16(acc[k] / total_s[g]);
     }
 }
 
@@ -521,7 +566,7 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
         }
     }
     if (p.splits > 1 && p.arrivals)
-        combine_in_last_block<D, G>(p, b, kvh);
+        combine_in_last_block<D, G>(p, b, kvh, reinterpret_cast<float*>(smem));
 }
 
 // One block of D threads per (sequence, head) merges the splits' (o, m, l): warp w takes splits w,

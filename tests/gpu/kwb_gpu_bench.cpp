@@ -7,12 +7,17 @@
 // depths 2-6) and 64 (ring depths), GQA 32/8, head dim 128, bf16; torch's side is
 // scripts/gpu/torch_attention.py.
 // Causal prefill TFLOP/s at batch 4, 32 heads, seq 4096, head dim 128 and 64, every tile configuration that fits.
-// Usage: kwb_gpu_bench [copy] [gemm] [rmsnorm] [decode] [prefill] [calibrate] [--reps N]   (JSON on stdout)
+// timeline: one tiny_llm request (3.4 GB model) under CUPTI Activity, the kernels of a decode step
+// with their gaps (what ncu, one kernel at a time, cannot show under PDL and graphs).
+// Usage: kwb_gpu_bench [copy] [gemm] [rmsnorm] [decode] [prefill] [calibrate] [timeline] [--reps N]
+// (JSON on stdout)
 #include "gpu_plugin.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <cxxabi.h>
+#include <memory>
 
 using nlohmann::json;
 using namespace kwb::gputest;
@@ -287,6 +292,86 @@ json bench_prefill(const Plugin& plugin)
     return rows;
 }
 
+std::string short_kernel_name(const std::string& mangled)
+{
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> d(
+        abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+    std::string n = status == 0 && d ? d.get() : mangled;
+    for (const std::string cut : {"kwb::cuda::tllm::", "kwb::cuda::decode::", "kwb::cuda::", "void "})
+        for (auto at = n.find(cut); at != std::string::npos; at = n.find(cut))
+            n.erase(at, cut.size());
+    if (const auto paren = n.rfind('('); paren != std::string::npos)
+        n.erase(paren);
+    return n;
+}
+
+// The kernels of one decode step two thirds into a request (steps start at `embed`): start and
+// duration in us from the step's first start, and the gap since the latest end before it
+// (negative: overlapped, as PDL lets a kernel start while the previous one drains).
+json step_timeline(const json& kernels)
+{
+    std::vector<json> ks(kernels.begin(), kernels.end());
+    std::sort(ks.begin(), ks.end(),
+        [](const json& a, const json& b) { return a.at("start_ns").get<double>() < b.at("start_ns").get<double>(); });
+    std::vector<std::size_t> steps;
+    for (std::size_t i = 0; i < ks.size(); ++i)
+        if (short_kernel_name(ks[i].at("name").get<std::string>()).find("embed") == 0)
+            steps.push_back(i);
+    if (steps.size() < 4)
+        return {{"error", "fewer than 4 embed kernels in the request"}};
+    const std::size_t pick = steps.size() * 2 / 3, first = steps[pick], last = steps[pick + 1];
+    const double t0 = ks[first].at("start_ns").get<double>();
+    double latest_end = t0, busy = 0;
+    json rows = json::array();
+    for (std::size_t i = first; i < last; ++i) {
+        const double start = ks[i].at("start_ns").get<double>(), end = ks[i].at("end_ns").get<double>();
+        rows.push_back(
+            {{"kernel", short_kernel_name(ks[i].at("name").get<std::string>())}, {"start_us", (start - t0) / 1e3},
+                {"us", (end - start) / 1e3}, {"gap_us", i == first ? 0.0 : (start - latest_end) / 1e3}});
+        busy += end - start;
+        latest_end = std::max(latest_end, end);
+    }
+    return {{"step_us", (ks[last].at("start_ns").get<double>() - t0) / 1e3}, {"kernel_us_sum", busy / 1e3},
+        {"kernels", rows}};
+}
+
+json bench_timeline(const Plugin& plugin)
+{
+    const json model = {{"layers", 8}, {"hidden", 4096}, {"heads", 32}, {"kv_heads", 8}, {"ffn", 11008},
+        {"requests", 1}, {"prompt_len", 512}, {"gen_tokens", 24}, {"length_spread", 0}};
+    json out = json::array();
+    for (const json& variant :
+        {json {{"cuda_graph", "on"}}, json {{"cuda_graph", "on"}, {"attention_combine", "kernel"}},
+            json {{"cuda_graph", "on"}, {"early_attention", "off"}, {"attention_combine", "kernel"}},
+            json {{"cuda_graph", "off"}}}) {
+        json p = model;
+        p.update(variant);
+        Prepared w(plugin, "tiny_llm", p);
+        if (!w) {
+            out.push_back({{"params", p}, {"refused", w.error}});
+            continue;
+        }
+        w.run(1, false); // warm-up: graphs captured, buffers touched
+        const char* error = nullptr;
+        if (plugin.api->activity_begin(&error) != 0) {
+            out.push_back({{"params", p}, {"error", error ? error : "activity_begin failed"}});
+            continue;
+        }
+        const auto timed = w.run(1, false);
+        const auto records = json::parse(plugin.api->activity_end());
+        json row = {{"params", p}, {"run", timed}};
+        row["step"] = records.contains("kernels") ? step_timeline(records.at("kernels")) : records;
+        std::fprintf(stderr, "timeline %s: step %.1f us, kernels %.1f us\n", variant.dump().c_str(),
+            row["step"].value("step_us", 0.0), row["step"].value("kernel_us_sum", 0.0));
+        for (const auto& k : row["step"].value("kernels", json::array()))
+            std::fprintf(stderr, "  %8.2f %7.2f %7.2f  %s\n", k.at("start_us").get<double>(), k.at("us").get<double>(),
+                k.at("gap_us").get<double>(), k.at("kernel").get<std::string>().substr(0, 90).c_str());
+        out.push_back(row);
+    }
+    return out;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -313,11 +398,14 @@ int main(int argc, char** argv)
             out["decode"] = bench_decode(plugin);
         else if (s == "prefill")
             out["prefill"] = bench_prefill(plugin);
+        else if (s == "timeline")
+            out["timeline"] = bench_timeline(plugin);
         else if (s == "calibrate")
             out["calibrate"] = json::parse(plugin.api->calibrate(0));
         else {
             std::fprintf(stderr,
-                "kwb_gpu_bench: unknown stage \"%s\" (copy, gemm, rmsnorm, decode, prefill, calibrate)\n", s.c_str());
+                "kwb_gpu_bench: unknown stage \"%s\" (copy, gemm, rmsnorm, decode, prefill, calibrate, timeline)\n",
+                s.c_str());
             return 2;
         }
     }
