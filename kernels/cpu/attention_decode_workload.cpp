@@ -41,10 +41,6 @@ public:
                 "1: each block looks its pages up and puts its KV tiles in flight before it waits for the previous "
                 "kernel (pdl), re-reading only each sequence's newest K/V row after the wait: the contract of "
                 "tiny_llm's decode step, where the QKV projection before the attention writes only that row"},
-            {"combine", "kernel", {"kernel", "last_block"},
-                "how split-KV partials are merged: a combine kernel after the attention (one block per query "
-                "head), or in the attention kernel by the block of each (sequence, KV head) that finishes last "
-                "(an arrival count; no second kernel)"},
             {"kv_dtype", "bf16", {"bf16", "fp8"}, "KV cache element: bf16, or fp8 e4m3 with a per-KV-head scale"},
             {"impl", "simt", {"simt", "mma"},
                 "simt: fp32 CUDA-core score and P V passes; mma: m16n8k16 tensor cores, one barrier per tile "

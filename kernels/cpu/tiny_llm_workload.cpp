@@ -322,9 +322,10 @@ public:
                 "the attention of a GEMV decode step looks its pages up and puts its KV tiles in flight before it "
                 "waits for the QKV projection under pdl (only the newest token's K/V row and q are read after the "
                 "wait); off: the whole attention waits"}),
-            cuda({"attention_combine", "last_block", {"kernel", "last_block"},
-                "how a GEMV decode step's split-KV partials are merged: by the split block of each (sequence, KV "
-                "head) that finishes last (an arrival count), or by a combine kernel after the attention"}),
+            cuda({"combine_trigger", "after_wait", {"after_wait", "at_start"},
+                "when a GEMV decode step's split-KV combine lets the next kernel (the wo GEMV) launch under pdl: "
+                "after it has waited for the attention, or at its start, so that GEMV's first weight loads go out "
+                "while the attention runs"}),
             cuda({"pdl", "on", {"off", "on"},
                 "programmatic dependent launch in a GEMV decode step: each kernel may start while the previous one "
                 "drains, its weight loads in flight before it waits for that kernel's results (off: each kernel "

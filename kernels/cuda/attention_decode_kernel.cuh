@@ -48,10 +48,9 @@ struct Params {
     // pages up and puts its tiles in flight before pdl_wait, while that GEMV drains; after the wait
     // it reads q and the newest row afresh (EarlyStart). Without PDL it changes nothing.
     int early = 0;
-    // With splits > 1: per (sequence, KV head) a count of the split blocks done, zero between
-    // launches. Given, the block that finishes last merges the splits (combine_in_last_block) and
-    // no combine kernel follows; null, decode_combine does.
-    unsigned* arrivals = nullptr;
+    // decode_combine lets the next kernel launch before it waits for the attention (its loads go
+    // out while the attention runs), not after.
+    int combine_triggers_first = 0;
 };
 
 // The copy and commit are the prefill kernel's (cp16 zero-fills past src_bytes); the wait takes
@@ -270,94 +269,6 @@ template<int kChunks> struct EarlyStart {
     }
 };
 
-// The combine in the attention kernel: every block of a (sequence, KV head) has written its
-// split's (o, m, l) when it arrives; the one that arrives last merges them for the G query heads,
-// as decode_combine does, and resets the count for the next launch (graph replays included).
-// The merge waits on no other grid: the handoff to a combine kernel (a launch and a grid's
-// drain, under PDL too) is gone from the attention's critical path. Its loads are batched (m and
-// l into `scratch`, the block's free ring: 2 G splits floats <= 16 KiB, less than any ring of two
-// stages; then kOut x kB partials a thread in flight), since each dependent round trip to L2 is
-// what a merge of a few KB costs. Partials are read through L2: other SMs wrote them.
-template<int D, int G>
-__device__ __forceinline__ void combine_in_last_block(const Params& p, int b, int kvh, float* scratch)
-{
-    constexpr int kOut = (G * D + kThreads - 1) / kThreads; // outputs a thread
-    constexpr int kB = kOut >= 8 ? 4 : 32 / kOut; // splits a batch
-    __shared__ bool last;
-    __shared__ float total_s[G];
-    __threadfence(); // this thread's partials, before the block's arrival is counted
-    __syncthreads(); // ... and every thread is done with the ring
-    const int tid = threadIdx.x;
-    if (tid == 0) {
-        unsigned* count = p.arrivals + static_cast<std::size_t>(b) * p.kv_heads + kvh;
-        last = atomicAdd(count, 1u) == static_cast<unsigned>(p.splits - 1);
-        if (last)
-            *count = 0; // every split block has arrived
-        __threadfence();
-    }
-    __syncthreads();
-    if (!last)
-        return;
-    const int S = p.splits;
-    const std::size_t row0 = (static_cast<std::size_t>(b) * p.kv_heads + kvh) * G;
-    float* w = scratch; // [G][S]: m, then the split's weight exp2(m - max)
-    float* l = scratch + G * S; // [G][S]
-    for (int i = tid; i < G * S; i += kThreads) {
-        w[i] = __ldcg(p.m_part + row0 * S + i);
-        l[i] = __ldcg(p.l_part + row0 * S + i);
-    }
-    __syncthreads();
-    const int warp = tid >> 5, lane = tid & 31;
-    for (int g = warp; g < G; g += kThreads / 32) {
-        float mx = -INFINITY;
-        for (int sp = lane; sp < S; sp += 32)
-            mx = fmaxf(mx, w[g * S + sp]);
-        for (int o = 16; o > 0; o >>= 1)
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
-        float total = 0.f;
-        for (int sp = lane; sp < S; sp += 32) {
-            const float ms = w[g * S + sp];
-            const float wt = ms == -INFINITY ? 0.f : exp2f(ms - mx); // empty splits: m = -inf, l = 0
-            w[g * S + sp] = wt;
-            total = fmaf(l[g * S + sp], wt, total);
-        }
-        for (int o = 16; o > 0; o >>= 1)
-            total += __shfl_xor_sync(0xffffffffu, total, o);
-        if (lane == 0)
-            total_s[g] = total;
-    }
-    __syncthreads();
-    float acc[kOut];
-#pragma unroll
-    for (int k = 0; k < kOut; ++k)
-        acc[k] = 0.f;
-    for (int s0 = 0; s0 < S; s0 += kB) {
-        float v[kOut][kB];
-#pragma unroll
-        for (int k = 0; k < kOut; ++k) {
-            const int i = tid + k * kThreads, g = i / D, d = i % D;
-#pragma unroll
-            for (int j = 0; j < kB; ++j)
-                v[k][j] = i < G * D && s0 + j < S ? __ldcg(p.o_part + ((row0 + g) * S + s0 + j) * D + d) : 0.f;
-        }
-#pragma unroll
-        for (int k = 0; k < kOut; ++k) {
-            const int i = tid + k * kThreads, g = i / D;
-            if (i < G * D)
-#pragma unroll
-                for (int j = 0; j < kB; ++j)
-                    if (s0 + j < S)
-                        acc[k] = fmaf(v[k][j], w[g * S + s0 + j], acc[k]);
-        }
-    }
-#pragma unroll
-    for (int k = 0; k < kOut; ++k) {
-        const int i = tid + k * kThreads, g = i / D, d = i % D;
-        if (i < G * D)
-            p.out[(row0 + g) * D + d] = __float2bfloat16(acc[k] / total_s[g]);
-    }
-}
-
 // Dynamic shared memory of one block: the ring, then q, partial scores, probabilities, rescales;
 // the final cross-group reduction reuses the ring.
 template<int D, int G, typename T> __host__ __device__ constexpr int extras_bytes()
@@ -565,8 +476,6 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
             }
         }
     }
-    if (p.splits > 1 && p.arrivals)
-        combine_in_last_block<D, G>(p, b, kvh, reinterpret_cast<float*>(smem));
 }
 
 // One block of D threads per (sequence, head) merges the splits' (o, m, l): warp w takes splits w,
@@ -579,6 +488,8 @@ template<int D> __global__ void __launch_bounds__(D) decode_combine(const Params
     constexpr int kWarps = D / 32, kPer = D / 32, kBatch = 8;
     __shared__ float m_s[kWarps], l_s[kWarps];
     __shared__ float o_s[kWarps][D];
+    if (p.combine_triggers_first)
+        pdl_trigger();
     pdl_wait();
     pdl_trigger();
     const std::size_t row = blockIdx.x;

@@ -208,8 +208,6 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
             }
         }
     }
-    if (p.splits > 1 && p.arrivals)
-        combine_in_last_block<D, G>(p, b, kvh, reinterpret_cast<float*>(smem));
 }
 
 } // namespace kwb::cuda::decode

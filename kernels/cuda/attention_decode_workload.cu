@@ -178,7 +178,7 @@ __global__ void restore_newest_late(unsigned char* k_pool, unsigned char* v_pool
 
 struct Config {
     int batch, heads, kv_heads, head_dim, context, spread_pct, page_size, splits, stages;
-    bool fp8, mma, pdl, early, last_block, wrong;
+    bool fp8, mma, pdl, early, wrong;
     std::uint64_t seed;
     explicit Config(const nlohmann::json& p)
         : batch(static_cast<int>(int_param(p, kName, "batch", 16, 1, 4096)))
@@ -194,7 +194,6 @@ struct Config {
         , mma(string_param(p, kName, "impl", "simt", {"simt", "mma"}) == "mma")
         , pdl(int_param(p, kName, "pdl", 1, 0, 1) == 1)
         , early(int_param(p, kName, "early", 0, 0, 1) == 1)
-        , last_block(string_param(p, kName, "combine", "kernel", {"kernel", "last_block"}) == "last_block")
         , wrong(wants_wrong_result(p))
         , seed(static_cast<std::uint64_t>(int_param(p, kName, "seed", 1, 0, 1LL << 40)))
     {
@@ -219,7 +218,7 @@ struct Config {
     {
         return std::string(mma ? "mma " : "") + "decode D" + std::to_string(head_dim) + " G" + std::to_string(group())
             + (fp8 ? " fp8" : " bf16") + ", " + std::to_string(stages) + " stages" + (pdl ? "" : ", plain launch")
-            + (early ? ", early start" : "") + (last_block ? ", combine in the last block" : "");
+            + (early ? ", early start" : "");
     }
 };
 
@@ -338,50 +337,43 @@ public:
 
         const std::size_t pool_bytes
             = static_cast<std::size_t>(pages) * cfg.kv_heads * cfg.page_size * cfg.head_dim * cfg.elem_bytes();
-        set_ = acquire_buffers<Cache>(
-            buffer_key(kName, params, {"stages", "impl", "splits", "pdl", "early", "combine"}), [&] {
-                Cache c {DeviceBuffer(pool_bytes), DeviceBuffer(pool_bytes), DeviceBuffer(table.size() * sizeof(int)),
-                    DeviceBuffer(lens_.size() * sizeof(int)), DeviceBuffer(rows() * cfg.head_dim * 2),
-                    DeviceBuffer(rows() * cfg.head_dim * 2), DeviceBuffer(cfg.kv_heads * 4),
-                    DeviceBuffer(cfg.kv_heads * 4)};
-                std::vector<float> ks(cfg.kv_heads, 1.f), vs(cfg.kv_heads, 1.f);
-                if (cfg.fp8)
-                    for (int h = 0; h < cfg.kv_heads; ++h)
-                        ks[h] = fp8_scale(h, 0), vs[h] = fp8_scale(h, 1);
-                KWB_CUDA(
-                    cudaMemcpyAsync(c.table.as<void>(), table.data(), c.table.bytes(), cudaMemcpyHostToDevice, stream));
-                KWB_CUDA(
-                    cudaMemcpyAsync(c.len.as<void>(), lens_.data(), c.len.bytes(), cudaMemcpyHostToDevice, stream));
-                KWB_CUDA(cudaMemcpyAsync(
-                    c.k_scale.as<void>(), ks.data(), c.k_scale.bytes(), cudaMemcpyHostToDevice, stream));
-                KWB_CUDA(cudaMemcpyAsync(
-                    c.v_scale.as<void>(), vs.data(), c.v_scale.bytes(), cudaMemcpyHostToDevice, stream));
-                fill_random(c.q.as<__nv_bfloat16>(), rows() * cfg.head_dim, cfg.seed + 31, -2.f, 2.f, stream);
-                fill(c, nullptr, nullptr, stream);
-                KWB_CUDA(cudaStreamSynchronize(stream)); // the host vectors above go out of scope
-                return c;
-            });
+        set_ = acquire_buffers<Cache>(buffer_key(kName, params, {"stages", "impl", "splits", "pdl", "early"}), [&] {
+            Cache c {DeviceBuffer(pool_bytes), DeviceBuffer(pool_bytes), DeviceBuffer(table.size() * sizeof(int)),
+                DeviceBuffer(lens_.size() * sizeof(int)), DeviceBuffer(rows() * cfg.head_dim * 2),
+                DeviceBuffer(rows() * cfg.head_dim * 2), DeviceBuffer(cfg.kv_heads * 4),
+                DeviceBuffer(cfg.kv_heads * 4)};
+            std::vector<float> ks(cfg.kv_heads, 1.f), vs(cfg.kv_heads, 1.f);
+            if (cfg.fp8)
+                for (int h = 0; h < cfg.kv_heads; ++h)
+                    ks[h] = fp8_scale(h, 0), vs[h] = fp8_scale(h, 1);
+            KWB_CUDA(
+                cudaMemcpyAsync(c.table.as<void>(), table.data(), c.table.bytes(), cudaMemcpyHostToDevice, stream));
+            KWB_CUDA(cudaMemcpyAsync(c.len.as<void>(), lens_.data(), c.len.bytes(), cudaMemcpyHostToDevice, stream));
+            KWB_CUDA(
+                cudaMemcpyAsync(c.k_scale.as<void>(), ks.data(), c.k_scale.bytes(), cudaMemcpyHostToDevice, stream));
+            KWB_CUDA(
+                cudaMemcpyAsync(c.v_scale.as<void>(), vs.data(), c.v_scale.bytes(), cudaMemcpyHostToDevice, stream));
+            fill_random(c.q.as<__nv_bfloat16>(), rows() * cfg.head_dim, cfg.seed + 31, -2.f, 2.f, stream);
+            fill(c, nullptr, nullptr, stream);
+            KWB_CUDA(cudaStreamSynchronize(stream)); // the host vectors above go out of scope
+            return c;
+        });
         if (cfg_.splits > 1) {
             o_part_ = DeviceBuffer(rows() * cfg_.splits * cfg.head_dim * 4);
             m_part_ = DeviceBuffer(rows() * cfg_.splits * 4);
             l_part_ = DeviceBuffer(rows() * cfg_.splits * 4);
-            if (cfg_.last_block) {
-                arrivals_ = DeviceBuffer(static_cast<std::size_t>(cfg_.batch) * cfg_.kv_heads * 4);
-                KWB_CUDA(cudaMemsetAsync(arrivals_.as<void>(), 0, arrivals_.bytes(), stream));
-            }
         }
         const Cache& c = cache();
         p_ = Params {c.k.as<void>(), c.v.as<void>(), c.table.as<int>(), c.len.as<int>(), c.q.as<__nv_bfloat16>(),
             c.k_scale.as<float>(), c.v_scale.as<float>(), c.out.as<__nv_bfloat16>(), o_part_.as<float>(),
             m_part_.as<float>(), l_part_.as<float>(), cfg.kv_heads, cfg.page_size, max_pages_, cfg_.splits, cfg.stages,
-            1.0f / std::sqrt(static_cast<float>(cfg.head_dim)) * decode::kLog2e, cfg.early ? 1 : 0,
-            arrivals_.as<unsigned>()};
+            1.0f / std::sqrt(static_cast<float>(cfg.head_dim)) * decode::kLog2e, cfg.early ? 1 : 0};
     }
 
     void launch(cudaStream_t stream) override
     {
         start(kernel_, dim3(cfg_.splits, cfg_.kv_heads, cfg_.batch), decode::kThreads, smem_, stream);
-        if (cfg_.splits > 1 && !cfg_.last_block) {
+        if (cfg_.splits > 1) {
             const dim3 grid(static_cast<unsigned>(rows()));
             if (cfg_.head_dim == 128)
                 start(decode::decode_combine<128>, grid, 128, 0, stream);
@@ -401,8 +393,6 @@ public:
             kref.as<float>(), vref.as<float>(), cache().q.as<__nv_bfloat16>(), cache().len.as<int>(), cfg_.heads,
             cfg_.kv_heads, max_len_, cfg_.head_dim);
         KWB_CUDA_LAUNCHED("reference");
-        if (cfg_.last_block) // a launch before the checked one: its arrival counts must be back at zero
-            launch(stream);
         poison(cache().out, stream); // shared with other arms: their output must not count as this arm's
         if (cfg_.splits > 1)
             poison(o_part_, stream);
@@ -486,7 +476,7 @@ private:
     int max_len_ = 0, max_pages_ = 0, pages_ = 0;
     double tokens_ = 0;
     std::shared_ptr<BufferSet<Cache>> set_;
-    DeviceBuffer o_part_, m_part_, l_part_, arrivals_;
+    DeviceBuffer o_part_, m_part_, l_part_;
     Params p_ {};
 };
 

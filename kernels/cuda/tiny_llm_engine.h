@@ -28,7 +28,7 @@ struct Config {
     int page_size, splits, max_batch;
     int gemv_blocks_per_sm; // 0: as many as fit
     bool early_attention; // the step's attention puts its KV tiles in flight before its PDL wait
-    bool last_block_combine; // the step's split-KV partials merged by the last split block, not a kernel
+    bool combine_triggers_first; // the step's combine lets the next GEMV launch before it waits
     bool graph, gemv, fp8, pdl, wrong;
     std::string prefill_gemm; // cublaslt, or an own GEMM for every linear of a prefill: wgmma | tiled
     explicit Config(const nlohmann::json& p);
@@ -113,7 +113,6 @@ private:
     DeviceBuffer weights_, norms_, rope_, k_pool_, v_pool_, table_, seq_len_, prompts_, cu_, kv_scale_, amax_;
     DeviceBuffer x_, xn_, act_, qkv_, q_, k_, v_, attn_, delta_, gu_, logits_, next_, o_part_, m_part_, l_part_;
     DeviceBuffer workspace_;
-    DeviceBuffer arrivals_; // the fused step's attention: split blocks done per (row, KV head)
     DeviceBuffer argmax_partial_, argmax_arrived_; // the fused LM head's argmax across its blocks (decode_gemm gemv)
     std::unique_ptr<PrefillGemm> own_gemm_; // prefill_gemm wgmma | tiled: the transposed weights
     std::vector<float> kv_scale_host_; // [layers][2][kv_heads]

@@ -51,8 +51,8 @@ Config::Config(const nlohmann::json& p)
     prefill_gemm = string_param(p, kName, "prefill_gemm", "cublaslt", {"cublaslt", "wgmma", "tiled"});
     gemv_blocks_per_sm = num("gemv_blocks_per_sm", 0, 0, 8);
     early_attention = string_param(p, kName, "early_attention", "on", {"off", "on"}) == "on";
-    last_block_combine
-        = string_param(p, kName, "attention_combine", "last_block", {"kernel", "last_block"}) == "last_block";
+    combine_triggers_first
+        = string_param(p, kName, "combine_trigger", "after_wait", {"after_wait", "at_start"}) == "at_start";
     sched.arrivals = string_param(p, kName, "arrivals", "sequential", {"sequential", "poisson"}) == "poisson"
         ? llm::Arrivals::Poisson
         : llm::Arrivals::Sequential;
@@ -230,10 +230,6 @@ TinyLlm::TinyLlm(const Config& cfg, cudaStream_t stream)
         alloc(o_part_, static_cast<std::size_t>(slots) * m.heads * cfg.splits * hd * 4);
         alloc(m_part_, static_cast<std::size_t>(slots) * m.heads * cfg.splits * 4);
         alloc(l_part_, static_cast<std::size_t>(slots) * m.heads * cfg.splits * 4);
-        if (cfg.last_block_combine && cfg.gemv) { // the fused step's split arrivals per (row, KV head)
-            alloc(arrivals_, static_cast<std::size_t>(slots) * m.kv_heads * 4);
-            KWB_CUDA(cudaMemsetAsync(arrivals_.as<void>(), 0, arrivals_.bytes(), stream));
-        }
     }
     alloc(workspace_, CublasLt::workspace_bytes());
     KWB_CUDA(cudaMemcpyAsync(rope_.as<void>(), rope.data(), rope_.bytes(), cudaMemcpyHostToDevice, stream));
@@ -492,10 +488,10 @@ void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
         const decode::Params p {kp, vp, table_.as<int>(), seq_len_.as<int>(), q_.as<__nv_bfloat16>(), scales,
             scales + m.kv_heads, attn_.as<__nv_bfloat16>(), o_part_.as<float>(), m_part_.as<float>(),
             l_part_.as<float>(), m.kv_heads, cfg_.page_size, max_pages_, cfg_.splits, kDecodeStages, scale_log2,
-            cfg_.early_attention, arrivals_.as<unsigned>()};
+            cfg_.early_attention, cfg_.combine_triggers_first};
         launch_kernel(pdl, decode_kernel_, dim3(cfg_.splits, m.kv_heads, seqs), dim3(decode::kThreads),
             static_cast<std::size_t>(decode_smem_), s, p);
-        if (cfg_.splits > 1 && !p.arrivals) {
+        if (cfg_.splits > 1) {
             const dim3 r(static_cast<unsigned>(seqs * m.heads));
             if (hd == 128)
                 launch_kernel(pdl, decode::decode_combine<128>, r, dim3(128), 0, s, p);

@@ -55,21 +55,6 @@ int main()
     for (int d : {64, 128})
         expect_verified(plugin, "attention_decode",
             with({{"kv_dtype", "fp8"}, {"head_dim", d}, {"early", 1}, {"splits", 3}, {"page_size", 32}}));
-    // combine last_block: the split that finishes last merges; the check launches twice, so a count
-    // not reset to zero fails. Empty splits (more splits than tiles), up to 256, both kernels, fp8,
-    // every group size, early.
-    for (const char* impl : {"simt", "mma"})
-        for (int splits : {2, 7, 63, 256})
-            expect_verified(plugin, "attention_decode",
-                with({{"impl", impl}, {"combine", "last_block"}, {"splits", splits}, {"context", 3000},
-                    {"seed", splits}}));
-    for (int kvh : {32, 16, 4})
-        expect_verified(plugin, "attention_decode",
-            with({{"kv_heads", kvh}, {"combine", "last_block"}, {"splits", 5}, {"kv_dtype", "fp8"}, {"head_dim", 64}}));
-    for (int pdl : {0, 1})
-        expect_verified(plugin, "attention_decode",
-            with({{"combine", "last_block"}, {"early", 1}, {"pdl", pdl}, {"splits", 0}, {"batch", 1},
-                {"context", 32767}, {"length_spread", 0}}));
     expect_verified(plugin, "attention_decode",
         with({{"batch", 1}, {"context", 32767}, {"length_spread", 0}, {"splits", 16}, {"stages", 6}}));
     // splits 0: the auto count (about two blocks per SM), alone and ragged.

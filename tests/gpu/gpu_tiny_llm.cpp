@@ -111,13 +111,13 @@ int main()
     expect_verified(plugin, "tiny_llm",
         with({{"gemv_blocks_per_sm", 1}, {"hidden", 512}, {"heads", 4}, {"kv_heads", 1}, {"ffn", 1024}, {"batch", 3},
             {"splits", 3}, {"cuda_graph", "on"}}));
-    // The step's attention variants: the early start and the in-kernel combine each off (the other
-    // on), over ragged batches and a split count above the tiles, so some splits are empty.
+    // The step's attention variants: the early start off, the combine letting the wo GEMV launch
+    // before its wait; ragged batches and a split count above the tiles, so some splits are empty.
     for (const char* graph : {"off", "on"}) {
         expect_verified(
             plugin, "tiny_llm", with({{"early_attention", "off"}, {"batch", 3}, {"splits", 5}, {"cuda_graph", graph}}));
         expect_verified(plugin, "tiny_llm",
-            with({{"attention_combine", "kernel"}, {"batch", 3}, {"splits", 5}, {"cuda_graph", graph}}));
+            with({{"combine_trigger", "at_start"}, {"batch", 3}, {"splits", 5}, {"cuda_graph", graph}}));
         expect_verified(plugin, "tiny_llm",
             with({{"batch", 2}, {"splits", 16}, {"prompt_len", 100}, {"kv_dtype", "fp8"}, {"cuda_graph", graph}}));
     }

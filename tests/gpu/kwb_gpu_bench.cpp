@@ -191,12 +191,10 @@ json bench_rmsnorm(const Plugin& plugin)
 
 // Batch 1: split counts from 8 to 128 at ring depths 2-6, both kernels; batch 64: the ring depths
 // and page sizes without a split; both: the auto split count (splits 0), and a few plain launches
-// (pdl 0) to show what the programmatic launch is worth; batch 1 also at larger pages, and the
-// split counts again with the combine in the attention's last split block (combine last_block).
+// (pdl 0) to show what the programmatic launch is worth; batch 1 also at larger pages.
 struct DecodeVariant {
     const char* impl;
     int splits, stages, page, pdl;
-    const char* combine = "kernel";
 };
 std::vector<DecodeVariant> decode_variants(int batch)
 {
@@ -215,11 +213,6 @@ std::vector<DecodeVariant> decode_variants(int batch)
             }
         for (int page : {64, 128})
             v.push_back({"mma", 0, 2, page, 1});
-        for (int splits : {0, 16, 32, 48, 64})
-            for (int stages : {2, 3})
-                v.push_back({"mma", splits, stages, 16, 1, "last_block"});
-        v.push_back({"simt", 0, 2, 16, 1, "last_block"});
-        v.push_back({"mma", 0, 2, 128, 1, "last_block"});
         return v;
     }
     for (const char* impl : {"simt", "mma"}) {
@@ -229,7 +222,6 @@ std::vector<DecodeVariant> decode_variants(int batch)
         v.push_back({impl, 1, 3, 16, 0});
         v.push_back({impl, 1, 2, 128, 1});
         v.push_back({impl, 0, 3, 16, 1});
-        v.push_back({impl, 2, 3, 16, 1, "last_block"});
     }
     return v;
 }
@@ -241,19 +233,18 @@ json bench_decode(const Plugin& plugin)
         for (int batch : {1, 64}) {
             json best;
             double best_gbs = 0;
-            for (const auto& [impl, splits, stages, page, pdl, combine] : decode_variants(batch)) {
+            for (const auto& [impl, splits, stages, page, pdl] : decode_variants(batch)) {
                 const json p = {{"batch", batch}, {"heads", 32}, {"kv_heads", 8}, {"head_dim", 128},
                     {"context", context}, {"length_spread", 0}, {"page_size", page}, {"splits", splits},
-                    {"stages", stages}, {"kv_dtype", "bf16"}, {"impl", impl}, {"pdl", pdl}, {"combine", combine}};
+                    {"stages", stages}, {"kv_dtype", "bf16"}, {"impl", impl}, {"pdl", pdl}};
                 auto m = measure(plugin, "attention_decode", p);
                 if (m.contains("bytes_per_launch")) {
                     m["gbs"] = rate(m, m.at("bytes_per_launch").get<double>(), 1e9, "GB/s");
                     if (m.at("gbs").at("median").get<double>() > best_gbs)
                         best_gbs = m.at("gbs").at("median").get<double>(), best = m;
                 }
-                std::fprintf(stderr,
-                    "decode %s ctx %d batch %d splits %d (%d) stages %d page %d pdl %d combine %s: %s %s\n", impl,
-                    context, batch, splits, m.value("metrics", json()).value("splits", -1), stages, page, pdl, combine,
+                std::fprintf(stderr, "decode %s ctx %d batch %d splits %d (%d) stages %d page %d pdl %d: %s %s\n", impl,
+                    context, batch, splits, m.value("metrics", json()).value("splits", -1), stages, page, pdl,
                     m.value("gbs", json()).dump().c_str(),
                     m.value("verify", json()).value("ok", false) ? "" : m.dump().c_str());
                 rows.push_back(m);
@@ -342,9 +333,9 @@ json bench_timeline(const Plugin& plugin)
         {"requests", 1}, {"prompt_len", 512}, {"gen_tokens", 24}, {"length_spread", 0}};
     json out = json::array();
     for (const json& variant :
-        {json {{"cuda_graph", "on"}}, json {{"cuda_graph", "on"}, {"attention_combine", "kernel"}},
-            json {{"cuda_graph", "on"}, {"early_attention", "off"}, {"attention_combine", "kernel"}},
-            json {{"cuda_graph", "off"}}}) {
+        {json {{"cuda_graph", "on"}}, json {{"cuda_graph", "on"}, {"combine_trigger", "at_start"}},
+            json {{"cuda_graph", "on"}, {"gemv_blocks_per_sm", 3}},
+            json {{"cuda_graph", "on"}, {"early_attention", "off"}}, json {{"cuda_graph", "off"}}}) {
         json p = model;
         p.update(variant);
         Prepared w(plugin, "tiny_llm", p);
