@@ -27,6 +27,7 @@ struct Config {
     llm::ScheduleSpec sched;
     int page_size, splits, max_batch;
     int gemv_blocks_per_sm; // 0: as many as fit
+    bool gemv_balanced; // the fewest blocks that take the wave's rounds of units whole
     bool early_attention; // the step's attention puts its KV tiles in flight before its PDL wait
     bool combine_triggers_first; // the step's combine lets the next GEMV launch before it waits
     bool graph, gemv, fp8, pdl, wrong;

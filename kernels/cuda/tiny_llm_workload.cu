@@ -50,6 +50,7 @@ Config::Config(const nlohmann::json& p)
     pdl = string_param(p, kName, "pdl", "on", {"off", "on"}) == "on";
     prefill_gemm = string_param(p, kName, "prefill_gemm", "cublaslt", {"cublaslt", "wgmma", "tiled"});
     gemv_blocks_per_sm = num("gemv_blocks_per_sm", 0, 0, 8);
+    gemv_balanced = string_param(p, kName, "gemv_grid", "wave", {"wave", "balanced"}) == "balanced";
     early_attention = string_param(p, kName, "early_attention", "on", {"off", "on"}) == "on";
     combine_triggers_first
         = string_param(p, kName, "combine_trigger", "after_wait", {"after_wait", "at_start"}) == "at_start";
@@ -333,30 +334,43 @@ int wave_blocks(const void* kernel, std::size_t smem, int cap_per_sm)
     return sms * (cap_per_sm > 0 ? std::min(per_sm, cap_per_sm) : per_sm);
 }
 
-// per_sm > 0 caps the wave at per_sm blocks per SM (room for the next kernel's blocks under PDL).
+// How a step's GEMV grid is sized: per_sm > 0 caps the wave at per_sm blocks per SM (room for the
+// next kernel's blocks under PDL); balanced takes the fewest blocks that need no more rounds of
+// units per warp than the full wave does, so every warp walks the same number of units and the
+// slots left over are the next kernel's (gate/up: 11008 row pairs are 3 rounds of the H200's
+// 4224 warps, of which the last is 61% full; 459 blocks take the 3 rounds whole).
+struct GemvGrid {
+    int per_sm = 0;
+    bool balanced = false;
+};
+
 template<int R, Epilogue E, bool Norm, typename KV>
-void launch_gemv_rows(bool pdl, int per_sm, const GemvArgs& a, cudaStream_t s)
+void launch_gemv_rows(bool pdl, GemvGrid grid, const GemvArgs& a, cudaStream_t s)
 {
     const auto kernel = gemv<R, E, Norm, KV>;
     const std::size_t smem = Norm ? static_cast<std::size_t>(a.rows) * a.k * 2 : 0;
     const int units = E == Epilogue::Rope ? a.n / 2 : a.n;
-    const int wave = wave_blocks(reinterpret_cast<const void*>(kernel), smem, per_sm);
-    const int blocks = std::min((units + kGemvWarps - 1) / kGemvWarps, wave);
+    const int wave = wave_blocks(reinterpret_cast<const void*>(kernel), smem, grid.per_sm);
+    int blocks = std::min((units + kGemvWarps - 1) / kGemvWarps, wave);
+    if (grid.balanced) {
+        const int rounds = (units + wave * kGemvWarps - 1) / (wave * kGemvWarps);
+        blocks = (units + rounds * kGemvWarps - 1) / (rounds * kGemvWarps);
+    }
     launch_kernel(pdl, kernel, dim3(static_cast<unsigned>(blocks)), dim3(kGemvThreads), smem, s, a);
     KWB_CUDA_LAUNCHED("gemv");
 }
 
 template<Epilogue E, bool Norm, typename KV = __nv_bfloat16>
-void launch_gemv(bool pdl, int per_sm, const GemvArgs& a, cudaStream_t s)
+void launch_gemv(bool pdl, GemvGrid grid, const GemvArgs& a, cudaStream_t s)
 {
     if (a.rows == 1)
-        launch_gemv_rows<1, E, Norm, KV>(pdl, per_sm, a, s);
+        launch_gemv_rows<1, E, Norm, KV>(pdl, grid, a, s);
     else if (a.rows == 2)
-        launch_gemv_rows<2, E, Norm, KV>(pdl, per_sm, a, s);
+        launch_gemv_rows<2, E, Norm, KV>(pdl, grid, a, s);
     else if (a.rows <= 4)
-        launch_gemv_rows<4, E, Norm, KV>(pdl, per_sm, a, s);
+        launch_gemv_rows<4, E, Norm, KV>(pdl, grid, a, s);
     else
-        launch_gemv_rows<8, E, Norm, KV>(pdl, per_sm, a, s);
+        launch_gemv_rows<8, E, Norm, KV>(pdl, grid, a, s);
 }
 
 // A block's bf16 input rows with the norm folded in: at most the default shared memory.
@@ -373,9 +387,9 @@ void TinyLlm::linear(const __nv_bfloat16* in, int rows, std::size_t at, int n, i
         GemvArgs a;
         a.x = in, a.w = w(at), a.y = out, a.rows = rows, a.n = glu ? glu : n, a.k = k;
         if (glu)
-            launch_gemv<Epilogue::Glu, false>(false, 0, a, s);
+            launch_gemv<Epilogue::Glu, false>(false, {}, a, s);
         else
-            launch_gemv<Epilogue::Store, false>(false, 0, a, s);
+            launch_gemv<Epilogue::Store, false>(false, {}, a, s);
     } else
         CublasLt::get()->gemm_bf16_wt(in, w(at), static_cast<float*>(out), rows, n, k, workspace_.as<void>(), s);
 }
@@ -465,7 +479,7 @@ void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
     const auto& m = cfg_.m;
     const int h = m.hidden, hd = m.head_dim(), elem = cfg_.fp8 ? 1 : 2;
     const bool pdl = cfg_.pdl;
-    const int per_sm = cfg_.gemv_blocks_per_sm;
+    const GemvGrid per_sm {cfg_.gemv_blocks_per_sm, cfg_.gemv_balanced};
     const std::size_t layer_pool = static_cast<std::size_t>(pages_) * m.kv_heads * cfg_.page_size * hd;
     const float scale_log2 = 1.0f / std::sqrt(static_cast<float>(hd)) * decode::kLog2e;
     GemvArgs a;
@@ -520,7 +534,7 @@ void TinyLlm::lm_head_argmax(int seqs, cudaStream_t s) const
     a.resid = x_.as<float>(), a.gain = gain(layout_.final_norm()), a.w = w(layout_.lm_head);
     a.y = logits_.as<float>(), a.rows = seqs, a.n = cfg_.m.vocab, a.k = cfg_.m.hidden;
     a.partial = argmax_partial_.as<float2>(), a.arrived = argmax_arrived_.as<unsigned>(), a.next = next_.as<int>();
-    launch_gemv<Epilogue::StoreArgmax, true>(cfg_.pdl, cfg_.gemv_blocks_per_sm, a, s);
+    launch_gemv<Epilogue::StoreArgmax, true>(cfg_.pdl, GemvGrid {cfg_.gemv_blocks_per_sm, cfg_.gemv_balanced}, a, s);
 }
 
 void TinyLlm::prefill(const int* tokens, int prompt_len, const int* cu_seqlens, int row0, cudaStream_t s) const

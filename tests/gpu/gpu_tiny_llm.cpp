@@ -118,6 +118,9 @@ int main()
             plugin, "tiny_llm", with({{"early_attention", "off"}, {"batch", 3}, {"splits", 5}, {"cuda_graph", graph}}));
         expect_verified(plugin, "tiny_llm",
             with({{"combine_trigger", "at_start"}, {"batch", 3}, {"splits", 5}, {"cuda_graph", graph}}));
+        // Balanced GEMV grids: several rounds of units a warp (ffn 2750 pairs, vocab 32000 rows).
+        expect_verified(
+            plugin, "tiny_llm", with({{"gemv_grid", "balanced"}, {"batch", 2}, {"ffn", 2752}, {"cuda_graph", graph}}));
         expect_verified(plugin, "tiny_llm",
             with({{"batch", 2}, {"splits", 16}, {"prompt_len", 100}, {"kv_dtype", "fp8"}, {"cuda_graph", graph}}));
     }

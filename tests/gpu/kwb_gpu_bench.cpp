@@ -335,6 +335,7 @@ json bench_timeline(const Plugin& plugin)
     for (const json& variant :
         {json {{"cuda_graph", "on"}}, json {{"cuda_graph", "on"}, {"combine_trigger", "at_start"}},
             json {{"cuda_graph", "on"}, {"gemv_blocks_per_sm", 3}},
+            json {{"cuda_graph", "on"}, {"gemv_grid", "balanced"}},
             json {{"cuda_graph", "on"}, {"early_attention", "off"}}, json {{"cuda_graph", "off"}}}) {
         json p = model;
         p.update(variant);
