@@ -322,14 +322,13 @@ public:
                 "the attention of a GEMV decode step looks its pages up and puts its KV tiles in flight before it "
                 "waits for the QKV projection under pdl (only the newest token's K/V row and q are read after the "
                 "wait); off: the whole attention waits"}),
-            cuda({"gemv_grid", "wave", {"wave", "balanced"},
+            cuda({"attention_impl", "simt", {"simt", "mma"},
+                "decode attention kernel of the steps: fp32 CUDA-core score and P V passes (simt), or m16n8k16 "
+                "tensor cores with one barrier per tile (mma, bf16 KV only)"}),
+            cuda({"gemv_grid", "balanced", {"wave", "balanced"},
                 "blocks of a GEMV decode step's GEMV: a full wave (each warp walks units of rows until none is "
                 "left, so the last round may be partly idle), or the fewest blocks that walk the same number of "
                 "rounds with every warp busy in each, leaving the other slots to the next kernel"}),
-            cuda({"combine_trigger", "after_wait", {"after_wait", "at_start"},
-                "when a GEMV decode step's split-KV combine lets the next kernel (the wo GEMV) launch under pdl: "
-                "after it has waited for the attention, or at its start, so that GEMV's first weight loads go out "
-                "while the attention runs"}),
             cuda({"pdl", "on", {"off", "on"},
                 "programmatic dependent launch in a GEMV decode step: each kernel may start while the previous one "
                 "drains, its weight loads in flight before it waits for that kernel's results (off: each kernel "

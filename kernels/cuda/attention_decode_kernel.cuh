@@ -48,9 +48,6 @@ struct Params {
     // pages up and puts its tiles in flight before pdl_wait, while that GEMV drains; after the wait
     // it reads q and the newest row afresh (EarlyStart). Without PDL it changes nothing.
     int early = 0;
-    // decode_combine lets the next kernel launch before it waits for the attention (its loads go
-    // out while the attention runs), not after.
-    int combine_triggers_first = 0;
 };
 
 // The copy and commit are the prefill kernel's (cp16 zero-fills past src_bytes); the wait takes
@@ -488,8 +485,6 @@ template<int D> __global__ void __launch_bounds__(D) decode_combine(const Params
     constexpr int kWarps = D / 32, kPer = D / 32, kBatch = 8;
     __shared__ float m_s[kWarps], l_s[kWarps];
     __shared__ float o_s[kWarps][D];
-    if (p.combine_triggers_first)
-        pdl_trigger();
     pdl_wait();
     pdl_trigger();
     const std::size_t row = blockIdx.x;

@@ -28,8 +28,8 @@ struct Config {
     int page_size, splits, max_batch;
     int gemv_blocks_per_sm; // 0: as many as fit
     bool gemv_balanced; // the fewest blocks that take the wave's rounds of units whole
+    bool mma_attention; // decode attention on tensor cores (decode_mma_kernel), not the fp32 CUDA-core kernel
     bool early_attention; // the step's attention puts its KV tiles in flight before its PDL wait
-    bool combine_triggers_first; // the step's combine lets the next GEMV launch before it waits
     bool graph, gemv, fp8, pdl, wrong;
     std::string prefill_gemm; // cublaslt, or an own GEMM for every linear of a prefill: wgmma | tiled
     explicit Config(const nlohmann::json& p);

@@ -6,6 +6,7 @@
 // the host and the step can be captured in a CUDA graph. CUDA events between tokens give each
 // request's TTFT and inter-token latencies. This file holds the model's buffers, its forward
 // pass and its check; tiny_llm_serving.cu serves the requests.
+#include "attention_decode_mma.cuh"
 #include "cublaslt_loader.h"
 #include "device_query.h"
 #include "tiny_llm_engine.h"
@@ -50,10 +51,9 @@ Config::Config(const nlohmann::json& p)
     pdl = string_param(p, kName, "pdl", "on", {"off", "on"}) == "on";
     prefill_gemm = string_param(p, kName, "prefill_gemm", "cublaslt", {"cublaslt", "wgmma", "tiled"});
     gemv_blocks_per_sm = num("gemv_blocks_per_sm", 0, 0, 8);
-    gemv_balanced = string_param(p, kName, "gemv_grid", "wave", {"wave", "balanced"}) == "balanced";
+    gemv_balanced = string_param(p, kName, "gemv_grid", "balanced", {"wave", "balanced"}) == "balanced";
+    mma_attention = string_param(p, kName, "attention_impl", "simt", {"simt", "mma"}) == "mma";
     early_attention = string_param(p, kName, "early_attention", "on", {"off", "on"}) == "on";
-    combine_triggers_first
-        = string_param(p, kName, "combine_trigger", "after_wait", {"after_wait", "at_start"}) == "at_start";
     sched.arrivals = string_param(p, kName, "arrivals", "sequential", {"sequential", "poisson"}) == "poisson"
         ? llm::Arrivals::Poisson
         : llm::Arrivals::Sequential;
@@ -75,6 +75,8 @@ Config::Config(const nlohmann::json& p)
         fail("heads / kv_heads must be 1, 2, 4 or 8 on the cuda backend, got " + std::to_string(g));
     if (m.ffn % 8 || m.vocab % 8)
         fail("parameters 'ffn' and 'vocab' must be multiples of 8 on the cuda backend (16-byte rows)");
+    if (mma_attention && fp8)
+        fail("attention_impl mma reads a bf16 cache; kv_dtype fp8 runs on attention_impl simt");
     if (page_size != 16 && page_size != 32 && page_size != 64 && page_size != 128)
         fail("parameter 'page_size' must be 16, 32, 64 or 128, got " + std::to_string(page_size));
     if (gemv && sched.batch > kGemvMaxRows)
@@ -94,8 +96,8 @@ Config::Config(const nlohmann::json& p)
 }
 std::string Config::what() const
 {
-    return "tiny_llm decode D" + std::to_string(m.head_dim()) + " G" + std::to_string(group())
-        + (fp8 ? " fp8" : " bf16");
+    return std::string("tiny_llm ") + (mma_attention ? "mma " : "") + "decode D" + std::to_string(m.head_dim()) + " G"
+        + std::to_string(group()) + (fp8 ? " fp8" : " bf16");
 }
 
 namespace {
@@ -116,10 +118,30 @@ template<int D, typename T> DecodeKernel decode_for(int g, int& smem)
         return decode::decode_kernel<D, 8, T>;
     }
 }
+
+template<int D> DecodeKernel mma_decode_for(int g, int& smem)
+{
+    switch (g) {
+    case 1:
+        smem = decode::mma_smem_bytes<D, 1>(kDecodeStages);
+        return decode::decode_mma_kernel<D, 1>;
+    case 2:
+        smem = decode::mma_smem_bytes<D, 2>(kDecodeStages);
+        return decode::decode_mma_kernel<D, 2>;
+    case 4:
+        smem = decode::mma_smem_bytes<D, 4>(kDecodeStages);
+        return decode::decode_mma_kernel<D, 4>;
+    default:
+        smem = decode::mma_smem_bytes<D, 8>(kDecodeStages);
+        return decode::decode_mma_kernel<D, 8>;
+    }
+}
 } // namespace
 
 DecodeKernel decode_kernel_for(const Config& c, int& smem)
 {
+    if (c.mma_attention)
+        return c.m.head_dim() == 128 ? mma_decode_for<128>(c.group(), smem) : mma_decode_for<64>(c.group(), smem);
     if (c.fp8)
         return c.m.head_dim() == 128 ? decode_for<128, __nv_fp8_e4m3>(c.group(), smem)
                                      : decode_for<64, __nv_fp8_e4m3>(c.group(), smem);
@@ -502,7 +524,7 @@ void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
         const decode::Params p {kp, vp, table_.as<int>(), seq_len_.as<int>(), q_.as<__nv_bfloat16>(), scales,
             scales + m.kv_heads, attn_.as<__nv_bfloat16>(), o_part_.as<float>(), m_part_.as<float>(),
             l_part_.as<float>(), m.kv_heads, cfg_.page_size, max_pages_, cfg_.splits, kDecodeStages, scale_log2,
-            cfg_.early_attention, cfg_.combine_triggers_first};
+            cfg_.early_attention};
         launch_kernel(pdl, decode_kernel_, dim3(cfg_.splits, m.kv_heads, seqs), dim3(decode::kThreads),
             static_cast<std::size_t>(decode_smem_), s, p);
         if (cfg_.splits > 1) {

@@ -111,13 +111,19 @@ int main()
     expect_verified(plugin, "tiny_llm",
         with({{"gemv_blocks_per_sm", 1}, {"hidden", 512}, {"heads", 4}, {"kv_heads", 1}, {"ffn", 1024}, {"batch", 3},
             {"splits", 3}, {"cuda_graph", "on"}}));
-    // The step's attention variants: the early start off, the combine letting the wo GEMV launch
-    // before its wait; ragged batches and a split count above the tiles, so some splits are empty.
+    // The step's variants: the attention's early start off, full-wave GEMV grids; ragged batches
+    // and a split count above the tiles, so some splits are empty.
     for (const char* graph : {"off", "on"}) {
         expect_verified(
             plugin, "tiny_llm", with({{"early_attention", "off"}, {"batch", 3}, {"splits", 5}, {"cuda_graph", graph}}));
+        expect_verified(
+            plugin, "tiny_llm", with({{"gemv_grid", "wave"}, {"batch", 3}, {"splits", 5}, {"cuda_graph", graph}}));
+        // The tensor-core attention in the steps (and the prefill's unfused path), D 128 and 64.
+        expect_verified(
+            plugin, "tiny_llm", with({{"attention_impl", "mma"}, {"batch", 3}, {"splits", 5}, {"cuda_graph", graph}}));
         expect_verified(plugin, "tiny_llm",
-            with({{"combine_trigger", "at_start"}, {"batch", 3}, {"splits", 5}, {"cuda_graph", graph}}));
+            with({{"attention_impl", "mma"}, {"hidden", 512}, {"heads", 8}, {"kv_heads", 2}, {"batch", 2},
+                {"decode_gemm", graph == std::string("on") ? "gemv" : "cublaslt"}, {"cuda_graph", graph}}));
         // Balanced GEMV grids: several rounds of units a warp (ffn 2750 pairs, vocab 32000 rows).
         expect_verified(
             plugin, "tiny_llm", with({{"gemv_grid", "balanced"}, {"batch", 2}, {"ffn", 2752}, {"cuda_graph", graph}}));
