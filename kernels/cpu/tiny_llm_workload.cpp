@@ -322,9 +322,10 @@ public:
                 "the attention of a GEMV decode step looks its pages up and puts its KV tiles in flight before it "
                 "waits for the QKV projection under pdl (only the newest token's K/V row and q are read after the "
                 "wait); off: the whole attention waits"}),
-            cuda({"attention_impl", "simt", {"simt", "mma"},
+            cuda({"attention_impl", "auto", {"auto", "simt", "mma"},
                 "decode attention kernel of the steps: fp32 CUDA-core score and P V passes (simt), or m16n8k16 "
-                "tensor cores with one barrier per tile (mma, bf16 KV only)"}),
+                "tensor cores with one barrier per tile (mma, bf16 KV only); auto: mma with a bf16 cache, simt with "
+                "fp8"}),
             cuda({"gemv_grid", "balanced", {"wave", "balanced"},
                 "blocks of a GEMV decode step's GEMV: a full wave (each warp walks units of rows until none is "
                 "left, so the last round may be partly idle), or the fewest blocks that walk the same number of "

@@ -224,12 +224,14 @@ template<int kChunks> struct PageGather {
 };
 
 // What `early` (Params) changes in a block's start. Before pdl_wait: the length through L2 (never
-// a stale L1 line: the lengths change between steps). After it: the length again, which must
-// not have moved (a caller breaking the contract traps instead of attending to a wrong span), and
-// the newest token's K and V chunk of threads 0 .. kChunks - 1 when this block's span holds it;
-// put() overwrites the ring's stale copy of that row once its tile has landed.
+// a stale L1 line: the lengths change between steps). After it: the newest token's K and V chunk
+// of threads 0 .. kChunks - 1 when this block's span holds it (put() overwrites the ring's stale
+// copy of that row once its tile has landed), and the length again, which confirm() compares at
+// the block's end, off the critical path: a caller breaking the contract traps instead of
+// attending to a wrong span.
 template<int kChunks> struct EarlyStart {
     int last = -1; // the newest position, or -1 (not early, or not in this block's span)
+    int len_after = -1;
     uint4 k {}, v {};
 
     __device__ static int length(const Params& p, int b) { return p.early ? __ldcg(p.seq_len + b) : p.seq_len[b]; }
@@ -239,8 +241,7 @@ template<int kChunks> struct EarlyStart {
         if (!p.early)
             return;
         pdl_wait();
-        if (__ldcg(p.seq_len + b) != len)
-            __trap();
+        len_after = __ldcg(p.seq_len + b);
         if (len - 1 < g.start || len - 1 >= g.end)
             return;
         last = len - 1;
@@ -250,6 +251,11 @@ template<int kChunks> struct EarlyStart {
             k = __ldcg(reinterpret_cast<const uint4*>(k_pool + off));
             v = __ldcg(reinterpret_cast<const uint4*>(v_pool + off));
         }
+    }
+    __device__ __forceinline__ void confirm(const Params& p, int len) const
+    {
+        if (p.early && len_after != len)
+            __trap();
     }
     // At tile `tile` (landed, after PageGather::advance), with the stage's K and V rows.
     __device__ __forceinline__ void put(
@@ -437,6 +443,7 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
         }
     }
 
+    early.confirm(p, len);
     // Merge the token groups' accumulators through shared memory (the ring is free now).
     asm volatile("cp.async.wait_group 0;\n" ::);
     __syncthreads();

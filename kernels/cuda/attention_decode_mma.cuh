@@ -157,6 +157,7 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
         }
     }
 
+    early.confirm(p, len);
     // Merge the four warps' (m, l, o) through shared memory (the ring is free now).
     asm volatile("cp.async.wait_group 0;\n" ::);
     __syncthreads();

@@ -43,19 +43,56 @@ template<typename T> __global__ void seed_tensor(T* out, std::size_t n, std::uin
 }
 
 // x[r] = embedding[tokens[r]] (fp32 residual stream). May run under PDL (a decode step's): waits
-// for the previous kernel, reads the token through L2. (8.1 us under ncu for a 4096-wide row on the H200,
-// one block; __restrict__ and an unrolled loop did not shorten it: bench/results/2026-12-01-h200-merged-3.)
+// for the previous kernel, reads the token through L2. bf16 rows of a multiple of 8 are read 16
+// bytes a thread, all of a thread's loads in flight at once (the scalar loop waited on each).
 // With `grow` (a decode step's sequence lengths, a row per sequence), also grow[r] += 1: the
-// step's token is appended, so no kernel of its own sets the lengths before the step.
+// step's token is appended, so no kernel of its own sets the lengths before the step; then the
+// next kernel (the QKV GEMV) may launch, its weight loads going out while the row is copied: the
+// length is written and fenced first, because the attention after that GEMV reads it before its
+// own wait (decode::Params::early).
 template<typename T> __global__ void embed(const int* tokens, const T* emb, float* x, int hidden, int* grow = nullptr)
 {
     pdl_wait();
     const std::size_t row = blockIdx.x;
-    if (grow && threadIdx.x == 0) // through L2: under PDL a stale L1 line of the last step's length would be wrong
-        grow[row] = __ldcg(grow + row) + 1;
+    if (grow) {
+        if (threadIdx.x == 0) { // through L2: under PDL a stale L1 line of the last step's length would be wrong
+            grow[row] = __ldcg(grow + row) + 1;
+            __threadfence();
+        }
+        __syncthreads();
+        pdl_trigger();
+    }
     const T* e = emb + static_cast<std::size_t>(__ldcg(tokens + row)) * hidden;
+    float* out = x + row * hidden;
+    if constexpr (sizeof(T) == 2) {
+        if (hidden % 8 == 0) {
+            constexpr int kHeld = 4; // 16-byte chunks a thread holds: rows up to 4 x 8 x blockDim
+            const int chunks = hidden / 8;
+            for (int c0 = threadIdx.x; c0 < chunks; c0 += kHeld * blockDim.x) {
+                uint4 v[kHeld];
+#pragma unroll
+                for (int j = 0; j < kHeld; ++j) {
+                    const int c = c0 + j * blockDim.x;
+                    v[j] = c < chunks ? reinterpret_cast<const uint4*>(e)[c] : make_uint4(0, 0, 0, 0);
+                }
+#pragma unroll
+                for (int j = 0; j < kHeld; ++j) {
+                    const int c = c0 + j * blockDim.x;
+                    if (c >= chunks)
+                        break;
+                    const auto* h = reinterpret_cast<const T*>(&v[j]);
+                    float4* o = reinterpret_cast<float4*>(out + 8 * c);
+                    o[0] = make_float4(static_cast<float>(h[0]), static_cast<float>(h[1]), static_cast<float>(h[2]),
+                        static_cast<float>(h[3]));
+                    o[1] = make_float4(static_cast<float>(h[4]), static_cast<float>(h[5]), static_cast<float>(h[6]),
+                        static_cast<float>(h[7]));
+                }
+            }
+            return;
+        }
+    }
     for (int i = threadIdx.x; i < hidden; i += blockDim.x)
-        x[row * hidden + i] = static_cast<float>(e[i]);
+        out[i] = static_cast<float>(e[i]);
 }
 
 __device__ __forceinline__ float block_sum(float v, float* red)

@@ -52,7 +52,8 @@ Config::Config(const nlohmann::json& p)
     prefill_gemm = string_param(p, kName, "prefill_gemm", "cublaslt", {"cublaslt", "wgmma", "tiled"});
     gemv_blocks_per_sm = num("gemv_blocks_per_sm", 0, 0, 8);
     gemv_balanced = string_param(p, kName, "gemv_grid", "balanced", {"wave", "balanced"}) == "balanced";
-    mma_attention = string_param(p, kName, "attention_impl", "simt", {"simt", "mma"}) == "mma";
+    const std::string impl = string_param(p, kName, "attention_impl", "auto", {"auto", "simt", "mma"});
+    mma_attention = impl == "mma" || (impl == "auto" && !fp8);
     early_attention = string_param(p, kName, "early_attention", "on", {"off", "on"}) == "on";
     sched.arrivals = string_param(p, kName, "arrivals", "sequential", {"sequential", "poisson"}) == "poisson"
         ? llm::Arrivals::Poisson

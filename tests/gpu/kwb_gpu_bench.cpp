@@ -332,7 +332,7 @@ json bench_timeline(const Plugin& plugin)
     const json model = {{"layers", 8}, {"hidden", 4096}, {"heads", 32}, {"kv_heads", 8}, {"ffn", 11008},
         {"requests", 1}, {"prompt_len", 512}, {"gen_tokens", 24}, {"length_spread", 0}};
     json out = json::array();
-    for (const json& variant : {json {{"cuda_graph", "on"}}, json {{"cuda_graph", "on"}, {"attention_impl", "mma"}},
+    for (const json& variant : {json {{"cuda_graph", "on"}}, json {{"cuda_graph", "on"}, {"attention_impl", "simt"}},
              json {{"cuda_graph", "on"}, {"gemv_grid", "wave"}},
              json {{"cuda_graph", "on"}, {"early_attention", "off"}}, json {{"cuda_graph", "off"}}}) {
         json p = model;
