@@ -366,6 +366,10 @@ struct GemvGrid {
     int per_sm = 0;
     bool balanced = false;
 };
+GemvGrid step_grid(const Config& c)
+{
+    return {c.gemv_blocks_per_sm, c.gemv_balanced};
+}
 
 template<int R, Epilogue E, bool Norm, typename KV>
 void launch_gemv_rows(bool pdl, GemvGrid grid, const GemvArgs& a, cudaStream_t s)
@@ -502,7 +506,7 @@ void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
     const auto& m = cfg_.m;
     const int h = m.hidden, hd = m.head_dim(), elem = cfg_.fp8 ? 1 : 2;
     const bool pdl = cfg_.pdl;
-    const GemvGrid per_sm {cfg_.gemv_blocks_per_sm, cfg_.gemv_balanced};
+    const GemvGrid grid = step_grid(cfg_);
     const std::size_t layer_pool = static_cast<std::size_t>(pages_) * m.kv_heads * cfg_.page_size * hd;
     const float scale_log2 = 1.0f / std::sqrt(static_cast<float>(hd)) * decode::kLog2e;
     GemvArgs a;
@@ -517,9 +521,9 @@ void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
             k_.as<__nv_bfloat16>(), v_.as<__nv_bfloat16>(), kp, vp, h, m.kv_dim(), hd, 1, cfg_.page_size, max_pages_,
             scales, nullptr};
         if (cfg_.fp8)
-            launch_gemv<Epilogue::Rope, true, __nv_fp8_e4m3>(pdl, per_sm, a, s);
+            launch_gemv<Epilogue::Rope, true, __nv_fp8_e4m3>(pdl, grid, a, s);
         else
-            launch_gemv<Epilogue::Rope, true>(pdl, per_sm, a, s);
+            launch_gemv<Epilogue::Rope, true>(pdl, grid, a, s);
 
         // early: the QKV GEMV before it writes only each sequence's newest K/V row and q.
         const decode::Params p {kp, vp, table_.as<int>(), seq_len_.as<int>(), q_.as<__nv_bfloat16>(), scales,
@@ -539,13 +543,13 @@ void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
 
         a.x = attn_.as<__nv_bfloat16>(), a.resid = nullptr, a.gain = nullptr, a.w = w(layout_.wo(l));
         a.y = x_.as<float>(), a.n = h, a.k = h;
-        launch_gemv<Epilogue::Residual, false>(pdl, per_sm, a, s);
+        launch_gemv<Epilogue::Residual, false>(pdl, grid, a, s);
         a.x = nullptr, a.resid = x_.as<float>(), a.gain = gain(layout_.ffn_norm(l)), a.w = w(layout_.gate_up(l));
         a.y = act_.as<void>(), a.n = m.ffn, a.k = h;
-        launch_gemv<Epilogue::Glu, true>(pdl, per_sm, a, s);
+        launch_gemv<Epilogue::Glu, true>(pdl, grid, a, s);
         a.x = act_.as<__nv_bfloat16>(), a.resid = nullptr, a.gain = nullptr, a.w = w(layout_.down(l));
         a.y = x_.as<float>(), a.n = h, a.k = m.ffn;
-        launch_gemv<Epilogue::Residual, false>(pdl, per_sm, a, s);
+        launch_gemv<Epilogue::Residual, false>(pdl, grid, a, s);
     }
     lm_head_argmax(seqs, s);
 }
@@ -557,7 +561,7 @@ void TinyLlm::lm_head_argmax(int seqs, cudaStream_t s) const
     a.resid = x_.as<float>(), a.gain = gain(layout_.final_norm()), a.w = w(layout_.lm_head);
     a.y = logits_.as<float>(), a.rows = seqs, a.n = cfg_.m.vocab, a.k = cfg_.m.hidden;
     a.partial = argmax_partial_.as<float2>(), a.arrived = argmax_arrived_.as<unsigned>(), a.next = next_.as<int>();
-    launch_gemv<Epilogue::StoreArgmax, true>(cfg_.pdl, GemvGrid {cfg_.gemv_blocks_per_sm, cfg_.gemv_balanced}, a, s);
+    launch_gemv<Epilogue::StoreArgmax, true>(cfg_.pdl, step_grid(cfg_), a, s);
 }
 
 void TinyLlm::prefill(const int* tokens, int prompt_len, const int* cu_seqlens, int row0, cudaStream_t s) const
