@@ -191,7 +191,8 @@ json bench_rmsnorm(const Plugin& plugin)
 
 // Batch 1: split counts from 8 to 128 at ring depths 2-6, both kernels; batch 64: the ring depths
 // and page sizes without a split; both: the auto split count (splits 0), and a few plain launches
-// (pdl 0) to show what the programmatic launch is worth; batch 1 also at larger pages.
+// (pdl 0) to show what the programmatic launch is worth; batch 1 also at pages of 64 and 128 tokens
+// (split counts 24, 48 and auto, rings of 2 and 3).
 struct DecodeVariant {
     const char* impl;
     int splits, stages, page, pdl;
@@ -212,7 +213,9 @@ std::vector<DecodeVariant> decode_variants(int batch)
                 v.push_back({impl, 0, stages, 16, 0});
             }
         for (int page : {64, 128})
-            v.push_back({"mma", 0, 2, page, 1});
+            for (int splits : {0, 24, 48})
+                for (int stages : {2, 3})
+                    v.push_back({"mma", splits, stages, page, 1});
         return v;
     }
     for (const char* impl : {"simt", "mma"}) {
