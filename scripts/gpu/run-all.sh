@@ -11,6 +11,8 @@
 #   rmsnorm    kwb_gpu_bench rmsnorm    -> bench-rmsnorm.json
 #   decode     kwb_gpu_bench decode     -> bench-decode.json (paged decode attention GB/s)
 #   prefill    kwb_gpu_bench prefill    -> bench-prefill.json (causal prefill TFLOP/s, every tile config)
+#   timeline   kwb_gpu_bench timeline   -> bench-timeline.json (a tiny_llm decode step's kernels, with their
+#              overlaps, from CUPTI Activity; the table in bench-timeline.log)
 #   torch-attention  torch_attention.py -> torch-attention.json (SDPA decode GB/s, flash prefill TFLOP/s)
 #   torch      torch_reference.py       -> torch.json (copy_ and torch.mm, same GPU, same call)
 #   studies    kwb_studies.sh: kwb calibrate, a GEMM A/B to its verdict, the correctness gate,
@@ -52,7 +54,7 @@ for stage in "${stages[@]}"; do
         echo "$name: exit $rc" | tee -a "$out/gpu-tests.txt"
         [ $rc -eq 0 ] || status=1
       done ;;
-    calibrate|copy|gemm|rmsnorm|decode|prefill)
+    calibrate|copy|gemm|rmsnorm|decode|prefill|timeline)
       timeout "$limit" "$here/bin/kwb_gpu_bench" "$stage" > "$out/bench-$stage.json" 2> "$out/bench-$stage.log" || status=1 ;;
     torch)
       timeout "$limit" python3 "$here/torch_reference.py" > "$out/torch.json" 2> "$out/torch.log" || status=1 ;;
