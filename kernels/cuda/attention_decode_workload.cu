@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "attention_decode_kernel.cuh"
-#include "attention_decode_mma.cuh"
+#include "attention_decode_select.cuh"
 #include "attention_decode_workload.h"
 #include "buffer_pool.h"
 #include "device_buffer.h"
@@ -148,13 +147,20 @@ __global__ void __launch_bounds__(256) decode_reference(float* out, float* score
 // (PDL), spins, then writes. stash_newest first saves those rows and overwrites them with 3.0
 // (bf16 0x4040, fp8 0x40 = 2.0): an attention that kept its early copy of the row attends to those.
 constexpr unsigned char kStaleByte = 0x40;
+// Byte offset of sequence b's newest row of KV head kvh in a pool of [page][kv_head][page_size][row].
+__device__ __forceinline__ std::size_t newest_row_at(
+    const int* table, const int* len, int b, int kvh, int kv_heads, int page_size, int max_pages, int row_bytes)
+{
+    const int pos = len[b] - 1;
+    const std::size_t head_bytes = static_cast<std::size_t>(page_size) * row_bytes;
+    return static_cast<std::size_t>(table[b * max_pages + pos / page_size]) * head_bytes * kv_heads + head_bytes * kvh
+        + static_cast<std::size_t>(pos % page_size) * row_bytes;
+}
 __global__ void stash_newest(unsigned char* k_pool, unsigned char* v_pool, unsigned char* saved, const int* table,
     const int* len, int kv_heads, int page_size, int max_pages, int row_bytes)
 {
-    const int kvh = blockIdx.x, b = blockIdx.y, pos = len[b] - 1;
-    const std::size_t head_bytes = static_cast<std::size_t>(page_size) * row_bytes;
-    const std::size_t at = static_cast<std::size_t>(table[b * max_pages + pos / page_size]) * head_bytes * kv_heads
-        + head_bytes * kvh + static_cast<std::size_t>(pos % page_size) * row_bytes;
+    const int kvh = blockIdx.x, b = blockIdx.y;
+    const std::size_t at = newest_row_at(table, len, b, kvh, kv_heads, page_size, max_pages, row_bytes);
     unsigned char* keep = saved + (static_cast<std::size_t>(b) * kv_heads + kvh) * 2 * row_bytes;
     for (int i = threadIdx.x; i < row_bytes; i += blockDim.x) {
         keep[i] = k_pool[at + i], keep[row_bytes + i] = v_pool[at + i];
@@ -167,10 +173,8 @@ __global__ void restore_newest_late(unsigned char* k_pool, unsigned char* v_pool
     pdl_trigger();
     const long long until = clock64() + 200000; // about 100 us at 2 GHz: the attention's blocks start meanwhile
     while (clock64() < until) { }
-    const int kvh = blockIdx.x, b = blockIdx.y, pos = len[b] - 1;
-    const std::size_t head_bytes = static_cast<std::size_t>(page_size) * row_bytes;
-    const std::size_t at = static_cast<std::size_t>(table[b * max_pages + pos / page_size]) * head_bytes * kv_heads
-        + head_bytes * kvh + static_cast<std::size_t>(pos % page_size) * row_bytes;
+    const int kvh = blockIdx.x, b = blockIdx.y;
+    const std::size_t at = newest_row_at(table, len, b, kvh, kv_heads, page_size, max_pages, row_bytes);
     const unsigned char* keep = saved + (static_cast<std::size_t>(b) * kv_heads + kvh) * 2 * row_bytes;
     for (int i = threadIdx.x; i < row_bytes; i += blockDim.x)
         k_pool[at + i] = keep[i], v_pool[at + i] = keep[row_bytes + i];
@@ -222,80 +226,10 @@ struct Config {
     }
 };
 
-using Kernel = void (*)(Params);
-
-template<int D, typename T> Kernel kernel_for_group(int g)
+using decode::Kernel;
+decode::Selected kernel_for(const Config& c)
 {
-    switch (g) {
-    case 1:
-        return decode::decode_kernel<D, 1, T>;
-    case 2:
-        return decode::decode_kernel<D, 2, T>;
-    case 4:
-        return decode::decode_kernel<D, 4, T>;
-    default:
-        return decode::decode_kernel<D, 8, T>;
-    }
-}
-template<int D, typename T> int smem_for_group(int g, int stages)
-{
-    switch (g) {
-    case 1:
-        return decode::smem_bytes<D, 1, T>(stages);
-    case 2:
-        return decode::smem_bytes<D, 2, T>(stages);
-    case 4:
-        return decode::smem_bytes<D, 4, T>(stages);
-    default:
-        return decode::smem_bytes<D, 8, T>(stages);
-    }
-}
-
-template<int D> Kernel mma_kernel_for(int g)
-{
-    switch (g) {
-    case 1:
-        return decode::decode_mma_kernel<D, 1>;
-    case 2:
-        return decode::decode_mma_kernel<D, 2>;
-    case 4:
-        return decode::decode_mma_kernel<D, 4>;
-    default:
-        return decode::decode_mma_kernel<D, 8>;
-    }
-}
-template<int D> int mma_smem_for(int g, int stages)
-{
-    switch (g) {
-    case 1:
-        return decode::mma_smem_bytes<D, 1>(stages);
-    case 2:
-        return decode::mma_smem_bytes<D, 2>(stages);
-    case 4:
-        return decode::mma_smem_bytes<D, 4>(stages);
-    default:
-        return decode::mma_smem_bytes<D, 8>(stages);
-    }
-}
-
-Kernel kernel_for(const Config& c)
-{
-    if (c.mma)
-        return c.head_dim == 128 ? mma_kernel_for<128>(c.group()) : mma_kernel_for<64>(c.group());
-    if (c.head_dim == 128)
-        return c.fp8 ? kernel_for_group<128, __nv_fp8_e4m3>(c.group())
-                     : kernel_for_group<128, __nv_bfloat16>(c.group());
-    return c.fp8 ? kernel_for_group<64, __nv_fp8_e4m3>(c.group()) : kernel_for_group<64, __nv_bfloat16>(c.group());
-}
-int smem_for(const Config& c)
-{
-    if (c.mma)
-        return c.head_dim == 128 ? mma_smem_for<128>(c.group(), c.stages) : mma_smem_for<64>(c.group(), c.stages);
-    if (c.head_dim == 128)
-        return c.fp8 ? smem_for_group<128, __nv_fp8_e4m3>(c.group(), c.stages)
-                     : smem_for_group<128, __nv_bfloat16>(c.group(), c.stages);
-    return c.fp8 ? smem_for_group<64, __nv_fp8_e4m3>(c.group(), c.stages)
-                 : smem_for_group<64, __nv_bfloat16>(c.group(), c.stages);
+    return decode::select_kernel(c.mma, c.fp8, c.head_dim, c.group(), c.stages);
 }
 
 // The paged cache, its table and lengths, Q and O, shared by arms of equal data (buffer_pool.h);
@@ -308,8 +242,8 @@ class AttentionDecode final : public GpuWorkload {
 public:
     AttentionDecode(const nlohmann::json& params, const Config& cfg, cudaStream_t stream)
         : cfg_(cfg)
-        , kernel_(kernel_for(cfg))
-        , smem_(smem_for(cfg))
+        , kernel_(kernel_for(cfg).kernel)
+        , smem_(kernel_for(cfg).smem)
     {
         // Context lengths, then each sequence's pages drawn from one shuffled pool.
         std::uint64_t state = cfg.seed;
@@ -487,8 +421,9 @@ WorkloadKind attention_decode_kind()
     return {kName,
         [](const nlohmann::json& p) {
             const Config cfg(p);
-            return ResourceNeeds {cfg.what(), reinterpret_cast<const void*>(kernel_for(cfg)), decode::kThreads,
-                static_cast<std::size_t>(smem_for(cfg)), {}};
+            const auto chosen = kernel_for(cfg);
+            return ResourceNeeds {cfg.what(), reinterpret_cast<const void*>(chosen.kernel), decode::kThreads,
+                static_cast<std::size_t>(chosen.smem), {}};
         },
         [](const nlohmann::json& p, cudaStream_t stream) -> std::unique_ptr<GpuWorkload> {
             return std::make_unique<AttentionDecode>(p, Config(p), stream);

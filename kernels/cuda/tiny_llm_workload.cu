@@ -6,7 +6,7 @@
 // the host and the step can be captured in a CUDA graph. CUDA events between tokens give each
 // request's TTFT and inter-token latencies. This file holds the model's buffers, its forward
 // pass and its check; tiny_llm_serving.cu serves the requests.
-#include "attention_decode_mma.cuh"
+#include "attention_decode_select.cuh"
 #include "cublaslt_loader.h"
 #include "device_query.h"
 #include "tiny_llm_engine.h"
@@ -101,53 +101,11 @@ std::string Config::what() const
         + std::to_string(group()) + (fp8 ? " fp8" : " bf16");
 }
 
-namespace {
-template<int D, typename T> DecodeKernel decode_for(int g, int& smem)
-{
-    switch (g) {
-    case 1:
-        smem = decode::smem_bytes<D, 1, T>(kDecodeStages);
-        return decode::decode_kernel<D, 1, T>;
-    case 2:
-        smem = decode::smem_bytes<D, 2, T>(kDecodeStages);
-        return decode::decode_kernel<D, 2, T>;
-    case 4:
-        smem = decode::smem_bytes<D, 4, T>(kDecodeStages);
-        return decode::decode_kernel<D, 4, T>;
-    default:
-        smem = decode::smem_bytes<D, 8, T>(kDecodeStages);
-        return decode::decode_kernel<D, 8, T>;
-    }
-}
-
-template<int D> DecodeKernel mma_decode_for(int g, int& smem)
-{
-    switch (g) {
-    case 1:
-        smem = decode::mma_smem_bytes<D, 1>(kDecodeStages);
-        return decode::decode_mma_kernel<D, 1>;
-    case 2:
-        smem = decode::mma_smem_bytes<D, 2>(kDecodeStages);
-        return decode::decode_mma_kernel<D, 2>;
-    case 4:
-        smem = decode::mma_smem_bytes<D, 4>(kDecodeStages);
-        return decode::decode_mma_kernel<D, 4>;
-    default:
-        smem = decode::mma_smem_bytes<D, 8>(kDecodeStages);
-        return decode::decode_mma_kernel<D, 8>;
-    }
-}
-} // namespace
-
 DecodeKernel decode_kernel_for(const Config& c, int& smem)
 {
-    if (c.mma_attention)
-        return c.m.head_dim() == 128 ? mma_decode_for<128>(c.group(), smem) : mma_decode_for<64>(c.group(), smem);
-    if (c.fp8)
-        return c.m.head_dim() == 128 ? decode_for<128, __nv_fp8_e4m3>(c.group(), smem)
-                                     : decode_for<64, __nv_fp8_e4m3>(c.group(), smem);
-    return c.m.head_dim() == 128 ? decode_for<128, __nv_bfloat16>(c.group(), smem)
-                                 : decode_for<64, __nv_bfloat16>(c.group(), smem);
+    const auto chosen = decode::select_kernel(c.mma_attention, c.fp8, c.m.head_dim(), c.group(), kDecodeStages);
+    smem = chosen.smem;
+    return chosen.kernel;
 }
 
 namespace {
