@@ -10,10 +10,13 @@
 #   gemm       kwb_gpu_bench gemm       -> bench-gemm.json (every tiled config vs cuBLASLt, 4096^3, 8192^3)
 #   rmsnorm    kwb_gpu_bench rmsnorm    -> bench-rmsnorm.json
 #   decode     kwb_gpu_bench decode     -> bench-decode.json (paged decode attention GB/s)
+#   decode-fit kwb_gpu_bench decode-fit -> bench-decode-fit.json (batch 1 at contexts 4k-128k, fixed splits:
+#              a launch's fixed cost and tile round, fitted; torch's side is torch-decode-fit)
 #   prefill    kwb_gpu_bench prefill    -> bench-prefill.json (causal prefill TFLOP/s, every tile config)
 #   timeline   kwb_gpu_bench timeline   -> bench-timeline.json (a tiny_llm decode step's kernels, with their
 #              overlaps, from CUPTI Activity; the table in bench-timeline.log)
 #   torch-attention  torch_attention.py -> torch-attention.json (SDPA decode GB/s, flash prefill TFLOP/s)
+#   torch-decode-fit torch_attention.py decode-fit -> torch-decode-fit.json (SDPA decode, batch 1, 4k-128k)
 #   torch      torch_reference.py       -> torch.json (copy_ and torch.mm, same GPU, same call)
 #   studies    kwb_studies.sh: kwb calibrate, a GEMM A/B to its verdict, the correctness gate,
 #              A/A false alarms for the copy and the GEMM (studies-summary.json)
@@ -54,12 +57,15 @@ for stage in "${stages[@]}"; do
         echo "$name: exit $rc" | tee -a "$out/gpu-tests.txt"
         [ $rc -eq 0 ] || status=1
       done ;;
-    calibrate|copy|gemm|rmsnorm|decode|prefill|timeline)
+    calibrate|copy|gemm|rmsnorm|decode|decode-fit|prefill|timeline)
       timeout "$limit" "$here/bin/kwb_gpu_bench" "$stage" > "$out/bench-$stage.json" 2> "$out/bench-$stage.log" || status=1 ;;
     torch)
       timeout "$limit" python3 "$here/torch_reference.py" > "$out/torch.json" 2> "$out/torch.log" || status=1 ;;
     torch-attention)
       timeout "$limit" python3 "$here/torch_attention.py" > "$out/torch-attention.json" 2> "$out/torch-attention.log" || status=1 ;;
+    torch-decode-fit)
+      timeout "$limit" python3 "$here/torch_attention.py" decode-fit > "$out/torch-decode-fit.json" \
+        2> "$out/torch-decode-fit.log" || status=1 ;;
     studies)
       timeout "$limit" bash "$here/kwb_studies.sh" "$out" || status=1 ;;
     ncu)

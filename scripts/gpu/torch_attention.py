@@ -7,7 +7,8 @@
 #            TFLOP/s counts the causal half: 4 * B * H * S * S * D / 2
 # Timing as torch_anchors.py: CUDA events around `inner` calls (batch-1 decode is launch-bound, so
 # many calls per event pair, sized to about 10 ms), 3 warm-ups, 30 repetitions.
-# Usage: python3 torch_attention.py [decode] [prefill] > torch-attention.json
+#   decode-fit  batch 1 at contexts 4k-128k (kwb_gpu_bench decode-fit's shapes)
+# Usage: python3 torch_attention.py [decode] [decode-fit] [prefill] > torch-attention.json
 import json, statistics, sys, torch
 import torch.nn.functional as F
 
@@ -38,22 +39,25 @@ def summary(ms, inner, work, scale, unit):
 stages = sys.argv[1:] or ["decode", "prefill"]
 torch.manual_seed(0)
 out = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "rows": []}
+decode_shapes = []
 if "decode" in stages:
-    for ctx in (1024, 8192, 32768):
-        for B in (1, 64):
-            Hq, Hkv, D = 32, 8, 128
-            q = torch.randn(B, Hq, 1, D, device="cuda", dtype=torch.bfloat16)
-            k = torch.randn(B, Hkv, ctx, D, device="cuda", dtype=torch.bfloat16)
-            v = torch.randn_like(k)
-            case = f"decode SDPA GQA32/8 D128 bf16 B{B} ctx{ctx}"
-            try:
-                ms, inner = bench(lambda: F.scaled_dot_product_attention(q, k, v, enable_gqa=True))
-                out["rows"].append({"case": case, "batch": B, "context": ctx,
-                                    **summary(ms, inner, 2 * B * Hkv * ctx * D * 2, 1e9, "GB/s")})
-            except Exception as ex:
-                out["rows"].append({"case": case, "error": str(ex)[:300]})
-            print(json.dumps(out["rows"][-1]), file=sys.stderr)
-            del q, k, v
+    decode_shapes += [(ctx, B) for ctx in (1024, 8192, 32768) for B in (1, 64)]
+if "decode-fit" in stages:
+    decode_shapes += [(ctx, 1) for ctx in (4096, 8192, 16384, 32768, 65536, 131072)]
+for ctx, B in decode_shapes:
+    Hq, Hkv, D = 32, 8, 128
+    q = torch.randn(B, Hq, 1, D, device="cuda", dtype=torch.bfloat16)
+    k = torch.randn(B, Hkv, ctx, D, device="cuda", dtype=torch.bfloat16)
+    v = torch.randn_like(k)
+    case = f"decode SDPA GQA32/8 D128 bf16 B{B} ctx{ctx}"
+    try:
+        ms, inner = bench(lambda: F.scaled_dot_product_attention(q, k, v, enable_gqa=True))
+        out["rows"].append({"case": case, "batch": B, "context": ctx,
+                            **summary(ms, inner, 2 * B * Hkv * ctx * D * 2, 1e9, "GB/s")})
+    except Exception as ex:
+        out["rows"].append({"case": case, "error": str(ex)[:300]})
+    print(json.dumps(out["rows"][-1]), file=sys.stderr)
+    del q, k, v
 if "prefill" in stages:
     for D in (128, 64):
         B, H, S = 4, 32, 4096

@@ -9,7 +9,9 @@
 // Causal prefill TFLOP/s at batch 4, 32 heads, seq 4096, head dim 128 and 64, every tile configuration that fits.
 // timeline: one tiny_llm request (3.4 GB model) under CUPTI Activity, the kernels of a decode step
 // with their gaps (what ncu, one kernel at a time, cannot show under PDL and graphs).
-// Usage: kwb_gpu_bench [copy] [gemm] [rmsnorm] [decode] [prefill] [calibrate] [timeline] [--reps N]
+// decode-fit: batch 1 at contexts 4k-128k, fixed splits, to fit a launch's fixed cost and tile round.
+// Usage: kwb_gpu_bench [copy] [gemm] [rmsnorm] [decode] [decode-fit] [decode-one JSON] [prefill] [calibrate]
+//        [timeline] [--reps N]
 // (JSON on stdout)
 #include "gpu_plugin.h"
 
@@ -257,6 +259,35 @@ json bench_decode(const Plugin& plugin)
     return rows;
 }
 
+// Batch 1 at contexts 4k-128k with the split count fixed, so a launch's time is a fixed cost plus
+// tiles per block x a tile round: a line fitted through the contexts separates the two (ours and
+// torch alike pay the fixed part once a call). Early start (prologue before the grid dependency
+// wait) on and off, rings of 2 and 3, splits 32 (two blocks per SM), 48 (three) and auto.
+json bench_decode_fit(const Plugin& plugin)
+{
+    json rows = json::array();
+    struct Variant {
+        int splits, stages, early, page;
+    };
+    const Variant variants[] = {{32, 2, 0, 16}, {32, 2, 1, 16}, {32, 3, 0, 16}, {32, 3, 1, 16}, {48, 2, 0, 16},
+        {48, 2, 1, 16}, {0, 2, 0, 16}, {0, 2, 1, 16}, {32, 2, 0, 64}, {32, 2, 1, 64}};
+    for (int context : {4096, 8192, 16384, 32768, 65536, 131072})
+        for (const auto& [splits, stages, early, page] : variants) {
+            const json p = {{"batch", 1}, {"heads", 32}, {"kv_heads", 8}, {"head_dim", 128}, {"context", context},
+                {"length_spread", 0}, {"page_size", page}, {"splits", splits}, {"stages", stages},
+                {"kv_dtype", "bf16"}, {"impl", "mma"}, {"pdl", 1}, {"early", early}};
+            auto m = measure(plugin, "attention_decode", p);
+            if (m.contains("bytes_per_launch"))
+                m["gbs"] = rate(m, m.at("bytes_per_launch").get<double>(), 1e9, "GB/s");
+            std::fprintf(stderr, "fit ctx %d splits %d (%d) stages %d early %d page %d: %.2f us %s %s\n", context,
+                splits, m.value("metrics", json()).value("splits", -1), stages, early, page,
+                m.contains("ms_per_launch") ? 1e3 * m.at("ms_per_launch").at("median").get<double>() : -1.0,
+                m.value("gbs", json()).dump().c_str(), m.value("verify", json()).value("ok", false) ? "" : m.dump().c_str());
+            rows.push_back(m);
+        }
+    return rows;
+}
+
 json bench_prefill(const Plugin& plugin)
 {
     json rows = json::array();
@@ -380,7 +411,8 @@ int main(int argc, char** argv)
         stages = {"calibrate", "copy", "gemm", "rmsnorm"};
     const auto plugin = require_plugin();
     json out = {{"device", plugin.device}, {"reps", g_reps}};
-    for (const auto& s : stages) {
+    for (std::size_t i = 0; i < stages.size(); ++i) {
+        const std::string& s = stages[i];
         if (s == "copy")
             out["copy"] = bench_copy(plugin);
         else if (s == "gemm")
@@ -389,6 +421,10 @@ int main(int argc, char** argv)
             out["rmsnorm"] = bench_rmsnorm(plugin);
         else if (s == "decode")
             out["decode"] = bench_decode(plugin);
+        else if (s == "decode-fit")
+            out["decode_fit"] = bench_decode_fit(plugin);
+        else if (s == "decode-one" && i + 1 < stages.size()) // one configuration, for ncu: decode-one JSON
+            out["decode_one"] = measure(plugin, "attention_decode", json::parse(stages[++i]));
         else if (s == "prefill")
             out["prefill"] = bench_prefill(plugin);
         else if (s == "timeline")
@@ -397,7 +433,8 @@ int main(int argc, char** argv)
             out["calibrate"] = json::parse(plugin.api->calibrate(0));
         else {
             std::fprintf(stderr,
-                "kwb_gpu_bench: unknown stage \"%s\" (copy, gemm, rmsnorm, decode, prefill, calibrate, timeline)\n",
+                "kwb_gpu_bench: unknown stage \"%s\" (copy, gemm, rmsnorm, decode, decode-fit, decode-one JSON, "
+                "prefill, calibrate, timeline)\n",
                 s.c_str());
             return 2;
         }
