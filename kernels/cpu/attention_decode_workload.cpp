@@ -30,6 +30,9 @@ public:
             {"length_spread", 50, int_values({0, 50, 100}),
                 "percent: context lengths drawn uniformly from [context * (1 - spread/100), context] by seed"},
             {"page_size", 16, int_values({16, 32, 64, 128}), "tokens per KV page"},
+            {"page_order", "shuffled", {"shuffled", "ordered"},
+                "shuffled: every sequence's pages scattered over the pool by seed (a paged cache in service); "
+                "ordered: each sequence's pages consecutive and in order (a contiguous cache, as torch's SDPA reads)"},
             {"splits", 1, int_values({0, 1, 4, 16, 32}),
                 "token ranges per sequence, each its own thread block (1 = no split-KV; else a combine kernel "
                 "merges them; 0 = auto, about two blocks per SM)"},
@@ -45,6 +48,9 @@ public:
             {"impl", "simt", {"simt", "mma"},
                 "simt: fp32 CUDA-core score and P V passes; mma: m16n8k16 tensor cores, one barrier per tile "
                 "(bf16 KV only)"},
+            {"kv_copy", "cp.async", {"cp.async", "bulk"},
+                "how impl mma's K/V tiles reach shared memory: cp.async (16 bytes a thread), or bulk: one TMA bulk "
+                "copy per K or V row, landing on a per-slot mbarrier (sm_90 and later)"},
             {"seed", 1, int_values({1, 2, 3}), "draws the context lengths and the page shuffle"},
             iterations_param(10, {1, 10, 100}),
             cache_param(),

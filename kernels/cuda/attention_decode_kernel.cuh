@@ -146,7 +146,7 @@ template<int kChunks> struct PageGather {
     static constexpr int kTokStride = kThreads / kChunks;
     static_assert(kSlots >= 1 && kTokStride * kChunks == kThreads, "a tile is whole rounds of the block");
     const int* table;
-    std::size_t page_bytes, head_off;
+    std::size_t page_bytes, head_base, head_off;
     int shift, mask, row_bytes, start, end, tok0, chunk;
     int page[kSlots];
 
@@ -162,8 +162,15 @@ template<int kChunks> struct PageGather {
         mask = p.page_size - 1;
         const std::size_t head_bytes = static_cast<std::size_t>(p.page_size) * row_bytes;
         page_bytes = head_bytes * p.kv_heads;
-        head_off = head_bytes * kvh + static_cast<std::size_t>(chunk) * 16;
+        head_base = head_bytes * kvh;
+        head_off = head_base + static_cast<std::size_t>(chunk) * 16;
         fetch(0);
+    }
+    // The byte offset of token pos's row of this block's KV head in the pool (a table lookup).
+    __device__ __forceinline__ std::size_t row_offset(int pos) const
+    {
+        return static_cast<std::size_t>(__ldg(table + (pos >> shift))) * page_bytes + head_base
+            + static_cast<std::size_t>(pos & mask) * row_bytes;
     }
     // Ends the span at the sequence's length; returns its tile count.
     __device__ __forceinline__ int clip(int len)
@@ -205,9 +212,9 @@ template<int kChunks> struct PageGather {
         cp_commit();
     }
     // Copies the tile whose pages fetch() read last: token t's chunk to k_s + t * k_stride and
-    // v_s + t * v_stride (bytes).
-    __device__ __forceinline__ void issue(int tile, unsigned char* k_s, int k_stride, unsigned char* v_s, int v_stride,
-        const unsigned char* k_pool, const unsigned char* v_pool) const
+    // v_s + t * v_stride (bytes). (The ring slot is BulkGather's; cp.async groups need none.)
+    __device__ __forceinline__ void issue(int tile, int /*slot*/, unsigned char* k_s, int k_stride, unsigned char* v_s,
+        int v_stride, const unsigned char* k_pool, const unsigned char* v_pool) const
     {
         const int base = start + tile * kTile + tok0;
 #pragma unroll
@@ -235,8 +242,9 @@ template<int kChunks> struct EarlyStart {
     uint4 k {}, v {};
 
     __device__ static int length(const Params& p, int b) { return p.early ? __ldcg(p.seq_len + b) : p.seq_len[b]; }
-    __device__ void wait(const Params& p, int b, int len, const PageGather<kChunks>& g, const unsigned char* k_pool,
-        const unsigned char* v_pool)
+    template<typename Gather>
+    __device__ void wait(
+        const Params& p, int b, int len, const Gather& g, const unsigned char* k_pool, const unsigned char* v_pool)
     {
         if (!p.early)
             return;
@@ -246,8 +254,7 @@ template<int kChunks> struct EarlyStart {
             return;
         last = len - 1;
         if (static_cast<int>(threadIdx.x) < kChunks) {
-            const std::size_t off = static_cast<std::size_t>(__ldg(g.table + (last >> g.shift))) * g.page_bytes
-                + g.head_off + static_cast<std::size_t>(last & g.mask) * g.row_bytes;
+            const std::size_t off = g.row_offset(last) + threadIdx.x * 16;
             k = __ldcg(reinterpret_cast<const uint4*>(k_pool + off));
             v = __ldcg(reinterpret_cast<const uint4*>(v_pool + off));
         }
@@ -322,7 +329,7 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
     const int start = gather.start, end = gather.end;
     auto load_tile = [&](int tile, int stage) {
         unsigned char* ks = smem + stage * L::kStageBytes;
-        gather.issue(tile, ks, L::kKStride, ks + kTile * L::kKStride, L::kVStride, kp, vp);
+        gather.issue(tile, stage, ks, L::kKStride, ks + kTile * L::kKStride, L::kVStride, kp, vp);
     };
     // The ring is primed before q is read, so q's load overlaps the first tiles' flight instead
     // of adding a round trip to the block's start (the first tile's barrier publishes q_s).

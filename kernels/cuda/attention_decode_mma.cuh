@@ -7,8 +7,11 @@
 // tile with its own running max and sum, so a tile needs one barrier (the ring's) instead of
 // three; the four warps' states are merged once at the end. P enters P V as two bf16 terms (hi +
 // the rounding remainder), which keeps the weights at about 16 bits, as the fp32 CUDA-core kernel.
+#include "attention_decode_bulk.cuh"
 #include "attention_decode_kernel.cuh"
 #include "attention_prefill_kernel.cuh"
+
+#include <type_traits>
 
 namespace kwb::cuda::decode {
 
@@ -28,7 +31,8 @@ template<int D, int G> int mma_smem_bytes(int stages)
     return (ring > comb ? ring : comb) + 16 * MmaLayout<D>::kStride * 2;
 }
 
-template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_kernel(const Params p)
+// kBulk: the tiles arrive by TMA bulk copies (attention_decode_bulk.cuh), else by cp.async.
+template<int D, int G, bool kBulk = false> __global__ void __launch_bounds__(kThreads) decode_mma_kernel(const Params p)
 {
     using prefill::ldsm_x4;
     using prefill::ldsm_x4_t;
@@ -52,13 +56,19 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const auto* kp = static_cast<const unsigned char*>(p.k_pool);
     const auto* vp = static_cast<const unsigned char*>(p.v_pool);
-    PageGather<kChunks> gather(
-        p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, D * 2, split_span(p, split));
+    const int* table_row = p.page_table + static_cast<std::size_t>(b) * p.max_pages;
+    auto gather = [&] {
+        if constexpr (kBulk) {
+            __shared__ std::uint64_t slot_bars[kMaxStages];
+            return BulkGather<D * 2>(p, table_row, kvh, split_span(p, split), slot_bars);
+        } else
+            return PageGather<kChunks>(p, table_row, kvh, D * 2, split_span(p, split));
+    }();
     const int tiles = gather.clip(len);
     const int start = gather.start, end = gather.end;
     auto load_tile = [&](int tile, int stage) {
         auto* ks = reinterpret_cast<unsigned char*>(ring + stage * MmaLayout<D>::kStageElems);
-        gather.issue(tile, ks, S * 2, ks + kTile * S * 2, S * 2, kp, vp);
+        gather.issue(tile, stage, ks, S * 2, ks + kTile * S * 2, S * 2, kp, vp);
     };
     // Primed before q is read: q's load overlaps the first tiles' flight (decode_kernel says why).
     gather.prime(tiles, p.stages, load_tile);

@@ -182,7 +182,7 @@ __global__ void restore_newest_late(unsigned char* k_pool, unsigned char* v_pool
 
 struct Config {
     int batch, heads, kv_heads, head_dim, context, spread_pct, page_size, splits, stages;
-    bool fp8, mma, pdl, early, wrong;
+    bool fp8, mma, pdl, early, wrong, ordered, bulk;
     std::uint64_t seed;
     explicit Config(const nlohmann::json& p)
         : batch(static_cast<int>(int_param(p, kName, "batch", 16, 1, 4096)))
@@ -199,6 +199,8 @@ struct Config {
         , pdl(int_param(p, kName, "pdl", 1, 0, 1) == 1)
         , early(int_param(p, kName, "early", 0, 0, 1) == 1)
         , wrong(wants_wrong_result(p))
+        , ordered(string_param(p, kName, "page_order", "shuffled", {"shuffled", "ordered"}) == "ordered")
+        , bulk(string_param(p, kName, "kv_copy", "cp.async", {"cp.async", "bulk"}) == "bulk")
         , seed(static_cast<std::uint64_t>(int_param(p, kName, "seed", 1, 0, 1LL << 40)))
     {
         const auto fail = [](const std::string& why) { throw ConfigError(std::string(kName) + ": " + why); };
@@ -213,6 +215,8 @@ struct Config {
             fail("heads / kv_heads must be 1, 2, 4 or 8, got " + std::to_string(g));
         if (mma && fp8)
             fail("impl mma reads a bf16 cache; kv_dtype fp8 runs on impl simt");
+        if (bulk && !mma)
+            fail("kv_copy bulk fills the tensor-core kernel's tiles; it needs impl mma");
         if (static_cast<double>(batch) * kv_heads * context * head_dim * 2 > 48.0 * (1ull << 30))
             fail("the KV cache of batch x kv_heads x context x head_dim exceeds 48 GiB");
     }
@@ -221,15 +225,15 @@ struct Config {
     std::string what() const
     {
         return std::string(mma ? "mma " : "") + "decode D" + std::to_string(head_dim) + " G" + std::to_string(group())
-            + (fp8 ? " fp8" : " bf16") + ", " + std::to_string(stages) + " stages" + (pdl ? "" : ", plain launch")
-            + (early ? ", early start" : "");
+            + (fp8 ? " fp8" : " bf16") + ", " + std::to_string(stages) + " stages" + (bulk ? ", TMA bulk copies" : "")
+            + (pdl ? "" : ", plain launch") + (early ? ", early start" : "");
     }
 };
 
 using decode::Kernel;
 decode::Selected kernel_for(const Config& c)
 {
-    return decode::select_kernel(c.mma, c.fp8, c.head_dim, c.group(), c.stages);
+    return decode::select_kernel(c.mma, c.fp8, c.head_dim, c.group(), c.stages, c.bulk);
 }
 
 // The paged cache, its table and lengths, Q and O, shared by arms of equal data (buffer_pool.h);
@@ -245,7 +249,8 @@ public:
         , kernel_(kernel_for(cfg).kernel)
         , smem_(kernel_for(cfg).smem)
     {
-        // Context lengths, then each sequence's pages drawn from one shuffled pool.
+        // Context lengths, then each sequence's pages drawn from one pool, shuffled unless `page_order`
+        // is ordered.
         std::uint64_t state = cfg.seed;
         const int shortest = std::max(1, static_cast<int>(std::ceil(cfg.context * (1.0 - cfg.spread_pct / 100.0))));
         for (int b = 0; b < cfg.batch; ++b)
@@ -259,7 +264,7 @@ public:
             pages += (len + cfg.page_size - 1) / cfg.page_size;
         std::vector<int> pool(pages);
         std::iota(pool.begin(), pool.end(), 0);
-        for (int i = pages - 1; i > 0; --i)
+        for (int i = pages - 1; i > 0 && !cfg.ordered; --i)
             std::swap(pool[i], pool[splitmix(state) % (i + 1)]);
         std::vector<int> table(static_cast<std::size_t>(cfg.batch) * max_pages_, -1);
         int next = 0;
@@ -271,27 +276,29 @@ public:
 
         const std::size_t pool_bytes
             = static_cast<std::size_t>(pages) * cfg.kv_heads * cfg.page_size * cfg.head_dim * cfg.elem_bytes();
-        set_ = acquire_buffers<Cache>(buffer_key(kName, params, {"stages", "impl", "splits", "pdl", "early"}), [&] {
-            Cache c {DeviceBuffer(pool_bytes), DeviceBuffer(pool_bytes), DeviceBuffer(table.size() * sizeof(int)),
-                DeviceBuffer(lens_.size() * sizeof(int)), DeviceBuffer(rows() * cfg.head_dim * 2),
-                DeviceBuffer(rows() * cfg.head_dim * 2), DeviceBuffer(cfg.kv_heads * 4),
-                DeviceBuffer(cfg.kv_heads * 4)};
-            std::vector<float> ks(cfg.kv_heads, 1.f), vs(cfg.kv_heads, 1.f);
-            if (cfg.fp8)
-                for (int h = 0; h < cfg.kv_heads; ++h)
-                    ks[h] = fp8_scale(h, 0), vs[h] = fp8_scale(h, 1);
-            KWB_CUDA(
-                cudaMemcpyAsync(c.table.as<void>(), table.data(), c.table.bytes(), cudaMemcpyHostToDevice, stream));
-            KWB_CUDA(cudaMemcpyAsync(c.len.as<void>(), lens_.data(), c.len.bytes(), cudaMemcpyHostToDevice, stream));
-            KWB_CUDA(
-                cudaMemcpyAsync(c.k_scale.as<void>(), ks.data(), c.k_scale.bytes(), cudaMemcpyHostToDevice, stream));
-            KWB_CUDA(
-                cudaMemcpyAsync(c.v_scale.as<void>(), vs.data(), c.v_scale.bytes(), cudaMemcpyHostToDevice, stream));
-            fill_random(c.q.as<__nv_bfloat16>(), rows() * cfg.head_dim, cfg.seed + 31, -2.f, 2.f, stream);
-            fill(c, nullptr, nullptr, stream);
-            KWB_CUDA(cudaStreamSynchronize(stream)); // the host vectors above go out of scope
-            return c;
-        });
+        set_ = acquire_buffers<Cache>(
+            buffer_key(kName, params, {"stages", "impl", "splits", "pdl", "early", "kv_copy"}), [&] {
+                Cache c {DeviceBuffer(pool_bytes), DeviceBuffer(pool_bytes), DeviceBuffer(table.size() * sizeof(int)),
+                    DeviceBuffer(lens_.size() * sizeof(int)), DeviceBuffer(rows() * cfg.head_dim * 2),
+                    DeviceBuffer(rows() * cfg.head_dim * 2), DeviceBuffer(cfg.kv_heads * 4),
+                    DeviceBuffer(cfg.kv_heads * 4)};
+                std::vector<float> ks(cfg.kv_heads, 1.f), vs(cfg.kv_heads, 1.f);
+                if (cfg.fp8)
+                    for (int h = 0; h < cfg.kv_heads; ++h)
+                        ks[h] = fp8_scale(h, 0), vs[h] = fp8_scale(h, 1);
+                KWB_CUDA(
+                    cudaMemcpyAsync(c.table.as<void>(), table.data(), c.table.bytes(), cudaMemcpyHostToDevice, stream));
+                KWB_CUDA(
+                    cudaMemcpyAsync(c.len.as<void>(), lens_.data(), c.len.bytes(), cudaMemcpyHostToDevice, stream));
+                KWB_CUDA(cudaMemcpyAsync(
+                    c.k_scale.as<void>(), ks.data(), c.k_scale.bytes(), cudaMemcpyHostToDevice, stream));
+                KWB_CUDA(cudaMemcpyAsync(
+                    c.v_scale.as<void>(), vs.data(), c.v_scale.bytes(), cudaMemcpyHostToDevice, stream));
+                fill_random(c.q.as<__nv_bfloat16>(), rows() * cfg.head_dim, cfg.seed + 31, -2.f, 2.f, stream);
+                fill(c, nullptr, nullptr, stream);
+                KWB_CUDA(cudaStreamSynchronize(stream)); // the host vectors above go out of scope
+                return c;
+            });
         if (cfg_.splits > 1) {
             o_part_ = DeviceBuffer(rows() * cfg_.splits * cfg.head_dim * 4);
             m_part_ = DeviceBuffer(rows() * cfg_.splits * 4);
@@ -358,7 +365,8 @@ public:
             {"tolerance", kAtol}, {"mismatches", cmp.mismatches},
             {"compared",
                 "bf16 paged decode attention (" + std::to_string(cfg_.batch) + " sequences, " + std::to_string(pages_)
-                    + " shuffled pages) vs an fp32 reference kernel over the unpaged cache; |o - ref| <= 2e-5 + "
+                    + (cfg_.ordered ? " pages in order" : " shuffled pages")
+                    + ") vs an fp32 reference kernel over the unpaged cache; |o - ref| <= 2e-5 + "
                       "2^-7 * max(|ref|, 1e-3)"}};
     }
 
@@ -423,7 +431,7 @@ WorkloadKind attention_decode_kind()
             const Config cfg(p);
             const auto chosen = kernel_for(cfg);
             return ResourceNeeds {cfg.what(), reinterpret_cast<const void*>(chosen.kernel), decode::kThreads,
-                static_cast<std::size_t>(chosen.smem), {}};
+                static_cast<std::size_t>(chosen.smem), {}, cfg.bulk ? 90 : 0};
         },
         [](const nlohmann::json& p, cudaStream_t stream) -> std::unique_ptr<GpuWorkload> {
             return std::make_unique<AttentionDecode>(p, Config(p), stream);

@@ -9,10 +9,11 @@ namespace kwb::cuda {
 // (heads / kv_heads query heads share a KV head). Parameters: batch, heads, kv_heads (heads /
 // kv_heads in 1, 2, 4, 8), head_dim 64|128, context (longest sequence), length_spread (percent:
 // lengths drawn uniformly from [context * (1 - spread), context] by `seed`), page_size
-// 16|32|64|128 (pages of every sequence shuffled over one pool by `seed`), splits (1 = no
-// split-KV; else that many token ranges per sequence and a combine kernel), stages 2..4 (cp.async
-// ring), kv_dtype bf16|fp8 (e4m3 with a per-KV-head scale). Bytes per launch: the K and V bytes
-// of every sequence's context, read once.
+// 16|32|64|128, page_order shuffled|ordered (every sequence's pages scattered over one pool by
+// `seed`, or consecutive), splits (1 = no split-KV; else that many token ranges per sequence and a
+// combine kernel), stages 2..6 (the tile ring), kv_dtype bf16|fp8 (e4m3 with a per-KV-head
+// scale), impl simt|mma, kv_copy cp.async|bulk (mma's tiles by TMA bulk copies, sm_90). Bytes per
+// launch: the K and V bytes of every sequence's context, read once.
 WorkloadKind attention_decode_kind();
 
 } // namespace kwb::cuda
