@@ -48,7 +48,6 @@ struct Params {
     // pages up and puts its tiles in flight before pdl_wait, while that GEMV drains; after the wait
     // it reads q and the newest row afresh (EarlyStart). Without PDL it changes nothing.
     int early = 0;
-    int k_first = 0; // experiment: a tile's K copies all issued before its V copies
 };
 
 // The copy and commit are the prefill kernel's (cp16 zero-fills past src_bytes); the wait takes
@@ -148,7 +147,7 @@ template<int kChunks> struct PageGather {
     static_assert(kSlots >= 1 && kTokStride * kChunks == kThreads, "a tile is whole rounds of the block");
     const int* table;
     std::size_t page_bytes, head_base, head_off;
-    int shift, mask, row_bytes, start, end, tok0, chunk, k_first;
+    int shift, mask, row_bytes, start, end, tok0, chunk;
     int page[kSlots];
 
     __device__ PageGather(const Params& p, const int* table_row, int kvh, int row_bytes_, int2 span)
@@ -158,7 +157,6 @@ template<int kChunks> struct PageGather {
         , end(span.y)
         , tok0(static_cast<int>(threadIdx.x) / kChunks)
         , chunk(static_cast<int>(threadIdx.x) % kChunks)
-        , k_first(p.k_first)
     {
         shift = __ffs(p.page_size) - 1;
         mask = p.page_size - 1;
@@ -219,27 +217,6 @@ template<int kChunks> struct PageGather {
         int v_stride, const unsigned char* k_pool, const unsigned char* v_pool) const
     {
         const int base = start + tile * kTile + tok0;
-        if (k_first) {
-#pragma unroll
-            for (int j = 0; j < kSlots; ++j) {
-                const int t = tok0 + j * kTokStride, pos = base + j * kTokStride;
-                const bool valid = pos < end && page[j] >= 0;
-                const std::size_t off = valid ? static_cast<std::size_t>(page[j]) * page_bytes + head_off
-                        + static_cast<std::size_t>(pos & mask) * row_bytes
-                                              : 0;
-                cp16(k_s + t * k_stride + chunk * 16, k_pool + off, valid ? 16 : 0);
-            }
-#pragma unroll
-            for (int j = 0; j < kSlots; ++j) {
-                const int t = tok0 + j * kTokStride, pos = base + j * kTokStride;
-                const bool valid = pos < end && page[j] >= 0;
-                const std::size_t off = valid ? static_cast<std::size_t>(page[j]) * page_bytes + head_off
-                        + static_cast<std::size_t>(pos & mask) * row_bytes
-                                              : 0;
-                cp16(v_s + t * v_stride + chunk * 16, v_pool + off, valid ? 16 : 0);
-            }
-            return;
-        }
 #pragma unroll
         for (int j = 0; j < kSlots; ++j) {
             const int t = tok0 + j * kTokStride, pos = base + j * kTokStride;
