@@ -270,20 +270,18 @@ json bench_decode_fit(const Plugin& plugin)
     struct Variant {
         int splits, stages, early, page;
         const char *copy, *order;
-        int evict_first;
     };
-    const Variant variants[] = {{32, 2, 0, 16, "cp.async", "shuffled", 0}, {32, 2, 0, 16, "cp.async", "shuffled", 1},
-        {32, 2, 1, 16, "cp.async", "shuffled", 0}, {32, 2, 1, 16, "cp.async", "shuffled", 1},
-        {32, 3, 0, 16, "cp.async", "shuffled", 1}, {48, 2, 0, 16, "cp.async", "shuffled", 1},
-        {32, 2, 0, 64, "cp.async", "shuffled", 0}, {32, 2, 0, 64, "cp.async", "shuffled", 1},
-        {32, 2, 1, 64, "cp.async", "shuffled", 1}, {32, 2, 0, 16, "cp.async", "ordered", 0},
-        {32, 2, 0, 16, "cp.async", "ordered", 1}};
+    const Variant variants[] = {{32, 2, 0, 16, "cp.async", "shuffled"}, {32, 2, 1, 16, "cp.async", "shuffled"},
+        {32, 3, 0, 16, "cp.async", "shuffled"}, {48, 2, 0, 16, "cp.async", "shuffled"},
+        {32, 2, 0, 16, "cp.async", "ordered"}, {32, 2, 0, 64, "cp.async", "shuffled"},
+        {32, 2, 0, 16, "bulk", "shuffled"}, {32, 2, 1, 16, "bulk", "shuffled"}, {32, 3, 0, 16, "bulk", "shuffled"},
+        {32, 4, 0, 16, "bulk", "shuffled"}, {16, 4, 0, 16, "bulk", "shuffled"}, {48, 2, 0, 16, "bulk", "shuffled"},
+        {32, 2, 0, 16, "bulk", "ordered"}, {32, 3, 0, 16, "bulk", "ordered"}, {32, 2, 0, 64, "bulk", "shuffled"}};
     for (int context : {4096, 8192, 16384, 32768, 65536, 131072})
-        for (const auto& [splits, stages, early, page, copy, order, evict_first] : variants) {
+        for (const auto& [splits, stages, early, page, copy, order] : variants) {
             const json p = {{"batch", 1}, {"heads", 32}, {"kv_heads", 8}, {"head_dim", 128}, {"context", context},
                 {"length_spread", 0}, {"page_size", page}, {"splits", splits}, {"stages", stages}, {"kv_dtype", "bf16"},
-                {"impl", "mma"}, {"pdl", 1}, {"early", early}, {"kv_copy", copy}, {"page_order", order},
-                {"evict_first", evict_first}};
+                {"impl", "mma"}, {"pdl", 1}, {"early", early}, {"kv_copy", copy}, {"page_order", order}};
             auto m = measure(plugin, "attention_decode", p);
             if (m.contains("bytes_per_launch"))
                 m["gbs"] = rate(m, m.at("bytes_per_launch").get<double>(), 1e9, "GB/s");
