@@ -48,7 +48,6 @@ struct Params {
     // pages up and puts its tiles in flight before pdl_wait, while that GEMV drains; after the wait
     // it reads q and the newest row afresh (EarlyStart). Without PDL it changes nothing.
     int early = 0;
-    int full_copies = 0; // experiment: whole-row copies without the zero-fill operand
 };
 
 // The copy and commit are the prefill kernel's (cp16 zero-fills past src_bytes); the wait takes
@@ -56,10 +55,6 @@ struct Params {
 using prefill::cp16;
 using prefill::cp_commit;
 constexpr int kMaxStages = 6;
-__device__ __forceinline__ void cp16_full(void* dst, const void* src)
-{
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(prefill::smem_addr32(dst)), "l"(src));
-}
 __device__ __forceinline__ void cp_wait_stages(int pending)
 {
     switch (pending) {
@@ -152,7 +147,7 @@ template<int kChunks> struct PageGather {
     static_assert(kSlots >= 1 && kTokStride * kChunks == kThreads, "a tile is whole rounds of the block");
     const int* table;
     std::size_t page_bytes, head_base, head_off;
-    int shift, mask, row_bytes, start, end, tok0, chunk, full_copies;
+    int shift, mask, row_bytes, start, end, tok0, chunk;
     int page[kSlots];
 
     __device__ PageGather(const Params& p, const int* table_row, int kvh, int row_bytes_, int2 span)
@@ -162,7 +157,6 @@ template<int kChunks> struct PageGather {
         , end(span.y)
         , tok0(static_cast<int>(threadIdx.x) / kChunks)
         , chunk(static_cast<int>(threadIdx.x) % kChunks)
-        , full_copies(p.full_copies)
     {
         shift = __ffs(p.page_size) - 1;
         mask = p.page_size - 1;
@@ -230,13 +224,8 @@ template<int kChunks> struct PageGather {
             const std::size_t off = valid ? static_cast<std::size_t>(page[j]) * page_bytes + head_off
                     + static_cast<std::size_t>(pos & mask) * row_bytes
                                           : 0;
-            if (full_copies && valid) {
-                cp16_full(k_s + t * k_stride + chunk * 16, k_pool + off);
-                cp16_full(v_s + t * v_stride + chunk * 16, v_pool + off);
-            } else {
-                cp16(k_s + t * k_stride + chunk * 16, k_pool + off, valid ? 16 : 0);
-                cp16(v_s + t * v_stride + chunk * 16, v_pool + off, valid ? 16 : 0);
-            }
+            cp16(k_s + t * k_stride + chunk * 16, k_pool + off, valid ? 16 : 0);
+            cp16(v_s + t * v_stride + chunk * 16, v_pool + off, valid ? 16 : 0);
         }
     }
 };

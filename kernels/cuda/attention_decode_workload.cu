@@ -182,7 +182,7 @@ __global__ void restore_newest_late(unsigned char* k_pool, unsigned char* v_pool
 
 struct Config {
     int batch, heads, kv_heads, head_dim, context, spread_pct, page_size, splits, stages;
-    bool fp8, mma, pdl, early, wrong, ordered, bulk, full_copies;
+    bool fp8, mma, pdl, early, wrong, ordered, bulk;
     std::uint64_t seed;
     explicit Config(const nlohmann::json& p)
         : batch(static_cast<int>(int_param(p, kName, "batch", 16, 1, 4096)))
@@ -201,7 +201,6 @@ struct Config {
         , wrong(wants_wrong_result(p))
         , ordered(string_param(p, kName, "page_order", "shuffled", {"shuffled", "ordered"}) == "ordered")
         , bulk(string_param(p, kName, "kv_copy", "cp.async", {"cp.async", "bulk"}) == "bulk")
-        , full_copies(int_param(p, kName, "full_copies", 0, 0, 1) == 1)
         , seed(static_cast<std::uint64_t>(int_param(p, kName, "seed", 1, 0, 1LL << 40)))
     {
         const auto fail = [](const std::string& why) { throw ConfigError(std::string(kName) + ": " + why); };
@@ -278,7 +277,7 @@ public:
         const std::size_t pool_bytes
             = static_cast<std::size_t>(pages) * cfg.kv_heads * cfg.page_size * cfg.head_dim * cfg.elem_bytes();
         set_ = acquire_buffers<Cache>(
-            buffer_key(kName, params, {"stages", "impl", "splits", "pdl", "early", "kv_copy", "full_copies"}), [&] {
+            buffer_key(kName, params, {"stages", "impl", "splits", "pdl", "early", "kv_copy"}), [&] {
                 Cache c {DeviceBuffer(pool_bytes), DeviceBuffer(pool_bytes), DeviceBuffer(table.size() * sizeof(int)),
                     DeviceBuffer(lens_.size() * sizeof(int)), DeviceBuffer(rows() * cfg.head_dim * 2),
                     DeviceBuffer(rows() * cfg.head_dim * 2), DeviceBuffer(cfg.kv_heads * 4),
@@ -309,8 +308,7 @@ public:
         p_ = Params {c.k.as<void>(), c.v.as<void>(), c.table.as<int>(), c.len.as<int>(), c.q.as<__nv_bfloat16>(),
             c.k_scale.as<float>(), c.v_scale.as<float>(), c.out.as<__nv_bfloat16>(), o_part_.as<float>(),
             m_part_.as<float>(), l_part_.as<float>(), cfg.kv_heads, cfg.page_size, max_pages_, cfg_.splits, cfg.stages,
-            1.0f / std::sqrt(static_cast<float>(cfg.head_dim)) * decode::kLog2e, cfg.early ? 1 : 0,
-            cfg.full_copies ? 1 : 0};
+            1.0f / std::sqrt(static_cast<float>(cfg.head_dim)) * decode::kLog2e, cfg.early ? 1 : 0};
     }
 
     void launch(cudaStream_t stream) override
