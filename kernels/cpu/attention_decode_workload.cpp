@@ -48,9 +48,6 @@ public:
             {"impl", "simt", {"simt", "mma"},
                 "simt: fp32 CUDA-core score and P V passes; mma: m16n8k16 tensor cores, one barrier per tile "
                 "(bf16 KV only)"},
-            {"kv_copy", "cp.async", {"cp.async", "bulk"},
-                "how impl mma's K/V tiles reach shared memory: cp.async (16 bytes a thread), or bulk: one TMA bulk "
-                "copy per K or V row, landing on a per-slot mbarrier (sm_90 and later)"},
             {"seed", 1, int_values({1, 2, 3}), "draws the context lengths and the page shuffle"},
             iterations_param(10, {1, 10, 100}),
             cache_param(),

@@ -141,14 +141,25 @@ template<int D, typename T> struct Layout {
 // next copy; page sizes are powers of two, so the page arithmetic is shifts. The first tile's
 // lookups start in the constructor, over the block's span; clip() then cuts the span at the
 // sequence's length. Tokens at or past `end` are zero-filled (cp.async src-size 0).
-template<int kChunks> struct PageGather {
+//
+// kSwizzle: rows unpadded, chunk c of row t stored at chunk c ^ (t & 7) (within its 128-byte half),
+// which keeps 8-row ldmatrix reads free of bank conflicts as padding would. Padding costs L2
+// traffic: a warp's copy of two rows into padded rows is not one contiguous 512-byte destination,
+// and the copy is split so that some sectors are fetched twice. ncu on the H200 (32k, batch 1):
+// 24 sectors per copy instruction instead of 16, 6.3 M L2 sectors for 4.2 M of data, a third of
+// them L2 hits (bench/results/2026-12-02-h200-decode-swizzle).
+template<int kChunks, bool kSwizzle = false> struct PageGather {
     static constexpr int kSlots = kTile * kChunks / kThreads;
     static constexpr int kTokStride = kThreads / kChunks;
     static_assert(kSlots >= 1 && kTokStride * kChunks == kThreads, "a tile is whole rounds of the block");
+    static_assert(!kSwizzle || kTokStride % 8 == 0, "a thread's rows share their swizzle (t & 7)");
     const int* table;
     std::size_t page_bytes, head_base, head_off;
-    int shift, mask, row_bytes, start, end, tok0, chunk;
+    int shift, mask, row_bytes, start, end, tok0, chunk, dst_chunk_off;
     int page[kSlots];
+
+    // Where chunk c of tile row t lies in its shared row, in 16-byte units.
+    __device__ static __forceinline__ int dst_chunk(int c, int t) { return kSwizzle ? c ^ (t & 7) : c; }
 
     __device__ PageGather(const Params& p, const int* table_row, int kvh, int row_bytes_, int2 span)
         : table(table_row)
@@ -164,6 +175,7 @@ template<int kChunks> struct PageGather {
         page_bytes = head_bytes * p.kv_heads;
         head_base = head_bytes * kvh;
         head_off = head_base + static_cast<std::size_t>(chunk) * 16;
+        dst_chunk_off = dst_chunk(chunk, tok0) * 16;
         fetch(0);
     }
     // The byte offset of token pos's row of this block's KV head in the pool (a table lookup).
@@ -224,8 +236,8 @@ template<int kChunks> struct PageGather {
             const std::size_t off = valid ? static_cast<std::size_t>(page[j]) * page_bytes + head_off
                     + static_cast<std::size_t>(pos & mask) * row_bytes
                                           : 0;
-            cp16(k_s + t * k_stride + chunk * 16, k_pool + off, valid ? 16 : 0);
-            cp16(v_s + t * v_stride + chunk * 16, v_pool + off, valid ? 16 : 0);
+            cp16(k_s + t * k_stride + dst_chunk_off, k_pool + off, valid ? 16 : 0);
+            cp16(v_s + t * v_stride + dst_chunk_off, v_pool + off, valid ? 16 : 0);
         }
     }
 };
@@ -264,7 +276,9 @@ template<int kChunks> struct EarlyStart {
         if (p.early && len_after != len)
             __trap();
     }
-    // At tile `tile` (landed, after PageGather::advance), with the stage's K and V rows.
+    // At tile `tile` (landed, after PageGather::advance), with the stage's K and V rows laid out as
+    // Gather stores them.
+    template<typename Gather>
     __device__ __forceinline__ void put(
         int tile, int start, unsigned char* k_s, int k_stride, unsigned char* v_s, int v_stride) const
     {
@@ -272,8 +286,9 @@ template<int kChunks> struct EarlyStart {
         if (last < 0 || t < 0 || t >= kTile)
             return;
         if (static_cast<int>(threadIdx.x) < kChunks) {
-            *reinterpret_cast<uint4*>(k_s + t * k_stride + threadIdx.x * 16) = k;
-            *reinterpret_cast<uint4*>(v_s + t * v_stride + threadIdx.x * 16) = v;
+            const int at = Gather::dst_chunk(static_cast<int>(threadIdx.x), t) * 16;
+            *reinterpret_cast<uint4*>(k_s + t * k_stride + at) = k;
+            *reinterpret_cast<uint4*>(v_s + t * v_stride + at) = v;
         }
         __syncthreads();
     }
@@ -355,7 +370,7 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
     for (int tile = 0; tile < tiles; ++tile) {
         gather.advance(tile, tiles, p.stages, load_tile);
         unsigned char* stage = smem + (tile % p.stages) * L::kStageBytes;
-        early.put(tile, start, stage, L::kKStride, stage + kTile * L::kKStride, L::kVStride);
+        early.template put<decltype(gather)>(tile, start, stage, L::kKStride, stage + kTile * L::kKStride, L::kVStride);
 
         const unsigned char* ks = stage;
         const unsigned char* vs = ks + kTile * L::kKStride;

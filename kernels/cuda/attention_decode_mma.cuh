@@ -7,16 +7,15 @@
 // tile with its own running max and sum, so a tile needs one barrier (the ring's) instead of
 // three; the four warps' states are merged once at the end. P enters P V as two bf16 terms (hi +
 // the rounding remainder), which keeps the weights at about 16 bits, as the fp32 CUDA-core kernel.
-#include "attention_decode_bulk.cuh"
 #include "attention_decode_kernel.cuh"
 #include "attention_prefill_kernel.cuh"
 
-#include <type_traits>
-
 namespace kwb::cuda::decode {
 
+// K and V rows are unpadded and swizzled (PageGather<.., true>); q's 16 rows are padded.
 template<int D> struct MmaLayout {
-    static constexpr int kStride = D + 8; // bf16 elements per padded shared row (K, V and Q)
+    static constexpr int kStride = D; // bf16 elements per K or V row in shared memory
+    static constexpr int kQStride = D + 8;
     static constexpr int kStageElems = 2 * kTile * kStride;
 };
 
@@ -28,17 +27,16 @@ template<int D, int G> int mma_smem_bytes(int stages)
 {
     const int ring = stages * MmaLayout<D>::kStageElems * 2;
     const int comb = mma_combine_bytes<D, G>();
-    return (ring > comb ? ring : comb) + 16 * MmaLayout<D>::kStride * 2;
+    return (ring > comb ? ring : comb) + 16 * MmaLayout<D>::kQStride * 2;
 }
 
-// kBulk: the tiles arrive by TMA bulk copies (attention_decode_bulk.cuh), else by cp.async.
-template<int D, int G, bool kBulk = false> __global__ void __launch_bounds__(kThreads) decode_mma_kernel(const Params p)
+template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_kernel(const Params p)
 {
     using prefill::ldsm_x4;
     using prefill::ldsm_x4_t;
     using prefill::mma16816;
     using prefill::pack_bf16;
-    constexpr int S = MmaLayout<D>::kStride;
+    constexpr int S = MmaLayout<D>::kStride, QS = MmaLayout<D>::kQStride;
     constexpr int kChunks = D / 8;
     constexpr int DT = D / 8;
     extern __shared__ __align__(16) unsigned char smem[];
@@ -51,19 +49,13 @@ template<int D, int G, bool kBulk = false> __global__ void __launch_bounds__(kTh
     const int heads = p.kv_heads * G;
     const int len = EarlyStart<kChunks>::length(p, b);
     const int ring_bytes = max(p.stages * MmaLayout<D>::kStageElems * 2, mma_combine_bytes<D, G>());
-    auto* q_s = reinterpret_cast<__nv_bfloat16*>(smem + ring_bytes); // [16][S]
+    auto* q_s = reinterpret_cast<__nv_bfloat16*>(smem + ring_bytes); // [16][QS]
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const auto* kp = static_cast<const unsigned char*>(p.k_pool);
     const auto* vp = static_cast<const unsigned char*>(p.v_pool);
-    const int* table_row = p.page_table + static_cast<std::size_t>(b) * p.max_pages;
-    auto gather = [&] {
-        if constexpr (kBulk) {
-            __shared__ std::uint64_t slot_bars[kMaxStages];
-            return BulkGather<D * 2>(p, table_row, kvh, split_span(p, split), slot_bars);
-        } else
-            return PageGather<kChunks>(p, table_row, kvh, D * 2, split_span(p, split));
-    }();
+    using Gather = PageGather<kChunks, true>;
+    Gather gather(p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, D * 2, split_span(p, split));
     const int tiles = gather.clip(len);
     const int start = gather.start, end = gather.end;
     auto load_tile = [&](int tile, int stage) {
@@ -76,7 +68,7 @@ template<int D, int G, bool kBulk = false> __global__ void __launch_bounds__(kTh
     early.wait(p, b, len, gather, kp, vp);
     for (int i = tid; i < 16 * D; i += kThreads) {
         const int r = i / D, d = i % D;
-        q_s[r * S + d]
+        q_s[r * QS + d]
             = r < G ? p.q[(static_cast<std::size_t>(b) * heads + kvh * G + r) * D + d] : __float2bfloat16(0.f);
     }
 
@@ -89,11 +81,13 @@ template<int D, int G, bool kBulk = false> __global__ void __launch_bounds__(kTh
         for (int e = 0; e < 4; ++e)
             o[dt][e] = 0.f;
     const int tok0 = warp * 16;
+    // An ldmatrix lane's row is tok0 + lane % 8 (+ 8): its swizzle is lane % 8 (PageGather::dst_chunk).
+    const auto swizzled = [lane](int chunk) { return Gather::dst_chunk(chunk, lane); };
 
     for (int tile = 0; tile < tiles; ++tile) {
         gather.advance(tile, tiles, p.stages, load_tile);
         auto* stage = reinterpret_cast<unsigned char*>(ring + (tile % p.stages) * MmaLayout<D>::kStageElems);
-        early.put(tile, start, stage, S * 2, stage + kTile * S * 2, S * 2);
+        early.template put<Gather>(tile, start, stage, S * 2, stage + kTile * S * 2, S * 2);
 
         const __nv_bfloat16* ks = ring + (tile % p.stages) * MmaLayout<D>::kStageElems;
         const __nv_bfloat16* vs = ks + kTile * S;
@@ -101,8 +95,8 @@ template<int D, int G, bool kBulk = false> __global__ void __launch_bounds__(kTh
 #pragma unroll
         for (int kk = 0; kk < D / 16; ++kk) {
             unsigned a[4], bk[4];
-            ldsm_x4(a, q_s + (lane % 16) * S + kk * 16 + (lane / 16) * 8);
-            ldsm_x4(bk, ks + (tok0 + (lane % 8) + (lane / 16) * 8) * S + kk * 16 + ((lane / 8) % 2) * 8);
+            ldsm_x4(a, q_s + (lane % 16) * QS + kk * 16 + (lane / 16) * 8);
+            ldsm_x4(bk, ks + (tok0 + (lane % 8) + (lane / 16) * 8) * S + swizzled(kk * 2 + (lane / 8) % 2) * 8);
             mma16816(s[0], a, bk[0], bk[1]);
             mma16816(s[1], a, bk[2], bk[3]);
         }
@@ -159,7 +153,7 @@ template<int D, int G, bool kBulk = false> __global__ void __launch_bounds__(kTh
 #pragma unroll
         for (int dp = 0; dp < D / 16; ++dp) {
             unsigned bv[4];
-            ldsm_x4_t(bv, vs + (tok0 + (lane % 8) + ((lane / 8) % 2) * 8) * S + dp * 16 + (lane / 16) * 8);
+            ldsm_x4_t(bv, vs + (tok0 + (lane % 8) + ((lane / 8) % 2) * 8) * S + swizzled(dp * 2 + lane / 16) * 8);
             mma16816(o[2 * dp], hi, bv[0], bv[1]);
             mma16816(o[2 * dp + 1], hi, bv[2], bv[3]);
             mma16816(o[2 * dp], lo, bv[0], bv[1]);

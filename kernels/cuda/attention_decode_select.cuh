@@ -4,8 +4,7 @@
 // Which paged decode kernel instance runs, and its dynamic shared memory: the one owner of that
 // choice for the attention_decode workload and tiny_llm's steps. The kernels are templates over
 // head dim D, group size G (query heads per KV head: 1, 2, 4, 8) and the cache element; the
-// tensor-core kernel (attention_decode_mma.cuh) reads bf16 only, its tiles copied by cp.async or, on
-// sm_90, by TMA bulk copies.
+// tensor-core kernel (attention_decode_mma.cuh) reads bf16 only.
 #include "attention_decode_mma.cuh"
 
 namespace kwb::cuda::decode {
@@ -31,32 +30,25 @@ template<int D, typename T> Selected simt_for_group(int g, int stages)
     }
 }
 
-template<int D, bool kBulk> Selected mma_for_group(int g, int stages)
+template<int D> Selected mma_for_group(int g, int stages)
 {
     switch (g) {
     case 1:
-        return {decode_mma_kernel<D, 1, kBulk>, mma_smem_bytes<D, 1>(stages)};
+        return {decode_mma_kernel<D, 1>, mma_smem_bytes<D, 1>(stages)};
     case 2:
-        return {decode_mma_kernel<D, 2, kBulk>, mma_smem_bytes<D, 2>(stages)};
+        return {decode_mma_kernel<D, 2>, mma_smem_bytes<D, 2>(stages)};
     case 4:
-        return {decode_mma_kernel<D, 4, kBulk>, mma_smem_bytes<D, 4>(stages)};
+        return {decode_mma_kernel<D, 4>, mma_smem_bytes<D, 4>(stages)};
     default:
-        return {decode_mma_kernel<D, 8, kBulk>, mma_smem_bytes<D, 8>(stages)};
+        return {decode_mma_kernel<D, 8>, mma_smem_bytes<D, 8>(stages)};
     }
 }
 
-template<bool kBulk> Selected mma_for_head_dim(int head_dim, int group, int stages)
-{
-    return head_dim == 128 ? mma_for_group<128, kBulk>(group, stages) : mma_for_group<64, kBulk>(group, stages);
-}
-
-// head_dim 64 or 128; mma only with a bf16 cache, bulk only with mma on sm_90 (the callers refuse
-// the rest first).
-inline Selected select_kernel(bool mma, bool fp8, int head_dim, int group, int stages, bool bulk = false)
+// head_dim 64 or 128; mma only with a bf16 cache (the callers refuse mma with fp8 first).
+inline Selected select_kernel(bool mma, bool fp8, int head_dim, int group, int stages)
 {
     if (mma)
-        return bulk ? mma_for_head_dim<true>(head_dim, group, stages)
-                    : mma_for_head_dim<false>(head_dim, group, stages);
+        return head_dim == 128 ? mma_for_group<128>(group, stages) : mma_for_group<64>(group, stages);
     if (head_dim == 128)
         return fp8 ? simt_for_group<128, __nv_fp8_e4m3>(group, stages)
                    : simt_for_group<128, __nv_bfloat16>(group, stages);

@@ -182,7 +182,7 @@ __global__ void restore_newest_late(unsigned char* k_pool, unsigned char* v_pool
 
 struct Config {
     int batch, heads, kv_heads, head_dim, context, spread_pct, page_size, splits, stages;
-    bool fp8, mma, pdl, early, wrong, ordered, bulk;
+    bool fp8, mma, pdl, early, wrong, ordered;
     std::uint64_t seed;
     explicit Config(const nlohmann::json& p)
         : batch(static_cast<int>(int_param(p, kName, "batch", 16, 1, 4096)))
@@ -200,7 +200,6 @@ struct Config {
         , early(int_param(p, kName, "early", 0, 0, 1) == 1)
         , wrong(wants_wrong_result(p))
         , ordered(string_param(p, kName, "page_order", "shuffled", {"shuffled", "ordered"}) == "ordered")
-        , bulk(string_param(p, kName, "kv_copy", "cp.async", {"cp.async", "bulk"}) == "bulk")
         , seed(static_cast<std::uint64_t>(int_param(p, kName, "seed", 1, 0, 1LL << 40)))
     {
         const auto fail = [](const std::string& why) { throw ConfigError(std::string(kName) + ": " + why); };
@@ -215,8 +214,6 @@ struct Config {
             fail("heads / kv_heads must be 1, 2, 4 or 8, got " + std::to_string(g));
         if (mma && fp8)
             fail("impl mma reads a bf16 cache; kv_dtype fp8 runs on impl simt");
-        if (bulk && !mma)
-            fail("kv_copy bulk fills the tensor-core kernel's tiles; it needs impl mma");
         if (static_cast<double>(batch) * kv_heads * context * head_dim * 2 > 48.0 * (1ull << 30))
             fail("the KV cache of batch x kv_heads x context x head_dim exceeds 48 GiB");
     }
@@ -225,15 +222,15 @@ struct Config {
     std::string what() const
     {
         return std::string(mma ? "mma " : "") + "decode D" + std::to_string(head_dim) + " G" + std::to_string(group())
-            + (fp8 ? " fp8" : " bf16") + ", " + std::to_string(stages) + " stages" + (bulk ? ", TMA bulk copies" : "")
-            + (pdl ? "" : ", plain launch") + (early ? ", early start" : "");
+            + (fp8 ? " fp8" : " bf16") + ", " + std::to_string(stages) + " stages" + (pdl ? "" : ", plain launch")
+            + (early ? ", early start" : "");
     }
 };
 
 using decode::Kernel;
 decode::Selected kernel_for(const Config& c)
 {
-    return decode::select_kernel(c.mma, c.fp8, c.head_dim, c.group(), c.stages, c.bulk);
+    return decode::select_kernel(c.mma, c.fp8, c.head_dim, c.group(), c.stages);
 }
 
 // The paged cache, its table and lengths, Q and O, shared by arms of equal data (buffer_pool.h);
@@ -276,29 +273,27 @@ public:
 
         const std::size_t pool_bytes
             = static_cast<std::size_t>(pages) * cfg.kv_heads * cfg.page_size * cfg.head_dim * cfg.elem_bytes();
-        set_ = acquire_buffers<Cache>(
-            buffer_key(kName, params, {"stages", "impl", "splits", "pdl", "early", "kv_copy"}), [&] {
-                Cache c {DeviceBuffer(pool_bytes), DeviceBuffer(pool_bytes), DeviceBuffer(table.size() * sizeof(int)),
-                    DeviceBuffer(lens_.size() * sizeof(int)), DeviceBuffer(rows() * cfg.head_dim * 2),
-                    DeviceBuffer(rows() * cfg.head_dim * 2), DeviceBuffer(cfg.kv_heads * 4),
-                    DeviceBuffer(cfg.kv_heads * 4)};
-                std::vector<float> ks(cfg.kv_heads, 1.f), vs(cfg.kv_heads, 1.f);
-                if (cfg.fp8)
-                    for (int h = 0; h < cfg.kv_heads; ++h)
-                        ks[h] = fp8_scale(h, 0), vs[h] = fp8_scale(h, 1);
-                KWB_CUDA(
-                    cudaMemcpyAsync(c.table.as<void>(), table.data(), c.table.bytes(), cudaMemcpyHostToDevice, stream));
-                KWB_CUDA(
-                    cudaMemcpyAsync(c.len.as<void>(), lens_.data(), c.len.bytes(), cudaMemcpyHostToDevice, stream));
-                KWB_CUDA(cudaMemcpyAsync(
-                    c.k_scale.as<void>(), ks.data(), c.k_scale.bytes(), cudaMemcpyHostToDevice, stream));
-                KWB_CUDA(cudaMemcpyAsync(
-                    c.v_scale.as<void>(), vs.data(), c.v_scale.bytes(), cudaMemcpyHostToDevice, stream));
-                fill_random(c.q.as<__nv_bfloat16>(), rows() * cfg.head_dim, cfg.seed + 31, -2.f, 2.f, stream);
-                fill(c, nullptr, nullptr, stream);
-                KWB_CUDA(cudaStreamSynchronize(stream)); // the host vectors above go out of scope
-                return c;
-            });
+        set_ = acquire_buffers<Cache>(buffer_key(kName, params, {"stages", "impl", "splits", "pdl", "early"}), [&] {
+            Cache c {DeviceBuffer(pool_bytes), DeviceBuffer(pool_bytes), DeviceBuffer(table.size() * sizeof(int)),
+                DeviceBuffer(lens_.size() * sizeof(int)), DeviceBuffer(rows() * cfg.head_dim * 2),
+                DeviceBuffer(rows() * cfg.head_dim * 2), DeviceBuffer(cfg.kv_heads * 4),
+                DeviceBuffer(cfg.kv_heads * 4)};
+            std::vector<float> ks(cfg.kv_heads, 1.f), vs(cfg.kv_heads, 1.f);
+            if (cfg.fp8)
+                for (int h = 0; h < cfg.kv_heads; ++h)
+                    ks[h] = fp8_scale(h, 0), vs[h] = fp8_scale(h, 1);
+            KWB_CUDA(
+                cudaMemcpyAsync(c.table.as<void>(), table.data(), c.table.bytes(), cudaMemcpyHostToDevice, stream));
+            KWB_CUDA(cudaMemcpyAsync(c.len.as<void>(), lens_.data(), c.len.bytes(), cudaMemcpyHostToDevice, stream));
+            KWB_CUDA(
+                cudaMemcpyAsync(c.k_scale.as<void>(), ks.data(), c.k_scale.bytes(), cudaMemcpyHostToDevice, stream));
+            KWB_CUDA(
+                cudaMemcpyAsync(c.v_scale.as<void>(), vs.data(), c.v_scale.bytes(), cudaMemcpyHostToDevice, stream));
+            fill_random(c.q.as<__nv_bfloat16>(), rows() * cfg.head_dim, cfg.seed + 31, -2.f, 2.f, stream);
+            fill(c, nullptr, nullptr, stream);
+            KWB_CUDA(cudaStreamSynchronize(stream)); // the host vectors above go out of scope
+            return c;
+        });
         if (cfg_.splits > 1) {
             o_part_ = DeviceBuffer(rows() * cfg_.splits * cfg.head_dim * 4);
             m_part_ = DeviceBuffer(rows() * cfg_.splits * 4);
@@ -431,7 +426,7 @@ WorkloadKind attention_decode_kind()
             const Config cfg(p);
             const auto chosen = kernel_for(cfg);
             return ResourceNeeds {cfg.what(), reinterpret_cast<const void*>(chosen.kernel), decode::kThreads,
-                static_cast<std::size_t>(chosen.smem), {}, cfg.bulk ? 90 : 0};
+                static_cast<std::size_t>(chosen.smem), {}};
         },
         [](const nlohmann::json& p, cudaStream_t stream) -> std::unique_ptr<GpuWorkload> {
             return std::make_unique<AttentionDecode>(p, Config(p), stream);

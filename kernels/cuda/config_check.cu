@@ -48,9 +48,6 @@ nlohmann::json check_needs(const ResourceNeeds& needs, int device)
     if (major < 8)
         throw ConfigError("this GPU is compute capability " + cc
             + "; the plugin's kernels need 8.0 or later (built for " + built_archs() + ")");
-    if (needs.min_compute_capability > major * 10 + minor)
-        throw ConfigError(needs.what + " needs compute capability " + std::to_string(needs.min_compute_capability / 10)
-            + "." + std::to_string(needs.min_compute_capability % 10) + " or later; this GPU is " + cc);
     const std::size_t optin = static_cast<std::size_t>(attr(cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     if (!needs.kernel) {
         if (needs.dynamic_smem_bytes > optin)

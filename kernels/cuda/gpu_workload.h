@@ -24,8 +24,6 @@ struct ResourceNeeds {
     // Non-empty when this build has no kernel for the configuration (kernel is then null): the
     // device limits are still checked first, so an impossible tile is refused with its numbers.
     std::string not_built;
-    // The oldest GPU the kernel's instructions run on, as major * 10 + minor (0: any this build has code for).
-    int min_compute_capability = 0;
 };
 
 class GpuWorkload {

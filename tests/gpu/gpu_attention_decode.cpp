@@ -5,8 +5,8 @@
 // tiles too, so some splits are empty; up to 256 splits), every ring depth, programmatic and plain
 // launches, the early start (KV in flight before the PDL wait) against a late writer of the newest
 // row, the auto split count, bf16 and fp8 KV; the tensor-core kernel (impl=mma) at the same
-// kinds of shapes, its tiles by cp.async and by TMA bulk copies (kv_copy=bulk); pages in order.
-// Bad shapes are refused.
+// kinds of shapes (its K/V rows swizzled in shared memory, at every ring depth and page size, the
+// newest row of the early start put back swizzled); pages in order. Bad shapes are refused.
 #include "gpu_plugin.h"
 
 using nlohmann::json;
@@ -103,38 +103,37 @@ int main()
         with({{"impl", "mma"}, {"batch", 1}, {"context", 32768}, {"length_spread", 0}, {"splits", 128}}));
     expect_verified(plugin, "attention_decode", with({{"impl", "mma"}, {"head_dim", 64}, {"splits", 100}}));
 
-    // kv_copy=bulk: mma's tiles by TMA bulk row copies on per-slot mbarriers. Ragged lengths over every
-    // page size and ring depth (a slot's phases wrap), every group, D 64 and 128, split and not (empty
-    // splits too), the early start against the late writer, the shortest contexts.
-    const json bulk = {{"impl", "mma"}, {"kv_copy", "bulk"}};
-    const auto with_bulk = [&](json changes) {
-        json p = with(bulk);
+    // impl=mma keeps K and V rows swizzled in shared memory: ragged lengths over every page size and
+    // ring depth, every group, D 64 and 128, split and not (empty splits too), the early start
+    // against the late writer (its newest row put back in the swizzled layout), the shortest contexts.
+    const auto with_mma = [&](json changes) {
+        json p = with({{"impl", "mma"}});
         p.update(changes);
         return p;
     };
     for (int d : {64, 128})
         for (int splits : {1, 3, 16, 100})
-            expect_verified(plugin, "attention_decode", with_bulk({{"head_dim", d}, {"splits", splits}}));
+            expect_verified(plugin, "attention_decode", with_mma({{"head_dim", d}, {"splits", splits}}));
     for (int kvh : {32, 16, 4})
-        expect_verified(plugin, "attention_decode", with_bulk({{"kv_heads", kvh}, {"splits", 2}}));
+        expect_verified(plugin, "attention_decode", with_mma({{"kv_heads", kvh}, {"splits", 2}}));
     for (int page : {16, 32, 64, 128})
         for (int stages : {2, 3, 6})
             expect_verified(plugin, "attention_decode",
-                with_bulk({{"page_size", page}, {"stages", stages}, {"context", 777}, {"seed", page + stages}}));
+                with_mma({{"page_size", page}, {"stages", stages}, {"context", 777}, {"seed", page + stages}}));
     for (int pdl : {0, 1})
         for (int splits : {1, 5, 0})
             expect_verified(plugin, "attention_decode",
-                with_bulk({{"pdl", pdl}, {"early", 1}, {"splits", splits}, {"context", 300}, {"seed", 50 + splits}}));
+                with_mma({{"pdl", pdl}, {"early", 1}, {"splits", splits}, {"context", 300}, {"seed", 50 + splits}}));
     for (int context : {1, 13, 65})
         expect_verified(
-            plugin, "attention_decode", with_bulk({{"context", context}, {"length_spread", 0}, {"splits", 4}}));
+            plugin, "attention_decode", with_mma({{"context", context}, {"length_spread", 0}, {"splits", 4}}));
     expect_verified(plugin, "attention_decode",
-        with_bulk({{"batch", 1}, {"context", 32767}, {"length_spread", 0}, {"splits", 0}, {"stages", 2}}));
+        with_mma({{"batch", 1}, {"context", 32767}, {"length_spread", 0}, {"splits", 0}, {"stages", 2}}));
     expect_verified(plugin, "attention_decode",
-        with_bulk({{"batch", 64}, {"context", 8191}, {"length_spread", 100}, {"page_size", 64}}));
+        with_mma({{"batch", 64}, {"context", 8191}, {"length_spread", 100}, {"page_size", 64}}));
     // page_order=ordered (each sequence's pages consecutive), both kernels and both copies.
     for (const json& order : {with({{"page_order", "ordered"}}), with({{"page_order", "ordered"}, {"impl", "mma"}}),
-             with_bulk({{"page_order", "ordered"}, {"splits", 0}})})
+             with_mma({{"page_order", "ordered"}, {"splits", 0}})})
         expect_verified(plugin, "attention_decode", order);
 
     Prepared wrong(plugin, "attention_decode", with({{"inject_fault", "wrong-result"}}));
@@ -142,7 +141,6 @@ int main()
     for (const json& bad : {with({{"kv_heads", 3}}), with({{"heads", 48}, {"kv_heads", 3}}), with({{"head_dim", 96}}),
              with({{"page_size", 48}}), with({{"kv_dtype", "fp16"}}), with({{"stages", 7}}), with({{"pdl", 2}}),
              with({{"splits", 257}}), with({{"splits", -1}}), with({{"impl", "mma"}, {"kv_dtype", "fp8"}}),
-             with({{"kv_copy", "bulk"}}), with({{"impl", "mma"}, {"kv_copy", "tma"}}),
              with({{"page_order", "random"}})}) {
         const auto c = plugin.check("attention_decode", bad);
         std::printf("%s refused: %s\n", bad.dump().c_str(), c.dump().c_str());

@@ -261,32 +261,29 @@ json bench_decode(const Plugin& plugin)
 
 // Batch 1 at contexts 4k-128k with the split count fixed, so a launch's time is a fixed cost plus
 // tiles per block x a tile round: a line fitted through the contexts separates the two (ours and
-// torch alike pay the fixed part once a call). Tiles by cp.async and by TMA bulk copies, pages
-// shuffled and in order, early start (prologue before the grid dependency wait), rings of 2-4,
-// splits 16 (one block per SM), 32 (two) and 48 (three).
+// torch alike pay the fixed part once a call). Pages shuffled and in order, early start (prologue
+// before the grid dependency wait), rings of 2-4, splits 16 (one block per SM), 32 (two), 48
+// (three) and auto.
 json bench_decode_fit(const Plugin& plugin)
 {
     json rows = json::array();
     struct Variant {
         int splits, stages, early, page;
-        const char *copy, *order;
+        const char* order;
     };
-    const Variant variants[] = {{32, 2, 0, 16, "cp.async", "shuffled"}, {32, 2, 1, 16, "cp.async", "shuffled"},
-        {32, 3, 0, 16, "cp.async", "shuffled"}, {48, 2, 0, 16, "cp.async", "shuffled"},
-        {32, 2, 0, 16, "cp.async", "ordered"}, {32, 2, 0, 64, "cp.async", "shuffled"},
-        {32, 2, 0, 16, "bulk", "shuffled"}, {32, 2, 1, 16, "bulk", "shuffled"}, {32, 3, 0, 16, "bulk", "shuffled"},
-        {32, 4, 0, 16, "bulk", "shuffled"}, {16, 4, 0, 16, "bulk", "shuffled"}, {48, 2, 0, 16, "bulk", "shuffled"},
-        {32, 2, 0, 16, "bulk", "ordered"}, {32, 3, 0, 16, "bulk", "ordered"}, {32, 2, 0, 64, "bulk", "shuffled"}};
+    const Variant variants[] = {{32, 2, 0, 16, "shuffled"}, {32, 2, 1, 16, "shuffled"}, {32, 3, 0, 16, "shuffled"},
+        {32, 3, 1, 16, "shuffled"}, {48, 2, 0, 16, "shuffled"}, {48, 2, 1, 16, "shuffled"}, {16, 4, 0, 16, "shuffled"},
+        {0, 2, 1, 16, "shuffled"}, {32, 2, 0, 64, "shuffled"}, {32, 2, 1, 64, "shuffled"}, {32, 2, 0, 16, "ordered"}};
     for (int context : {4096, 8192, 16384, 32768, 65536, 131072})
-        for (const auto& [splits, stages, early, page, copy, order] : variants) {
+        for (const auto& [splits, stages, early, page, order] : variants) {
             const json p = {{"batch", 1}, {"heads", 32}, {"kv_heads", 8}, {"head_dim", 128}, {"context", context},
                 {"length_spread", 0}, {"page_size", page}, {"splits", splits}, {"stages", stages}, {"kv_dtype", "bf16"},
-                {"impl", "mma"}, {"pdl", 1}, {"early", early}, {"kv_copy", copy}, {"page_order", order}};
+                {"impl", "mma"}, {"pdl", 1}, {"early", early}, {"page_order", order}};
             auto m = measure(plugin, "attention_decode", p);
             if (m.contains("bytes_per_launch"))
                 m["gbs"] = rate(m, m.at("bytes_per_launch").get<double>(), 1e9, "GB/s");
-            std::fprintf(stderr, "fit ctx %d splits %d (%d) stages %d early %d page %d %s %s: %.2f us %s %s\n", context,
-                splits, m.value("metrics", json()).value("splits", -1), stages, early, page, copy, order,
+            std::fprintf(stderr, "fit ctx %d splits %d (%d) stages %d early %d page %d %s: %.2f us %s %s\n", context,
+                splits, m.value("metrics", json()).value("splits", -1), stages, early, page, order,
                 m.contains("ms_per_launch") ? 1e3 * m.at("ms_per_launch").at("median").get<double>() : -1.0,
                 m.value("gbs", json()).dump().c_str(),
                 m.value("verify", json()).value("ok", false) ? "" : m.dump().c_str());
