@@ -127,10 +127,12 @@ template<> __device__ __forceinline__ void load_floats<__nv_fp8_e4m3, 8>(const _
     }
 }
 
+// K and V rows unpadded and swizzled (PageGather): the score pass reads K by columns,
+// eight rows at a time, which the swizzle spreads over the banks as padding would.
 template<int D, typename T> struct Layout {
     static constexpr int kRowBytes = D * int(sizeof(T));
     static constexpr int kChunks = kRowBytes / 16; // 16-byte copies per row
-    static constexpr int kKStride = kRowBytes + 16; // K rows padded: the score pass reads columns
+    static constexpr int kKStride = kRowBytes;
     static constexpr int kVStride = kRowBytes;
     static constexpr int kStageBytes = kTile * (kKStride + kVStride);
 };
@@ -142,24 +144,32 @@ template<int D, typename T> struct Layout {
 // lookups start in the constructor, over the block's span; clip() then cuts the span at the
 // sequence's length. Tokens at or past `end` are zero-filled (cp.async src-size 0).
 //
-// kSwizzle: rows unpadded, chunk c of row t stored at chunk c ^ (t & 7) (within its 128-byte half),
-// which keeps 8-row ldmatrix reads free of bank conflicts as padding would. Padding costs L2
-// traffic: a warp's copy of two rows into padded rows is not one contiguous 512-byte destination,
-// and the copy is split so that some sectors are fetched twice. ncu on the H200 (32k, batch 1):
-// 24 sectors per copy instruction instead of 16, 6.3 M L2 sectors for 4.2 M of data, a third of
-// them L2 hits (bench/results/2026-12-02-h200-decode-swizzle).
-template<int kChunks, bool kSwizzle = false> struct PageGather {
+// Rows are stored unpadded and swizzled: chunk c of row t at chunk c ^ (t & 7) within its 128-byte
+// half (64-byte rows: c ^ ((t >> 1) & 3), two rows to 128 bytes), which keeps reads of one chunk
+// of 8 consecutive rows (ldmatrix, the simt score pass) free of bank conflicts, as padding would.
+// Padding costs L2 traffic: a warp's copy of two rows into padded rows is not one contiguous
+// 512-byte destination, the copy is split, and some sectors are fetched twice. ncu on the H200
+// (32k, batch 1, mma): 24 sectors per copy instruction instead of 16, 6.3 M L2 sectors for 4.2 M
+// of data, a third of them L2 hits; swizzled: 4.2 M, 0.2% hits, and the kernel 8% faster
+// (bench/results/2026-12-01-h200-decode-swizzle).
+template<int kChunks> struct PageGather {
     static constexpr int kSlots = kTile * kChunks / kThreads;
     static constexpr int kTokStride = kThreads / kChunks;
     static_assert(kSlots >= 1 && kTokStride * kChunks == kThreads, "a tile is whole rounds of the block");
-    static_assert(!kSwizzle || kTokStride % 8 == 0, "a thread's rows share their swizzle (t & 7)");
+    static_assert(kChunks >= 4 && kTokStride % 8 == 0, "a thread's rows share their swizzle");
     const int* table;
     std::size_t page_bytes, head_base, head_off;
     int shift, mask, row_bytes, start, end, tok0, chunk, dst_chunk_off;
     int page[kSlots];
 
     // Where chunk c of tile row t lies in its shared row, in 16-byte units.
-    __device__ static __forceinline__ int dst_chunk(int c, int t) { return kSwizzle ? c ^ (t & 7) : c; }
+    __device__ static __forceinline__ int dst_chunk(int c, int t)
+    {
+        if constexpr (kChunks >= 8)
+            return c ^ (t & 7);
+        else
+            return c ^ ((t >> 1) & (kChunks - 1));
+    }
 
     __device__ PageGather(const Params& p, const int* table_row, int kvh, int row_bytes_, int2 span)
         : table(table_row)
@@ -241,6 +251,12 @@ template<int kChunks, bool kSwizzle = false> struct PageGather {
         }
     }
 };
+
+// Byte `byte` of tile row `row` as Gather stores it in shared memory.
+template<typename Gather> __device__ __forceinline__ int stored_byte(int byte, int row)
+{
+    return Gather::dst_chunk(byte >> 4, row) * 16 + (byte & 15);
+}
 
 // What `early` (Params) changes in a block's start. Before pdl_wait: the length through L2 (never
 // a stale L1 line: the lengths change between steps). After it: the newest token's K and V chunk
@@ -338,8 +354,8 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const auto* kp = static_cast<const unsigned char*>(p.k_pool);
     const auto* vp = static_cast<const unsigned char*>(p.v_pool);
-    PageGather<L::kChunks> gather(
-        p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, L::kRowBytes, split_span(p, split));
+    using Gather = PageGather<L::kChunks>;
+    Gather gather(p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, L::kRowBytes, split_span(p, split));
     const int tiles = gather.clip(len);
     const int start = gather.start, end = gather.end;
     auto load_tile = [&](int tile, int stage) {
@@ -370,7 +386,7 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
     for (int tile = 0; tile < tiles; ++tile) {
         gather.advance(tile, tiles, p.stages, load_tile);
         unsigned char* stage = smem + (tile % p.stages) * L::kStageBytes;
-        early.template put<decltype(gather)>(tile, start, stage, L::kKStride, stage + kTile * L::kKStride, L::kVStride);
+        early.template put<Gather>(tile, start, stage, L::kKStride, stage + kTile * L::kKStride, L::kVStride);
 
         const unsigned char* ks = stage;
         const unsigned char* vs = ks + kTile * L::kKStride;
@@ -384,8 +400,10 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
 #pragma unroll
             for (int d = 0; d < kDQ; d += 8) {
                 float k0[8], k1[8];
-                load_floats<T, 8>(reinterpret_cast<const T*>(ks + lane * L::kKStride) + d0 + d, k0);
-                load_floats<T, 8>(reinterpret_cast<const T*>(ks + (lane + 32) * L::kKStride) + d0 + d, k1);
+                // Rows lane and lane + 32 share their swizzle.
+                const int at = stored_byte<Gather>((d0 + d) * int(sizeof(T)), lane);
+                load_floats<T, 8>(reinterpret_cast<const T*>(ks + lane * L::kKStride + at), k0);
+                load_floats<T, 8>(reinterpret_cast<const T*>(ks + (lane + 32) * L::kKStride + at), k1);
 #pragma unroll
                 for (int g = 0; g < G; ++g) {
                     const float4 qa = *reinterpret_cast<const float4*>(q_s + g * D + d0 + d);
@@ -453,7 +471,9 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
 #pragma unroll 4
             for (int t = pv_group; t < kTile; t += kGroups) {
                 float v[8];
-                load_floats<T, 8>(reinterpret_cast<const T*>(vs + t * L::kVStride) + pv_chunk * 8, v);
+                load_floats<T, 8>(reinterpret_cast<const T*>(
+                                      vs + t * L::kVStride + stored_byte<Gather>(pv_chunk * 8 * int(sizeof(T)), t)),
+                    v);
 #pragma unroll
                 for (int g = 0; g < G; ++g) {
                     const float pr = p_s[g * kTile + t];

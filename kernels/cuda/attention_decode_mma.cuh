@@ -12,7 +12,7 @@
 
 namespace kwb::cuda::decode {
 
-// K and V rows are unpadded and swizzled (PageGather<.., true>); q's 16 rows are padded.
+// K and V rows are unpadded and swizzled (PageGather); q's 16 rows are padded.
 template<int D> struct MmaLayout {
     static constexpr int kStride = D; // bf16 elements per K or V row in shared memory
     static constexpr int kQStride = D + 8;
@@ -54,7 +54,7 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const auto* kp = static_cast<const unsigned char*>(p.k_pool);
     const auto* vp = static_cast<const unsigned char*>(p.v_pool);
-    using Gather = PageGather<kChunks, true>;
+    using Gather = PageGather<kChunks>;
     Gather gather(p, p.page_table + static_cast<std::size_t>(b) * p.max_pages, kvh, D * 2, split_span(p, split));
     const int tiles = gather.clip(len);
     const int start = gather.start, end = gather.end;
