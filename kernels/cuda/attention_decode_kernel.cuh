@@ -234,9 +234,9 @@ template<int kChunks> struct PageGather {
         cp_commit();
     }
     // Copies the tile whose pages fetch() read last: token t's chunk to k_s + t * k_stride and
-    // v_s + t * v_stride (bytes). (The ring slot is BulkGather's; cp.async groups need none.)
-    __device__ __forceinline__ void issue(int tile, int /*slot*/, unsigned char* k_s, int k_stride, unsigned char* v_s,
-        int v_stride, const unsigned char* k_pool, const unsigned char* v_pool) const
+    // v_s + t * v_stride (bytes), at its swizzled place in the row.
+    __device__ __forceinline__ void issue(int tile, unsigned char* k_s, int k_stride, unsigned char* v_s, int v_stride,
+        const unsigned char* k_pool, const unsigned char* v_pool) const
     {
         const int base = start + tile * kTile + tok0;
 #pragma unroll
@@ -360,7 +360,7 @@ template<int D, int G, typename T> __global__ void __launch_bounds__(kThreads) d
     const int start = gather.start, end = gather.end;
     auto load_tile = [&](int tile, int stage) {
         unsigned char* ks = smem + stage * L::kStageBytes;
-        gather.issue(tile, stage, ks, L::kKStride, ks + kTile * L::kKStride, L::kVStride, kp, vp);
+        gather.issue(tile, ks, L::kKStride, ks + kTile * L::kKStride, L::kVStride, kp, vp);
     };
     // The ring is primed before q is read, so q's load overlaps the first tiles' flight instead
     // of adding a round trip to the block's start (the first tile's barrier publishes q_s).

@@ -60,7 +60,7 @@ template<int D, int G> __global__ void __launch_bounds__(kThreads) decode_mma_ke
     const int start = gather.start, end = gather.end;
     auto load_tile = [&](int tile, int stage) {
         auto* ks = reinterpret_cast<unsigned char*>(ring + stage * MmaLayout<D>::kStageElems);
-        gather.issue(tile, stage, ks, S * 2, ks + kTile * S * 2, S * 2, kp, vp);
+        gather.issue(tile, ks, S * 2, ks + kTile * S * 2, S * 2, kp, vp);
     };
     // Primed before q is read: q's load overlaps the first tiles' flight (decode_kernel says why).
     gather.prime(tiles, p.stages, load_tile);

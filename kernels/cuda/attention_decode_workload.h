@@ -12,8 +12,8 @@ namespace kwb::cuda {
 // 16|32|64|128, page_order shuffled|ordered (every sequence's pages scattered over one pool by
 // `seed`, or consecutive), splits (1 = no split-KV; else that many token ranges per sequence and a
 // combine kernel), stages 2..6 (the tile ring), kv_dtype bf16|fp8 (e4m3 with a per-KV-head
-// scale), impl simt|mma. Bytes per launch: the K and V bytes of every sequence's
-// context, read once.
+// scale), impl simt|mma. Bytes per launch: the K and V bytes of every sequence's context, read
+// once.
 WorkloadKind attention_decode_kind();
 
 } // namespace kwb::cuda

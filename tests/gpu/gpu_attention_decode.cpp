@@ -5,8 +5,8 @@
 // tiles too, so some splits are empty; up to 256 splits), every ring depth, programmatic and plain
 // launches, the early start (KV in flight before the PDL wait) against a late writer of the newest
 // row, the auto split count, bf16 and fp8 KV; the tensor-core kernel (impl=mma) at the same
-// kinds of shapes (its K/V rows swizzled in shared memory, at every ring depth and page size, the
-// newest row of the early start put back swizzled); pages in order. Bad shapes are refused.
+// kinds of shapes, its swizzled K/V rows again at every ring depth and page size (the early start's
+// newest row put back swizzled); pages in order. Bad shapes are refused.
 #include "gpu_plugin.h"
 
 using nlohmann::json;
@@ -103,7 +103,7 @@ int main()
         with({{"impl", "mma"}, {"batch", 1}, {"context", 32768}, {"length_spread", 0}, {"splits", 128}}));
     expect_verified(plugin, "attention_decode", with({{"impl", "mma"}, {"head_dim", 64}, {"splits", 100}}));
 
-    // impl=mma keeps K and V rows swizzled in shared memory: ragged lengths over every page size and
+    // impl=mma reads swizzled K and V rows with ldmatrix: ragged lengths over every page size and
     // ring depth, every group, D 64 and 128, split and not (empty splits too), the early start
     // against the late writer (its newest row put back in the swizzled layout), the shortest contexts.
     const auto with_mma = [&](json changes) {
@@ -131,7 +131,7 @@ int main()
         with_mma({{"batch", 1}, {"context", 32767}, {"length_spread", 0}, {"splits", 0}, {"stages", 2}}));
     expect_verified(plugin, "attention_decode",
         with_mma({{"batch", 64}, {"context", 8191}, {"length_spread", 100}, {"page_size", 64}}));
-    // page_order=ordered (each sequence's pages consecutive), both kernels and both copies.
+    // page_order=ordered (each sequence's pages consecutive), both kernels, split and not.
     for (const json& order : {with({{"page_order", "ordered"}}), with({{"page_order", "ordered"}, {"impl", "mma"}}),
              with_mma({{"page_order", "ordered"}, {"splits", 0}})})
         expect_verified(plugin, "attention_decode", order);
