@@ -298,8 +298,8 @@ public:
             only_on(Backend::Cpu, threads_param()),
             cuda({"page_size", 16, int_values({16, 32, 64, 128}), "tokens per KV-cache page (pages shuffled)"}),
             cuda({"splits", 0, int_values({0, 1, 4, 16}),
-                "split-KV of the decode attention (1 = none; 0 = about 128 blocks: 128 / (batch x kv_heads), "
-                "at most one split per 64 tokens of prompt_len + gen_tokens)"}),
+                "split-KV of the decode attention (1 = none; 0 = about one block per SM: SMs / (batch x "
+                "kv_heads), at most one split per 64-token tile of prompt_len + gen_tokens)"}),
             cuda({"cuda_graph", "off", {"off", "on"},
                 "decode step launched kernel by kernel (off) or as one CUDA graph (on)"}),
             {"kv_dtype", "bf16", {"bf16", "fp8"},

@@ -76,14 +76,17 @@ __device__ __forceinline__ void cp_wait_stages(int pending)
     }
 }
 
-// The split count of `splits = 0`: about two blocks per SM, one wave, which beat one block per SM
-// (even with a deeper ring) and a second wave (its blocks' start-up latency in series) on the
-// H200 at batch 1 (bench/results/2026-12-01-h200-splitkv); at least one tile per split, and the
-// count normalised to the splits that get work (spans are whole tiles of the capacity).
-inline int auto_splits(int batch, int kv_heads, int capacity, int sms)
+// The split count of `splits = 0`, the one rule for the attention_decode workload and tiny_llm's
+// steps: about `blocks_per_sm` blocks per SM in one wave, at least one tile per split, and the count
+// normalised to the splits that get work (spans are whole tiles of the capacity). Two for the
+// attention alone: that beat one block per SM (even with a deeper ring) and a second wave (its
+// blocks' start-up latency in series) on the H200 at batch 1 (bench/results/2026-12-01-h200-splitkv).
+// One inside tiny_llm's step, whose GEMV blocks share the SMs: 4 and 16 splits were 5-8% slower
+// there (bench/results/2026-12-01-h200-early).
+inline int auto_splits(int batch, int kv_heads, int capacity, int sms, int blocks_per_sm)
 {
     const int tiles = std::max(1, (capacity + kTile - 1) / kTile);
-    const int want = std::clamp(2 * sms / std::max(1, batch * kv_heads), 1, std::min(tiles, kMaxSplits));
+    const int want = std::clamp(blocks_per_sm * sms / std::max(1, batch * kv_heads), 1, std::min(tiles, kMaxSplits));
     const int per = (tiles + want - 1) / want;
     return (tiles + per - 1) / per;
 }

@@ -255,7 +255,8 @@ public:
         max_len_ = *std::max_element(lens_.begin(), lens_.end());
         max_pages_ = (max_len_ + cfg.page_size - 1) / cfg.page_size;
         if (cfg_.splits == 0)
-            cfg_.splits = decode::auto_splits(cfg.batch, cfg.kv_heads, max_pages_ * cfg.page_size, current_sm_count());
+            cfg_.splits
+                = decode::auto_splits(cfg.batch, cfg.kv_heads, max_pages_ * cfg.page_size, current_sm_count(), 2);
         int pages = 0;
         for (int len : lens_)
             pages += (len + cfg.page_size - 1) / cfg.page_size;

@@ -92,8 +92,6 @@ Config::Config(const nlohmann::json& p)
     if (2.0 * m.layers * rows() * max_len() * m.kv_dim() * 2 > 32.0 * (1ull << 30))
         fail("the KV cache of layers x rows (batch, or max_batch with poisson arrivals) x (prompt_len + gen_tokens) x "
              "kv_dim exceeds 32 GiB");
-    if (splits == 0) // auto: about 128 blocks of at least one 64-token tile each
-        splits = std::clamp(128 / (rows() * m.kv_heads), 1, std::max(1, max_len() / decode::kTile));
 }
 std::string Config::what() const
 {
@@ -161,6 +159,8 @@ TinyLlm::TinyLlm(const Config& cfg, cudaStream_t stream)
     // arrivals a joining request takes its pages from the free ones (serving.cu).
     max_pages_ = (max_len + cfg.page_size - 1) / cfg.page_size;
     pages_ = slots * max_pages_;
+    if (cfg_.splits == 0) // auto: about one block per SM, the GEMVs' blocks share them
+        cfg_.splits = decode::auto_splits(slots, m.kv_heads, max_pages_ * cfg.page_size, current_sm_count(), 1);
     std::vector<int>& table = table_host_;
     table.resize(static_cast<std::size_t>(pages_));
     std::iota(table.begin(), table.end(), 0);
@@ -208,10 +208,10 @@ TinyLlm::TinyLlm(const Config& cfg, cudaStream_t stream)
         alloc(argmax_arrived_, 4);
         KWB_CUDA(cudaMemsetAsync(argmax_arrived_.as<void>(), 0, 4, stream));
     }
-    if (cfg.splits > 1) {
-        alloc(o_part_, static_cast<std::size_t>(slots) * m.heads * cfg.splits * hd * 4);
-        alloc(m_part_, static_cast<std::size_t>(slots) * m.heads * cfg.splits * 4);
-        alloc(l_part_, static_cast<std::size_t>(slots) * m.heads * cfg.splits * 4);
+    if (cfg_.splits > 1) {
+        alloc(o_part_, static_cast<std::size_t>(slots) * m.heads * cfg_.splits * hd * 4);
+        alloc(m_part_, static_cast<std::size_t>(slots) * m.heads * cfg_.splits * 4);
+        alloc(l_part_, static_cast<std::size_t>(slots) * m.heads * cfg_.splits * 4);
     }
     alloc(workspace_, CublasLt::workspace_bytes());
     KWB_CUDA(cudaMemcpyAsync(rope_.as<void>(), rope.data(), rope_.bytes(), cudaMemcpyHostToDevice, stream));
