@@ -427,9 +427,14 @@ int main(int argc, char** argv)
             out["decode"] = bench_decode(plugin);
         else if (s == "decode-fit")
             out["decode_fit"] = bench_decode_fit(plugin);
-        else if (s == "decode-one" && i + 1 < stages.size()) // one configuration, for ncu: decode-one JSON
-            out["decode_one"] = measure(plugin, "attention_decode", json::parse(stages[++i]));
-        else if (s == "prefill")
+        else if (s == "decode-one") { // one configuration, for ncu: decode-one JSON
+            const json params = i + 1 < stages.size() ? json::parse(stages[++i], nullptr, false) : json();
+            if (!params.is_object()) {
+                std::fprintf(stderr, "kwb_gpu_bench: decode-one needs a JSON object of attention_decode parameters\n");
+                return 2;
+            }
+            out["decode_one"] = measure(plugin, "attention_decode", params);
+        } else if (s == "prefill")
             out["prefill"] = bench_prefill(plugin);
         else if (s == "timeline")
             out["timeline"] = bench_timeline(plugin);
