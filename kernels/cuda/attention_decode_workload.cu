@@ -243,8 +243,7 @@ class AttentionDecode final : public GpuWorkload {
 public:
     AttentionDecode(const nlohmann::json& params, const Config& cfg, cudaStream_t stream)
         : cfg_(cfg)
-        , kernel_(kernel_for(cfg).kernel)
-        , smem_(kernel_for(cfg).smem)
+        , chosen_(kernel_for(cfg))
     {
         // Context lengths, then each sequence's pages drawn from one pool, shuffled unless `page_order`
         // is ordered.
@@ -309,7 +308,7 @@ public:
 
     void launch(cudaStream_t stream) override
     {
-        start(kernel_, dim3(cfg_.splits, cfg_.kv_heads, cfg_.batch), decode::kThreads, smem_, stream);
+        start(chosen_.kernel, dim3(cfg_.splits, cfg_.kv_heads, cfg_.batch), decode::kThreads, chosen_.smem, stream);
         if (cfg_.splits > 1) {
             const dim3 grid(static_cast<unsigned>(rows()));
             if (cfg_.head_dim == 128)
@@ -408,8 +407,7 @@ private:
     }
 
     Config cfg_;
-    Kernel kernel_;
-    int smem_;
+    decode::Selected chosen_; // the kernel instance and its dynamic shared memory
     std::vector<int> lens_;
     int max_len_ = 0, max_pages_ = 0, pages_ = 0;
     double tokens_ = 0;
