@@ -12,6 +12,7 @@
 #include "remote_run.h"
 #include "run/aa_history.h"
 #include "run/judge_experiment.h"
+#include "run/run_session.h"
 #include "run/runner.h"
 #include "run_devices.h"
 #include "sampling/procfs_sampler.h"
@@ -75,180 +76,15 @@ template<typename... Args> void say(std::FILE* to, fmt::format_string<Args...> f
     }
 }
 
-// The furthest judged position a study may hold: the order resumes one past it, in an int.
-constexpr int kMaxPosition = 1 << 30;
-
 struct Job {
     Experiment* experiment;
     const Workload* workload;
     Backend backend;
 };
 
-// Samples kept from an earlier session (or edited by hand) must fit the order the run resumes:
-// each names an arm of the experiment, and judged runs hold distinct positions from 0 on.
-template<typename Fail> void check_samples(const Experiment& e, const Fail& fail)
+RunSettings session_settings(const RunOptions& o)
 {
-    std::set<int> positions;
-    for (size_t i = 0; i < e.samples.size(); ++i) {
-        const Sample& s = e.samples[i];
-        const auto problem = [&](const std::string& what) { return fail(fmt::format("samples[{}]: {}", i, what)); };
-        if (std::none_of(e.arms.begin(), e.arms.end(), [&](const Arm& a) { return a.name == s.arm; }))
-            throw problem(fmt::format("arm '{}' is not one of the experiment's arms", s.arm));
-        if (s.warmup)
-            continue;
-        if (s.position < 0 || s.position > kMaxPosition)
-            throw problem(
-                fmt::format("position {} is out of range (0 to {} for a judged run)", s.position, kMaxPosition));
-        if (!positions.insert(s.position).second)
-            throw problem(fmt::format("position {} is taken by an earlier judged sample", s.position));
-    }
-}
-
-// Checks one experiment and picks its backend; throws BadInput naming the study and experiment.
-// Two kinds run: "ab" (a single-variable A/B) and "grid-cell" (one cell of a grid group against
-// the baseline cell; its arms may differ in the grid's two variables, nothing else).
-Job check(const std::string& path, const Study& study, Experiment& e, const std::string& backend_option)
-{
-    const auto fail = [&](const std::string& problem) {
-        return BadInput(fmt::format("{}: experiment {}: {}", path, e.id, problem));
-    };
-    const Workload* w = builtin_workloads().find(e.workload);
-    if (!w)
-        throw fail(fmt::format("unknown workload '{}' (see kwb workloads)", e.workload));
-    const bool grid_cell = e.kind == kGridCellKind;
-    if ((e.kind != "ab" && !grid_cell) || ab_arm_count(e) != 2)
-        throw fail(fmt::format("kwb runs two-arm experiments of kind \"ab\" (a single-variable A/B) or \"{}\" (has "
-                               "kind \"{}\", {} arms)",
-            kGridCellKind, e.kind, e.arms.size()));
-    for (size_t i = 0; i < e.arms.size(); ++i)
-        for (size_t j = i + 1; j < e.arms.size(); ++j)
-            if (e.arms[i].name == e.arms[j].name)
-                throw fail(
-                    fmt::format("two arms are named '{}'; their samples could not be told apart", e.arms[i].name));
-    if (const Arm* aa = aa_arm(e)) // the real A/A runs the baseline's configuration, nothing else
-        if (aa->params != e.arms[0].params || aa->command.has_value() != e.arms[0].command.has_value()
-            || (aa->command && aa->command->cmd != e.arms[0].command->cmd))
-            throw fail(fmt::format("the A/A arm '{}' must run the baseline's configuration (its params and "
-                                   "command equal to arm {}'s)",
-                aa->name, e.arms[0].name));
-    check_samples(e, fail);
-    const auto metrics = w->metrics();
-    // A command's metrics are what its adapter reads (the tool's own keys too): a missing one fails
-    // each repetition with a note naming what was read instead (docs/adapters.md).
-    if (w->name() != command::kCommandWorkload
-        && std::none_of(metrics.begin(), metrics.end(), [&](const MetricSpec& m) { return m.name == e.metric; }))
-        throw fail(fmt::format("{} has no metric '{}'", w->name(), e.metric));
-    nlohmann::json resolved[2];
-    for (size_t i = 0; i < 2; ++i) {
-        try {
-            resolved[i] = resolve_params(*w, e.arms[i].params);
-        } catch (const WorkloadError& ex) {
-            throw fail(fmt::format("arm {}: {}", e.arms[i].name, ex.what()));
-        }
-    }
-    const ArmDiff diff = diff_arms(resolved[0], resolved[1]);
-    if (grid_cell) {
-        if (const auto problem = grid_cell_problem(study, e, resolved[0], resolved[1]); !problem.empty())
-            throw fail(problem);
-    } else if (!diff.single_variable() && !e.acknowledged_multi_variable)
-        throw fail(
-            fmt::format("the arms differ in {} parameters ({}); a single-variable A/B changes one, so the result "
-                        "could not be attributed. Set acknowledged_multi_variable to run it anyway",
-                diff.differences.size(), diff.names()));
-    // Command arms carry no parameters: their commands are what differs (study/arm_diff.h).
-    const bool commands = e.arms[0].command && e.arms[1].command;
-    if ((commands ? diff_arm_pair(e.arms[0], e.arms[1]) : diff).differences.empty())
-        say(stderr, "kwb: {}: experiment {}: the arms are identical (an A/A run)\n", path, e.id);
-    try {
-        experiment_profile(e, Direction::Lower); // the runner's own call: throws on an unknown profile or override
-    } catch (const std::invalid_argument& ex) {
-        throw fail(fmt::format("profile: {}", ex.what()));
-    }
-
-    std::string wanted = backend_option.empty() ? e.backend : backend_option;
-    if (wanted != "auto" && wanted != "cpu" && wanted != "cuda")
-        throw fail(fmt::format("unknown backend '{}' (expected auto, cpu or cuda)", wanted));
-    if (!has_backend(*w, Backend::Cpu)) { // a cuda-only workload (attention_decode)
-        if (wanted == "cpu")
-            throw fail(fmt::format("{} has no cpu backend", w->name()));
-        wanted = "cuda";
-    }
-    Backend backend = Backend::Cpu;
-    const auto fits = [&](Backend b) {
-        return params_fit_backend(*w, e.arms[0].params, b) && params_fit_backend(*w, e.arms[1].params, b);
-    };
-    if (wanted == "cuda") {
-        if (!has_backend(*w, Backend::Cuda))
-            throw fail(fmt::format("{} has no cuda backend", w->name()));
-        if (const auto why = cuda_unavailable_reason(w->name()); !why.empty())
-            throw std::runtime_error(
-                fmt::format("{}: experiment {}: the cuda backend is not available here: {}", path, e.id, why));
-        backend = Backend::Cuda;
-    } else if (wanted == "auto" && has_backend(*w, Backend::Cuda) && fits(Backend::Cuda)
-        && cuda_unavailable_reason(w->name()).empty()) {
-        backend = Backend::Cuda;
-    }
-    // Parameters the chosen backend lacks, and configurations the GPU cannot hold, are bad input
-    // found before anything runs ("block 256x256x64, 4 stages needs 256 KiB of shared memory").
-    for (size_t i = 0; i < 2; ++i) {
-        nlohmann::json params;
-        try {
-            params = resolve_params(*w, e.arms[i].params, backend);
-        } catch (const WorkloadError& ex) {
-            throw fail(fmt::format("arm {}: {}", e.arms[i].name, ex.what()));
-        }
-        if (backend == Backend::Cuda)
-            if (const auto why = check_cuda_config(w->name(), params, selected_cuda_device()); !why.empty())
-                throw fail(fmt::format("arm {}: {}", e.arms[i].name, why));
-    }
-    // Samples of one experiment must come from one backend: resuming on another would mix them.
-    const bool has_samples = std::any_of(e.samples.begin(), e.samples.end(), [](const Sample& s) { return !s.warmup; });
-    if (has_samples && (e.backend == "cpu" || e.backend == "cuda") && e.backend != to_string(backend))
-        throw fail(fmt::format("its samples were taken on {}; resume it with --backend {}", e.backend, e.backend));
-    return {&e, w, backend};
-}
-
-// The identity of the device a backend runs on here: the CPU, or CUDA device `index`.
-DeviceIdentity device_here(Backend backend, int index)
-{
-    if (backend == Backend::Cpu) {
-        for (const auto& d : collect_devices().devices)
-            if (d.value("kind", "") == "cpu")
-                return identity_from_sheet(d);
-        return {"cpu", "unknown CPU", "", std::nullopt, ""};
-    }
-    const auto* api = GpuBackend::instance().api();
-    const auto devices = nlohmann::json::parse(api ? api->devices_json() : "[]", nullptr, false);
-    if (devices.is_array())
-        for (const auto& d : devices)
-            if (d.value("index", -1) == index)
-                return identity_from_sheet(d);
-    throw BadInput(fmt::format("--device: there is no CUDA device {} here", index));
-}
-
-// An experiment holds the samples of one device model: continuing it on another would judge two
-// populations as one. Refused, or with --new-device continued as a new experiment that says so.
-Experiment* match_device(Study& study, Experiment& e, const DeviceIdentity& here, const RunOptions& o)
-{
-    const bool has_samples = std::any_of(e.samples.begin(), e.samples.end(), [](const Sample& s) { return !s.warmup; });
-    if (!has_samples || same_device(e.device, here)) {
-        e.device = here;
-        return &e;
-    }
-    if (!o.new_device)
-        throw BadInput(fmt::format("{}: experiment {} was measured on {} and this is {}; its samples cannot be "
-                                   "continued on another device (use --new-device to start a new experiment here)",
-            o.study, e.id, describe(e.device), describe(here)));
-    Experiment next = fresh_attempt(e);
-    next.id = fmt::format("{}-{}", e.id, study.experiments.size() + 1);
-    next.device = here;
-    next.controls.notes += fmt::format("{}continues experiment {} (measured on {}) on {}: a new experiment, since "
-                                       "samples of two device models are never judged together.",
-        next.controls.notes.empty() ? "" : " ", e.id, describe(e.device), describe(here));
-    if (e.status == ExperimentStatus::Stopped || e.status == ExperimentStatus::Running)
-        e.status = ExperimentStatus::Done; // it is not resumed any more: judged as it stands
-    study.experiments.push_back(std::move(next));
-    return &study.experiments.back();
+    return {o.study, o.backend, o.device, o.new_device, o.new_attempt};
 }
 
 // What a GPU run records beside the workload's numbers: NVML clocks and throttle reasons per
@@ -375,12 +211,15 @@ int run_devices(const RunOptions& o)
     request.backend = o.backend;
     request.json_progress = o.json_progress;
     request.no_cupti = o.no_cupti;
-    const auto check_one = [&o](const Study& study, Experiment& e) {
-        const Job job = check(o.study, study, e, o.backend);
-        if (job.backend == Backend::Cuda)
+    const RunSession session(builtin_workloads(), session_settings(o));
+    const auto check_one = [&o, &session](const Study& study, Experiment& e) {
+        const Runnability r = session.check(study, e);
+        for (const auto& notice : r.notices)
+            say(stderr, "kwb: {}: experiment {}: {}\n", o.study, e.id, notice);
+        if (r.backend == Backend::Cuda)
             for (const int d : o.devices)
-                device_here(Backend::Cuda, d); // throws naming a device that is not here
-        return std::string(to_string(job.backend));
+                device_identity_here(Backend::Cuda, d); // throws naming a device that is not here
+        return std::string(to_string(r.backend));
     };
     return run_on_devices(request, check_one);
 }
@@ -433,45 +272,15 @@ int run(const RunOptions& o)
     } catch (const StudyLoadError& e) {
         throw BadInput(e.what());
     }
-    std::set<std::string> ids;
-    for (const auto& e : study.experiments)
-        if (!ids.insert(e.id).second)
-            throw BadInput(
-                fmt::format("{}: two experiments have the id '{}'; ids must be unique in a study", o.study, e.id));
-    if (o.new_attempt) {
-        // What Run does in the window on a finished study (study/new_attempt.h).
-        if (study.experiments.empty())
-            throw BadInput(fmt::format("{}: --new-attempt: the study has no experiment to attempt again", o.study));
-        if (has_runnable_experiment(study))
-            throw BadInput(fmt::format("{}: --new-attempt: the study is not finished (an experiment is pending or "
-                                       "stopped); kwb run without --new-attempt resumes it",
-                o.study));
-        const std::string source = study.experiments[static_cast<size_t>(new_attempt_source(study))].id;
-        std::string list;
-        for (const auto& id : new_attempt_if_finished(study))
-            list += fmt::format("{}{}", list.empty() ? "" : ", ", id);
-        say(stderr, "kwb: {}: new attempt of {}: {}\n", o.study, source, list);
-    }
-    if (o.device < 0)
-        throw BadInput("--device: a CUDA device index is 0 or more");
-    select_cuda_device(o.device);
-    // Checked by index: --new-device appends experiments, which moves the others in memory.
-    std::vector<std::pair<size_t, Job>> checked;
-    const size_t existing = study.experiments.size();
-    for (size_t i = 0; i < existing; ++i)
-        if (is_runnable(study.experiments[i])) {
-            Job job = check(o.study, study, study.experiments[i], o.backend);
-            const DeviceIdentity here = device_here(job.backend, o.device);
-            const Experiment* target = match_device(study, study.experiments[i], here, o);
-            checked.emplace_back(static_cast<size_t>(target - study.experiments.data()), job);
-        }
+    const RunSession session(builtin_workloads(), session_settings(o));
+    const RunPlan plan = session.plan(study);
+    for (const auto& notice : plan.notices)
+        say(stderr, "kwb: {}\n", notice);
     std::vector<Job> jobs;
-    if (!o.cell.empty() && !checked.empty())
+    if (!o.cell.empty() && !plan.experiments.empty())
         study.experiments[0].placement = placement_here(o);
-    for (auto& [index, job] : checked) {
-        job.experiment = &study.experiments[index];
-        jobs.push_back(job);
-    }
+    for (const auto& planned : plan.experiments)
+        jobs.push_back({&study.experiments[planned.index], planned.workload, planned.backend});
 
     // A study that could not be saved is found before anything runs, like any other bad input.
     if (!jobs.empty()) {

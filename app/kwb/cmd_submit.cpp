@@ -3,7 +3,9 @@
 // task running `kwb run STUDY --cell ID` into its part file (docs/cluster.md). `--cell ID`
 // resubmits one experiment alone (a failed or preempted task); its part, when it holds samples,
 // is resumed where it stopped.
+#include "builtin_workloads.h"
 #include "commands.h"
+#include "run/run_session.h"
 #include "slurm.h"
 #include "study/new_attempt.h"
 #include "study/study_file.h"
@@ -118,6 +120,11 @@ int submit(const SubmitOptions& o)
             }
             chosen.push_back(&e);
         }
+    // Each task runs `kwb run --cell`: what it would refuse is refused here, before a job array is
+    // queued. The machine's own GPUs do not matter: the tasks run on the cluster's nodes.
+    const RunSession session(builtin_workloads(), {o.study, o.backend, 0, false, false});
+    for (const auto* e : chosen)
+        session.check(study, *e, RunSession::Where::Elsewhere);
     if (chosen.empty()) {
         fmt::print(stderr, "kwb: {}: nothing to submit (every experiment is done, failed or queued)\n", o.study);
         return kOk;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // kwb: the Kernel Workbench engine without a window (spec/cli.md).
 #include "commands.h"
+#include "run/run_session.h"
 #include "stdout_check.h"
 
 #include <cstdio>
@@ -58,6 +59,9 @@ int main(int argc, char** argv)
         const int code = action();
         return app.got_subcommand("run") ? code : checked_stdout(code);
     } catch (const BadInput& e) {
+        fmt::print(stderr, "kwb: {}\n", e.what());
+        return kBadInput;
+    } catch (const kwb::RunRefused& e) { // the engine's run session refused the study (bad input)
         fmt::print(stderr, "kwb: {}\n", e.what());
         return kBadInput;
     } catch (const std::exception& e) {

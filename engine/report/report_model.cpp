@@ -119,7 +119,7 @@ ExperimentReport experiment_report(const Study& study, const Experiment& e)
     const Profile profile = profile_of(study, e, r.sample);
     r.direction = profile.direction;
     r.profile_name = profile.name;
-    r.thresholds_pct = delta_thresholds(profile);
+    r.delta_lines = delta_lines(profile);
     r.noise_k = profile.noise_k;
 
     if (e.arms.size() >= 2) {

@@ -13,6 +13,7 @@
 #include "stats/descriptive.h"
 #include "study/arm_diff.h"
 #include "study/study.h"
+#include "verdict/delta_lines.h"
 #include "verdict/evidence.h"
 
 #include <array>
@@ -121,7 +122,7 @@ struct ExperimentReport {
     std::string first_sample_at;
     std::string last_sample_at;
     // The thresholds of the profile on the delta% axis (kill, license) and its noise k, for charts.
-    std::vector<double> thresholds_pct;
+    std::vector<DeltaLine> delta_lines; // verdict/delta_lines.h: the window's sigma chart draws the same
     double noise_k = 2;
 };
 

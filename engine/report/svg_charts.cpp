@@ -153,23 +153,18 @@ std::string delta_svg(const ExperimentReport& e)
     const double sigma = ev.sigma_pct.value_or(0);
     const double band = e.noise_k * sigma;
     double lo = std::min({0.0, ev.delta_pct, -band}), hi = std::max({0.0, ev.delta_pct, band});
-    for (double t : e.thresholds_pct) {
-        lo = std::min(lo, t);
-        hi = std::max(hi, t);
+    for (const auto& line : e.delta_lines) {
+        lo = std::min(lo, line.delta_pct);
+        hi = std::max(hi, line.delta_pct);
     }
     if (ev.ci95_delta_pct) {
         lo = std::min(lo, (*ev.ci95_delta_pct)[0]);
         hi = std::max(hi, (*ev.ci95_delta_pct)[1]);
     }
     const double pad = 0.08 * (hi - lo) + 0.5;
-    const bool has_lines = e.thresholds_pct.size() == 2;
-    const std::string kill_text = has_lines ? fmt::format("kill < {} %", num(e.thresholds_pct[0])) : std::string();
-    const std::string license_text
-        = has_lines ? fmt::format("license ≥ {} %", num(e.thresholds_pct[1])) : std::string();
     std::vector<LineLabel> line_labels;
-    if (has_lines)
-        line_labels = {{e.thresholds_pct[0], text_width(kill_text, 11), true},
-            {e.thresholds_pct[1], text_width(license_text, 11), false}};
+    for (const auto& line : e.delta_lines)
+        line_labels.push_back({line.delta_pct, text_width(line.label, 11), line.word == VerdictWord::Kill});
     const auto [x_lo, x_hi] = widen_for_line_labels(lo - pad, hi + pad, f.right - f.left, line_labels);
     const Scale xs = Scale::nice(x_lo, x_hi, f.left, f.right);
     SvgWriter w(W, H);
@@ -179,19 +174,18 @@ std::string delta_svg(const ExperimentReport& e)
     // clear of the kill and license lines (their labels sit at the top; the delta's label in the
     // middle; the noise band's at the foot).
     LabelRoom room {f.left, f.right, {}};
-    if (has_lines)
-        for (double t : e.thresholds_pct)
-            room.lines.push_back(xs(t));
+    for (const auto& line : e.delta_lines)
+        room.lines.push_back(xs(line.delta_pct));
     // The noise label, on a white box so it stays readable over the band and the grid.
     const std::string noise = fmt::format("noise ±{} σ = ±{} %", num(e.noise_k), num(band));
     const double nw = text_width(noise, 11) + 8;
     const double noise_left = place_centred_label(room, xs(0), nw);
     w.line(xs(0), f.top, xs(0), f.bottom, "#9e9e9e", 1);
-    if (e.thresholds_pct.size() == 2) {
-        w.dashed_line(xs(e.thresholds_pct[0]), f.top, xs(e.thresholds_pct[0]), f.bottom, "#c62828");
-        w.text(xs(e.thresholds_pct[0]) - 4, f.top + 12, kill_text, 11, "end", "#c62828");
-        w.dashed_line(xs(e.thresholds_pct[1]), f.top, xs(e.thresholds_pct[1]), f.bottom, "#2e7d32");
-        w.text(xs(e.thresholds_pct[1]) + 4, f.top + 12, license_text, 11, "start", "#2e7d32");
+    for (const auto& line : e.delta_lines) {
+        const bool kill = line.word == VerdictWord::Kill;
+        const char* colour = kill ? "#c62828" : "#2e7d32";
+        w.dashed_line(xs(line.delta_pct), f.top, xs(line.delta_pct), f.bottom, colour);
+        w.text(xs(line.delta_pct) + (kill ? -4 : 4), f.top + 12, line.label, 11, kill ? "end" : "start", colour);
     }
     w.label_box(noise_left + nw / 2, f.bottom - 6, noise, 11, "middle", "#505050", false);
     w.axes_x(f);

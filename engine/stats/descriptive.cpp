@@ -32,30 +32,6 @@ std::optional<double> sample_stddev(std::span<const double> values)
     return std::sqrt(ss / static_cast<double>(values.size() - 1));
 }
 
-double percentile_sorted(std::span<const double> sorted, double q)
-{
-    const std::size_t n = sorted.size();
-    if (n == 0)
-        return std::nan("");
-    const double h = (static_cast<double>(n) - 1) * q / 100.0;
-    const double lo_f = std::floor(h);
-    const auto lo = static_cast<std::size_t>(lo_f);
-    if (lo + 1 >= n)
-        return sorted[n - 1];
-    const double frac = h - lo_f;
-    const double a = sorted[lo];
-    const double b = sorted[lo + 1];
-    // numpy's lerp: exact at both ends and monotone.
-    return frac >= 0.5 ? b - (b - a) * (1 - frac) : a + (b - a) * frac;
-}
-
-double percentile(std::span<const double> values, double q)
-{
-    std::vector<double> sorted(values.begin(), values.end());
-    std::sort(sorted.begin(), sorted.end());
-    return percentile_sorted(sorted, q);
-}
-
 namespace {
 
 TukeyOutliers tukey_sorted(std::span<const double> sorted)
@@ -63,15 +39,10 @@ TukeyOutliers tukey_sorted(std::span<const double> sorted)
     TukeyOutliers out;
     if (sorted.empty())
         return out;
-    const double q1 = percentile_sorted(sorted, 25);
-    const double q3 = percentile_sorted(sorted, 75);
-    const double iqr = q3 - q1;
+    const TukeyFences fences = tukey_fences_sorted(sorted);
     for (double v : sorted) {
-        const double beyond = v < q1 ? q1 - v : (v > q3 ? v - q3 : 0.0);
-        if (beyond > 1.5 * iqr)
-            ++out.mild;
-        if (beyond > 3.0 * iqr)
-            ++out.extreme;
+        out.mild += fences.mild(v);
+        out.extreme += fences.extreme(v);
     }
     return out;
 }

@@ -7,10 +7,11 @@
 // deviation (n - 1 denominator: we estimate the spread of the process, not of these few runs) are
 // what the rules use. The coefficient of variation (cv%) puts that spread on the scale of the
 // mean, so one threshold ("sigma below 5%") works for milliseconds and for TFLOP/s alike.
-// Percentiles use numpy's default (linear interpolation between the closest ranks), so numbers
-// agree with what an engineer recomputes in a notebook. Tukey's fences flag runs far from the
+// Percentiles are numpy's default (stats/percentile.h). Tukey's fences flag runs far from the
 // middle half of the data: they are counted, never dropped, because a dropped slow run is a hidden
 // regression.
+
+#include "stats/percentile.h"
 
 #include <cstddef>
 #include <optional>
@@ -22,11 +23,7 @@ namespace kwb::stats {
 double mean(std::span<const double> values);
 // Sample standard deviation (n - 1 denominator); nullopt when n < 2.
 std::optional<double> sample_stddev(std::span<const double> values);
-// Percentile q in [0, 100] of already sorted values, numpy's "linear" method. `sorted` must not
-// be empty.
-double percentile_sorted(std::span<const double> sorted, double q);
-// The same on unsorted values (copies and sorts).
-double percentile(std::span<const double> values, double q);
+// percentile_sorted(), percentile() and the Tukey fences: stats/percentile.h.
 
 // Counts of values beyond the Tukey fences: "mild" counts every value more than 1.5 IQR below
 // the first quartile or above the third (extreme ones included), "extreme" those beyond 3 IQR.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study/device_identity.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace kwb {
@@ -10,6 +11,12 @@ bool same_device(const DeviceIdentity& recorded, const DeviceIdentity& current)
     if (recorded.empty())
         return true;
     return recorded.kind == current.kind && recorded.model == current.model;
+}
+
+bool may_continue_on(const Experiment& e, const DeviceIdentity& current)
+{
+    const bool has_samples = std::any_of(e.samples.begin(), e.samples.end(), [](const Sample& s) { return !s.warmup; });
+    return !has_samples || same_device(e.device, current);
 }
 
 std::string describe(const DeviceIdentity& device)

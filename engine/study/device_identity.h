@@ -15,6 +15,11 @@ namespace kwb {
 // recorded identity (a study not yet run, or written before schema 3) matches anything.
 bool same_device(const DeviceIdentity& recorded, const DeviceIdentity& current);
 
+// Whether an experiment may go on collecting samples on `current`: it has no judged sample yet (it
+// takes the device it runs on), or its samples were taken on the same device model. `kwb run`
+// refuses the rest (or, with --new-device, starts a new experiment); the hardware page warns of them.
+bool may_continue_on(const Experiment& experiment, const DeviceIdentity& current);
+
 // "NVIDIA H200 (cuda 0, GPU-8c1a...)" or "Intel(R) Xeon(R) Processor (cpu)".
 std::string describe(const DeviceIdentity& device);
 

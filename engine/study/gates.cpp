@@ -3,6 +3,7 @@
 
 #include "study/arm_diff.h"
 #include "study/device_identity.h"
+#include "study/experiment_shape.h"
 #include "study/machine_load.h"
 
 #include <algorithm>
@@ -229,17 +230,16 @@ std::optional<std::string> run_blocked(const Study& study, const Experiment* e, 
         return g.reason;
     if (e->arms.size() < 2)
         return std::string("arms: an A/B needs a baseline and a treatment (phase 5)");
-    const ArmDiff d = diff_arm_pair(e->arms[0], e->arms[1], defaults);
-    const bool commands = e->arms[0].command && e->arms[1].command;
-    if (d.differences.empty())
-        return std::string(commands ? "arms: the baseline and treatment commands are identical; change the one thing "
-                                      "the A/B tests (phase 5)"
-                                    : "arms: baseline and treatment are identical; vary one parameter (phase 5)");
-    // A command line is opaque: the engine cannot count the variables inside it, so command arms
-    // need only differ (diff_commands); the diff is shown beside them for the user to judge.
-    if (!commands && !d.single_variable() && !e->acknowledged_multi_variable)
-        return "arms: more than one variable differs (" + d.names()
-            + "): the delta could not be attributed (phase 5: one variable)";
+    // The arms' own rules have one owner, which `kwb run` asks too (study/experiment_shape.h).
+    const auto filled = [&](const Arm& arm) {
+        nlohmann::json params = defaults.is_object() ? defaults : nlohmann::json::object();
+        if (arm.params.is_object())
+            for (const auto& [name, value] : arm.params.items())
+                params[name] = value;
+        return params;
+    };
+    if (const ShapeCheck shape = check_experiment_shape(study, *e, filled(e->arms[0]), filled(e->arms[1])); !shape.ok())
+        return "arms: " + shape.problem;
     return std::nullopt;
 }
 

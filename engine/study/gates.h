@@ -75,8 +75,9 @@ std::vector<Gate> study_gates(const Study& study, const Experiment& experiment);
 std::vector<std::string> missing_gates(const Study& study, const Experiment& experiment);
 
 // Why the workbench keeps Run locked, or nullopt when it may run: the target (phase 1) and the
-// prediction (phase 4) must exist, and an experiment whose arms differ in more than one parameter
-// needs the user's acknowledgement. `defaults` as for measure_controls.
+// prediction (phase 4) must exist (the window enforces the gates that kwb run only records), and
+// the arms must pass the rule kwb run asks too (study/experiment_shape.h: kind, names, one variable
+// unless acknowledged; identical arms run as an A/A). `defaults` as for measure_controls.
 std::optional<std::string> run_blocked(
     const Study& study, const Experiment* experiment, const nlohmann::json& defaults = nlohmann::json::object());
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study/machine_load.h"
 
+#include "stats/percentile.h"
 #include "verdict/wording.h"
 
 #include <algorithm>
@@ -17,16 +18,6 @@ const SamplerLane* lane(const Experiment& e, const std::string& name)
         if (l.name == name && !l.values.empty())
             return &l;
     return nullptr;
-}
-
-// Linear-interpolated percentile of sorted values, q in [0, 1].
-double percentile(std::vector<double> v, double q)
-{
-    std::sort(v.begin(), v.end());
-    const double pos = q * static_cast<double>(v.size() - 1);
-    const auto lo = static_cast<size_t>(std::floor(pos));
-    const size_t hi = std::min(lo + 1, v.size() - 1);
-    return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
 }
 
 std::string pct(double x)
@@ -52,8 +43,8 @@ MachineLoad machine_load(const Experiment& e)
         m.other_cpu_peak_pct = *std::max_element(other->values.begin(), other->values.end());
     }
     if (const auto* thread = lane(e, "bench_thread_cpu"); thread && e.backend == "cpu") {
-        m.thread_p10_pct = percentile(thread->values, 0.1);
-        m.thread_p90_pct = percentile(thread->values, 0.9);
+        m.thread_p10_pct = stats::percentile(thread->values, 10);
+        m.thread_p90_pct = stats::percentile(thread->values, 90);
     }
     std::vector<double> clocks;
     for (const auto& s : e.samples)

@@ -7,6 +7,8 @@
 // no spread the prompts are those of the CPU decoder before it became tiny_llm's CPU backend.
 // Requests arrive one after another (each when the previous one has finished) or as a Poisson
 // process of `rate` requests/s (continuous_batching.h serves those).
+#include "stats/percentile.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -86,16 +88,10 @@ inline std::vector<Request> make_schedule(const ScheduleSpec& s)
     return out;
 }
 
-// Percentile p (0..100) with linear interpolation between order statistics (numpy's default).
+// Percentile p (0..100) of a repetition's requests (stats/percentile.h); 0 when there are none.
 inline double percentile_of(std::vector<double> v, double p)
 {
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const double at = p / 100.0 * static_cast<double>(v.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(at));
-    const auto hi = std::min(lo + 1, v.size() - 1);
-    return v[lo] + (v[hi] - v[lo]) * (at - static_cast<double>(lo));
+    return v.empty() ? 0.0 : stats::percentile(std::move(v), p);
 }
 
 // The per-repetition metrics of a served schedule from each request's TTFT, its inter-token

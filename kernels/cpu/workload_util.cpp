@@ -98,17 +98,6 @@ double mean(std::span<const double> values)
     return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
-double percentile(std::vector<double> values, double p)
-{
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const double pos = std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(values.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(pos));
-    const auto hi = std::min(lo + 1, values.size() - 1);
-    return values[lo] + (values[hi] - values[lo]) * (pos - static_cast<double>(lo));
-}
-
 ParamSpec iterations_param(long long default_value, std::initializer_list<long long> values)
 {
     return {"iterations", default_value, int_values(values),

@@ -60,9 +60,6 @@ template<class F> std::vector<double> time_iterations(int iterations, F&& f)
 
 double mean(std::span<const double> values);
 
-// Percentile p in [0, 100] with linear interpolation between order statistics (the definition
-// of numpy's default), so p50 of two values is their mean. Empty input gives 0.
-double percentile(std::vector<double> values, double p);
 
 // The ParamSpec of the `iterations` and `threads` parameters, the same for every kernel.
 ParamSpec iterations_param(long long default_value, std::initializer_list<long long> values);

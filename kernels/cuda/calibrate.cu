@@ -2,6 +2,7 @@
 #include "calibrate.h"
 #include "cublaslt_loader.h"
 #include "device_buffer.h"
+#include "stats/percentile.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,7 +18,7 @@ nlohmann::json summary(std::vector<double> v, const char* unit)
 {
     std::sort(v.begin(), v.end());
     const std::size_t n = v.size();
-    const double median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    const double median = stats::percentile_sorted(v, 50);
     double mean = 0;
     for (double x : v)
         mean += x / n;

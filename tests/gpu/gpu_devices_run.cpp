@@ -4,6 +4,7 @@
 // per cell that GPU's own (its index and uuid from `kwb devices --json`). Runs the `kwb` beside
 // this program; exits 77 with one line where no GPU is usable.
 #include "gpu_check.h"
+#include "gpu_plugin.h"
 #include "study/study_file.h"
 
 #include <array>
@@ -38,9 +39,14 @@ std::string run_capture(const std::string& command, int& status)
 int main()
 {
     namespace fs = std::filesystem;
+    // Skips only where no GPU is usable. kwb is built with this test (tests/gpu/CMakeLists.txt):
+    // its absence, or a kwb that lists no CUDA device where the plugin sees one, is a failure.
+    (void)kwb::gputest::require_plugin();
     const fs::path kwb = fs::read_symlink("/proc/self/exe").parent_path() / "kwb";
-    if (!fs::exists(kwb))
-        kwb::gputest::skip(fmt::format("no kwb beside this program ({})", kwb.string()));
+    if (!fs::exists(kwb)) {
+        std::printf("FAILED: no kwb beside this program (%s)\n", kwb.string().c_str());
+        return 1;
+    }
     int status = 0;
     const auto sheet = nlohmann::json::parse(
         run_capture(fmt::format("'{}' devices --json 2>/dev/null", kwb.string()), status), nullptr, false);
@@ -49,8 +55,10 @@ int main()
         for (const auto& d : sheet.value("devices", nlohmann::json::array()))
             if (d.value("kind", "") == "cuda")
                 uuid_of[d.value("index", -1)] = d.value("uuid", "");
-    if (uuid_of.empty())
-        kwb::gputest::skip("no CUDA device in kwb devices --json");
+    if (uuid_of.empty()) {
+        std::printf("FAILED: the plugin sees a GPU but kwb devices --json lists no CUDA device\n");
+        return 1;
+    }
     const std::string devices = uuid_of.size() >= 2 ? "0,1" : "0";
 
     char dir_template[] = "/tmp/gpu_devices_run.XXXXXX";

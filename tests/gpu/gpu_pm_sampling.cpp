@@ -129,11 +129,13 @@ int main()
     const auto plugin = require_plugin();
     const auto* api = plugin.api;
     auto source = std::make_unique<kwb::CuptiSource>(api, 0);
-    if (!source->unavailable_reason().empty()) {
-#ifdef KWB_CUDA_BUILD
+    if (const std::string why = source->unavailable_reason(); !why.empty()) {
         // Counters restricted to admins is the machine's setting, not a bug: skip with the reason.
-        skip(source->unavailable_reason());
-#endif
+        // Anything else on a machine with a usable GPU (require_plugin found one) is a defect.
+        if (why.find("ERR_NVGPUCTRPERM") != std::string::npos)
+            skip(why);
+        std::printf("FAILED: a GPU is usable but CUPTI PM sampling is not: %s\n", why.c_str());
+        return 1;
     }
     kwb::QueuedSampler sampler(std::move(source));
 

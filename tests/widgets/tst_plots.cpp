@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTest>
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 using namespace kwb::gui;
@@ -23,6 +24,8 @@ private slots:
     void distributionPlotHoldsEveryRepetition();
     void throttledRepetitionsAreDrawnApartNotDropped();
     void sigmaChartShowsTheVerdictsDelta();
+    void sigmaChartDrawsTheLinesTheProfileJudgesBy_data();
+    void sigmaChartDrawsTheLinesTheProfileJudgesBy();
     void sigmaChartLabelsStayClear_data();
     void sigmaChartLabelsStayClear();
     void badge_data();
@@ -110,6 +113,45 @@ void TestPlots::sigmaChartShowsTheVerdictsDelta()
     QVERIFY(chart.xAxis->range().contains(-2.4)); // the whole noise band is in view
     chart.setVerdict({});
     QVERIFY(!chart.hasDelta());
+}
+
+// A profile of the speedup family is judged by its speedup ratios (spec/verdict.md): its lines
+// stand at those ratios on the delta% axis, for the built-in "speedup" and for a custom profile
+// based on it alike; its kill_pct and license_pct judge nothing and draw nothing.
+void TestPlots::sigmaChartDrawsTheLinesTheProfileJudgesBy_data()
+{
+    QTest::addColumn<QByteArray>("profile");
+    QTest::addColumn<double>("kill");
+    QTest::addColumn<double>("license");
+    QTest::addColumn<QString>("text");
+    QTest::addRow("generic") << QByteArray(R"({"name":"generic","kill_pct":5,"license_pct":10})") << 5.0 << 10.0
+                             << u"license ≥ 10 %"_s;
+    // speedup s as delta% of lower-is-better: 100 (1 - 1/s); 2x -> 50 %, 5x -> 80 %.
+    QTest::addRow("speedup") << QByteArray(R"({"name":"speedup","kill_pct":5,"license_pct":10,"kill_speedup":2,
+        "license_speedup":5})")
+                             << 50.0 << 80.0 << u"license ≥ 5× speedup"_s;
+    QTest::addRow("custom speedup") << QByteArray(R"({"name":"custom","base":"speedup","kill_pct":5,
+        "license_pct":10,"kill_speedup":1.25,"license_speedup":4})")
+                                    << 20.0 << 75.0 << u"license ≥ 4× speedup"_s;
+}
+
+void TestPlots::sigmaChartDrawsTheLinesTheProfileJudgesBy()
+{
+    QFETCH(QByteArray, profile);
+    QFETCH(double, kill);
+    QFETCH(double, license);
+    QFETCH(QString, text);
+    SigmaChart chart;
+    chart.resize(600, 200);
+    const QByteArray verdict = R"({"verdict":"LICENSE","delta_pct":60,"sigma_pct":1.2,"ci95_delta_pct":[58,62],
+        "profile":)"
+        + profile + "}";
+    chart.setVerdict(QJsonDocument::fromJson(verdict).object());
+    const QList<double> at = chart.thresholdValues();
+    QCOMPARE(at.size(), 2);
+    QVERIFY2(std::fabs(at[0] - kill) < 1e-9 && std::fabs(at[1] - license) < 1e-9,
+        qPrintable(u"lines at %1 and %2"_s.arg(at[0]).arg(at[1])));
+    QCOMPARE(chart.thresholdTexts().value(1), text);
 }
 
 void TestPlots::sigmaChartLabelsStayClear_data()

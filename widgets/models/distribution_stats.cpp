@@ -10,15 +10,10 @@
 
 namespace kwb::gui {
 
-double percentile(const std::vector<double>& sorted, double p)
-{
-    return stats::percentile_sorted(sorted, 100.0 * p);
-}
-
 double silvermanBandwidth(const std::vector<double>& sorted, double stddev)
 {
     const double n = static_cast<double>(sorted.size());
-    const double iqr = percentile(sorted, 0.75) - percentile(sorted, 0.25);
+    const double iqr = stats::percentile_sorted(sorted, 75) - stats::percentile_sorted(sorted, 25);
     double spread = stddev;
     if (iqr > 0 && (!(spread > 0) || iqr / 1.34 < spread))
         spread = iqr / 1.34;
@@ -46,22 +41,22 @@ ArmDistribution describe(const QString& name, const std::vector<double>& values,
     std::sort(sorted.begin(), sorted.end());
     const double n = static_cast<double>(sorted.size());
     d.mean = stats::mean(values);
-    d.median = percentile(sorted, 0.5);
+    d.median = stats::percentile_sorted(sorted, 50);
     d.min = sorted.front();
     d.max = sorted.back();
-    d.q1 = percentile(sorted, 0.25);
-    d.q3 = percentile(sorted, 0.75);
+    d.q1 = stats::percentile_sorted(sorted, 25);
+    d.q3 = stats::percentile_sorted(sorted, 75);
     if (const auto sd = stats::sample_stddev(values)) {
         d.stddev = *sd;
         d.cv_pct = 100.0 * d.stddev / d.mean;
     } else {
         d.stddev = d.cv_pct = nan;
     }
-    const double iqr = d.q3 - d.q1;
+    const stats::TukeyFences fences = stats::tukey_fences_sorted(sorted);
     d.whisker_low = d.max;
     d.whisker_high = d.min;
     for (const double v : sorted) {
-        if (v < d.q1 - 1.5 * iqr || v > d.q3 + 1.5 * iqr) {
+        if (fences.mild(v)) {
             d.outliers.append(v);
             continue;
         }

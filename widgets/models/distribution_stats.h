@@ -33,10 +33,6 @@ struct ArmDistribution {
 
 ArmDistribution describe(const QString& name, const std::vector<double>& values, int kde_points = 80);
 
-// Percentile p in [0, 1] of sorted values: stats::percentile_sorted (numpy's linear method) on
-// the scale the plots use; NaN when empty.
-double percentile(const std::vector<double>& sorted, double p);
-
 // Silverman's rule of thumb: 0.9 * min(sd, IQR / 1.34) * n^(-1/5). It over-smooths a bimodal arm
 // a little, which is acceptable because the points are drawn on top of the violin.
 double silvermanBandwidth(const std::vector<double>& sorted, double stddev);

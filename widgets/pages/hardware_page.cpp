@@ -338,7 +338,7 @@ void HardwarePage::showTraps(const nlohmann::json& device)
     if (m_probe->isFinished())
         for (const auto& e : document()->study().experiments) {
             const DeviceIdentity now = m_probe->runningDevice(e.backend);
-            if (!e.device.empty() && !now.empty() && !same_device(e.device, now))
+            if (!now.empty() && !may_continue_on(e, now))
                 warnings << tr("⚠ %1 was measured on %2 but would run on %3 here: a run would mix two devices' "
                                "samples (kwb run refuses to continue it; start a new study or attempt)")
                                 .arg(qs(e.id), qs(describe(e.device)), qs(describe(now)));

@@ -22,15 +22,20 @@ PhasePage::PhasePage(StudyDocument* document, const QString& title, const QStrin
     f.setPointSizeF(f.pointSizeF() * 1.5);
     f.setBold(true);
     heading->setFont(f);
-    auto* ruleLabel = new QLabel(rule, this);
-    ruleLabel->setWordWrap(true);
-    ruleLabel->setForegroundRole(QPalette::PlaceholderText); // muted, and readable in a dark palette
+    m_rule = new QLabel(rule, this);
+    m_rule->setWordWrap(true);
+    m_rule->setForegroundRole(QPalette::PlaceholderText); // muted, and readable in a dark palette
     outer->addWidget(heading);
-    outer->addWidget(ruleLabel);
+    outer->addWidget(m_rule);
     m_body = new QVBoxLayout;
     outer->addLayout(m_body, 1);
     // The slot runs later, after the derived constructor, so the virtual call is safe.
     connect(document, &StudyDocument::changed, this, [this] { refresh(); });
+}
+
+void PhasePage::setRule(const QString& rule)
+{
+    m_rule->setText(rule);
 }
 
 QLabel* PhasePage::valueLabel(QWidget* parent)

@@ -22,6 +22,8 @@ public:
     virtual void refresh() = 0;
 
 protected:
+    // The rule under the title, when it depends on the study (the verdict page's profile).
+    void setRule(const QString& rule);
     StudyDocument* document() const { return m_document; }
     QVBoxLayout* body() const { return m_body; }
 
@@ -34,6 +36,7 @@ protected:
 private:
     StudyDocument* m_document;
     QVBoxLayout* m_body;
+    QLabel* m_rule;
 };
 
 } // namespace kwb::gui

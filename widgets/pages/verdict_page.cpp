@@ -10,6 +10,7 @@
 #include "study/arm_roles.h"
 #include "study/gates.h"
 #include "verdict/aa_verdict.h"
+#include "verdict/profile_text.h"
 #include "verdict/verdict_json.h"
 
 #include <QGridLayout>
@@ -45,13 +46,16 @@ QString word(VerdictWord w)
 {
     return QString::fromLatin1(to_string(w));
 }
+
+QString ruleText(const Profile& profile)
+{
+    return VerdictPage::tr("%1; a license names its tradeoff. Every attempt, license or kill, is written down.")
+        .arg(qs(profile_rule(profile)));
+}
 } // namespace
 
 VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
-    : PhasePage(document, tr("8 · License or kill"),
-        tr("n ≥ 3 per arm and sigma < 5 %; a delta within 2 sigma is noise; a license names its "
-           "tradeoff. Every attempt, license or kill, is written down."),
-        parent)
+    : PhasePage(document, tr("8 · License or kill"), ruleText(make_profile("generic", Direction::Lower)), parent)
 {
     setObjectName(u"verdictPage"_s);
     auto* grid = new QGridLayout;
@@ -232,17 +236,10 @@ void VerdictPage::refresh()
             : tr("\nPrediction-check flags: ") + bullets(final->flags).replace(u'\n', u' ');
     setValue(m_prediction, prediction);
 
-    if (sample) {
-        const Profile& pr = sample->profile;
-        setValue(m_profile,
-            tr("Profile %1 (%2 is better): license ≥ %3 %, kill < %4 %, min n %5, "
-               "max sigma %6 %, unstable above %7 %, noise = %8 × sigma")
-                .arg(qs(pr.name), QString::fromLatin1(to_string(pr.direction)), QString::number(pr.license_pct),
-                    QString::number(pr.kill_pct), QString::number(pr.min_n), QString::number(pr.max_sigma_pct),
-                    QString::number(pr.unstable_sigma_pct), QString::number(pr.noise_k)));
-    } else {
-        setValue(m_profile, QString());
-    }
+    // The rule and the profile line are the profile's own numbers (verdict/profile_text.h): a
+    // custom profile is judged by its numbers, and the page says those.
+    setRule(ruleText(sample ? sample->profile : make_profile("generic", Direction::Lower)));
+    setValue(m_profile, sample ? qs(describe_profile(sample->profile)) : QString());
     // The chart takes the verdict's JSON form (its API, shared with the tests of the plots).
     m_sigma->setVerdict(sample ? toQJsonObject(to_json(*sample)) : QJsonObject {});
 

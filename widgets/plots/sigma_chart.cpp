@@ -3,8 +3,11 @@
 
 #include "plots/plot_style.h"
 #include "util/chart_labels.h"
+#include "verdict/delta_lines.h"
+#include "verdict/profile.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <algorithm>
 #include <cmath>
 
@@ -48,6 +51,14 @@ QList<QRectF> SigmaChart::thresholdLabelRects() const
     for (const QCPItemText* label : m_thresholdLabels)
         rects << labelRect(label);
     return rects;
+}
+
+QStringList SigmaChart::thresholdTexts() const
+{
+    QStringList texts;
+    for (const QCPItemText* label : m_thresholdLabels)
+        texts << label->text();
+    return texts;
 }
 
 QList<double> SigmaChart::thresholdPixels() const
@@ -150,15 +161,22 @@ void SigmaChart::setVerdict(const QJsonObject& verdict)
         extend(-k * sigma);
         extend(k * sigma);
     }
-    if (profile.contains("kill_pct"_L1) && profile.value("name"_L1).toString() != "speedup"_L1) {
-        const double kill = profile.value("kill_pct"_L1).toDouble();
-        const double license = profile.value("license_pct"_L1).toDouble();
-        m_thresholdLabels
-            = {addVerticalLine(kill, verdictColor(u"KILL"_s), tr("kill < %1 %").arg(kill), Qt::AlignRight),
-                addVerticalLine(license, verdictColor(u"LICENSE"_s), tr("license ≥ %1 %").arg(license), Qt::AlignLeft)};
-        extend(kill);
-        extend(license);
-        m_thresholds = {kill, license};
+    // The lines are the engine's (verdict/delta_lines.h): a profile of the speedup family, custom
+    // ones included, is judged by its speedup ratios and shows them, never kill_pct / license_pct.
+    if (!profile.isEmpty()) {
+        std::vector<DeltaLine> lines;
+        try {
+            lines
+                = delta_lines(profile_from_json(nlohmann::json::parse(QJsonDocument(profile).toJson().toStdString())));
+        } catch (const std::exception&) { // a profile this build cannot read: no lines rather than wrong ones
+        }
+        for (const auto& line : lines) {
+            const bool kill = line.word == VerdictWord::Kill;
+            m_thresholdLabels << addVerticalLine(line.delta_pct, verdictColor(kill ? u"KILL"_s : u"LICENSE"_s),
+                QString::fromStdString(line.label), kill ? Qt::AlignRight : Qt::AlignLeft);
+            extend(line.delta_pct);
+            m_thresholds << line.delta_pct;
+        }
     }
     if (m_hasDelta) {
         auto* point = addGraph();

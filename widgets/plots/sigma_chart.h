@@ -8,9 +8,10 @@
 
 namespace kwb::gui {
 
-// The delta% with its 95% CI as an error bar, drawn against the kill and license thresholds and
-// the shaded noise band (+- noise_k x sigma%). Every number is the verdict engine's (the verdict
-// JSON); this chart only places them, so it can never disagree with the verdict it illustrates.
+// The delta% with its 95% CI as an error bar, drawn against the kill and license lines and the
+// shaded noise band (+- noise_k x sigma%). Every number is the verdict engine's (the verdict JSON,
+// and the lines from verdict/delta_lines.h as the report draws them); this chart only places them,
+// so it can never disagree with the verdict it illustrates.
 class SigmaChart : public LazyPlot {
     Q_OBJECT
 public:
@@ -27,6 +28,9 @@ public:
     QList<QRectF> thresholdLabelRects() const;
     // The pixel x of the kill and license lines (empty without a profile that has them).
     QList<double> thresholdPixels() const;
+    // Where the kill and license lines stand (delta%) and what their labels say.
+    QList<double> thresholdValues() const { return m_thresholds; }
+    QStringList thresholdTexts() const;
 
 private:
     QCPItemText* addVerticalLine(double x, const QColor& color, const QString& label, Qt::Alignment side);

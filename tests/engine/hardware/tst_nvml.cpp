@@ -3,6 +3,7 @@
 // with one reason, and the reason names of the clock-event bits match NVML's.
 #include "hardware/nvml.h"
 
+#include <QDir>
 #include <QtTest>
 
 using namespace kwb::nvml;
@@ -26,15 +27,26 @@ private slots:
         QVERIFY(!(reason::kCaps & reason::kApplicationsClocksSetting));
     }
 
-    void missingLibraryIsOneReason()
+    // Checked against what the kernel driver itself lists (/proc/driver/nvidia/gpus/, one folder per
+    // GPU), a source independent of NVML: with the driver loaded, NVML must load and count the same
+    // GPUs; without it, NVML is unavailable with one reason and every query answers "nothing".
+    void libraryAgreesWithTheDriver()
     {
+        const QDir driver(QStringLiteral("/proc/driver/nvidia/gpus"));
+        const int driver_gpus
+            = driver.exists() ? static_cast<int>(driver.entryList(QDir::Dirs | QDir::NoDotAndDotDot).size()) : 0;
         const Library& nvml = Library::instance();
-        if (nvml.available()) {
+        if (driver_gpus > 0) {
+            QVERIFY2(nvml.available(), nvml.unavailable_reason().c_str());
             QVERIFY(nvml.unavailable_reason().empty());
-            QVERIFY(nvml.device_count() >= 0);
+            QCOMPARE(nvml.device_count(), driver_gpus);
+            QVERIFY(nvml.device_by_index(0).has_value());
             return;
         }
-        QVERIFY(!nvml.unavailable_reason().empty());
+        if (nvml.available()) // a library without a driver: it loads, but sees no GPU
+            QCOMPARE(nvml.device_count(), 0);
+        else
+            QVERIFY(!nvml.unavailable_reason().empty());
         QVERIFY(nvml.unavailable_reason().find('\n') == std::string::npos);
         QCOMPARE(nvml.device_count(), 0);
         QVERIFY(!nvml.device_by_index(0));

@@ -2,6 +2,7 @@
 // The playbook's gates have one owner (study/gates.h). These tests pin the cases where the pages
 // and the verdict used to disagree: an axis marked sacrificed with nothing written was shown as a
 // named tradeoff while the verdict said none was named.
+#include "study/experiment_shape.h"
 #include "study/gates.h"
 #include "study/target_check.h"
 #include "verdict/verdict.h"
@@ -98,9 +99,16 @@ void TestGates::runBlockedNamesTheFirstMissingGate()
     QVERIFY(why && why->rfind("prediction", 0) == 0);
     s.prediction.predicted_delta_pct = 40;
     QVERIFY(!run_blocked(s, &e).has_value());
+    // Identical arms run as an A/A, in the window as in kwb run (one rule: study/experiment_shape.h).
     e.arms[1].params["block"] = 32;
+    QVERIFY(!run_blocked(s, &e).has_value());
+    const ShapeCheck shape = check_experiment_shape(s, e, e.arms[0].params, e.arms[1].params);
+    QVERIFY(shape.ok());
+    QCOMPARE(shape.notices.size(), size_t {1});
+    QVERIFY(shape.notices[0].find("identical") != std::string::npos);
+    e.arms[1].name = "baseline"; // what kwb run refuses, the window refuses
     why = run_blocked(s, &e);
-    QVERIFY(why && why->find("identical") != std::string::npos);
+    QVERIFY2(why && why->find("two arms are named 'baseline'") != std::string::npos, why ? why->c_str() : "");
 }
 
 void TestGates::secondVariableBlocksUntilAcknowledged()
@@ -129,8 +137,8 @@ void TestGates::commandArmsNeedOnlyDiffer()
     e.arms[0].command = CommandSpec {};
     e.arms[0].command->cmd = "./bench";
     e.arms[1].command = e.arms[0].command;
-    auto why = run_blocked(s, &e);
-    QVERIFY2(why && why->find("commands are identical") != std::string::npos, why ? why->c_str() : "");
+    QVERIFY(!run_blocked(s, &e).has_value()); // identical commands: an A/A, as kwb run takes it
+    QCOMPARE(check_experiment_shape(s, e, {}, {}).notices.size(), size_t {1});
     e.arms[1].command->cmd = "./bench --new";
     e.arms[1].command->env["MODE"] = "b";
     QVERIFY(!run_blocked(s, &e).has_value());

@@ -280,11 +280,14 @@ private slots:
 
     void percentileInterpolates()
     {
-        QCOMPARE(percentile({}, 50), 0.0);
-        QCOMPARE(percentile({3.0}, 99), 3.0);
-        QCOMPARE(percentile({1.0, 2.0}, 50), 1.5);
-        QCOMPARE(percentile({4.0, 1.0, 3.0, 2.0, 5.0}, 50), 3.0);
-        QCOMPARE(percentile({1.0, 2.0, 3.0, 4.0, 5.0}, 100), 5.0);
+        // tiny_llm's request percentiles are the engine's (stats/percentile.h), 0 with no request.
+        QCOMPARE(llm::percentile_of({}, 50), 0.0);
+        QCOMPARE(llm::percentile_of({3.0}, 99), 3.0);
+        QCOMPARE(llm::percentile_of({1.0, 2.0}, 50), 1.5);
+        QCOMPARE(llm::percentile_of({4.0, 1.0, 3.0, 2.0, 5.0}, 50), 3.0);
+        QCOMPARE(llm::percentile_of({1.0, 2.0, 3.0, 4.0, 5.0}, 100), 5.0);
+        // numpy.percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 99) = 9.91 (linear method).
+        QCOMPARE(llm::percentile_of({10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 99), 9.91);
     }
 };
 

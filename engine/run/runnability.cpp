@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "run/runnability.h"
+
+#include "study/experiment_shape.h"
+#include "workloads/command/command_workload.h"
+#include "workloads/cuda_workload.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace kwb {
+namespace {
+
+bool has_metric(const Workload& w, const std::string& metric)
+{
+    // A command's metrics are what its adapter reads (the tool's own keys too): a missing one fails
+    // each repetition with a note naming what was read instead (docs/adapters.md).
+    if (w.name() == command::kCommandWorkload)
+        return true;
+    const auto metrics = w.metrics();
+    return std::any_of(metrics.begin(), metrics.end(), [&](const MetricSpec& m) { return m.name == metric; });
+}
+
+// The backend asked for ("auto", "cpu", "cuda"), or the problem with it.
+Runnability choose_backend(const Workload& w, const Experiment& e, std::string wanted)
+{
+    Runnability r;
+    if (wanted != "auto" && wanted != "cpu" && wanted != "cuda") {
+        r.problem = fmt::format("unknown backend '{}' (expected auto, cpu or cuda)", wanted);
+        return r;
+    }
+    if (!has_backend(w, Backend::Cpu)) { // a cuda-only workload (attention_decode)
+        if (wanted == "cpu") {
+            r.problem = fmt::format("{} has no cpu backend", w.name());
+            return r;
+        }
+        wanted = "cuda";
+    }
+    const auto fits = [&](Backend b) {
+        return params_fit_backend(w, e.arms[0].params, b) && params_fit_backend(w, e.arms[1].params, b);
+    };
+    if (wanted == "cuda") {
+        if (!has_backend(w, Backend::Cuda)) {
+            r.problem = fmt::format("{} has no cuda backend", w.name());
+            return r;
+        }
+        if (const auto why = cuda_unavailable_reason(w.name()); !why.empty()) {
+            r.unavailable = fmt::format("the cuda backend is not available here: {}", why);
+            return r;
+        }
+        r.backend = Backend::Cuda;
+    } else if (wanted == "auto" && has_backend(w, Backend::Cuda) && fits(Backend::Cuda)
+        && cuda_unavailable_reason(w.name()).empty()) {
+        r.backend = Backend::Cuda;
+    }
+    return r;
+}
+
+} // namespace
+
+Runnability check_runnable(
+    const WorkloadRegistry& registry, const Study& study, const Experiment& e, std::string_view backend_option)
+{
+    Runnability r;
+    const Workload* w = registry.find(e.workload);
+    if (!w) {
+        r.problem = fmt::format("unknown workload '{}' (see kwb workloads)", e.workload);
+        return r;
+    }
+    r.problem = arms_problem(e);
+    if (!r.problem.empty())
+        return r;
+    if (!has_metric(*w, e.metric)) {
+        r.problem = fmt::format("{} has no metric '{}'", w->name(), e.metric);
+        return r;
+    }
+    nlohmann::json resolved[2];
+    for (size_t i = 0; i < 2; ++i) {
+        try {
+            resolved[i] = resolve_params(*w, e.arms[i].params);
+        } catch (const WorkloadError& ex) {
+            r.problem = fmt::format("arm {}: {}", e.arms[i].name, ex.what());
+            return r;
+        }
+    }
+    const ShapeCheck shape = check_experiment_shape(study, e, resolved[0], resolved[1]);
+    if (!shape.ok()) {
+        r.problem = shape.problem;
+        return r;
+    }
+    Runnability chosen = choose_backend(*w, e, backend_option.empty() ? e.backend : std::string(backend_option));
+    if (!chosen.runnable())
+        return chosen;
+    r.backend = chosen.backend;
+    r.workload = w;
+    r.notices = shape.notices;
+    // Parameters the chosen backend lacks, and configurations the GPU cannot hold, are bad input
+    // found before anything runs ("block 256x256x64, 4 stages needs 256 KiB of shared memory").
+    for (size_t i = 0; i < 2; ++i) {
+        nlohmann::json params;
+        try {
+            params = resolve_params(*w, e.arms[i].params, r.backend);
+        } catch (const WorkloadError& ex) {
+            r.problem = fmt::format("arm {}: {}", e.arms[i].name, ex.what());
+            return r;
+        }
+        if (r.backend == Backend::Cuda)
+            if (const auto why = check_cuda_config(w->name(), params, selected_cuda_device()); !why.empty()) {
+                r.problem = fmt::format("arm {}: {}", e.arms[i].name, why);
+                return r;
+            }
+    }
+    // Samples of one experiment must come from one backend: resuming on another would mix them.
+    const bool has_samples = std::any_of(e.samples.begin(), e.samples.end(), [](const Sample& s) { return !s.warmup; });
+    if (has_samples && (e.backend == "cpu" || e.backend == "cuda") && e.backend != to_string(r.backend))
+        r.problem = fmt::format("its samples were taken on {}; resume it with --backend {}", e.backend, e.backend);
+    return r;
+}
+
+} // namespace kwb

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "study/experiment_shape.h"
+
+#include "study/arm_diff.h"
+#include "study/arm_roles.h"
+#include "study/grid.h"
+#include "verdict/verdict.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <set>
+#include <stdexcept>
+
+namespace kwb {
+namespace {
+
+// Samples kept from an earlier session (or edited by hand) must fit the order the run resumes:
+// each names an arm of the experiment, and judged runs hold distinct positions from 0 on.
+std::string samples_problem(const Experiment& e)
+{
+    std::set<int> positions;
+    for (size_t i = 0; i < e.samples.size(); ++i) {
+        const Sample& s = e.samples[i];
+        const auto problem = [&](const std::string& what) { return fmt::format("samples[{}]: {}", i, what); };
+        if (std::none_of(e.arms.begin(), e.arms.end(), [&](const Arm& a) { return a.name == s.arm; }))
+            return problem(fmt::format("arm '{}' is not one of the experiment's arms", s.arm));
+        if (s.warmup)
+            continue;
+        if (s.position < 0 || s.position > kMaxSamplePosition)
+            return problem(
+                fmt::format("position {} is out of range (0 to {} for a judged run)", s.position, kMaxSamplePosition));
+        if (!positions.insert(s.position).second)
+            return problem(fmt::format("position {} is taken by an earlier judged sample", s.position));
+    }
+    return {};
+}
+
+} // namespace
+
+std::string arms_problem(const Experiment& e)
+{
+    const bool grid_cell = e.kind == kGridCellKind;
+    if ((e.kind != "ab" && !grid_cell) || ab_arm_count(e) != 2)
+        return fmt::format("kwb runs two-arm experiments of kind \"ab\" (a single-variable A/B) or \"{}\" (has "
+                           "kind \"{}\", {} arms)",
+            kGridCellKind, e.kind, e.arms.size());
+    for (size_t i = 0; i < e.arms.size(); ++i)
+        for (size_t j = i + 1; j < e.arms.size(); ++j)
+            if (e.arms[i].name == e.arms[j].name)
+                return fmt::format("two arms are named '{}'; their samples could not be told apart", e.arms[i].name);
+    if (const Arm* aa = aa_arm(e)) // the real A/A runs the baseline's configuration, nothing else
+        if (aa->params != e.arms[0].params || aa->command.has_value() != e.arms[0].command.has_value()
+            || (aa->command && aa->command->cmd != e.arms[0].command->cmd))
+            return fmt::format("the A/A arm '{}' must run the baseline's configuration (its params and "
+                               "command equal to arm {}'s)",
+                aa->name, e.arms[0].name);
+    return samples_problem(e);
+}
+
+ShapeCheck check_experiment_shape(const Study& study, const Experiment& e, const nlohmann::json& baseline_params,
+    const nlohmann::json& treatment_params)
+{
+    ShapeCheck check;
+    check.problem = arms_problem(e);
+    if (!check.ok())
+        return check;
+    const ArmDiff diff = diff_arms(baseline_params, treatment_params);
+    if (e.kind == kGridCellKind) {
+        check.problem = grid_cell_problem(study, e, baseline_params, treatment_params);
+        if (!check.ok())
+            return check;
+    } else if (!diff.single_variable() && !e.acknowledged_multi_variable) {
+        check.problem
+            = fmt::format("the arms differ in {} parameters ({}); a single-variable A/B changes one, so the result "
+                          "could not be attributed. Set acknowledged_multi_variable to run it anyway",
+                diff.differences.size(), diff.names());
+        return check;
+    }
+    // Command arms carry no parameters: their commands are what differs (study/arm_diff.h).
+    const bool commands = e.arms[0].command && e.arms[1].command;
+    if ((commands ? diff_arm_pair(e.arms[0], e.arms[1]) : diff).differences.empty())
+        check.notices.emplace_back("the arms are identical (an A/A run)");
+    try {
+        // The direction does not matter here: only the name and the overrides are checked.
+        (void)apply_overrides(make_profile(e.profile, Direction::Lower), e.profile_overrides);
+    } catch (const std::invalid_argument& ex) {
+        check.problem = fmt::format("profile: {}", ex.what());
+    }
+    return check;
+}
+
+} // namespace kwb
