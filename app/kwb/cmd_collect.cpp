@@ -48,8 +48,8 @@ int collect(const std::string& path)
     if (any_changed(reports)) {
         save_study(study, path);
         for (const auto& grid : study.grids)
-            if (grid.interaction.is_object())
-                fmt::print("{}: interaction: {}\n", grid.id, grid.interaction.value("summary", ""));
+            if (grid.interaction)
+                fmt::print("{}: interaction: {}\n", grid.id, grid.interaction->summary);
     }
     return kOk;
 }

@@ -393,8 +393,8 @@ int run(const RunOptions& o)
                 if (GridGroup* grid = find_grid(study, e.group)) {
                     judge_grid(study, *grid);
                     save_study(study, file);
-                    if (!o.json_progress && grid->interaction.is_object()) {
-                        say(stdout, "{}: interaction: {}\n", grid->id, grid->interaction.value("summary", ""));
+                    if (!o.json_progress && grid->interaction) {
+                        say(stdout, "{}: interaction: {}\n", grid->id, grid->interaction->summary);
                         if (const auto aa = grid_aa_line(study, *grid); !aa.empty()) // the grid's A/A beside it
                             say(stdout, "{}: {}\n", grid->id, aa);
                     }

@@ -109,8 +109,8 @@ public:
         }
         if (!r_.json_progress)
             for (const auto& grid : study_.grids)
-                if (grid.interaction.is_object())
-                    say_out(fmt::format("{}: interaction: {}\n", grid.id, grid.interaction.value("summary", "")));
+                if (grid.interaction)
+                    say_out(fmt::format("{}: interaction: {}\n", grid.id, grid.interaction->summary));
         emit({{"type", "end"}, {"status", status_}, {"exit_code", code_}});
         return code_;
     }

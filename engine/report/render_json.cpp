@@ -189,7 +189,7 @@ json render_json(const Report& r)
             {"variables",
                 {{{"name", g.row_variable}, {"levels", strings(g.row_levels)}},
                     {{"name", g.col_variable}, {"levels", strings(g.col_levels)}}}},
-            {"cells", cells}, {"interaction", g.interaction}, {"pending", strings(g.pending)}});
+            {"cells", cells}, {"interaction", g.interaction ? to_json(*g.interaction) : nlohmann::json(nullptr)}, {"pending", strings(g.pending)}});
     }
     j["aa"] = aa_json(r);
     j["ledger"] = json::array();

@@ -394,10 +394,9 @@ void grid_section(Doc& d, const GridGroupReport& g)
             opt(c.delta_pct), ci(c.ci95_delta_pct), opt(c.sigma_pct), c.verdict.empty() ? c.status : c.verdict});
     }
     d.table({"cell", "levels", "experiment", "n", "delta %", "95% CI", "sigma %", "verdict"}, rows);
-    const auto& in = g.interaction;
-    if (in.is_object()) {
-        d.p(fmt::format("Interaction{}: {}", in.value("flagged", false) ? " (flagged: the effects do not add up)" : "",
-            in.value("summary", std::string("stored without a summary"))));
+    if (const auto& in = g.interaction) {
+        d.p(fmt::format("Interaction{}: {}", in->flagged ? " (flagged: the effects do not add up)" : "",
+            in->summary.empty() ? std::string("stored without a summary") : in->summary));
     } else {
         d.p(g.pending.empty() ? "Interaction: not computed."
                               : fmt::format("Interaction: not computed until every cell is judged (pending: {}).",

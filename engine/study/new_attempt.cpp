@@ -96,7 +96,7 @@ std::vector<std::string> append_new_attempt(Study& study, int index)
     }
     GridGroup again = *grid;
     again.id = next_grid_id(study);
-    again.interaction = nullptr;
+    again.interaction.reset();
     std::vector<Experiment> cells;
     for (const auto* cell : grid_cells(study, *grid)) {
         Experiment next = fresh_attempt(*cell);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "study/grid_interaction_record.h"
 #include "util/direction.h"
 #include "verdict/verdict_types.h"
 
@@ -279,7 +280,7 @@ struct GridVariable {
 struct GridGroup {
     std::string id; // "grid-1"
     std::vector<GridVariable> variables;
-    nlohmann::json interaction;
+    std::optional<GridInteraction> interaction; // study/grid_interaction_record.h
 };
 
 // Phase 7: one tradeoff axis. A license needs at least one axis with a named sacrifice.

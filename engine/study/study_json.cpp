@@ -247,7 +247,8 @@ json to_json(const GridGroup& g)
     json variables = json::array();
     for (const auto& v : g.variables)
         variables.push_back({{"name", v.name}, {"levels", v.levels}});
-    return {{"id", g.id}, {"variables", variables}, {"interaction", g.interaction}};
+    return {{"id", g.id}, {"variables", variables},
+        {"interaction", g.interaction ? to_json(*g.interaction) : json(nullptr)}};
 }
 
 // --- from JSON -----------------------------------------------------------------------------
@@ -499,7 +500,8 @@ GridGroup grid_from(const JsonReader& r)
         var.levels.assign(levels.begin(), levels.end());
         g.variables.push_back(std::move(var));
     }
-    g.interaction = raw_or(r, "interaction", nullptr);
+    if (const auto interaction = r.optional_object("interaction"))
+        g.interaction = grid_interaction_from(*interaction);
     return g;
 }
 

@@ -35,16 +35,6 @@ Direction grid_direction(const Study& study, const GridGroup& grid)
     return study.target.direction;
 }
 
-nlohmann::json interval(const std::optional<stats::Interval>& ci)
-{
-    return ci ? nlohmann::json {(*ci)[0], (*ci)[1]} : nlohmann::json(nullptr);
-}
-
-nlohmann::json optional_number(const std::optional<double>& v)
-{
-    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
-
 std::string level_name(const GridGroup& grid, size_t variable, int level)
 {
     const auto& v = grid.variables.at(variable);
@@ -88,14 +78,13 @@ std::optional<stats::InteractionEstimate> grid_interaction_estimate(const Study&
     return stats::estimate_interaction(rows, cols, cells, grid_direction(study, grid));
 }
 
-nlohmann::json interaction_to_json(const Study& study, const GridGroup& grid, const stats::InteractionEstimate& est)
+GridInteraction interaction_record(const Study& study, const GridGroup& grid, const stats::InteractionEstimate& est)
 {
-    nlohmann::json contrasts = nlohmann::json::array();
+    GridInteraction g;
     for (const auto& c : est.contrasts) {
         const Experiment* e = cell_at(study, grid, c.row, c.col);
-        contrasts.push_back({{"cell", {c.row, c.col}}, {"experiment", e ? e->id : std::string()},
-            {"measured_pct", c.measured_pct}, {"additive_pct", c.additive_pct}, {"interaction_pct", c.interaction_pct},
-            {"ci95", interval(c.ci95)}, {"ci_excludes_zero", c.ci_excludes_zero()}});
+        g.contrasts.push_back({c.row, c.col, e ? e->id : std::string(), c.measured_pct, c.additive_pct,
+            c.interaction_pct, c.ci95, c.ci_excludes_zero()});
     }
     const bool two_by_two = est.rows == 2 && est.cols == 2;
     const auto& first = est.contrasts.front();
@@ -123,26 +112,34 @@ nlohmann::json interaction_to_json(const Study& study, const GridGroup& grid, co
                 : est.p_two_way ? "consistent with effects that add up"
                                 : "not assessed (no spread or too few runs)");
     }
-    return {{"metric", grid_cells(study, grid).front()->metric}, {"direction", to_string(grid_direction(study, grid))},
-        {"delta_pct", est.delta_pct}, {"contrasts", contrasts},
-        {"difference_of_differences_pct", two_by_two ? nlohmann::json(first.interaction_pct) : nlohmann::json(nullptr)},
-        {"ci95", two_by_two ? interval(first.ci95) : nlohmann::json(nullptr)},
-        {"f_two_way", optional_number(est.f_two_way)}, {"p_two_way", optional_number(est.p_two_way)},
-        {"df", {est.df_interaction, est.df_residual}},
-        {"pooled_variance", est.pooled_variance > 0 ? nlohmann::json(est.pooled_variance) : nlohmann::json(nullptr)},
-        {"flagged", est.flagged}, {"alpha", stats::kInteractionAlpha}, {"resamples", stats::kBootstrapResamples},
-        {"summary", summary},
-        {"method",
-            "contrast I_ij = d_ij - (d_i0 + d_0j) of the cells' delta% (each cell against its own interleaved "
-            "baseline); 95% percentile bootstrap CI, every arm resampled; two-way interaction F-test of the "
-            "additive model by precision-weighted least squares; flagged when a 2x2 contrast's CI excludes 0 "
-            "or a larger grid's p < 0.05"}};
+    g.metric = grid_cells(study, grid).front()->metric;
+    g.direction = grid_direction(study, grid);
+    g.delta_pct = est.delta_pct;
+    if (two_by_two) {
+        g.difference_of_differences_pct = first.interaction_pct;
+        g.ci95 = first.ci95;
+    }
+    g.f_two_way = est.f_two_way;
+    g.p_two_way = est.p_two_way;
+    g.df_interaction = est.df_interaction;
+    g.df_residual = est.df_residual;
+    if (est.pooled_variance > 0)
+        g.pooled_variance = est.pooled_variance;
+    g.flagged = est.flagged;
+    g.alpha = stats::kInteractionAlpha;
+    g.resamples = stats::kBootstrapResamples;
+    g.summary = std::move(summary);
+    g.method = "contrast I_ij = d_ij - (d_i0 + d_0j) of the cells' delta% (each cell against its own interleaved "
+               "baseline); 95% percentile bootstrap CI, every arm resampled; two-way interaction F-test of the "
+               "additive model by precision-weighted least squares; flagged when a 2x2 contrast's CI excludes 0 "
+               "or a larger grid's p < 0.05";
+    return g;
 }
 
 void judge_grid(Study& study, GridGroup& grid)
 {
     const auto est = grid_interaction_estimate(study, grid);
-    grid.interaction = est ? interaction_to_json(study, grid, *est) : nlohmann::json(nullptr);
+    grid.interaction = est ? std::optional(interaction_record(study, grid, *est)) : std::nullopt;
 }
 
 void judge_grids(Study& study)

@@ -21,10 +21,10 @@ std::vector<std::string> grid_cells_pending(const Study& study, const GridGroup&
 // The interaction estimate of a group whose every cell is judged; nullopt otherwise.
 std::optional<stats::InteractionEstimate> grid_interaction_estimate(const Study& study, const GridGroup& grid);
 
-// The JSON stored under `interaction`: the cells' deltas, one contrast per cell with both
-// variables changed (with its bootstrap CI), the difference of differences of a 2x2 grid, the
-// two-way test, `flagged` and a one-line summary.
-nlohmann::json interaction_to_json(const Study& study, const GridGroup& grid, const stats::InteractionEstimate& est);
+// What the study stores under `interaction` (study/grid_interaction_record.h): the cells' deltas,
+// one contrast per cell with both variables changed (with its bootstrap CI), the difference of
+// differences of a 2x2 grid, the two-way test, `flagged` and a one-line summary.
+GridInteraction interaction_record(const Study& study, const GridGroup& grid, const stats::InteractionEstimate& est);
 
 // Recomputes grid.interaction (null while a cell is pending). The one owner of that key.
 void judge_grid(Study& study, GridGroup& grid);

@@ -171,7 +171,7 @@ private slots:
         // The study holds what a local run would: every cell judged with its planned runs, the
         // interaction estimated; the cancelled task's samples kept and continued, not redone.
         const kwb::Study s = kwb::load_study(study);
-        QVERIFY(s.grids.front().interaction.is_object());
+        QVERIFY(s.grids.front().interaction.has_value());
         for (const auto& e : s.experiments) {
             QCOMPARE(e.status, kwb::ExperimentStatus::Done);
             QVERIFY(e.final_verdict);

@@ -59,7 +59,7 @@ void verify_complete(const kwb::Study& s)
         QCOMPARE(e.verdict->n_treatment(), 4);
         QCOMPARE(e.device.kind, std::string("cpu"));
     }
-    QVERIFY(s.grids.front().interaction.is_object());
+    QVERIFY(s.grids.front().interaction.has_value());
     QCOMPARE(s.ledger.size(), size_t {3});
 }
 

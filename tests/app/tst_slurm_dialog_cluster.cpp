@@ -97,7 +97,7 @@ void TestSlurmDialogCluster::gridSubmittedFollowedAndCollectedFromTheDialog()
         QVERIFY(e.final_verdict.has_value());
         QVERIFY(e.placement && !e.placement->slurm_job.empty());
     }
-    QVERIFY(s.grids.front().interaction.is_object());
+    QVERIFY(s.grids.front().interaction.has_value());
     // And the dialog's table says so after its refresh.
     QTRY_VERIFY_WITH_TIMEOUT(column(table, 1) == QStringList(3, u"done (collected)"_s), kCommandTimeout);
 }

@@ -91,7 +91,7 @@ int main()
             e.final_verdict ? std::string(kwb::to_string(e.final_verdict->word)).c_str() : "no verdict");
     }
     KWB_CHECK(used.size() == (devices == "0,1" ? 2u : 1u));
-    KWB_CHECK(s.grids.front().interaction.is_object());
+    KWB_CHECK(s.grids.front().interaction.has_value());
     std::error_code ec;
     fs::remove_all(dir, ec);
     return kwb::gputest::finish("gpu_devices_run");

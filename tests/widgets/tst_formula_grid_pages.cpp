@@ -225,7 +225,7 @@ private slots:
         StudyDocument doc;
         doc.mutableStudy() = judgedGridStudy(true);
         const auto& in = doc.study().grids.front().interaction;
-        QVERIFY(in.is_object() && in.value("p_two_way", nlohmann::json()).is_number());
+        QVERIFY(in && in->p_two_way && !in->two_by_two());
         GridPage page(&doc);
         page.refresh();
         const QString interaction = child<QLabel>(page, "interaction")->text();

@@ -10,22 +10,6 @@ namespace kwb::gui {
 
 namespace {
 
-std::optional<double> number(const nlohmann::json& object, const char* key)
-{
-    if (!object.is_object())
-        return std::nullopt;
-    const auto it = object.find(key);
-    return it != object.end() && it->is_number() ? std::optional<double>(it->get<double>()) : std::nullopt;
-}
-
-std::optional<double> end_of(const nlohmann::json& object, const char* key, size_t end)
-{
-    if (!object.is_object() || !object.contains(key) || !object[key].is_array() || object[key].size() != 2
-        || !object[key][end].is_number())
-        return std::nullopt;
-    return object[key][end].get<double>();
-}
-
 QString levelText(const nlohmann::json& level)
 {
     return QString::fromStdString(level.is_string() ? level.get<std::string>() : level.dump());
@@ -89,15 +73,17 @@ GridView gridView(const Study& study, const GridGroup& grid)
         view.aaLine = QString::fromStdString(grid_aa_line(study, grid));
         view.aaFalseAlarm = aa->aa_verdict && aa_false_alarm(*aa->aa_verdict);
     }
-    const auto& in = grid.interaction;
-    view.hasInteraction = in.is_object();
-    if (view.hasInteraction) {
-        view.interactionSummary = QString::fromStdString(in.value("summary", ""));
-        view.flagged = in.value("flagged", false);
-        view.differenceOfDifferences = number(in, "difference_of_differences_pct");
-        view.ciLow = end_of(in, "ci95", 0);
-        view.ciHigh = end_of(in, "ci95", 1);
-        view.pTwoWay = number(in, "p_two_way");
+    view.hasInteraction = grid.interaction.has_value();
+    if (const auto& in = grid.interaction) {
+        view.interactionSummary = QString::fromStdString(in->summary);
+        view.flagged = in->flagged;
+        view.twoByTwo = in->two_by_two();
+        view.differenceOfDifferences = in->difference_of_differences_pct;
+        if (in->ci95) {
+            view.ciLow = (*in->ci95)[0];
+            view.ciHigh = (*in->ci95)[1];
+        }
+        view.pTwoWay = in->p_two_way;
     }
     return view;
 }

@@ -40,6 +40,7 @@ struct GridView {
     bool hasInteraction = false;
     QString interactionSummary;
     bool flagged = false;
+    bool twoByTwo = false; // judged by its one contrast; a larger grid's summary names its two-way test
     std::optional<double> differenceOfDifferences;
     std::optional<double> ciLow;
     std::optional<double> ciHigh;

@@ -218,7 +218,7 @@ void GridPage::showGrid()
     if (view.hasInteraction) {
         text = (view.flagged ? tr("⚠ Interaction: ") : tr("Interaction: ")) + view.interactionSummary;
         // The engine's summary of a grid beyond 2x2 names the two-way test already; a 2x2's not.
-        if (view.pTwoWay && !view.interactionSummary.contains(u"two-way test"_s))
+        if (view.pTwoWay && view.twoByTwo)
             text += tr("  (two-way test p = %1)").arg(*view.pTwoWay, 0, 'g', 3);
     } else {
         text = tr("Interaction: waiting for %1 to be judged (Run executes the pending cells).")
