@@ -273,7 +273,7 @@ int run(const RunOptions& o)
         throw BadInput(e.what());
     }
     const RunSession session(builtin_workloads(), session_settings(o));
-    const RunPlan plan = session.plan(study);
+    const SessionPlan plan = session.plan(study);
     for (const auto& notice : plan.notices)
         say(stderr, "kwb: {}\n", notice);
     std::vector<Job> jobs;

@@ -67,7 +67,7 @@ Experiment* RunSession::match_device(Study& study, Experiment& e, const DeviceId
     return &study.experiments.back();
 }
 
-RunPlan RunSession::plan(Study& study) const
+SessionPlan RunSession::plan(Study& study) const
 {
     const std::string& path = settings_.study;
     std::set<std::string> ids;
@@ -75,7 +75,7 @@ RunPlan RunSession::plan(Study& study) const
         if (!ids.insert(e.id).second)
             throw RunRefused(
                 fmt::format("{}: two experiments have the id '{}'; ids must be unique in a study", path, e.id));
-    RunPlan plan;
+    SessionPlan plan;
     if (settings_.new_attempt) {
         // What Run does in the window on a finished study (study/new_attempt.h).
         if (study.experiments.empty())

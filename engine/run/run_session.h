@@ -34,7 +34,7 @@ struct PlannedExperiment {
     Backend backend = Backend::Cpu;
 };
 
-struct RunPlan {
+struct SessionPlan {
     std::vector<PlannedExperiment> experiments; // in study order
     std::vector<std::string> notices; // "STUDY: experiment ab-1: the arms are identical (an A/A run)"
 };
@@ -57,7 +57,7 @@ public:
     // appended when asked, each runnable experiment checked, its backend chosen and its device
     // matched (an experiment with samples of another device model is refused, or continued as a new
     // experiment with --new-device). Changes `study` only as the run would record it.
-    RunPlan plan(Study& study) const;
+    SessionPlan plan(Study& study) const;
 
     const RunSettings& settings() const { return settings_; }
 

@@ -7,8 +7,10 @@
 
 #include <array>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // When an experiment has run enough. Checked only at block boundaries, so the arms always hold
@@ -54,12 +56,50 @@ struct DecisionLook {
     std::optional<double> sigma_pct; // max cv% of the arms at that look
 };
 
+// Where a run stands at a block boundary, for a stopping criterion.
+struct BlockState {
+    int runs_per_arm = 0; // the fewest runs of the order any arm has finished (all sessions)
+    double timed_s = 0; // the experiment's duration clock (the duration rule)
+    const std::function<ArmValues()>* values = nullptr; // the judged values so far (the decision rule)
+};
+
+// Why a run stops: a short code (plan-complete, max-count, max-time, duration, beyond-license,
+// below-kill, inside-noise-band) and a sentence for the study's stop_reason.
+struct StopDecision {
+    std::string code;
+    std::string reason;
+};
+
+// One rule of when an experiment has run enough (as nvbench's stopping criteria: the plan names
+// one, the runner asks it at each block boundary and never re-implements it). A criterion answers
+// three questions, asked in this order around the session's time guard (max_seconds), which is
+// every criterion's:
+//   early():   stop before the cap on what the runs show (the decision rule); nullopt: go on;
+//   at_cap():  the sentence for reaching cap_per_arm();
+//   reached(): the criterion's own goal besides the cap (the duration rule's seconds).
+class StoppingCriterion {
+public:
+    virtual ~StoppingCriterion() = default;
+    virtual std::string_view name() const = 0; // "count", "duration", "decision"
+    // The most runs per arm this criterion will ever ask for.
+    virtual int cap_per_arm() const = 0;
+    virtual std::optional<StopDecision> early(const BlockState&) { return std::nullopt; }
+    virtual StopDecision at_cap(const BlockState& state) const = 0;
+    virtual std::optional<StopDecision> reached(const BlockState&) const { return std::nullopt; }
+    // The decision rule's looks so far (tests, reports); empty for the others.
+    virtual const std::vector<DecisionLook>& looks() const;
+};
+
+// The criterion a plan names (RunPlan::stop) with the profile's thresholds.
+std::unique_ptr<StoppingCriterion> make_stopping_criterion(const RunPlan& plan, const Profile& profile);
+
+// The plan's criterion behind the session's time guard: what the runner asks.
 class StoppingRule {
 public:
     StoppingRule(const RunPlan& plan, const Profile& profile);
 
     // The most runs per arm this rule will ever ask for.
-    int cap_per_arm() const;
+    int cap_per_arm() const { return criterion_->cap_per_arm(); }
     // Runs per arm to announce as planned: the count, the decision cap, or for duration the cap.
     int planned_per_arm() const { return cap_per_arm(); }
     // Runs per arm from which the decision rule looks: max(min_n, 3).
@@ -73,20 +113,16 @@ public:
     std::optional<std::string> check(int runs_per_arm, double elapsed_s, const std::function<ArmValues()>& values,
         std::optional<double> duration_clock_s = std::nullopt);
 
-    // Why the last check() stopped, as a short code: plan-complete, max-count, max-time,
-    // duration, beyond-license, below-kill, inside-noise-band. Empty when it did not stop.
+    // Why the last check() stopped, as a short code (StopDecision::code). Empty when it did not stop.
     const std::string& stop_code() const { return code_; }
-    // The decision rule's looks so far (tests, reports); the last one is stored in the study.
-    const std::vector<DecisionLook>& looks() const { return looks_; }
+    const std::vector<DecisionLook>& looks() const { return criterion_->looks(); }
+    const StoppingCriterion& criterion() const { return *criterion_; }
 
 private:
-    std::optional<std::string> decide(int runs_per_arm, const std::function<ArmValues()>& values);
-
     RunPlan plan_;
-    Profile profile_;
-    std::vector<double> thresholds_; // kill, license on the delta% axis
+    std::unique_ptr<StoppingCriterion> criterion_;
+    int first_look_ = 3;
     std::string code_;
-    std::vector<DecisionLook> looks_;
 };
 
 // The record of why and when a run stopped, for Experiment::stopping.

@@ -113,6 +113,35 @@ private slots:
         QVERIFY(why && why->starts_with("max time"));
     }
 
+    // The plan names one criterion (StoppingCriterion, as nvbench's): each answers its cap and
+    // its own goal; the session's time guard and the order of the questions are StoppingRule's.
+    void eachPlanNamesOneCriterion()
+    {
+        const Profile p = make_profile("generic", Direction::Lower);
+        RunPlan duration = plan(StopRule::Duration);
+        duration.duration_s = 30;
+        duration.max_runs_per_arm = 40;
+        const auto count = make_stopping_criterion(plan(StopRule::Count, 7), p);
+        const auto timed = make_stopping_criterion(duration, p);
+        const auto decision = make_stopping_criterion(plan(StopRule::Decision, 12), p);
+        QCOMPARE(count->name(), std::string_view("count"));
+        QCOMPARE(timed->name(), std::string_view("duration"));
+        QCOMPARE(decision->name(), std::string_view("decision"));
+        QCOMPARE(count->cap_per_arm(), 7);
+        QCOMPARE(timed->cap_per_arm(), 40);
+        QCOMPARE(decision->cap_per_arm(), 12);
+        // Only the duration rule has a goal besides its cap, and only once min_n runs are in.
+        QVERIFY(!count->reached({10, 1e9, nullptr}));
+        QVERIFY(!timed->reached({10, 29.9, nullptr}));
+        QCOMPARE(timed->reached({10, 30, nullptr})->code, std::string("duration"));
+        QVERIFY(!timed->reached({p.min_n - 1, 30, nullptr}));
+        QCOMPARE(count->at_cap({7, 0, nullptr}).code, std::string("plan-complete"));
+        QCOMPARE(timed->at_cap({40, 0, nullptr}).code, std::string("max-count"));
+        // Only the decision rule stops early, and only with values to look at.
+        QVERIFY(!count->early({5, 0, nullptr}));
+        QVERIFY(!decision->early({5, 0, nullptr}));
+    }
+
     void durationNeedsMinN()
     {
         RunPlan p = plan(StopRule::Duration);

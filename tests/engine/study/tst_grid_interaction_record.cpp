@@ -37,11 +37,21 @@ private slots:
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("field");
-        QTest::addRow("ci95 of one number") << "ci95" << "[1]" << "grids[0].interaction.ci95";
-        QTest::addRow("df of text") << "df" << "[\"one\", 30]" << "grids[0].interaction.df";
-        QTest::addRow("flagged as a word") << "flagged" << "\"yes\"" << "grids[0].interaction.flagged";
-        QTest::addRow("direction unknown") << "direction" << "\"sideways\"" << "grids[0].interaction.direction";
-        QTest::addRow("contrasts not a list") << "contrasts" << "{}" << "grids[0].interaction.contrasts";
+        QTest::addRow("ci95 of one number") << "ci95"
+                                            << "[1]"
+                                            << "grids[0].interaction.ci95";
+        QTest::addRow("df of text") << "df"
+                                    << "[\"one\", 30]"
+                                    << "grids[0].interaction.df";
+        QTest::addRow("flagged as a word") << "flagged"
+                                           << "\"yes\""
+                                           << "grids[0].interaction.flagged";
+        QTest::addRow("direction unknown") << "direction"
+                                           << "\"sideways\""
+                                           << "grids[0].interaction.direction";
+        QTest::addRow("contrasts not a list") << "contrasts"
+                                              << "{}"
+                                              << "grids[0].interaction.contrasts";
     }
 
     void malformedFieldsNameTheirPath()

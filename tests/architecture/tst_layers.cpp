@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The layers of docs/architecture.md hold on the source tree, and the check can fail: a planted
+// include from a lower layer into a higher one is reported, in a tree made for the purpose.
+#include "layer_check.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kwb::layers;
+
+namespace {
+
+// What the window still takes from above the analysis library, each with the reason; listed in
+// docs/architecture.md. The check reports any other include and any entry here that is gone.
+const std::vector<Debt> kWidgetDebts {
+    {"widgets/models/workload_catalog.h", "engine/workloads/workload.h",
+        "the editors read each workload's parameters and metrics from its Workload object"},
+    {"widgets/models/workload_catalog.cpp", "kernels/builtin_workloads.h",
+        "the workload descriptions are registered with their kernels"},
+    {"widgets/models/ab_editing.cpp", "engine/workloads/workload.h", "resolve_params fills a new arm's defaults"},
+    {"widgets/pages/hardware_page.cpp", "kernels/block_needs.h", "a tile's shared memory comes from its kernel"},
+    {"widgets/pages/ab_page.cpp", "engine/workloads/command/command_workload.h", "the name of the command workload"},
+    {"widgets/pages/command_ab_dialog.cpp", "engine/workloads/command/command_study.h",
+        "the command A/B dialog builds its study with the engine's new_command_study"},
+    {"widgets/pages/command_ab_dialog.cpp", "engine/workloads/command/command_workload.h",
+        "the name of the command workload"},
+    {"widgets/pages/command_arm_editor.cpp", "engine/workloads/command/command_workload.h",
+        "Test once runs the arm's command in the window (command::run_attempt)"},
+    {"widgets/pages/command_arm_editor.cpp", "engine/workloads/workload.h", "WorkloadError from command::validate"},
+};
+
+void write(const QTemporaryDir& dir, const QString& path, const QByteArray& text)
+{
+    const QString full = dir.filePath(path);
+    QVERIFY(QDir().mkpath(QFileInfo(full).path()));
+    QFile f(full);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+}
+
+// A small tree with each layer: engine/study (analysis), engine/run (engine), kernels, widgets.
+void plantTree(const QTemporaryDir& dir)
+{
+    write(dir, "engine/study/CMakeLists.txt", "target_sources(kwb_analysis PRIVATE study.cpp)\n");
+    write(dir, "engine/study/study.h", "#pragma once\n#include <vector>\n");
+    write(dir, "engine/study/study.cpp", "#include \"study/study.h\"\n");
+    write(dir, "engine/run/CMakeLists.txt",
+        "target_sources(kwb_engine PRIVATE runner.cpp)\n"
+        "target_sources(kwb_analysis PRIVATE history.cpp)\n");
+    write(dir, "engine/run/runner.h", "#pragma once\n#include \"study/study.h\"\n");
+    write(dir, "engine/run/runner.cpp", "#include \"run/runner.h\"\n");
+    write(dir, "engine/run/history.cpp", "#include \"study/study.h\"\n");
+    write(dir, "engine/run/observer.h", "#pragma once\n");
+    write(dir, "kernels/gemm.cpp", "#include \"run/runner.h\"\n");
+    write(dir, "widgets/models/doc.h", "#pragma once\n#include \"study/study.h\"\n");
+}
+
+std::string joined(const std::vector<std::string>& lines)
+{
+    std::string out;
+    for (const auto& l : lines)
+        out += l + "\n";
+    return out;
+}
+
+} // namespace
+
+class TestLayers : public QObject {
+    Q_OBJECT
+private slots:
+    void theSourceTreeKeepsItsLayers()
+    {
+        Checker checker(std::filesystem::canonical(KWB_SOURCE_DIR));
+        const auto found = checker.violations(kWidgetDebts);
+        QVERIFY2(found.empty(), joined(found).c_str());
+    }
+
+    void aCleanTreePasses()
+    {
+        QTemporaryDir dir;
+        plantTree(dir);
+        Checker checker(std::filesystem::canonical(dir.path().toStdString()));
+        const auto found = checker.violations();
+        QVERIFY2(found.empty(), joined(found).c_str());
+        QCOMPARE(checker.layer_of("engine/run/runner.cpp"), std::string("kwb_engine"));
+        QCOMPARE(checker.layer_of("engine/run/history.cpp"), std::string("kwb_analysis"));
+    }
+
+    void plantedIncludesAreReported_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("engine includes the window")
+            << "engine/study/study.cpp" << QByteArray("#include \"models/doc.h\"\n")
+            << "kwb_analysis includes \"models/doc.h\"";
+        QTest::addRow("analysis includes the engine")
+            << "engine/run/history.cpp" << QByteArray("#include \"run/runner.h\"\n")
+            << "kwb_analysis includes \"run/runner.h\"";
+        QTest::addRow("analysis reaches the engine through a header")
+            << "engine/study/study.cpp" << QByteArray("#include \"run/observer.h\"\n") << "";
+        QTest::addRow("the window includes a kernel")
+            << "widgets/models/doc.h" << QByteArray("#pragma once\n#include \"gemm.cpp\"\n")
+            << "widgets includes \"gemm.cpp\"";
+        QTest::addRow("the window includes the runner")
+            << "widgets/models/doc.h" << QByteArray("#include \"run/runner.h\"\n")
+            << "widgets includes \"run/runner.h\"";
+        QTest::addRow("the engine includes Qt")
+            << "engine/run/runner.cpp" << QByteArray("#include <QString>\n") << "the engine includes <QString>";
+        QTest::addRow("the engine includes CUDA") << "engine/study/study.h" << QByteArray("#include <cuda_runtime.h>\n")
+                                                  << "the engine includes <cuda_runtime.h>";
+    }
+
+    void plantedIncludesAreReported()
+    {
+        QFETCH(QString, file);
+        QFETCH(QByteArray, text);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        plantTree(dir);
+        write(dir, file, text);
+        if (expected.isEmpty()) { // observer.h: a header that includes the runner, included by analysis code
+            write(dir, "engine/run/observer.h", "#pragma once\n#include \"run/runner.h\"\n");
+            expected = QStringLiteral("engine/run/observer.h:2: kwb_analysis includes \"run/runner.h\"");
+        }
+        Checker checker(std::filesystem::canonical(dir.path().toStdString()));
+        const std::string found = joined(checker.violations());
+        QVERIFY2(found.find(expected.toStdString()) != std::string::npos, found.c_str());
+    }
+
+    void aPaidDebtMustLeaveTheList()
+    {
+        QTemporaryDir dir;
+        plantTree(dir);
+        Checker checker(std::filesystem::canonical(dir.path().toStdString()));
+        const std::string found
+            = joined(checker.violations({{"widgets/models/doc.h", "engine/run/runner.h", "paid already"}}));
+        QVERIFY2(found.find("listed debt no longer exists") != std::string::npos, found.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLayers)
+#include "tst_layers.moc"

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The engine's run session owns the rules every way of running asks: ids unique, the arms' shape,
+// the workload and metric, the backend, device continuation. The window's Run button asks the same
+// shape rule (study/gates.h run_blocked), so what one refuses the other refuses.
+#include "fake_workload.h"
+#include "run/run_session.h"
+#include "study/device_identity.h"
+#include "study/gates.h"
+
+#include <QTest>
+
+using namespace kwb;
+
+namespace {
+
+Experiment ab(const std::string& id, double treatment_speed)
+{
+    Experiment e;
+    e.id = id;
+    e.workload = "fake";
+    e.metric = "time_ms";
+    e.backend = "cpu";
+    e.arms = {{"baseline", {{"speed", 1.0}}}, {"treatment", {{"speed", treatment_speed}}}};
+    return e;
+}
+
+Study studyOf(std::vector<Experiment> experiments)
+{
+    Study s;
+    s.target = {"time_ms", Direction::Lower, "ms", 30.0, 20.0, "", "", ""};
+    s.prediction.predicted_delta_pct = 10;
+    s.experiments = std::move(experiments);
+    return s;
+}
+
+Sample judged(const std::string& arm, int position)
+{
+    Sample s;
+    s.arm = arm;
+    s.position = position;
+    s.metrics["time_ms"] = 10;
+    return s;
+}
+
+} // namespace
+
+class TestRunSession : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { registry_.add(std::make_unique<test::FakeWorkload>(nullptr)); }
+
+    void plansEachRunnableExperimentOnItsBackend()
+    {
+        Study s = studyOf({ab("ab-1", 2.0), ab("ab-2", 3.0)});
+        s.experiments[1].status = ExperimentStatus::Done; // done ones are not rerun
+        const RunSession session(registry_, {"s.json", "", 0, false, false});
+        const SessionPlan plan = session.plan(s);
+        QCOMPARE(plan.experiments.size(), size_t {1});
+        QCOMPARE(plan.experiments[0].index, size_t {0});
+        QCOMPARE(plan.experiments[0].backend, Backend::Cpu);
+        QCOMPARE(plan.experiments[0].workload->name(), std::string("fake"));
+        QCOMPARE(s.experiments[0].device.kind, std::string("cpu")); // it takes the device it runs on
+        QVERIFY(plan.notices.empty());
+    }
+
+    void duplicateIdsAreRefused()
+    {
+        Study s = studyOf({ab("ab-1", 2.0), ab("ab-1", 3.0)});
+        const RunSession session(registry_, {"s.json", "", 0, false, false});
+        try {
+            (void)session.plan(s);
+            QFAIL("two experiments with one id were planned");
+        } catch (const RunRefused& e) {
+            QVERIFY2(std::string(e.what()).find("two experiments have the id 'ab-1'") != std::string::npos, e.what());
+        }
+    }
+
+    // One rule for both: kwb run and the window's Run button refuse and accept the same arms.
+    void theWindowAndTheRunAgree_data()
+    {
+        QTest::addColumn<int>("variant");
+        QTest::addColumn<bool>("runnable");
+        QTest::addRow("single variable") << 0 << true;
+        QTest::addRow("identical arms: an A/A") << 1 << true;
+        QTest::addRow("two variables") << 2 << false;
+        QTest::addRow("two variables acknowledged") << 3 << true;
+        QTest::addRow("arms with one name") << 4 << false;
+        QTest::addRow("unknown profile") << 5 << false;
+    }
+
+    void theWindowAndTheRunAgree()
+    {
+        QFETCH(int, variant);
+        QFETCH(bool, runnable);
+        Experiment e = ab("ab-1", 2.0);
+        if (variant == 1)
+            e.arms[1].params["speed"] = 1.0;
+        if (variant == 2 || variant == 3)
+            e.arms[1].params["jitter"] = 0.5;
+        e.acknowledged_multi_variable = variant == 3;
+        if (variant == 4)
+            e.arms[1].name = "baseline";
+        if (variant == 5)
+            e.profile = "no-such-profile";
+        const Study s = studyOf({e});
+        const Runnability r = check_runnable(registry_, s, s.experiments[0], "");
+        const auto blocked = run_blocked(s, &s.experiments[0], defaults());
+        QCOMPARE(r.runnable(), runnable);
+        QCOMPARE(!blocked.has_value(), runnable);
+        if (!runnable) // the same sentence, the window's prefixed with where to fix it
+            QVERIFY2(blocked->find(r.problem) != std::string::npos, blocked->c_str());
+        if (variant == 1)
+            QVERIFY(!r.notices.empty() && r.notices[0].find("identical") != std::string::npos);
+    }
+
+    void unknownWorkloadAndMetricAreBadInput()
+    {
+        Experiment e = ab("ab-1", 2.0);
+        e.metric = "tokens_per_s";
+        QVERIFY(check_runnable(registry_, studyOf({e}), e, "").problem.find("has no metric 'tokens_per_s'")
+            != std::string::npos);
+        e.workload = "nope";
+        QVERIFY(check_runnable(registry_, studyOf({e}), e, "").problem.find("unknown workload 'nope'")
+            != std::string::npos);
+    }
+
+    // Samples of one device model are never continued on another: refused, or with --new-device
+    // continued as a new experiment; an experiment without samples takes the device it runs on.
+    void deviceContinuation()
+    {
+        Study s = studyOf({ab("ab-1", 2.0)});
+        Experiment& e = s.experiments[0];
+        e.status = ExperimentStatus::Stopped;
+        e.device = {"cpu", "Some Other CPU 9000", "", std::nullopt, ""};
+        QVERIFY(may_continue_on(e, device_identity_here(Backend::Cpu, 0))); // no samples yet
+        e.samples = {judged("baseline", 0), judged("treatment", 1)};
+        QVERIFY(!may_continue_on(e, device_identity_here(Backend::Cpu, 0)));
+        {
+            Study copy = s;
+            const RunSession session(registry_, {"s.json", "", 0, false, false});
+            QVERIFY_THROWS_EXCEPTION(RunRefused, (void)session.plan(copy));
+        }
+        const RunSession session(registry_, {"s.json", "", 0, /*new_device=*/true, false});
+        const SessionPlan plan = session.plan(s);
+        QCOMPARE(s.experiments.size(), size_t {2});
+        QCOMPARE(plan.experiments.size(), size_t {1});
+        QCOMPARE(plan.experiments[0].index, size_t {1});
+        QCOMPARE(s.experiments[0].status, ExperimentStatus::Done); // judged as it stands
+        QVERIFY(s.experiments[1].samples.empty());
+        QVERIFY(s.experiments[1].controls.notes.find("continues experiment ab-1") != std::string::npos);
+    }
+
+    void cudaWhereThereIsNoneIsTheMachinesProblem()
+    {
+        Study s = studyOf({ab("ab-1", 2.0)});
+        const RunSession session(registry_, {"s.json", "cuda", 0, false, false});
+        try { // the fake workload has no cuda backend: that is the study's problem, not the machine's
+            (void)session.plan(s);
+            QFAIL("a cpu-only workload was planned on cuda");
+        } catch (const RunRefused& e) {
+            QVERIFY2(std::string(e.what()).find("fake has no cuda backend") != std::string::npos, e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(RunRefused, (void)RunSession(registry_, {"s.json", "tpu", 0, false, false}).plan(s));
+    }
+
+private:
+    nlohmann::json defaults() const
+    {
+        nlohmann::json d = nlohmann::json::object();
+        for (const auto& p : registry_.find("fake")->params())
+            d[p.name] = p.default_value;
+        return d;
+    }
+    WorkloadRegistry registry_;
+};
+
+QTEST_GUILESS_MAIN(TestRunSession)
+#include "tst_run_session.moc"
