@@ -4,6 +4,7 @@
 #include "report/aa_report.h"
 #include "report/sha256.h"
 #include "stats/effect.h"
+#include "study/arm_roles.h"
 #include "study/study_file.h"
 #include "verdict/profile.h"
 #include "verdict/runs_needed.h"
@@ -122,9 +123,9 @@ ExperimentReport experiment_report(const Study& study, const Experiment& e)
     r.delta_lines = delta_lines(profile);
     r.noise_k = profile.noise_k;
 
-    if (e.arms.size() >= 2) {
-        r.diff = diff_arm_pair(e.arms[0], e.arms[1]);
-        r.command_arms = e.arms[0].command && e.arms[1].command;
+    if (const AbArms arms = ab_arms(e)) {
+        r.diff = diff_arm_pair(*arms.baseline, *arms.treatment);
+        r.command_arms = arms.baseline->command && arms.treatment->command;
     }
 
     for (const auto& arm : e.arms) {

@@ -11,17 +11,24 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <stdexcept>
 
 namespace kwb {
 namespace {
 
 const std::string& baseline_name(const Experiment& e)
 {
-    return e.arms.at(0).name;
+    const AbArms arms = ab_arms(e);
+    if (!arms.baseline)
+        throw std::out_of_range("the experiment has no baseline arm");
+    return arms.baseline->name;
 }
 const std::string& treatment_name(const Experiment& e)
 {
-    return e.arms.at(1).name;
+    const AbArms arms = ab_arms(e);
+    if (!arms.treatment)
+        throw std::out_of_range("the experiment has no treatment arm");
+    return arms.treatment->name;
 }
 
 // Judged samples of one arm that carry `metric`, in run order.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/runnability.h"
 
+#include "study/arm_roles.h"
 #include "study/experiment_shape.h"
 #include "workloads/command/command_workload.h"
 #include "workloads/cuda_workload.h"
@@ -37,7 +38,8 @@ Runnability choose_backend(const Workload& w, const Experiment& e, std::string w
         wanted = "cuda";
     }
     const auto fits = [&](Backend b) {
-        return params_fit_backend(w, e.arms[0].params, b) && params_fit_backend(w, e.arms[1].params, b);
+        const AbArms arms = ab_arms(e);
+        return params_fit_backend(w, arms.baseline->params, b) && params_fit_backend(w, arms.treatment->params, b);
     };
     if (wanted == "cuda") {
         if (!has_backend(w, Backend::Cuda)) {
@@ -74,12 +76,14 @@ Runnability check_runnable(
         r.problem = fmt::format("{} has no metric '{}'", w->name(), e.metric);
         return r;
     }
+    const AbArms arms = ab_arms(e); // both there: arms_problem() counted them
+    const Arm* const pair[2] = {arms.baseline, arms.treatment};
     nlohmann::json resolved[2];
     for (size_t i = 0; i < 2; ++i) {
         try {
-            resolved[i] = resolve_params(*w, e.arms[i].params);
+            resolved[i] = resolve_params(*w, pair[i]->params);
         } catch (const WorkloadError& ex) {
-            r.problem = fmt::format("arm {}: {}", e.arms[i].name, ex.what());
+            r.problem = fmt::format("arm {}: {}", pair[i]->name, ex.what());
             return r;
         }
     }
@@ -96,17 +100,17 @@ Runnability check_runnable(
     r.notices = shape.notices;
     // Parameters the chosen backend lacks, and configurations the GPU cannot hold, are bad input
     // found before anything runs ("block 256x256x64, 4 stages needs 256 KiB of shared memory").
-    for (size_t i = 0; i < 2; ++i) {
+    for (const Arm* arm : pair) {
         nlohmann::json params;
         try {
-            params = resolve_params(*w, e.arms[i].params, r.backend);
+            params = resolve_params(*w, arm->params, r.backend);
         } catch (const WorkloadError& ex) {
-            r.problem = fmt::format("arm {}: {}", e.arms[i].name, ex.what());
+            r.problem = fmt::format("arm {}: {}", arm->name, ex.what());
             return r;
         }
         if (r.backend == Backend::Cuda)
             if (const auto why = check_cuda_config(w->name(), params, selected_cuda_device()); !why.empty()) {
-                r.problem = fmt::format("arm {}: {}", e.arms[i].name, why);
+                r.problem = fmt::format("arm {}: {}", arm->name, why);
                 return r;
             }
     }

@@ -6,6 +6,34 @@
 
 namespace kwb {
 
+namespace {
+
+template<typename ArmT, typename E> AbArmsOf<ArmT> arms_of(E& e)
+{
+    AbArmsOf<ArmT> out;
+    if (e.arms.empty())
+        return out;
+    out.baseline = &e.arms.front();
+    for (auto it = e.arms.begin() + 1; it != e.arms.end(); ++it)
+        if (it->role != kAaArmRole) {
+            out.treatment = &*it;
+            break;
+        }
+    return out;
+}
+
+} // namespace
+
+AbArms ab_arms(const Experiment& e)
+{
+    return arms_of<const Arm>(e);
+}
+
+AbArmsOf<Arm> ab_arms(Experiment& e)
+{
+    return arms_of<Arm>(e);
+}
+
 const Arm* aa_arm(const Experiment& e)
 {
     const auto it = std::find_if(e.arms.begin(), e.arms.end(), [](const Arm& a) { return a.role == kAaArmRole; });

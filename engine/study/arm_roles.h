@@ -16,6 +16,18 @@ namespace kwb {
 inline constexpr const char* kAaArmRole = "aa";
 inline constexpr const char* kAaArmSuffix = "-aa"; // the A/A arm is named after the baseline: "baseline-aa", "r0c0-aa"
 
+// The A/B's two arms by role: the baseline (the first arm) and the treatment (the first arm after it
+// that is not the A/A arm). Either is null when the experiment lacks it. Code that means "the
+// baseline" asks here, never arms[0].
+template<typename ArmT> struct AbArmsOf {
+    ArmT* baseline = nullptr;
+    ArmT* treatment = nullptr;
+    explicit operator bool() const { return baseline && treatment; }
+};
+using AbArms = AbArmsOf<const Arm>;
+AbArms ab_arms(const Experiment& e);
+AbArmsOf<Arm> ab_arms(Experiment& e);
+
 // The A/A arm, or null.
 const Arm* aa_arm(const Experiment& e);
 

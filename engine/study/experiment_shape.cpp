@@ -48,12 +48,13 @@ std::string arms_problem(const Experiment& e)
         for (size_t j = i + 1; j < e.arms.size(); ++j)
             if (e.arms[i].name == e.arms[j].name)
                 return fmt::format("two arms are named '{}'; their samples could not be told apart", e.arms[i].name);
+    const Arm& baseline = *ab_arms(e).baseline;
     if (const Arm* aa = aa_arm(e)) // the real A/A runs the baseline's configuration, nothing else
-        if (aa->params != e.arms[0].params || aa->command.has_value() != e.arms[0].command.has_value()
-            || (aa->command && aa->command->cmd != e.arms[0].command->cmd))
+        if (aa->params != baseline.params || aa->command.has_value() != baseline.command.has_value()
+            || (aa->command && aa->command->cmd != baseline.command->cmd))
             return fmt::format("the A/A arm '{}' must run the baseline's configuration (its params and "
                                "command equal to arm {}'s)",
-                aa->name, e.arms[0].name);
+                aa->name, baseline.name);
     return samples_problem(e);
 }
 
@@ -77,8 +78,9 @@ ShapeCheck check_experiment_shape(const Study& study, const Experiment& e, const
         return check;
     }
     // Command arms carry no parameters: their commands are what differs (study/arm_diff.h).
-    const bool commands = e.arms[0].command && e.arms[1].command;
-    if ((commands ? diff_arm_pair(e.arms[0], e.arms[1]) : diff).differences.empty())
+    const AbArms arms = ab_arms(e);
+    const bool commands = arms.baseline->command && arms.treatment->command;
+    if ((commands ? diff_arm_pair(*arms.baseline, *arms.treatment) : diff).differences.empty())
         check.notices.emplace_back("the arms are identical (an A/A run)");
     try {
         // The direction does not matter here: only the name and the overrides are checked.

@@ -2,6 +2,7 @@
 #include "study/gates.h"
 
 #include "study/arm_diff.h"
+#include "study/arm_roles.h"
 #include "study/device_identity.h"
 #include "study/experiment_shape.h"
 #include "study/machine_load.h"
@@ -238,7 +239,11 @@ std::optional<std::string> run_blocked(const Study& study, const Experiment* e, 
                 params[name] = value;
         return params;
     };
-    if (const ShapeCheck shape = check_experiment_shape(study, *e, filled(e->arms[0]), filled(e->arms[1])); !shape.ok())
+    const AbArms arms = ab_arms(*e);
+    if (!arms)
+        return std::string("arms: an A/B needs a baseline and a treatment (phase 5)");
+    if (const ShapeCheck shape = check_experiment_shape(study, *e, filled(*arms.baseline), filled(*arms.treatment));
+        !shape.ok())
         return "arms: " + shape.problem;
     return std::nullopt;
 }

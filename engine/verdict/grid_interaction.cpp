@@ -55,8 +55,8 @@ std::vector<std::string> grid_cells_pending(const Study& study, const GridGroup&
             if (r == 0 && c == 0)
                 continue;
             const Experiment* e = cell_at(study, grid, r, c);
-            if (!e || ab_arm_count(*e) != 2 || usable_runs(*e, e->arms[0].name).empty()
-                || usable_runs(*e, e->arms[1].name).empty())
+            if (!e || ab_arm_count(*e) != 2 || usable_runs(*e, ab_arms(*e).baseline->name).empty()
+                || usable_runs(*e, ab_arms(*e).treatment->name).empty())
                 pending.push_back(grid_cell_label({r, c}));
         }
     return pending;
@@ -73,7 +73,8 @@ std::optional<stats::InteractionEstimate> grid_interaction_estimate(const Study&
         for (int c = 0; c < cols; ++c)
             if (r != 0 || c != 0) {
                 const Experiment* e = cell_at(study, grid, r, c);
-                cells.push_back({r, c, usable_runs(*e, e->arms[0].name), usable_runs(*e, e->arms[1].name)});
+                cells.push_back(
+                    {r, c, usable_runs(*e, ab_arms(*e).baseline->name), usable_runs(*e, ab_arms(*e).treatment->name)});
             }
     return stats::estimate_interaction(rows, cols, cells, grid_direction(study, grid));
 }

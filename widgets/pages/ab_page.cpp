@@ -356,7 +356,8 @@ void AbPage::settingsEdited()
 void AbPage::showCommandDiff(const Experiment& e)
 {
     // What differs between the two commands, as the engine's arm diff sees it (study/arm_diff.h).
-    const ArmDiff diff = e.arms.size() >= 2 ? diff_arm_pair(e.arms[0], e.arms[1]) : ArmDiff {};
+    const AbArms arms = ab_arms(e);
+    const ArmDiff diff = arms ? diff_arm_pair(*arms.baseline, *arms.treatment) : ArmDiff {};
     const auto label = [](const std::string& name) {
         if (name == "command")
             return tr("command line");

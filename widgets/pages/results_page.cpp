@@ -5,9 +5,12 @@
 #include "models/distribution_stats.h"
 #include "models/json_convert.h"
 #include "models/study_document.h"
+#include "models/workload_catalog.h"
 #include "plots/distribution_plot.h"
 #include "plots/sigma_chart.h"
 #include "plots/verdict_badge.h"
+#include "study/arm_diff.h"
+#include "study/arm_roles.h"
 #include "verdict/verdict_json.h"
 
 #include <QHBoxLayout>
@@ -118,16 +121,13 @@ void ResultsPage::refresh()
         setValue(m_summary, tr("This study has no experiment yet."));
         return;
     }
+    // The arm diff is the engine's (study/arm_diff.h), defaults filled in as the A/B page shows it.
     QString variable;
-    if (e->arms.size() == 2) {
-        for (const auto& [k, v] : e->arms[0].params.items()) {
-            const auto other = e->arms[1].params.find(k);
-            if (other == e->arms[1].params.end() || *other != v)
-                variable
-                    += tr(" · %1: %2 → %3")
-                           .arg(qs(k), qs(v.dump()), other == e->arms[1].params.end() ? u"–"_s : qs(other->dump()));
-        }
-    }
+    if (const AbArms arms = ab_arms(*e))
+        for (const auto& d : diff_arm_pair(*arms.baseline, *arms.treatment, experimentDefaults(*e)).differences)
+            variable += tr(" · %1: %2 → %3")
+                            .arg(qs(d.name), d.baseline.is_null() ? u"–"_s : qs(d.baseline.dump()),
+                                d.treatment.is_null() ? u"–"_s : qs(d.treatment.dump()));
     setValue(m_summary,
         tr("%1 · %2 on %3 · %4%5 · sample verdict %6")
             .arg(qs(e->id), qs(e->workload), qs(e->backend), qs(std::string(to_string(e->status))), variable,

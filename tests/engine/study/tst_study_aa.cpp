@@ -70,6 +70,24 @@ private slots:
         QVERIFY(!aa_arm(e));
     }
 
+    // Baseline and treatment are roles, not positions: an A/A arm between them is skipped.
+    void abArmsAreFoundByRole()
+    {
+        Experiment e;
+        QVERIFY(!ab_arms(e));
+        e.arms = {{"base", {{"block", 32}}}};
+        QVERIFY(!ab_arms(e) && ab_arms(e).baseline && !ab_arms(e).treatment);
+        e.arms.push_back({"base-aa", {{"block", 32}}});
+        e.arms.back().role = kAaArmRole;
+        e.arms.push_back({"treat", {{"block", 128}}});
+        const AbArms arms = ab_arms(e);
+        QVERIFY(arms);
+        QCOMPARE(arms.baseline->name, std::string("base"));
+        QCOMPARE(arms.treatment->name, std::string("treat"));
+        ab_arms(e).treatment->params["block"] = 64; // the mutable form edits the arm in place
+        QCOMPARE(e.arms[2].params["block"].get<int>(), 64);
+    }
+
     void aaVerdictAndItsLine()
     {
         const Experiment e = three_arms(
