@@ -14,6 +14,7 @@
 #include "workloads/command/command_study.h"
 #include "workloads/command/command_workload.h"
 #include "workloads/cuda_workload.h"
+#include "workloads/new_ab.h"
 
 #include <algorithm>
 #include <charconv>
@@ -215,28 +216,18 @@ Study build_study(const NewOptions& o)
         if (std::none_of(metrics.begin(), metrics.end(), [&](const MetricSpec& m) { return m.name == g; }))
             throw BadInput(fmt::format("--guard: {} has no metric '{}'", w->name(), g));
 
-    Experiment e;
-    e.id = "ab-1";
-    e.workload = w->name();
-    e.metric = metric->name;
-    e.guards = o.guards;
     if (o.backend == "cuda" && !has_backend(*w, Backend::Cuda))
         throw BadInput(fmt::format("--backend: {} has no cuda backend", w->name()));
     nlohmann::json probe = grid.variables.empty() ? fixed : grid_cell_params(grid, fixed, {0, 0});
     if (grid.variables.empty())
         probe[vary] = b;
     const Backend backend = study_backend(*w, o.backend, probe);
+    nlohmann::json base = fixed, treat = fixed;
     if (grid.variables.empty()) {
-        nlohmann::json base = fixed, treat = fixed;
         base[vary] = a;
         treat[vary] = b;
-        e.arms = {
-            {"baseline", resolved(*w, base, backend, "--vary")}, {"treatment", resolved(*w, treat, backend, "--vary")}};
-        // Where the GPU is here, a configuration it cannot hold is refused now, with the numbers.
-        if (backend == Backend::Cuda && cuda_unavailable_reason(w->name()).empty())
-            for (const auto& arm : e.arms)
-                if (const auto why = check_cuda_config(w->name(), arm.params, selected_cuda_device()); !why.empty())
-                    throw BadInput(fmt::format("--vary: {} arm: {}", arm.name, why));
+        base = resolved(*w, base, backend, "--vary");
+        treat = resolved(*w, treat, backend, "--vary");
     }
 
     if (o.runs < 1)
@@ -245,19 +236,18 @@ Study build_study(const NewOptions& o)
         throw BadInput("--warmup: must not be negative");
     if (o.split_half < 0)
         throw BadInput("--split-half: must not be negative");
-    e.plan.runs_per_arm = planned_runs(o);
-    e.plan.warmup_runs = o.warmup;
-    e.plan.min_rep_ms = o.min_rep_ms;
-    e.plan.order = o.order == "abba" ? RunOrder::Abba : RunOrder::RandomisedBlocks;
-    e.plan.seed = o.seed;
-    e.plan.stop = o.stop == "duration" ? StopRule::Duration
-        : o.stop == "decision"         ? StopRule::Decision
-                                       : StopRule::Count;
-    e.plan.duration_s = o.duration_s;
-    e.plan.max_seconds = o.max_seconds;
-    e.plan.split_halves = o.split_half;
+    RunPlan plan;
+    plan.runs_per_arm = planned_runs(o);
+    plan.warmup_runs = o.warmup;
+    plan.min_rep_ms = o.min_rep_ms;
+    plan.order = o.order == "abba" ? RunOrder::Abba : RunOrder::RandomisedBlocks;
+    plan.seed = o.seed;
+    plan.stop = o.stop == "duration" ? StopRule::Duration : o.stop == "decision" ? StopRule::Decision : StopRule::Count;
+    plan.duration_s = o.duration_s;
+    plan.max_seconds = o.max_seconds;
+    plan.split_halves = o.split_half;
     // Every plan number in its documented range (study/plan_limits.h), as the loader checks it.
-    for (const auto& p : plan_problems(e.plan)) {
+    for (const auto& p : plan_problems(plan)) {
         static const std::map<std::string, std::string> option
             = {{"runs_per_arm", "--runs"}, {"warmup_runs", "--warmup"}, {"split_halves", "--split-half"},
                 {"duration_s", "--duration"}, {"max_seconds", "--max-seconds"}, {"min_rep_ms", "--min-rep-ms"}};
@@ -269,23 +259,44 @@ Study build_study(const NewOptions& o)
         throw BadInput("--max-seconds: must be a number of seconds above 0");
     if (!(o.duration_s >= 0) || !std::isfinite(o.duration_s))
         throw BadInput("--duration: must be a number of seconds, 0 or more");
-    if (e.plan.stop == StopRule::Duration && !(o.duration_s > 0))
+    if (plan.stop == StopRule::Duration && !(o.duration_s > 0))
         throw BadInput("--duration: --stop duration needs a duration in seconds above 0");
-    e.profile = o.profile;
     Profile profile;
     try {
         profile = make_profile(o.profile, metric->direction);
     } catch (const std::invalid_argument& ex) {
         throw BadInput(fmt::format("--profile: {}", ex.what()));
     }
-    if (o.split_half > 0 && e.plan.stop != StopRule::Duration && e.plan.runs_per_arm < 2 * profile.min_n)
+    if (o.split_half > 0 && plan.stop != StopRule::Duration && plan.runs_per_arm < 2 * profile.min_n)
         fmt::print(stderr,
             "kwb: note: the split-half stability check splits the baseline in halves of at least min_n = {} runs; "
             "with --runs {} it will not be assessed (use --runs {} or more)\n",
-            profile.min_n, e.plan.runs_per_arm, 2 * profile.min_n);
-    e.backend = o.backend == "auto" && backend == Backend::Cuda ? "cuda" : o.backend;
-    if (o.aa_arm && grid.variables.empty())
-        add_aa_arm(e); // the baseline again, interleaved, to the same n (study/arm_roles.h)
+            profile.min_n, plan.runs_per_arm, 2 * profile.min_n);
+
+    // The one way a new A/B is made, the window's too (workloads/new_ab.h). A grid's cells take
+    // this experiment's plan, profile and controls, each with the arms of its cell.
+    NewAbRequest request;
+    request.workload = w;
+    request.baseline = base;
+    request.treatment = treat;
+    request.backend = backend;
+    request.backend_setting = o.backend == "auto" && backend == Backend::Cuda ? "cuda" : o.backend;
+    request.metric = metric->name;
+    request.profile = o.profile;
+    request.plan = plan;
+    request.guards = o.guards;
+    request.aa_arm = o.aa_arm && grid.variables.empty(); // a grid's A/A: set_grid_aa_arm below
+    Experiment e;
+    try {
+        e = new_ab_experiment(request);
+    } catch (const WorkloadError& ex) {
+        throw BadInput(fmt::format("--param: {}", ex.what()));
+    }
+    // Where the GPU is here, a configuration it cannot hold is refused now, with the numbers.
+    if (grid.variables.empty() && backend == Backend::Cuda && cuda_unavailable_reason(w->name()).empty())
+        for (const auto& arm : e.arms)
+            if (const auto why = check_cuda_config(w->name(), arm.params, selected_cuda_device()); !why.empty())
+                throw BadInput(fmt::format("--vary: {} arm: {}", arm.name, why));
     // Parameter values are the workload's to check, now rather than as a failed run later.
     for (const auto& arm : e.arms) {
         try {

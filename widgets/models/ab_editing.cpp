@@ -5,6 +5,7 @@
 #include "study/arm_roles.h"
 #include "study/gates.h"
 #include "study/plan_limits.h"
+#include "workloads/new_ab.h"
 #include "workloads/workload.h"
 
 #include <cmath>
@@ -26,36 +27,33 @@ void setWorkload(Experiment& e, const std::string& workload)
     const Workload* w = findWorkload(workload);
     if (!w)
         throw std::invalid_argument("unknown workload \"" + workload + "\"");
-    e.workload = w->name();
     if (e.backend == "auto" || !has_backend(*w, e.backend == "cuda" ? Backend::Cuda : Backend::Cpu))
         e.backend = "cpu";
-    const nlohmann::json params = resolve_params(*w, nlohmann::json::object(), Backend::Cpu);
-    const bool had_aa = aa_arm(e) != nullptr;
-    e.arms = {Arm {"baseline", params, std::nullopt}, Arm {"treatment", params, std::nullopt}};
-    if (had_aa) // the A/A arm stays chosen: the new baseline again
-        add_aa_arm(e);
-    const auto metrics = w->metrics();
-    bool known = false;
-    for (const auto& m : metrics)
-        known = known || m.name == e.metric;
-    if (!known && !metrics.empty())
-        e.metric = metrics.front().name;
+    // The arms start over as the engine makes a new A/B (workloads/new_ab.h); the A/A arm stays
+    // chosen (the new baseline again).
+    NewAbRequest request;
+    request.workload = w;
+    request.backend_setting = e.backend;
+    request.metric = e.metric;
+    request.aa_arm = aa_arm(e) != nullptr;
+    const Experiment fresh = new_ab_experiment(request);
+    e.workload = fresh.workload;
+    e.arms = fresh.arms;
+    e.metric = fresh.metric;
     e.guards.clear();
 }
 
 Experiment makeAbExperiment(const Study& study, const std::string& workload)
 {
-    Experiment e;
-    e.id = nextExperimentId(study);
-    e.kind = "ab";
-    e.backend = "cpu";
-    e.metric = study.target.metric;
-    setWorkload(e, workload);
-    for (const auto& name : standard_controls())
-        e.controls.checklist[name] = false;
-    e.profile = "generic";
-    e.plan.runs_per_arm = kDefaultRunsPerArm; // whole ABBA blocks (study/plan_limits.h)
-    return e;
+    const Workload* w = findWorkload(workload);
+    if (!w)
+        throw std::invalid_argument("unknown workload \"" + workload + "\"");
+    NewAbRequest request; // the one way a new A/B is made, kwb new's too (workloads/new_ab.h)
+    request.workload = w;
+    request.id = nextExperimentId(study);
+    request.metric = study.target.metric;
+    request.plan.runs_per_arm = kDefaultRunsPerArm; // whole ABBA blocks (study/plan_limits.h)
+    return new_ab_experiment(request);
 }
 
 void setShared(Experiment& e, const std::string& name, const nlohmann::json& value)
