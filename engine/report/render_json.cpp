@@ -2,6 +2,7 @@
 // The machine-readable summary: the same model as the human formats, as JSON (docs/report.md has
 // the schema). Undefined numbers are null, never NaN, as in the verdict JSON.
 #include "report/render.h"
+#include "study/device_identity.h"
 #include "verdict/evidence.h"
 
 namespace kwb::report {
@@ -71,10 +72,8 @@ json experiment_json(const ExperimentReport& e)
                 {"max_seconds", e.plan.max_seconds}, {"min_rep_ms", e.plan.min_rep_ms},
                 {"split_halves", e.plan.split_halves}}},
         {"launches_per_rep", e.launches_per_rep ? json(*e.launches_per_rep) : json(nullptr)},
-        {"device",
-            {{"kind", e.device.kind}, {"model", e.device.model}, {"uuid", e.device.uuid}, {"driver", e.device.driver}}},
-        {"limitations", strings(e.limitations)}, {"missing_gates", strings(e.missing_gates)},
-        {"guard_metrics", strings(e.guard_metrics)},
+        {"device", device_identity_json(e.device)}, {"limitations", strings(e.limitations)},
+        {"missing_gates", strings(e.missing_gates)}, {"guard_metrics", strings(e.guard_metrics)},
         {"clocks",
             {{"sm_clock_mhz", range_json(e.clock_mhz)}, {"temperature_c", range_json(e.temperature_c)},
                 {"power_w", range_json(e.power_w)}}},
@@ -189,7 +188,8 @@ json render_json(const Report& r)
             {"variables",
                 {{{"name", g.row_variable}, {"levels", strings(g.row_levels)}},
                     {{"name", g.col_variable}, {"levels", strings(g.col_levels)}}}},
-            {"cells", cells}, {"interaction", g.interaction ? to_json(*g.interaction) : nlohmann::json(nullptr)}, {"pending", strings(g.pending)}});
+            {"cells", cells}, {"interaction", g.interaction ? to_json(*g.interaction) : nlohmann::json(nullptr)},
+            {"pending", strings(g.pending)}});
     }
     j["aa"] = aa_json(r);
     j["ledger"] = json::array();

@@ -5,6 +5,7 @@
 #include "study/device_identity.h"
 #include "study/study_file.h"
 #include "util/atomic_file.h"
+#include "util/json_reader.h"
 #include "verdict/aa_verdict.h"
 #include "verdict/wording.h"
 
@@ -54,11 +55,8 @@ private:
 
 json to_json(const AaHistoryEntry& e)
 {
-    return {{"at", e.at},
-        {"device",
-            {{"kind", e.device.kind}, {"model", e.device.model}, {"uuid", e.device.uuid}, {"driver", e.device.driver}}},
-        {"study", e.study}, {"experiment", e.experiment}, {"n", e.n}, {"word", e.word},
-        {"delta_pct", e.delta_pct ? json(*e.delta_pct) : json(nullptr)}};
+    return {{"at", e.at}, {"device", device_identity_json(e.device)}, {"study", e.study}, {"experiment", e.experiment},
+        {"n", e.n}, {"word", e.word}, {"delta_pct", e.delta_pct ? json(*e.delta_pct) : json(nullptr)}};
 }
 
 std::optional<AaHistoryEntry> entry_from(const std::string& line)
@@ -74,10 +72,11 @@ std::optional<AaHistoryEntry> entry_from(const std::string& line)
         return o.contains(key) && o[key].is_string() ? o[key].get<std::string>() : std::string();
     };
     e.at = text(j, "at");
-    e.device.kind = text(j["device"], "kind");
-    e.device.model = text(j["device"], "model");
-    e.device.uuid = text(j["device"], "uuid");
-    e.device.driver = text(j["device"], "driver");
+    try { // a line of another shape is skipped, as every malformed line of the history is
+        e.device = device_identity_from(JsonReader(j["device"], "device"));
+    } catch (const FormatError&) {
+        return std::nullopt;
+    }
     e.study = text(j, "study");
     e.experiment = text(j, "experiment");
     e.n = j["n"].get<int>();

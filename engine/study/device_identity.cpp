@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study/device_identity.h"
 
+#include "util/json_reader.h"
+
 #include <algorithm>
 #include <fmt/format.h>
+#include <limits>
 
 namespace kwb {
 
@@ -44,6 +47,28 @@ DeviceIdentity identity_from_sheet(const nlohmann::json& device)
     if (const auto it = device.find("driver_version"); it != device.end() && !it->is_null())
         id.driver = it->is_string() ? it->get<std::string>() : it->dump();
     return id;
+}
+
+nlohmann::json device_identity_json(const DeviceIdentity& d)
+{
+    return {{"kind", d.kind}, {"model", d.model}, {"uuid", d.uuid},
+        {"index", d.index ? nlohmann::json(*d.index) : nlohmann::json(nullptr)}, {"driver", d.driver}};
+}
+
+DeviceIdentity device_identity_from(const JsonReader& r)
+{
+    DeviceIdentity d;
+    d.kind = r.string_or("kind", "");
+    d.model = r.string_or("model", "");
+    d.uuid = r.string_or("uuid", "");
+    if (r.has("index")) {
+        const long long index = r.integer("index");
+        if (index < std::numeric_limits<int>::min() || index > std::numeric_limits<int>::max())
+            r.fail("index", fmt::format("{} is out of range", index));
+        d.index = static_cast<int>(index);
+    }
+    d.driver = r.string_or("driver", "");
+    return d;
 }
 
 } // namespace kwb

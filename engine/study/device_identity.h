@@ -11,6 +11,8 @@
 // page and calibration all ask these functions.
 namespace kwb {
 
+class JsonReader;
+
 // Kind and model equal (two H200s are the same device; an H200 and an H100 are not). An empty
 // recorded identity (a study not yet run, or written before schema 3) matches anything.
 bool same_device(const DeviceIdentity& recorded, const DeviceIdentity& current);
@@ -25,5 +27,11 @@ std::string describe(const DeviceIdentity& device);
 
 // The identity of one entry of a hardware sheet (`kwb devices --json` "devices" element).
 DeviceIdentity identity_from_sheet(const nlohmann::json& device);
+
+// The one codec of a device identity, for the study file, the A/A history and the report's JSON:
+// {"kind", "model", "uuid", "index" (null when unknown), "driver"}.
+nlohmann::json device_identity_json(const DeviceIdentity& device);
+// Reads it back; a field of the wrong type throws FormatError naming it (util/json_reader.h).
+DeviceIdentity device_identity_from(const JsonReader& reader);
 
 } // namespace kwb

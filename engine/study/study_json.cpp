@@ -2,6 +2,7 @@
 #include "study/study_json.h"
 
 #include "study/arm_roles.h"
+#include "study/device_identity.h"
 #include "study/plan_limits.h"
 #include "verdict/verdict_json.h"
 
@@ -182,10 +183,7 @@ json to_json(const CommandSpec& c)
 
 json to_json(const DeviceIdentity& d)
 {
-    if (d.empty())
-        return nullptr;
-    return {{"kind", d.kind}, {"model", d.model}, {"uuid", d.uuid}, {"index", d.index ? json(*d.index) : json(nullptr)},
-        {"driver", d.driver}};
+    return d.empty() ? json(nullptr) : device_identity_json(d); // the one codec (study/device_identity.h)
 }
 
 json placement_json(const Placement& p)
@@ -370,14 +368,7 @@ Placement placement_from(const JsonReader& r)
 
 DeviceIdentity device_from(const JsonReader& r)
 {
-    DeviceIdentity d;
-    d.kind = r.string_or("kind", "");
-    d.model = r.string_or("model", "");
-    d.uuid = r.string_or("uuid", "");
-    if (r.json().contains("index") && !r.json()["index"].is_null())
-        d.index = int_field(r, "index");
-    d.driver = r.string_or("driver", "");
-    return d;
+    return device_identity_from(r);
 }
 
 Experiment experiment_from(const JsonReader& r)
