@@ -2,8 +2,9 @@
 // `kwb collect STUDY`: folds the part files of cells run apart (kwb run --cell, kwb submit) into
 // the study, under the study's lock, and judges them; the study is saved once, atomically, and
 // only when something changed, so running it twice changes nothing (docs/cluster.md).
+#include "builtin_workloads.h"
 #include "commands.h"
-#include "fold_parts.h"
+#include "run/fold_parts.h"
 #include "study/study_file.h"
 #include "study/study_lock.h"
 #include "study/study_parts.h"
@@ -36,7 +37,7 @@ int collect(const std::string& path)
     } catch (const StudyLoadError& e) {
         throw BadInput(e.what());
     }
-    const auto reports = fold_parts(study, path, {});
+    const auto reports = fold_parts(builtin_workloads(), study, path, {});
     if (reports.empty())
         fmt::print(stderr, "kwb: {}: no part files in {}\n", path, parts_dir(path).string());
     for (const auto& r : reports) {

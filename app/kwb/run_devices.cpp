@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run_devices.h"
 
+#include "builtin_workloads.h"
 #include "commands.h"
-#include "fold_parts.h"
 #include "progress_stream.h"
+#include "run/fold_parts.h"
 #include "stop_signal.h"
 #include "study/grid.h"
 #include "study/new_attempt.h"
@@ -237,7 +238,7 @@ private:
 
     void fold(const std::string& id)
     {
-        const auto reports = fold_parts(study_, r_.study, {id});
+        const auto reports = fold_parts(builtin_workloads(), study_, r_.study, {id});
         for (const auto& report : reports)
             if (!report.changed && report.outcome != "unchanged")
                 notice("kwb: {}: part of {}: {}\n", r_.study, report.id, report.outcome);
@@ -331,7 +332,7 @@ int run_on_devices(const DevicesRunRequest& r, const ExperimentCheck& check)
                 fmt::format("{}: two experiments have the id '{}'; ids must be unique in a study", r.study, e.id));
     // Parts an earlier spread-out run (or a Slurm task) finished but never folded come first, so
     // a cell done elsewhere is not run again.
-    const auto leftovers = fold_parts(study, r.study, {});
+    const auto leftovers = fold_parts(builtin_workloads(), study, r.study, {});
     std::deque<std::string> queue;
     for (auto& e : study.experiments)
         if (is_runnable(e)) {

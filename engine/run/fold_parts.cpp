@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "fold_parts.h"
+#include "run/fold_parts.h"
 
-#include "builtin_workloads.h"
 #include "run/judge_experiment.h"
 #include "study/grid.h"
 #include "study/study_file.h"
@@ -14,9 +13,10 @@
 #include <fmt/format.h>
 #include <set>
 
-namespace kwb::cli {
+namespace kwb {
 
-std::vector<FoldReport> fold_parts(Study& study, const std::string& study_path, const std::vector<std::string>& ids)
+std::vector<FoldReport> fold_parts(
+    const WorkloadRegistry& registry, Study& study, const std::string& study_path, const std::vector<std::string>& ids)
 {
     std::vector<FoldReport> reports;
     std::set<std::string> touched_grids;
@@ -44,7 +44,7 @@ std::vector<FoldReport> fold_parts(Study& study, const std::string& study_path, 
         if (outcome != FoldOutcome::Folded)
             continue;
         Experiment& e = *study.find_experiment(id);
-        if (const Workload* w = builtin_workloads().find(e.workload))
+        if (const Workload* w = registry.find(e.workload))
             judge_experiment(study, e, w->metrics());
         if (!e.group.empty())
             touched_grids.insert(e.group);
@@ -60,4 +60,4 @@ bool any_changed(const std::vector<FoldReport>& reports)
     return std::any_of(reports.begin(), reports.end(), [](const FoldReport& r) { return r.changed; });
 }
 
-} // namespace kwb::cli
+} // namespace kwb
