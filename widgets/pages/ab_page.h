@@ -3,11 +3,14 @@
 
 #include "pages/phase_page.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 class QComboBox;
 class QDoubleSpinBox;
 class QLineEdit;
 class QPushButton;
 class QCheckBox;
+class QGridLayout;
 class QSpinBox;
 
 namespace kwb {
@@ -46,7 +49,12 @@ private:
     void createExperiment();
     void cellEdited(int row, int column);
     void variedChosen();
+    // The matched-controls checklist (ab_page_controls.cpp).
+    void fillControls(const Experiment& e, const nlohmann::json& defaults);
     void controlToggled(int row, int column);
+    // The run settings (ab_page_plan.cpp).
+    QGridLayout* buildPlanSettings();
+    void fillPlan(const Experiment& e);
     void settingsEdited();
     void updateRunButtons();
     int experimentIndex() const;
