@@ -4,24 +4,13 @@
 // anything runs, so bad input never leaves a half-started study behind.
 #include "builtin_workloads.h"
 #include "commands.h"
-#include "hardware/device_sheet.h"
-#include "hardware/gpu_backend.h"
-#include "hardware/nvml_monitor.h"
 #include "progress_bar.h"
 #include "progress_stream.h"
 #include "remote_run.h"
 #include "run/aa_history.h"
-#include "run/judge_experiment.h"
 #include "run/run_session.h"
-#include "run/runner.h"
 #include "run_devices.h"
-#include "sampling/procfs_sampler.h"
-#include "sampling/queued_sampler.h"
-#include "sampling/sampler_set.h"
 #include "stop_signal.h"
-#include "study/arm_diff.h"
-#include "study/arm_roles.h"
-#include "study/device_identity.h"
 #include "study/grid.h"
 #include "study/new_attempt.h"
 #include "study/remote_marker.h"
@@ -32,17 +21,13 @@
 #include "verdict/aa_verdict.h"
 #include "verdict/grid_interaction.h"
 #include "verdict/verdict.h"
-#include "workloads/command/command_workload.h"
-#include "workloads/cuda_workload.h"
 
-#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <memory>
 #include <optional>
-#include <set>
 #include <unistd.h>
 
 namespace kwb::cli {
@@ -76,49 +61,10 @@ template<typename... Args> void say(std::FILE* to, fmt::format_string<Args...> f
     }
 }
 
-struct Job {
-    Experiment* experiment;
-    const Workload* workload;
-    Backend backend;
-};
-
 RunSettings session_settings(const RunOptions& o)
 {
     return {o.study, o.backend, o.device, o.new_device, o.new_attempt};
 }
-
-// What a GPU run records beside the workload's numbers: NVML clocks and throttle reasons per
-// repetition, NVTX ranges for nsys. Where NVML is missing the run goes on, says so once, and
-// stamps the limitation on the experiment.
-class GpuRunSupport {
-public:
-    GpuRunSupport(Experiment& e, Backend backend)
-    {
-        if (backend != Backend::Cuda)
-            return;
-        if (const auto* api = GpuBackend::instance().api(); api && api->range_push && api->range_pop)
-            tracer_ = {[api](const std::string& name) { api->range_push(name.c_str()); }, [api] { api->range_pop(); }};
-        const auto& nvml = nvml::Library::instance();
-        std::optional<nvml::Device> device = nvml.device_by_uuid(e.device.uuid);
-        if (device) {
-            monitor_ = std::make_unique<NvmlRepetitionMonitor>(*device);
-            return;
-        }
-        const std::string why
-            = nvml.available() ? fmt::format("NVML has no device {}", e.device.uuid) : nvml.unavailable_reason();
-        const std::string limitation
-            = fmt::format("no NVML ({}): clocks, power and throttle reasons not recorded", why);
-        say(stderr, "kwb: {}: {}\n", e.id, limitation);
-        if (std::find(e.limitations.begin(), e.limitations.end(), limitation) == e.limitations.end())
-            e.limitations.push_back(limitation);
-    }
-    RepetitionMonitor* monitor() const { return monitor_.get(); }
-    const RangeTracer& tracer() const { return tracer_; }
-
-private:
-    std::unique_ptr<NvmlRepetitionMonitor> monitor_;
-    RangeTracer tracer_;
-};
 
 // `kwb run STUDY --cell ID`: the part to run. An existing part is resumed when it holds every
 // sample the study holds for that experiment; otherwise (none yet, or the study moved on since)
@@ -175,30 +121,6 @@ void print_result(const Experiment& e)
     for (const auto& r : e.final_verdict->reasons)
         if (aa.empty() || !r.starts_with(aa))
             say(stdout, "  - {}\n", r);
-}
-
-// A finished experiment's real A/A joins its device's history (run/aa_history.h), and the
-// device's false-alarm rate over that history is reported. A history that cannot be kept is
-// said on stderr; it never fails the run (the study holds the A/A verdict either way).
-void record_aa(const RunOptions& o, const Experiment& e, ProgressStreamWriter* stream)
-{
-    const auto entry = aa_history_entry(o.study, e);
-    if (!entry)
-        return;
-    std::optional<AaFalseAlarmRate> rate;
-    std::string problem;
-    try {
-        const auto path = aa_history_path();
-        append_aa_history(path, *entry);
-        rate = aa_false_alarm_rate(read_aa_history(path), e.device);
-    } catch (const std::exception& ex) {
-        problem = ex.what();
-        say(stderr, "kwb: {}: the A/A history was not kept: {}\n", e.id, problem);
-    }
-    if (stream)
-        stream->on_aa_history(e, rate, problem);
-    else if (rate)
-        say(stdout, "{}: {}\n", e.id, describe(*rate));
 }
 
 // `kwb run STUDY --devices 0,1,...`: the parent of worker processes (run_devices.h); every
@@ -276,14 +198,11 @@ int run(const RunOptions& o)
     const SessionPlan plan = session.plan(study);
     for (const auto& notice : plan.notices)
         say(stderr, "kwb: {}\n", notice);
-    std::vector<Job> jobs;
     if (!o.cell.empty() && !plan.experiments.empty())
         study.experiments[0].placement = placement_here(o);
-    for (const auto& planned : plan.experiments)
-        jobs.push_back({&study.experiments[planned.index], planned.workload, planned.backend});
 
     // A study that could not be saved is found before anything runs, like any other bad input.
-    if (!jobs.empty()) {
+    if (!plan.experiments.empty()) {
         try {
             check_replaceable(file);
         } catch (const std::exception& e) {
@@ -304,124 +223,75 @@ int run(const RunOptions& o)
         bar = std::make_unique<ProgressBar>(stderr);
         observer.add(bar.get());
     }
-    if (jobs.empty()) {
+    if (plan.experiments.empty()) {
         say(stderr, "kwb: {}: no pending experiments (done and failed ones are not rerun)\n", o.study);
         observer.on_end("done", kOk);
         return kOk;
     }
 
-    // Samplers are chosen once per process: CUPTI's configuration costs 70-380 ms, and what cannot
-    // run (no CUPTI, counters restricted to admins, no NVML) is said here, before any repetition.
-    bool any_gpu = false;
-    std::string gpu_uuid;
-    for (const auto& job : jobs)
-        if (job.backend == Backend::Cuda && !any_gpu) {
-            any_gpu = true;
-            gpu_uuid = job.experiment->device.uuid;
-        }
-    SamplerChoice choice;
-    choice.gpu = any_gpu;
-    if (any_gpu) {
-        const auto& backend = GpuBackend::instance();
-        choice.api = backend.api();
-        choice.api_reason = backend.unavailable_reason();
-        choice.device = selected_cuda_device();
-        choice.cupti = !o.no_cupti;
-        choice.gpu_uuid = gpu_uuid;
-    }
-    SamplerSet samplers = choose_samplers(choice);
-    for (const auto& why : samplers.limitations)
-        say(stderr, "kwb: {}\n", why);
-    RunnerOptions options;
-    options.cancel = &stop;
-    options.samplers = samplers.pointers();
-    options.observer = &observer;
-    // A repetition and the save that keeps it are protected: a signal then waits for them (the
-    // run stops at the next boundary); anywhere else it exits 130 at once (see stop_signal.h).
-    options.before_repetition = [] { set_protected(true); };
-    options.checkpoint = [&] {
+    // What the session asks of this command: the stream and the bar, a repetition and its save
+    // protected from a signal (which then waits for them: the run stops at the next boundary),
+    // and the lines people read.
+    SessionIo io;
+    io.file = file;
+    io.observer = &observer;
+    io.cancel = &stop;
+    io.no_cupti = o.no_cupti;
+    io.judge_grids = o.cell.empty();
+    io.before_repetition = [] { set_protected(true); };
+    io.guarded = [](const std::function<void()>& save) {
         set_protected(true);
-        save_study(study, file);
+        save();
         set_protected(false);
     };
-    const auto t0 = std::chrono::steady_clock::now();
-    options.run_started_s = std::chrono::duration<double>(t0.time_since_epoch()).count();
+    io.notice = [](const std::string& line) { say(stderr, "kwb: {}\n", line); };
+    io.experiment_done = [&o](const Experiment& e, RunOutcome) {
+        if (!o.json_progress)
+            print_result(e);
+    };
+    io.grid_judged = [&o](const Study& s, const GridGroup& grid) {
+        if (o.json_progress || !grid.interaction)
+            return;
+        say(stdout, "{}: interaction: {}\n", grid.id, grid.interaction->summary);
+        if (const auto aa = grid_aa_line(s, grid); !aa.empty()) // the grid's A/A beside it
+            say(stdout, "{}: {}\n", grid.id, aa);
+    };
+    io.aa_recorded
+        = [&stream](const Experiment& e, const std::optional<AaFalseAlarmRate>& rate, const std::string& problem) {
+              if (!problem.empty())
+                  say(stderr, "kwb: {}: the A/A history was not kept: {}\n", e.id, problem);
+              if (stream)
+                  stream->on_aa_history(e, rate, problem);
+              else if (rate)
+                  say(stdout, "{}: {}\n", e.id, describe(*rate));
+          };
 
     // From here a signal only sets the flag: the run stops at the next boundary, saves, ends the
     // stream with `stopped` and exits 130 (docs/cli.md). The computations inside a run are
     // bounded (plan limits; the large-n bootstrap interval), so the boundary comes soon.
     set_exit_at_once(false);
-    int code = kOk;
-    std::string status = "done";
+    SessionResult result;
     try {
-        for (const auto& job : jobs) {
-            if (stop.load()) {
-                status = "stopped";
-                code = kStopped;
-                break;
-            }
-            Experiment& e = *job.experiment;
-            options.backend = job.backend;
-            study.hardware.device_in_use = e.device.model;
-            GpuRunSupport gpu(e, job.backend);
-            options.monitor = gpu.monitor();
-            options.tracer = gpu.tracer();
-            if (job.backend == Backend::Cuda || !any_gpu)
-                for (const auto& why : samplers.limitations)
-                    if (std::find(e.limitations.begin(), e.limitations.end(), why) == e.limitations.end())
-                        e.limitations.push_back(why);
-            Runner runner(*job.workload, options);
-            const RunOutcome outcome = runner.run(study, e);
-            for (auto* queued : {samplers.cupti, samplers.nvml}) {
-                if (!queued)
-                    continue;
-                for (auto& why : queued->limitations())
-                    e.limitations.push_back(std::move(why));
-            }
-            if (!e.missing_gates.empty()) {
-                std::string gates;
-                for (const auto& g : e.missing_gates)
-                    gates += fmt::format("{}{}", gates.empty() ? "" : "; ", g.substr(0, g.find(':')));
-                say(stderr, "kwb: {}: gates not met, recorded in the study: {}\n", e.id, gates);
-            }
-            if (!o.json_progress)
-                print_result(e);
-            if (outcome == RunOutcome::Done)
-                record_aa(o, e, stream.get());
-            if (!e.group.empty() && o.cell.empty()) {
-                // A cell judged: its grid's interaction is estimated again (null while a cell is pending).
-                if (GridGroup* grid = find_grid(study, e.group)) {
-                    judge_grid(study, *grid);
-                    save_study(study, file);
-                    if (!o.json_progress && grid->interaction) {
-                        say(stdout, "{}: interaction: {}\n", grid->id, grid->interaction->summary);
-                        if (const auto aa = grid_aa_line(study, *grid); !aa.empty()) // the grid's A/A beside it
-                            say(stdout, "{}: {}\n", grid->id, aa);
-                    }
-                }
-            }
-            if (outcome == RunOutcome::Failed) {
-                say(stderr, "kwb: {}: experiment {} failed: {}\n", o.study, e.id, e.error);
-                status = "failed";
-                code = kRunFailed;
-                break;
-            }
-            if (outcome == RunOutcome::Stopped) {
-                say(stderr, "kwb: {}: stopped {}; {} kept\n", o.study,
-                    stop_signal_number() ? "by a signal" : "because the progress stream's reader went away",
-                    e.samples.size() == 1 ? "1 sample" : fmt::format("{} samples", e.samples.size()));
-                status = "stopped";
-                code = kStopped;
-                break;
-            }
-        }
+        result = session.run(study, plan, io);
     } catch (const std::exception& ex) {
         // A save that failed, or an experiment that cannot run: say so in the stream too.
         observer.on_error(ex.what(), false);
         observer.on_end("failed", kRunFailed);
         throw;
     }
-    observer.on_end(status, code);
+    int code = kOk;
+    if (result.status == "failed") {
+        const Experiment* e = study.find_experiment(result.failed_experiment);
+        say(stderr, "kwb: {}: experiment {} failed: {}\n", o.study, result.failed_experiment, e ? e->error : "");
+        code = kRunFailed;
+    } else if (result.status == "stopped") {
+        if (const Experiment* e = study.find_experiment(result.stopped_experiment))
+            say(stderr, "kwb: {}: stopped {}; {} kept\n", o.study,
+                stop_signal_number() ? "by a signal" : "because the progress stream's reader went away",
+                e->samples.size() == 1 ? "1 sample" : fmt::format("{} samples", e->samples.size()));
+        code = kStopped;
+    }
+    observer.on_end(result.status, code);
     return code;
 }
 

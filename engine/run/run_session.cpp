@@ -3,14 +3,65 @@
 
 #include "hardware/device_sheet.h"
 #include "hardware/gpu_backend.h"
+#include "hardware/nvml_monitor.h"
+#include "sampling/queued_sampler.h"
+#include "sampling/sampler_set.h"
 #include "study/device_identity.h"
+#include "study/grid.h"
 #include "study/new_attempt.h"
+#include "study/study_file.h"
+#include "verdict/grid_interaction.h"
 #include "workloads/cuda_workload.h"
 
+#include <algorithm>
+#include <chrono>
 #include <fmt/format.h>
+#include <memory>
 #include <set>
 
 namespace kwb {
+namespace {
+
+void add_limitation(Experiment& e, const std::string& why)
+{
+    if (std::find(e.limitations.begin(), e.limitations.end(), why) == e.limitations.end())
+        e.limitations.push_back(why);
+}
+
+// What a GPU run records beside the workload's numbers: NVML clocks and throttle reasons per
+// repetition, NVTX ranges for nsys. Where NVML is missing the run goes on, says so once, and
+// stamps the limitation on the experiment.
+class GpuRunSupport {
+public:
+    GpuRunSupport(Experiment& e, Backend backend, const std::function<void(const std::string&)>& notice)
+    {
+        if (backend != Backend::Cuda)
+            return;
+        if (const auto* api = GpuBackend::instance().api(); api && api->range_push && api->range_pop)
+            tracer_ = {[api](const std::string& name) { api->range_push(name.c_str()); }, [api] { api->range_pop(); }};
+        const auto& nvml = nvml::Library::instance();
+        std::optional<nvml::Device> device = nvml.device_by_uuid(e.device.uuid);
+        if (device) {
+            monitor_ = std::make_unique<NvmlRepetitionMonitor>(*device);
+            return;
+        }
+        const std::string why
+            = nvml.available() ? fmt::format("NVML has no device {}", e.device.uuid) : nvml.unavailable_reason();
+        const std::string limitation
+            = fmt::format("no NVML ({}): clocks, power and throttle reasons not recorded", why);
+        if (notice)
+            notice(fmt::format("{}: {}", e.id, limitation));
+        add_limitation(e, limitation);
+    }
+    RepetitionMonitor* monitor() const { return monitor_.get(); }
+    const RangeTracer& tracer() const { return tracer_; }
+
+private:
+    std::unique_ptr<NvmlRepetitionMonitor> monitor_;
+    RangeTracer tracer_;
+};
+
+} // namespace
 
 DeviceIdentity device_identity_here(Backend backend, int index)
 {
@@ -106,6 +157,119 @@ SessionPlan RunSession::plan(Study& study) const
         plan.experiments.push_back({static_cast<size_t>(target - study.experiments.data()), r.workload, r.backend});
     }
     return plan;
+}
+
+SessionResult RunSession::run(Study& study, const SessionPlan& plan, const SessionIo& io) const
+{
+    SessionResult result;
+    const auto notice = [&](const std::string& line) {
+        if (io.notice)
+            io.notice(line);
+    };
+    const auto guarded = [&](const std::function<void()>& step) {
+        if (io.guarded)
+            io.guarded(step);
+        else
+            step();
+    };
+    // Samplers are chosen once per session: CUPTI's configuration costs 70-380 ms, and what cannot
+    // run (no CUPTI, counters restricted to admins, no NVML) is said here, before any repetition.
+    bool any_gpu = false;
+    std::string gpu_uuid;
+    for (const auto& p : plan.experiments)
+        if (p.backend == Backend::Cuda && !any_gpu) {
+            any_gpu = true;
+            gpu_uuid = study.experiments[p.index].device.uuid;
+        }
+    SamplerChoice choice;
+    choice.gpu = any_gpu;
+    if (any_gpu) {
+        const auto& backend = GpuBackend::instance();
+        choice.api = backend.api();
+        choice.api_reason = backend.unavailable_reason();
+        choice.device = selected_cuda_device();
+        choice.cupti = !io.no_cupti;
+        choice.gpu_uuid = gpu_uuid;
+    }
+    SamplerSet samplers = choose_samplers(choice);
+    for (const auto& why : samplers.limitations)
+        notice(why);
+    RunnerOptions options;
+    options.cancel = io.cancel;
+    options.samplers = samplers.pointers();
+    options.observer = io.observer;
+    options.before_repetition = io.before_repetition;
+    options.checkpoint = [&] { guarded([&] { save_study(study, io.file); }); };
+    options.run_started_s = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+
+    for (const auto& planned : plan.experiments) {
+        if (io.cancel && io.cancel->load()) {
+            result.status = "stopped";
+            break;
+        }
+        Experiment& e = study.experiments[planned.index];
+        options.backend = planned.backend;
+        study.hardware.device_in_use = e.device.model;
+        GpuRunSupport gpu(e, planned.backend, io.notice);
+        options.monitor = gpu.monitor();
+        options.tracer = gpu.tracer();
+        if (planned.backend == Backend::Cuda || !any_gpu)
+            for (const auto& why : samplers.limitations)
+                add_limitation(e, why);
+        Runner runner(*planned.workload, options);
+        const RunOutcome outcome = runner.run(study, e);
+        for (auto* queued : {samplers.cupti, samplers.nvml})
+            if (queued)
+                for (auto& why : queued->limitations())
+                    e.limitations.push_back(std::move(why));
+        if (!e.missing_gates.empty()) {
+            std::string gates;
+            for (const auto& g : e.missing_gates)
+                gates += fmt::format("{}{}", gates.empty() ? "" : "; ", g.substr(0, g.find(':')));
+            notice(fmt::format("{}: gates not met, recorded in the study: {}", e.id, gates));
+        }
+        if (io.experiment_done)
+            io.experiment_done(e, outcome);
+        if (outcome == RunOutcome::Done)
+            record_aa(e, io);
+        if (!e.group.empty() && io.judge_grids)
+            // A cell judged: its grid's interaction is estimated again (null while a cell is pending).
+            if (GridGroup* grid = find_grid(study, e.group)) {
+                judge_grid(study, *grid);
+                guarded([&] { save_study(study, io.file); });
+                if (io.grid_judged)
+                    io.grid_judged(study, *grid);
+            }
+        if (outcome == RunOutcome::Failed) {
+            result.status = "failed";
+            result.failed_experiment = e.id;
+            break;
+        }
+        if (outcome == RunOutcome::Stopped) {
+            result.status = "stopped";
+            result.stopped_experiment = e.id;
+            break;
+        }
+    }
+    return result;
+}
+
+void RunSession::record_aa(const Experiment& e, const SessionIo& io) const
+{
+    const auto entry = aa_history_entry(settings_.study, e);
+    if (!entry)
+        return;
+    std::optional<AaFalseAlarmRate> rate;
+    std::string problem;
+    try {
+        const auto path = aa_history_path();
+        append_aa_history(path, *entry);
+        rate = aa_false_alarm_rate(read_aa_history(path), e.device);
+    } catch (const std::exception& ex) {
+        problem = ex.what(); // never fails the run: the study holds the A/A verdict either way
+    }
+    if (io.aa_recorded)
+        io.aa_recorded(e, rate, problem);
 }
 
 } // namespace kwb

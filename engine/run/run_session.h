@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "run/aa_history.h"
+#include "run/run_observer.h"
 #include "run/runnability.h"
+#include "run/runner.h"
 #include "study/study.h"
 #include "workloads/workload.h"
 
+#include <atomic>
+#include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -39,6 +45,37 @@ struct SessionPlan {
     std::vector<std::string> notices; // "STUDY: experiment ab-1: the arms are identical (an A/A run)"
 };
 
+// What the caller brings to a run: where results go, who watches, how a save is protected from a
+// signal, and where lines for people go. Everything optional but `file`.
+struct SessionIo {
+    std::string file; // where results are saved: the study, or a cell's part file
+    RunObserver* observer = nullptr; // the progress stream, a progress bar
+    const std::atomic<bool>* cancel = nullptr; // set by a signal or a reader gone away
+    bool no_cupti = false; // CUPTI PM sampling off (NVML and procfs stay)
+    // After a grid cell: estimate its grid's interaction again (off for a cell run into its part
+    // file: the study's grid is judged when the part is folded).
+    bool judge_grids = true;
+    std::function<void()> before_repetition; // a repetition starts: a signal must not cut it short
+    // Runs `save` as one step a signal must not cut short; default: just runs it.
+    std::function<void(const std::function<void()>& save)> guarded;
+    std::function<void(const std::string& line)> notice; // for people, on stderr
+    // An experiment ended (judged and saved): its outcome.
+    std::function<void(const Experiment&, RunOutcome)> experiment_done;
+    // A grid's interaction was estimated again after one of its cells.
+    std::function<void(const Study&, const GridGroup&)> grid_judged;
+    // A finished experiment's real A/A joined its device's history (run/aa_history.h): the device's
+    // false-alarm rate, or why the history could not be kept.
+    std::function<void(const Experiment&, const std::optional<AaFalseAlarmRate>&, const std::string& problem)>
+        aa_recorded;
+};
+
+// How a session ended: "done", "stopped" (a cancel, or an experiment stopped) or "failed".
+struct SessionResult {
+    std::string status = "done";
+    std::string failed_experiment; // the experiment that failed, when status is failed
+    std::string stopped_experiment; // the experiment stopped mid-run; empty when the stop came between two
+};
+
 // The identity of the device a backend runs on here: the CPU, or CUDA device `index`. Throws
 // RunRefused when there is no such CUDA device.
 DeviceIdentity device_identity_here(Backend backend, int index);
@@ -59,10 +96,16 @@ public:
     // experiment with --new-device). Changes `study` only as the run would record it.
     SessionPlan plan(Study& study) const;
 
+    // Runs the planned experiments one after another (each interleaving its arms, saved after
+    // every repetition), then judges what they finished: the experiment (by the Runner), its grid,
+    // its A/A history. Stops at the first failed or stopped experiment. A save that fails throws.
+    SessionResult run(Study& study, const SessionPlan& plan, const SessionIo& io) const;
+
     const RunSettings& settings() const { return settings_; }
 
 private:
     Experiment* match_device(Study& study, Experiment& experiment, const DeviceIdentity& here) const;
+    void record_aa(const Experiment& experiment, const SessionIo& io) const;
 
     const WorkloadRegistry& registry_;
     RunSettings settings_;

@@ -6,7 +6,9 @@
 #include "run/run_session.h"
 #include "study/device_identity.h"
 #include "study/gates.h"
+#include "study/study_file.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace kwb;
@@ -161,6 +163,64 @@ private slots:
             QVERIFY2(std::string(e.what()).find("fake has no cuda backend") != std::string::npos, e.what());
         }
         QVERIFY_THROWS_EXCEPTION(RunRefused, (void)RunSession(registry_, {"s.json", "tpu", 0, false, false}).plan(s));
+    }
+
+    // The session runs what it planned to its saved result: every repetition in the file, the
+    // caller told of each experiment's end; a failing arm ends the session failed, naming it.
+    void runsThePlanToItsSavedResult()
+    {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath(QStringLiteral("s.json")).toStdString();
+        Study s = studyOf({ab("ab-1", 2.0), ab("ab-2", 1.5)});
+        for (auto& e : s.experiments) {
+            e.plan.runs_per_arm = 4;
+            e.plan.warmup_runs = 1;
+            e.plan.min_rep_ms = 0;
+        }
+        s.experiments[1].arms[1].params["fail_at"] = 1; // its treatment's second repetition throws
+        const RunSession session(registry_, {file, "", 0, false, false});
+        const SessionPlan plan = session.plan(s);
+        std::vector<std::pair<std::string, RunOutcome>> ended;
+        int guarded = 0;
+        SessionIo io;
+        io.file = file;
+        io.guarded = [&](const std::function<void()>& save) {
+            ++guarded;
+            save();
+        };
+        io.experiment_done = [&](const Experiment& e, RunOutcome o) { ended.emplace_back(e.id, o); };
+        const SessionResult result = session.run(s, plan, io);
+        QCOMPARE(result.status, std::string("failed"));
+        QCOMPARE(result.failed_experiment, std::string("ab-2"));
+        QCOMPARE(ended.size(), size_t {2});
+        QCOMPARE(ended[0].second, RunOutcome::Done);
+        QCOMPARE(ended[1].second, RunOutcome::Failed);
+        QVERIFY(guarded > 8); // every repetition's save went through the caller's guard
+        const Study saved = load_study(file);
+        QCOMPARE(saved.experiments[0].status, ExperimentStatus::Done);
+        QVERIFY(saved.experiments[0].verdict.has_value());
+        int judged = 0;
+        for (const auto& sample : saved.experiments[0].samples)
+            judged += !sample.warmup;
+        QCOMPARE(judged, 8);
+        QCOMPARE(saved.experiments[1].status, ExperimentStatus::Failed);
+    }
+
+    void aCancelBeforeAnExperimentStopsTheSession()
+    {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath(QStringLiteral("s.json")).toStdString();
+        Study s = studyOf({ab("ab-1", 2.0)});
+        const RunSession session(registry_, {file, "", 0, false, false});
+        const SessionPlan plan = session.plan(s);
+        std::atomic<bool> cancel {true};
+        SessionIo io;
+        io.file = file;
+        io.cancel = &cancel;
+        const SessionResult result = session.run(s, plan, io);
+        QCOMPARE(result.status, std::string("stopped"));
+        QVERIFY(result.stopped_experiment.empty());
+        QVERIFY(s.experiments[0].samples.empty());
     }
 
 private:
