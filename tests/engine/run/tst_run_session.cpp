@@ -178,6 +178,7 @@ private slots:
             e.plan.min_rep_ms = 0;
         }
         s.experiments[1].arms[1].params["fail_at"] = 1; // its treatment's second repetition throws
+        s.experiments[1].acknowledged_multi_variable = true;
         const RunSession session(registry_, {file, "", 0, false, false});
         const SessionPlan plan = session.plan(s);
         std::vector<std::pair<std::string, RunOutcome>> ended;
