@@ -8,20 +8,20 @@
 //
 // Percentiles use numpy's default ("linear": interpolation between the closest ranks), so numbers
 // agree with what an engineer recomputes in a notebook. q is in percent, 0 to 100, everywhere.
-// Header-only: the GPU plugin includes it without linking the engine.
+// Header-only and C++17 (the GPU plugin compiles with nvcc at C++17 and includes it without linking
+// the engine): `Sorted` is any contiguous range of doubles with size() and [] (a vector, a span).
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <span>
 #include <vector>
 
 namespace kwb::stats {
 
 // Percentile q in [0, 100] of already sorted values; NaN when `sorted` is empty.
-inline double percentile_sorted(std::span<const double> sorted, double q)
+template<typename Sorted> double percentile_sorted(const Sorted& sorted, double q)
 {
-    const std::size_t n = sorted.size();
+    const std::size_t n = static_cast<std::size_t>(sorted.size());
     if (n == 0)
         return std::nan("");
     const double h = (static_cast<double>(n) - 1) * std::clamp(q, 0.0, 100.0) / 100.0;
@@ -57,7 +57,7 @@ struct TukeyFences {
 };
 
 // Of already sorted, non-empty values.
-inline TukeyFences tukey_fences_sorted(std::span<const double> sorted)
+template<typename Sorted> TukeyFences tukey_fences_sorted(const Sorted& sorted)
 {
     TukeyFences f;
     f.q1 = percentile_sorted(sorted, 25);
