@@ -372,8 +372,8 @@ CommandSpec command_arm(
     }
     if (o.max_output_mib != 0) {
         if (!(o.max_output_mib >= kMinOutputMib && o.max_output_mib <= kMaxOutputMib))
-            throw BadInput(fmt::format("--max-output: {} must be between {} and {} (MiB)", o.max_output_mib,
-                kMinOutputMib, kMaxOutputMib));
+            throw BadInput(fmt::format(
+                "--max-output: {} must be between {} and {} (MiB)", o.max_output_mib, kMinOutputMib, kMaxOutputMib));
         c.max_output_mib = o.max_output_mib;
     }
     c.check = o.check_cmd;
@@ -504,9 +504,8 @@ int run(const NewOptions& o)
     if (!o.baseline_cmd.empty() || !o.treatment_cmd.empty())
         return run_command_form(o);
     for (const auto& [option, given] : {std::pair {"--adapter", !o.adapter.empty()}, {"--timeout", o.timeout != 0},
-             {"--max-output", o.max_output_mib != 0},
-             {"--cwd", !o.cwd.empty()}, {"--env", !o.env.empty()}, {"--check-cmd", !o.check_cmd.empty()},
-             {"--adapter-options", !o.adapter_options.empty()}})
+             {"--max-output", o.max_output_mib != 0}, {"--cwd", !o.cwd.empty()}, {"--env", !o.env.empty()},
+             {"--check-cmd", !o.check_cmd.empty()}, {"--adapter-options", !o.adapter_options.empty()}})
         if (given)
             throw BadInput(
                 fmt::format("{}: applies to external commands only (--baseline-cmd, --treatment-cmd)", option));

@@ -33,8 +33,8 @@ void say(const char* text)
     if (g_cleanup[0] != '\0')
         ::unlink(g_cleanup);
     if (const int fd = g_stream_fd.load(); fd >= 0) {
-        if (g_stream_mid_line.load())
-            [[maybe_unused]] const auto n = ::write(fd, "\n", 1);
+        if (g_stream_mid_line.load()) [[maybe_unused]]
+            const auto n = ::write(fd, "\n", 1);
         [[maybe_unused]] const auto n = ::write(fd, g_end_line, std::strlen(g_end_line));
     }
     say(message);

@@ -356,8 +356,8 @@ CommandSpec command_from(const JsonReader& r)
         : json::object();
     c.max_output_mib = r.number_or("max_output_mib", c.max_output_mib);
     if (!(c.max_output_mib >= kMinOutputMib && c.max_output_mib <= kMaxOutputMib))
-        r.fail("max_output_mib", fmt::format("{} must be between {} and {} (MiB)", c.max_output_mib, kMinOutputMib,
-                                     kMaxOutputMib));
+        r.fail("max_output_mib",
+            fmt::format("{} must be between {} and {} (MiB)", c.max_output_mib, kMinOutputMib, kMaxOutputMib));
     return c;
 }
 

@@ -110,7 +110,8 @@ int ProcessContainment::end_all()
             if (p.pid == self || p.dead())
                 continue;
             const bool mine = (leader_ > 0 && (p.pid == leader_ || p.pgid == leader_))
-                || (claim_orphans && p.ppid == self && !is_registered_leader(p.pid)) || environ_contains(p.pid, tag_entry_);
+                || (claim_orphans && p.ppid == self && !is_registered_leader(p.pid))
+                || environ_contains(p.pid, tag_entry_);
             if (mine)
                 roots.push_back(p.pid);
         }

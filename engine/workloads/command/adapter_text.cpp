@@ -170,8 +170,8 @@ std::optional<std::vector<nlohmann::json>> json_lines(const std::string& text)
     // One line (a single document, maybe megabytes): the whole text's kept parse serves.
     const auto newline = text.find('\n');
     if (newline == std::string::npos
-        || std::all_of(text.begin() + static_cast<long>(newline), text.end(),
-            [](unsigned char c) { return std::isspace(c); })) {
+        || std::all_of(
+            text.begin() + static_cast<long>(newline), text.end(), [](unsigned char c) { return std::isspace(c); })) {
         auto j = parse_lenient_json(text);
         if (!j)
             return std::nullopt;

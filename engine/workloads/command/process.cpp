@@ -226,8 +226,7 @@ ProcessResult run_process(const ProcessSpec& spec)
     // Whatever ended it: the leader (if still running) and everything it started are killed now.
     r.others_killed = containment.end_all();
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
     r.seconds = steady_now_s() - r.started_s;
     const bool cut_short = r.timed_out || r.stopped || !r.output_capped.empty();
     if (!cut_short) {
