@@ -80,11 +80,19 @@ ProcessContainment::ProcessContainment()
 
 ProcessContainment::~ProcessContainment()
 {
-    if (leader_ > 0) {
+    if (leader_ > 0) { // the caller never got to reap it (an exception): end and reap it here
         end_all();
-        std::lock_guard lock(g_leaders_mutex);
-        g_leaders.erase(leader_);
+        int status = 0;
+        ::waitpid(leader_, &status, 0);
+        leader_reaped();
     }
+}
+
+void ProcessContainment::leader_reaped()
+{
+    std::lock_guard lock(g_leaders_mutex);
+    g_leaders.erase(leader_);
+    leader_ = -1;
 }
 
 void ProcessContainment::set_leader(pid_t leader)

@@ -46,9 +46,13 @@ public:
     // caller's to reap: end_all() kills it but never waits for it.
     void set_leader(pid_t leader);
 
-    // Kills every process of the containment but the leader's reaping (above) and reaps this
-    // process's children among them. Returns how many processes besides the leader it killed.
+    // Kills every process of the containment, the leader included, and reaps this process's
+    // children among them but the leader. Returns how many processes besides the leader it killed.
     int end_all();
+
+    // Says the caller reaped the leader: its pid may be reused from now on, so it no longer names
+    // anything of this containment (the destructor then ends nothing more).
+    void leader_reaped();
 
 private:
     std::string tag_entry_;

@@ -312,6 +312,9 @@ void validate(const CommandSpec& s, const std::string& arm)
         throw WorkloadError(fmt::format("arm {}: command.cmd is empty", arm));
     if (!(s.timeout_s > 0))
         throw WorkloadError(fmt::format("arm {}: command.timeout_s must be above 0 seconds", arm));
+    if (!(s.max_output_mib >= kMinOutputMib && s.max_output_mib <= kMaxOutputMib))
+        throw WorkloadError(fmt::format("arm {}: command.max_output_mib {} must be between {} and {} (MiB)", arm,
+            s.max_output_mib, kMinOutputMib, kMaxOutputMib));
     if (!s.cwd.empty() && !fs::is_directory(s.cwd))
         throw WorkloadError(fmt::format("arm {}: command.cwd '{}' is not a directory", arm, s.cwd));
     if (s.adapter != "auto") {

@@ -227,6 +227,7 @@ ProcessResult run_process(const ProcessSpec& spec)
     r.others_killed = containment.end_all();
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
+    containment.leader_reaped();
     r.seconds = steady_now_s() - r.started_s;
     const bool cut_short = r.timed_out || r.stopped || !r.output_capped.empty();
     if (!cut_short) {
