@@ -69,15 +69,17 @@ void write_samples(const QString& dir)
     write_all(dir + QStringLiteral("/b.txt"), "8\n8.1\n7.9\n8.05\n8\n");
 }
 
-// A command A/B read by the console adapter (`Mean TTFT (ms): N`), 2 runs per arm, no warm-up,
-// --timeout 3: each case below is a handful of repetitions.
-QString new_command_study(const QString& path, const QString& baseline, const QString& treatment)
+// A command A/B read by the console adapter (`Mean TTFT (ms): N`), 2 runs per arm, no warm-up:
+// each case below is a handful of repetitions. The cases about the timeout give --timeout 3; those
+// about signals one that cannot come first on a slow machine.
+QString new_command_study(const QString& path, const QString& baseline, const QString& treatment,
+    const QString& timeout = QStringLiteral("3"))
 {
     const auto r = kwb({QStringLiteral("new"), QStringLiteral("--baseline-cmd"), baseline,
         QStringLiteral("--treatment-cmd"), treatment, QStringLiteral("--adapter"), QStringLiteral("console"),
         QStringLiteral("--metric"), QStringLiteral("ttft_ms"), QStringLiteral("--runs"), QStringLiteral("2"),
-        QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--timeout"), QStringLiteral("3"),
-        QStringLiteral("--out"), path, QStringLiteral("--force")});
+        QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--timeout"), timeout, QStringLiteral("--out"),
+        path, QStringLiteral("--force")});
     if (r.exit_code != 0)
         qWarning("kwb new failed: %s", r.err.constData());
     return path;
@@ -479,8 +481,8 @@ private slots:
     {
         QFETCH(int, signals);
         QTemporaryDir dir;
-        const QString study = new_command_study(
-            dir.filePath(QStringLiteral("s.json")), slow_third_run(dir.path(), 5), slow_third_run(dir.path(), 6));
+        const QString study = new_command_study(dir.filePath(QStringLiteral("s.json")), slow_third_run(dir.path(), 5),
+            slow_third_run(dir.path(), 6), QStringLiteral("600"));
         const QString out = dir.filePath(QStringLiteral("stream.jsonl"));
         const QString err = dir.filePath(QStringLiteral("err.txt"));
         const int out_fd = open_write(out);
@@ -537,7 +539,7 @@ private slots:
         const QString study = kind == QStringLiteral("command")
             ? new_command_study(dir.filePath(QStringLiteral("t.json")),
                 QStringLiteral("sleep 30; echo 'Mean TTFT (ms): 5'"),
-                QStringLiteral("sleep 30; echo 'Mean TTFT (ms): 6'"))
+                QStringLiteral("sleep 30; echo 'Mean TTFT (ms): 6'"), QStringLiteral("600"))
             : new_gemm_study(dir.filePath(QStringLiteral("t.json")), {QStringLiteral("--runs"), QStringLiteral("400")});
         QStringList args;
         if (preserve)
