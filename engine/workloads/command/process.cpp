@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <poll.h>
 #include <string_view>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -167,6 +168,7 @@ ProcessResult run_process(const ProcessSpec& spec)
     char sh[] = "sh", dash_c[] = "-c";
     char* argv[] = {sh, dash_c, command.data(), nullptr};
 
+    const pid_t parent = ::getpid();
     r.started_s = steady_now_s();
     const pid_t pid = ::fork();
     if (pid < 0) {
@@ -179,6 +181,13 @@ ProcessResult run_process(const ProcessSpec& spec)
     if (pid == 0) {
         // Child: only async-signal-safe calls until exec.
         ::setpgid(0, 0);
+        // A kwb that is killed outright (SIGKILL, the OOM killer) cannot end the command; the
+        // kernel then ends at least its leader. (It fires when the forking thread ends: run_process
+        // returns only after reaping the leader, so never early.)
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent)
+            ::_exit(127); // kwb died before the line above
+
         ::dup2(out_pipe[1], STDOUT_FILENO);
         ::dup2(err_pipe[1], STDERR_FILENO);
         ::signal(SIGPIPE, SIG_DFL);
