@@ -422,7 +422,7 @@ private slots:
         QCOMPARE(samples.size(), 4);
         for (const auto& v : samples) {
             const auto x = v.toObject();
-            QVERIFY2(x[QStringLiteral("duration_s")].toDouble() < 10, qPrintable(QJsonDocument(x).toJson()));
+            QVERIFY2(x[QStringLiteral("duration_s")].toDouble() < 10, QJsonDocument(x).toJson().constData());
             if (x[QStringLiteral("arm")].toString() == QStringLiteral("baseline"))
                 QVERIFY2(x[QStringLiteral("note")].toString().contains(QStringLiteral("timed out after")),
                     qPrintable(x[QStringLiteral("note")].toString()));
@@ -472,14 +472,14 @@ private slots:
     // sends) change nothing; a third exits at once, and still leaves no lock and ends the stream.
     void signal_while_an_arm_sleeps_data()
     {
-        QTest::addColumn<int>("signals");
+        QTest::addColumn<int>("count");
         QTest::addRow("one SIGTERM") << 1;
         QTest::addRow("two SIGTERMs") << 2;
         QTest::addRow("three SIGTERMs") << 3;
     }
     void signal_while_an_arm_sleeps()
     {
-        QFETCH(int, signals);
+        QFETCH(int, count);
         QTemporaryDir dir;
         const QString study = new_command_study(dir.filePath(QStringLiteral("s.json")), slow_third_run(dir.path(), 5),
             slow_third_run(dir.path(), 6), QStringLiteral("600"));
@@ -493,7 +493,7 @@ private slots:
         QVERIFY(wait_for_file(dir.filePath(QStringLiteral("started"))));
         QElapsedTimer took;
         took.start();
-        for (int i = 0; i < signals; ++i) {
+        for (int i = 0; i < count; ++i) {
             ::kill(c.pid, SIGTERM);
             QThread::msleep(20);
         }
@@ -505,7 +505,7 @@ private slots:
         const int sleeper = QString::fromUtf8(read_all(dir.filePath(QStringLiteral("sleeper")))).trimmed().toInt();
         QTRY_VERIFY(!process_alive(sleeper));
         QVERIFY(!load(study).isEmpty());
-        if (signals < 3) {
+        if (count < 3) {
             QCOMPARE(status_of(study), QStringLiteral("stopped"));
             QCOMPARE(samples_of(study).size(), 2);
             QVERIFY2(last_line(read_all(out)).contains("\"status\":\"stopped\""), read_all(out).right(300).constData());
