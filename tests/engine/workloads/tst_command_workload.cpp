@@ -103,8 +103,8 @@ int read_pid(const std::string& path)
 std::string start_daemon(const std::string& pidfile, bool scrub = false)
 {
     const std::string daemon = fmt::format("/usr/bin/setsid /bin/sh -c 'echo $$ > \"{}\"; exec sleep 300'", pidfile);
-    return fmt::format("{} ; while [ ! -s '{}' ]; do sleep 0.05; done",
-        scrub ? fmt::format("( env -i {} & )", daemon) : daemon + " &", pidfile);
+    return fmt::format("{} while [ ! -s '{}' ]; do sleep 0.05; done",
+        scrub ? fmt::format("( env -i {} & );", daemon) : daemon + " &", pidfile);
 }
 
 // Sets `flag` once `path` exists (a command's marker that its slow part has begun), or after 60 s.
