@@ -95,6 +95,27 @@ bool process_alive(int pid)
     return close >= 0 && close + 2 < line.size() && line[close + 2] != 'Z';
 }
 
+// Gives every arm a per-repetition teardown of `command`: it runs after a stop too, so a stop
+// then takes that long, and a second signal lands inside it rather than after kwb exited.
+void add_teardown_each(const QString& study, const QString& command)
+{
+    QJsonObject doc = load(study);
+    QJsonArray experiments = doc[QStringLiteral("experiments")].toArray();
+    QJsonObject e = experiments.first().toObject();
+    QJsonArray arms = e[QStringLiteral("arms")].toArray();
+    for (int i = 0; i < arms.size(); ++i) {
+        QJsonObject arm = arms[i].toObject();
+        QJsonObject c = arm[QStringLiteral("command")].toObject();
+        c[QStringLiteral("teardown_each")] = command;
+        arm[QStringLiteral("command")] = c;
+        arms[i] = arm;
+    }
+    e[QStringLiteral("arms")] = arms;
+    experiments[0] = e;
+    doc[QStringLiteral("experiments")] = experiments;
+    write_all(study, QJsonDocument(doc).toJson());
+}
+
 QJsonArray samples_of(const QString& study)
 {
     return load(study)[QStringLiteral("experiments")].toArray().first().toObject()[QStringLiteral("samples")].toArray();
@@ -468,8 +489,9 @@ private slots:
 
     // Issue 26 (3, 4): SIGTERM while an arm sleeps 60 s ends kwb within seconds (the arm is ended,
     // not waited for): exit 130, the study `stopped` with the two repetitions before it and not the
-    // one in flight, no lock file, the stream ended. Two signals at once (what coreutils timeout
-    // sends) change nothing; a third exits at once, and still leaves no lock and ends the stream.
+    // one in flight, no lock file, the stream ended. Two signals (what coreutils timeout sends)
+    // change nothing: the second lands in the stop (the arms' 1 s teardown, which still runs) and
+    // does not end kwb; a third exits at once, and still leaves no lock and ends the stream.
     void signal_while_an_arm_sleeps_data()
     {
         QTest::addColumn<int>("count");
@@ -483,6 +505,7 @@ private slots:
         QTemporaryDir dir;
         const QString study = new_command_study(dir.filePath(QStringLiteral("s.json")), slow_third_run(dir.path(), 5),
             slow_third_run(dir.path(), 6), QStringLiteral("600"));
+        add_teardown_each(study, QStringLiteral("sleep 1"));
         const QString out = dir.filePath(QStringLiteral("stream.jsonl"));
         const QString err = dir.filePath(QStringLiteral("err.txt"));
         const int out_fd = open_write(out);
@@ -541,6 +564,8 @@ private slots:
                 QStringLiteral("sleep 30; echo 'Mean TTFT (ms): 5'"),
                 QStringLiteral("sleep 30; echo 'Mean TTFT (ms): 6'"), QStringLiteral("600"))
             : new_gemm_study(dir.filePath(QStringLiteral("t.json")), {QStringLiteral("--runs"), QStringLiteral("400")});
+        if (kind == QStringLiteral("command"))
+            add_teardown_each(study, QStringLiteral("sleep 1"));
         QStringList args;
         if (preserve)
             args << QStringLiteral("--preserve-status");
