@@ -55,6 +55,7 @@ struct NewOptions {
     // External commands (docs/adapters.md): the command form of kwb new.
     std::string baseline_cmd, treatment_cmd, adapter;
     double timeout = 0;
+    double max_output_mib = 0; // 0: the default (CommandSpec)
     std::string cwd, check_cmd, adapter_options;
     std::vector<std::string> env;
 };
@@ -380,6 +381,12 @@ CommandSpec command_arm(
             throw BadInput("--timeout: must be a number of seconds above 0");
         c.timeout_s = o.timeout;
     }
+    if (o.max_output_mib != 0) {
+        if (!(o.max_output_mib >= kMinOutputMib && o.max_output_mib <= kMaxOutputMib))
+            throw BadInput(fmt::format(
+                "--max-output: {} must be between {} and {} (MiB)", o.max_output_mib, kMinOutputMib, kMaxOutputMib));
+        c.max_output_mib = o.max_output_mib;
+    }
     c.check = o.check_cmd;
     c.adapter = o.adapter.empty() ? "auto" : o.adapter;
     c.adapter_options = adapter_options;
@@ -491,7 +498,10 @@ void add_command_form_options(CLI::App* cmd, NewOptions& o)
     cmd->add_option("--adapter", o.adapter, "Metric adapter of the commands: auto or a name (see kwb adapters)");
     cmd->add_option("--adapter-options", o.adapter_options,
         "Adapter options as JSON: {\"select\":...}, {\"map\":...}, {\"patterns\":[...]}");
-    cmd->add_option("--timeout", o.timeout, "Seconds one repetition of a command may run (default 600)");
+    cmd->add_option("--timeout", o.timeout,
+        "Seconds one repetition of a command may run, reading its output included (default 600)");
+    cmd->add_option("--max-output", o.max_output_mib,
+        "MiB of stdout, stderr or result file a repetition may write; past it the repetition fails (default 64)");
     cmd->add_option("--cwd", o.cwd, "Working directory of the commands");
     cmd->add_option("--env", o.env, "Environment override of the commands, K=V (repeatable)");
     cmd->add_option("--check-cmd", o.check_cmd, "Correctness check run once per arm before timing (exit 0 = correct)");
@@ -505,8 +515,8 @@ int run(const NewOptions& o)
     if (!o.baseline_cmd.empty() || !o.treatment_cmd.empty())
         return run_command_form(o);
     for (const auto& [option, given] : {std::pair {"--adapter", !o.adapter.empty()}, {"--timeout", o.timeout != 0},
-             {"--cwd", !o.cwd.empty()}, {"--env", !o.env.empty()}, {"--check-cmd", !o.check_cmd.empty()},
-             {"--adapter-options", !o.adapter_options.empty()}})
+             {"--max-output", o.max_output_mib != 0}, {"--cwd", !o.cwd.empty()}, {"--env", !o.env.empty()},
+             {"--check-cmd", !o.check_cmd.empty()}, {"--adapter-options", !o.adapter_options.empty()}})
         if (given)
             throw BadInput(
                 fmt::format("{}: applies to external commands only (--baseline-cmd, --treatment-cmd)", option));

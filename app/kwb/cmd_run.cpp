@@ -18,6 +18,7 @@
 #include "study/study_lock.h"
 #include "study/study_parts.h"
 #include "util/atomic_file.h"
+#include "util/process_containment.h"
 #include "verdict/aa_verdict.h"
 #include "verdict/grid_interaction.h"
 #include "verdict/verdict.h"
@@ -163,6 +164,11 @@ int run(const RunOptions& o)
     // checking it can take seconds, and nothing measured is in flight yet.
     const std::atomic<bool>& stop = install_stop_signals();
     set_exit_at_once(true);
+    if (o.json_progress)
+        end_stream_on_immediate_exit(stdout);
+    // Orphans of command arms (a daemon that called setsid) reparent here, where the arm's
+    // process control finds and ends them (util/process_containment.h).
+    become_subreaper();
     // One writer per study: taken before the study is read, so a second run can neither load a
     // copy that goes stale nor save over this one's samples.
     LockHolder holder;
@@ -224,6 +230,7 @@ int run(const RunOptions& o)
         observer.add(bar.get());
     }
     if (plan.experiments.empty()) {
+        set_exit_at_once(false); // a signal now must not add a second `end` to this one
         say(stderr, "kwb: {}: no pending experiments (done and failed ones are not rerun)\n", o.study);
         observer.on_end("done", kOk);
         return kOk;

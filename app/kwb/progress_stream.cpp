@@ -2,6 +2,8 @@
 #include "progress_stream.h"
 
 #include "builtin_workloads.h"
+#include "commands.h"
+#include "stop_signal.h"
 #include "study/study_file.h"
 #include "verdict/aa_verdict.h"
 #include "verdict/verdict_json.h"
@@ -27,7 +29,32 @@ json unit_and_direction(const Experiment& e)
     return j;
 }
 
+// One line of the stream: "type" and "v" lead, so a person reading the stream sees them first;
+// invalid UTF-8 in a message (a workload's error text) is replaced rather than aborting the stream.
+std::string line_text(const json& line)
+{
+    std::string text = "{\"type\":" + line.at("type").dump() + ",\"v\":" + std::to_string(kProgressStreamVersion);
+    for (const auto& [key, value] : line.items())
+        if (key != "type")
+            text += "," + json(key).dump() + ":" + value.dump(-1, ' ', false, json::error_handler_t::replace);
+    return text + "}\n";
+}
+
+std::string end_line(const std::string& status, int exit_code)
+{
+    return line_text({{"type", "end"}, {"status", status}, {"exit_code", exit_code}});
+}
+
+// How long the `end` event waits for room in a pipe whose reader had stalled: a reader that only
+// paused gets it, one that hung does not keep kwb.
+constexpr int kEndPatienceMs = 1000;
+
 } // namespace
+
+void end_stream_on_immediate_exit(std::FILE* out)
+{
+    set_exit_stream(::fileno(out), end_line("stopped", kStopped));
+}
 
 ProgressStreamWriter::ProgressStreamWriter(
     std::FILE* out, std::string study_path, std::function<void()> on_broken, const std::atomic<bool>* stop)
@@ -46,20 +73,27 @@ ProgressStreamWriter::ProgressStreamWriter(
         if (saved_flags_ >= 0 && ::fcntl(fd, F_SETFL, saved_flags_ | O_NONBLOCK) == 0)
             fd_ = fd;
     }
+    end_stream_on_immediate_exit(out_);
 }
 
 ProgressStreamWriter::~ProgressStreamWriter()
 {
+    set_exit_stream(-1, "");
     if (fd_ >= 0)
         ::fcntl(fd_, F_SETFL, saved_flags_);
 }
 
-bool ProgressStreamWriter::write_all(const std::string& text)
+ProgressStreamWriter::Written ProgressStreamWriter::write_all(const std::string& text, int patience_ms)
 {
-    if (fd_ < 0)
-        return std::fputs(text.c_str(), out_) >= 0 && std::fflush(out_) == 0;
+    set_stream_mid_line(true); // an immediate exit (stop_signal.h) then starts its line on a new one
+    if (fd_ < 0) {
+        const bool ok = std::fputs(text.c_str(), out_) >= 0 && std::fflush(out_) == 0;
+        set_stream_mid_line(!ok);
+        return ok ? Written::Whole : Written::Gone;
+    }
     const char* data = text.data();
     size_t left = text.size();
+    int waited_ms = 0;
     while (left > 0) {
         const ssize_t n = ::write(fd_, data, left);
         if (n > 0) {
@@ -67,32 +101,33 @@ bool ProgressStreamWriter::write_all(const std::string& text)
             left -= static_cast<size_t>(n);
             continue;
         }
+        const bool part = left < text.size();
         if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-            return false; // EPIPE: the reader went away
-        if (stop_->load())
-            return false; // a stop was asked for and the reader does not read: give the stream up
+            return Written::Gone; // EPIPE: the reader went away
+        // A stop was asked for and the reader does not read: give the stream up (patience 0), or
+        // wait that long at most (the `end` event).
+        if (patience_ms < 0 ? stop_->load() : waited_ms >= patience_ms)
+            return part ? Written::StalledMidLine : Written::Stalled;
         pollfd p = {fd_, POLLOUT, 0};
         ::poll(&p, 1, 100); // wakes on room in the pipe, on a signal (EINTR) or after 0.1 s
+        waited_ms += 100;
     }
-    return true;
+    set_stream_mid_line(false);
+    return Written::Whole;
 }
 
 void ProgressStreamWriter::write(json line)
 {
-    // "type" and "v" lead every line, so a person reading the stream sees them first; invalid
-    // UTF-8 in a message (a workload's error text) is replaced rather than aborting the stream.
-    std::string text = "{\"type\":" + line.at("type").dump() + ",\"v\":" + std::to_string(kProgressStreamVersion);
-    for (const auto& [key, value] : line.items())
-        if (key != "type")
-            text += "," + json(key).dump() + ":" + value.dump(-1, ' ', false, json::error_handler_t::replace);
-    text += "}\n";
     if (broken_)
         return;
-    if (!write_all(text)) {
-        broken_ = true;
-        if (on_broken_)
-            on_broken_();
-    }
+    const Written w = write_all(line_text(line), -1);
+    if (w == Written::Whole)
+        return;
+    broken_ = true;
+    stalled_ = w != Written::Gone;
+    mid_line_ = w == Written::StalledMidLine;
+    if (on_broken_)
+        on_broken_();
 }
 
 void ProgressStreamWriter::on_start(const Experiment& e, const RunStart& start)
@@ -177,7 +212,15 @@ void ProgressStreamWriter::on_error(const std::string& message, bool continues)
 
 void ProgressStreamWriter::on_end(const std::string& status, int exit_code)
 {
-    write({{"type", "end"}, {"status", status}, {"exit_code", exit_code}});
+    set_exit_stream(-1, ""); // this is the end: an immediate exit from here adds none
+    if (!broken_) {
+        write({{"type", "end"}, {"status", status}, {"exit_code", exit_code}});
+        return;
+    }
+    // Given up on a stalled reader: the stream is still open, so its end is still owed, on a line
+    // of its own, within a bounded wait.
+    if (stalled_)
+        (void)write_all((mid_line_ ? "\n" : "") + end_line(status, exit_code), kEndPatienceMs);
 }
 
 } // namespace kwb::cli

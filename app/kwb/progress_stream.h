@@ -16,6 +16,11 @@ namespace kwb::cli {
 
 inline constexpr int kProgressStreamVersion = 1;
 
+// Until a writer exists (and after it wrote `end`), an immediate exit of kwb run (a signal while
+// the study loads, or a third one, stop_signal.h) ends the stream on `out` itself: `end` with
+// `stopped`, 130. The writer takes that over while it writes.
+void end_stream_on_immediate_exit(std::FILE* out);
+
 class ProgressStreamWriter : public RunObserver {
 public:
     // `on_broken` runs once, when a line cannot be written (the reader closed the pipe: EPIPE,
@@ -24,7 +29,8 @@ public:
     // A reader that stops reading (a stalled GUI) must not keep kwb from stopping: when `stop` is
     // given and the output is a pipe, lines are written without blocking; while the pipe is full
     // the writer waits, but gives the stream up as soon as `stop` is set, so SIGINT / SIGTERM still
-    // end the run after the repetition in flight.
+    // end the run after the repetition in flight. The `end` event is still tried then, for a
+    // bounded second, on a line of its own.
     ProgressStreamWriter(std::FILE* out, std::string study_path, std::function<void()> on_broken = {},
         const std::atomic<bool>* stop = nullptr);
     ~ProgressStreamWriter() override;
@@ -42,13 +48,17 @@ public:
         const Experiment& experiment, const std::optional<AaFalseAlarmRate>& rate, const std::string& problem);
 
 private:
+    enum class Written { Whole, Gone, Stalled, StalledMidLine };
     void write(nlohmann::json line);
-    bool write_all(const std::string& text);
+    // patience_ms < 0: wait on a full pipe until the stop flag is set; else at most that long.
+    Written write_all(const std::string& text, int patience_ms);
 
     std::FILE* out_;
     std::string study_path_;
     std::function<void()> on_broken_;
     bool broken_ = false;
+    bool stalled_ = false; // broken because the reader stalled during a stop (not gone)
+    bool mid_line_ = false; // and a line was only partly written then
     const std::atomic<bool>* stop_ = nullptr;
     int fd_ = -1; // the descriptor written without blocking; -1: plain stdio
     int saved_flags_ = -1; // its flags before, restored on destruction

@@ -112,6 +112,7 @@ public:
             for (const auto& grid : study_.grids)
                 if (grid.interaction)
                     say_out(fmt::format("{}: interaction: {}\n", grid.id, grid.interaction->summary));
+        set_exit_stream(-1, ""); // this is the end: an immediate exit from here adds none
         emit({{"type", "end"}, {"status", status_}, {"exit_code", code_}});
         return code_;
     }
@@ -300,6 +301,8 @@ int run_on_devices(const DevicesRunRequest& r, const ExperimentCheck& check)
 {
     const std::atomic<bool>& stop = install_stop_signals();
     set_exit_at_once(true);
+    if (r.json_progress)
+        end_stream_on_immediate_exit(stdout);
     std::set<int> distinct(r.devices.begin(), r.devices.end());
     if (distinct.size() != r.devices.size())
         throw BadInput("--devices: a device is listed twice (one worker per device)");

@@ -244,6 +244,8 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     sample.duration_s = options_.clock() - start;
     if (options_.monitor)
         options_.monitor->end(sample);
+    if (r.interrupted)
+        return; // cut short by the stop: no measurement; the run loop sees the flag next and stops
     copy_command_fields(sample, r);
     const auto value = r.metrics.find(e.metric);
     if (r.failed) {
@@ -336,6 +338,9 @@ void Runner::check_correctness(Session& s)
             const Range range(options_.tracer, fmt::format("verify {}", e.arms[i].name));
             v = s.prepared[i]->verify();
         }
+        // A check cut short by a stop says nothing about the arm: the run stops unchecked.
+        if (options_.cancel && options_.cancel->load())
+            return;
         checks.push_back(v);
         CorrectnessCheck c;
         c.ok = v.ok;
@@ -403,8 +408,10 @@ RunOutcome Runner::run(Study& study, Experiment& e)
     std::string stop_code;
     try {
         const Range experiment_range(options_.tracer, fmt::format("experiment {}", e.id));
-        for (const auto& arm : e.arms)
+        for (const auto& arm : e.arms) {
             s.prepared.push_back(workload_.prepare_arm(arm, options_.backend));
+            s.prepared.back()->set_cancel(options_.cancel);
+        }
         calibrate(s);
 
         SamplersGuard samplers; // before the first start(): one that throws still stops the others

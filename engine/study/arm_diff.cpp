@@ -87,6 +87,7 @@ ArmDiff diff_commands(const CommandSpec& baseline, const CommandSpec& treatment)
     compare("teardown", text(baseline.teardown), text(treatment.teardown));
     compare("teardown_each", text(baseline.teardown_each), text(treatment.teardown_each));
     compare("timeout_s", baseline.timeout_s, treatment.timeout_s);
+    compare("max_output_mib", baseline.max_output_mib, treatment.max_output_mib);
     return diff;
 }
 

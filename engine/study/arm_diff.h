@@ -38,8 +38,8 @@ ArmDiff diff_arms(const nlohmann::json& baseline, const nlohmann::json& treatmen
 
 // Two external-command arms (docs/adapters.md): which of their settings differ, as text: "command"
 // (the command line), "cwd", "env.NAME" for each override (null on the arm that does not set it),
-// "timeout_s", "check", "setup", "teardown", "setup_each", "teardown_each", "adapter",
-// "adapter_options". A command line is opaque to the engine (one changed flag and three look
+// "timeout_s", "max_output_mib", "check", "setup", "teardown", "setup_each", "teardown_each",
+// "adapter", "adapter_options". A command line is opaque to the engine (one changed flag and three look
 // alike), so this diff says what differs; it cannot count the variables inside a command line.
 ArmDiff diff_commands(const CommandSpec& baseline, const CommandSpec& treatment);
 

@@ -19,7 +19,7 @@
 // for every incompatible change.
 namespace kwb {
 
-inline constexpr int kStudySchemaVersion = 3;
+inline constexpr int kStudySchemaVersion = 4;
 
 // Phase 1: one metric, from X to Y, and the K/R/W triple.
 struct Target {
@@ -95,7 +95,14 @@ struct CommandSpec {
     std::string check; // correctness check, exit 0 = correct; empty: unverified
     std::string adapter = "auto"; // adapter name, or auto (detected from the output)
     nlohmann::json adapter_options = nlohmann::json::object(); // select, map, patterns
+    // Schema 4: the cap on each of stdout, stderr and the result file, in MiB; past it the
+    // repetition fails (a runaway writer must not take the machine's memory or the timeout).
+    double max_output_mib = 64;
 };
+
+// The range of CommandSpec::max_output_mib (docs/study-format.md): a KiB at least, 16 GiB at most.
+inline constexpr double kMinOutputMib = 1.0 / 1024;
+inline constexpr double kMaxOutputMib = 16384;
 
 // One arm of an A/B: a complete parameter set for the workload.
 struct Arm {

@@ -44,6 +44,26 @@ void migrate_2_to_3(nlohmann::json& doc)
     doc["schema_version"] = 3;
 }
 
+// Version 4 caps what a command arm's output may be (command.max_output_mib). An arm written
+// before had no cap; it gets the default, stated in the file, so the next save shows what holds.
+void migrate_3_to_4(nlohmann::json& doc)
+{
+    const auto array_at = [](nlohmann::json& object, const char* key) -> nlohmann::json* {
+        if (!object.is_object())
+            return nullptr;
+        const auto it = object.find(key);
+        return it != object.end() && it->is_array() ? &*it : nullptr;
+    };
+    if (auto* experiments = array_at(doc, "experiments"))
+        for (auto& e : *experiments)
+            if (auto* arms = array_at(e, "arms"))
+                for (auto& a : *arms)
+                    if (a.is_object() && a.contains("command") && a["command"].is_object()
+                        && !a["command"].contains("max_output_mib"))
+                        a["command"]["max_output_mib"] = CommandSpec {}.max_output_mib;
+    doc["schema_version"] = 4;
+}
+
 } // namespace
 
 void migrate_study_json(nlohmann::json& doc)
@@ -70,6 +90,8 @@ void migrate_study_json(nlohmann::json& doc)
         migrate_1_to_2(doc);
     if (version <= 2)
         migrate_2_to_3(doc);
+    if (version <= 3)
+        migrate_3_to_4(doc);
 }
 
 Study parse_study(std::string_view text, const std::string& origin)

@@ -178,7 +178,7 @@ json to_json(const CommandSpec& c)
 {
     return {{"cmd", c.cmd}, {"cwd", c.cwd}, {"env", c.env}, {"timeout_s", c.timeout_s}, {"setup", c.setup},
         {"teardown", c.teardown}, {"setup_each", c.setup_each}, {"teardown_each", c.teardown_each}, {"check", c.check},
-        {"adapter", c.adapter}, {"adapter_options", c.adapter_options}};
+        {"adapter", c.adapter}, {"adapter_options", c.adapter_options}, {"max_output_mib", c.max_output_mib}};
 }
 
 json to_json(const DeviceIdentity& d)
@@ -353,6 +353,10 @@ CommandSpec command_from(const JsonReader& r)
     c.adapter_options = r.json().contains("adapter_options") && r.json()["adapter_options"].is_object()
         ? r.json()["adapter_options"]
         : json::object();
+    c.max_output_mib = r.number_or("max_output_mib", c.max_output_mib);
+    if (!(c.max_output_mib >= kMinOutputMib && c.max_output_mib <= kMaxOutputMib))
+        r.fail("max_output_mib",
+            fmt::format("{} must be between {} and {} (MiB)", c.max_output_mib, kMinOutputMib, kMaxOutputMib));
     return c;
 }
 

@@ -4,6 +4,7 @@
 #include "sampling/sampler.h"
 #include "util/direction.h"
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -62,6 +63,9 @@ struct RepetitionResult {
     std::string adapter;
     std::map<std::string, std::string> fingerprint;
     std::optional<double> peak_gpu_mem_mib;
+    // Cut short by the run's stop request (PreparedWorkload::set_cancel): not a measurement and not
+    // a failure of the arm; the runner keeps no sample of it.
+    bool interrupted = false;
     // Readings the workload timed itself (tiny_llm: each request's `ttft`, each token's `itl`), t_s
     // in seconds from the repetition's start. The runner puts them in the experiment's lanes and the
     // progress stream as `metric` events, on the same clocks as the samplers' readings.
@@ -99,6 +103,11 @@ public:
     // order (negative for warm-ups). A workload that draws random values (synthetic) derives its
     // stream from them, so draws depend on which arm and which run, never on call order.
     virtual void set_run(std::string_view /*arm*/, int /*position*/) { }
+    // The run's stop request, given once after preparing. A workload that waits on something
+    // outside the process (an external command) watches it, ends what it waits on, and returns
+    // RepetitionResult::interrupted, so a stop is honoured within a second whatever the arm is
+    // doing; one whose repetitions are bounded and short ignores it.
+    virtual void set_cancel(const std::atomic<bool>* /*cancel*/) { }
 };
 
 class Workload {

@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <csignal>
@@ -311,7 +312,10 @@ private slots:
         else if (mutation == "foreign")
             bytes = "{\"name\": \"a shopping list\", \"items\": [1, 2]}\n";
         else
-            bytes.replace("\"schema_version\": 3", "\"schema_version\": 99");
+            bytes = QString::fromUtf8(bytes)
+                        .replace(QRegularExpression(QStringLiteral("\"schema_version\": [0-9]+")),
+                            QStringLiteral("\"schema_version\": 99"))
+                        .toUtf8();
         write_all(p, bytes);
 
         const auto r = kwb({QStringLiteral("run"), p, QStringLiteral("--json-progress")});

@@ -2,11 +2,14 @@
 // The fault campaign of issue 15, done for real against the built kwb: two writers on one study,
 // signals at random moments (during the load, during a repetition, while the progress reader has
 // stalled), outputs that cannot be written (a closed pipe, /dev/full, a full filesystem) and
-// hostile files. docs/reliability.md lists each case and the test here that checks it.
+// hostile files; and of issue 26: command arms that try to outlive their repetition (daemons that
+// leave the group, 100 MB of output), signals while an arm runs and under coreutils `timeout`.
+// docs/reliability.md lists each case and the test here that checks it.
 #include "../app/kwb_process.h"
 #include "spawn.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -16,6 +19,7 @@
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSet>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -63,6 +67,87 @@ void write_samples(const QString& dir)
 {
     write_all(dir + QStringLiteral("/a.txt"), "10\n10.2\n9.9\n10.1\n10\n");
     write_all(dir + QStringLiteral("/b.txt"), "8\n8.1\n7.9\n8.05\n8\n");
+}
+
+// A command A/B read by the console adapter (`Mean TTFT (ms): N`), 2 runs per arm, no warm-up:
+// each case below is a handful of repetitions. The cases about the timeout give --timeout 3; those
+// about signals one that cannot come first on a slow machine.
+QString new_command_study(const QString& path, const QString& baseline, const QString& treatment,
+    const QString& timeout = QStringLiteral("3"))
+{
+    const auto r = kwb({QStringLiteral("new"), QStringLiteral("--baseline-cmd"), baseline,
+        QStringLiteral("--treatment-cmd"), treatment, QStringLiteral("--adapter"), QStringLiteral("console"),
+        QStringLiteral("--metric"), QStringLiteral("ttft_ms"), QStringLiteral("--runs"), QStringLiteral("2"),
+        QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--timeout"), timeout, QStringLiteral("--out"),
+        path, QStringLiteral("--force")});
+    if (r.exit_code != 0)
+        qWarning("kwb new failed: %s", r.err.constData());
+    return path;
+}
+
+bool process_alive(int pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (pid <= 0 || !stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray line = stat.readAll();
+    const int close = line.lastIndexOf(')');
+    return close >= 0 && close + 2 < line.size() && line[close + 2] != 'Z';
+}
+
+// Gives every arm a per-repetition teardown of `command`: it runs after a stop too, so a stop
+// then takes that long, and a second signal lands inside it rather than after kwb exited.
+void add_teardown_each(const QString& study, const QString& command)
+{
+    QJsonObject doc = load(study);
+    QJsonArray experiments = doc[QStringLiteral("experiments")].toArray();
+    QJsonObject e = experiments.first().toObject();
+    QJsonArray arms = e[QStringLiteral("arms")].toArray();
+    for (int i = 0; i < arms.size(); ++i) {
+        QJsonObject arm = arms[i].toObject();
+        QJsonObject c = arm[QStringLiteral("command")].toObject();
+        c[QStringLiteral("teardown_each")] = command;
+        arm[QStringLiteral("command")] = c;
+        arms[i] = arm;
+    }
+    e[QStringLiteral("arms")] = arms;
+    experiments[0] = e;
+    doc[QStringLiteral("experiments")] = experiments;
+    write_all(study, QJsonDocument(doc).toJson());
+}
+
+QJsonArray samples_of(const QString& study)
+{
+    return load(study)[QStringLiteral("experiments")].toArray().first().toObject()[QStringLiteral("samples")].toArray();
+}
+
+QString status_of(const QString& study)
+{
+    return load(study)[QStringLiteral("experiments")].toArray().first().toObject()[QStringLiteral("status")].toString();
+}
+
+QByteArray last_line(const QByteArray& text)
+{
+    const QList<QByteArray> lines = text.trimmed().split('\n');
+    return lines.isEmpty() ? QByteArray() : lines.last();
+}
+
+bool wait_for_file(const QString& path, int limit_ms = 120000)
+{
+    for (int i = 0; i < limit_ms / 10 && !QFile::exists(path); ++i)
+        QThread::msleep(10);
+    return QFile::exists(path);
+}
+
+// A command whose first two runs (one per arm) report at once and whose third writes its pid to
+// DIR/sleeper, touches DIR/started and sleeps 60 s.
+QString slow_third_run(const QString& dir, int value)
+{
+    return QStringLiteral("n=$(cat '%1/count' 2>/dev/null || echo 0); echo $((n+1)) > '%1/count'; "
+                          "if [ $n -ge 2 ]; then echo $$ > '%1/sleeper'; touch '%1/started'; exec sleep 60; fi; "
+                          "echo 'Mean TTFT (ms): %2'")
+        .arg(dir)
+        .arg(value);
 }
 
 } // namespace
@@ -333,6 +418,176 @@ private slots:
         QCOMPARE(r.exit_code, 2);
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
         QCOMPARE(r.err.count('\n'), 1);
+    }
+
+    // Issue 26 (3): a command arm whose child calls setsid and keeps stdout open held one
+    // repetition for 300 s under --timeout 3, and survived it. The baseline's leader runs past the
+    // timeout beside such a daemon; the treatment's exits at once, its daemon holding stdout. Each
+    // repetition ends within a few seconds of its timeout (the treatment's at once), and none of
+    // the daemons survives.
+    void daemons_do_not_outlive_their_repetition()
+    {
+        QTemporaryDir dir;
+        const QString daemon
+            = QStringLiteral("d=$(mktemp -p '%1' daemon.XXXXXX); /usr/bin/setsid /bin/sh -c "
+                             "\"echo \\$\\$ > $d; exec sleep 300\" & while [ ! -s \"$d\" ]; do sleep 0.05; done")
+                  .arg(dir.path());
+        const QString study = new_command_study(dir.filePath(QStringLiteral("d.json")),
+            daemon + QStringLiteral("; sleep 300"), daemon + QStringLiteral("; echo 'Mean TTFT (ms): 5'"));
+        QElapsedTimer took;
+        took.start();
+        const auto r = kwb({QStringLiteral("run"), study});
+        QVERIFY2(r.exit_code == 0 || r.exit_code == 1, r.err.constData());
+        QVERIFY2(took.elapsed() < 120000, "four repetitions of --timeout 3 took minutes"); // not 300 s each
+        const QJsonArray samples = samples_of(study);
+        QCOMPARE(samples.size(), 4);
+        for (const auto& v : samples) {
+            const auto x = v.toObject();
+            QVERIFY2(x[QStringLiteral("duration_s")].toDouble() < 10, QJsonDocument(x).toJson().constData());
+            if (x[QStringLiteral("arm")].toString() == QStringLiteral("baseline"))
+                QVERIFY2(x[QStringLiteral("note")].toString().contains(QStringLiteral("timed out after")),
+                    qPrintable(x[QStringLiteral("note")].toString()));
+            else
+                QVERIFY2(!x[QStringLiteral("failed")].toBool(), qPrintable(x[QStringLiteral("note")].toString()));
+        }
+        const QStringList pidfiles = QDir(dir.path()).entryList({QStringLiteral("daemon.*")}, QDir::Files);
+        QCOMPARE(pidfiles.size(), 4);
+        for (const auto& f : pidfiles) {
+            const int pid = QString::fromUtf8(read_all(dir.filePath(f))).trimmed().toInt();
+            QVERIFY(pid > 0);
+            QTRY_VERIFY2(!process_alive(pid), qPrintable(QStringLiteral("daemon %1 survived").arg(pid)));
+        }
+    }
+
+    // Issue 26 (3): 100 MB of output, or a JSON array of 20 million numbers, took about 40 s per
+    // repetition under --timeout 3 and up to 1.5 GB. Now each repetition ends at the output cap
+    // (64 MiB) or the timeout, whichever comes first, with that reason in its note.
+    void huge_output_ends_at_the_cap_or_the_timeout()
+    {
+        QTemporaryDir dir;
+        const QString study
+            = new_command_study(dir.filePath(QStringLiteral("h.json")), QStringLiteral("head -c 100000000 /dev/zero"),
+                QStringLiteral(
+                    "awk 'BEGIN { printf \"[\"; for (i = 0; i < 20000000; i++) printf \"%d,\", i; print \"0]\" }'"));
+        QElapsedTimer took;
+        took.start();
+        const auto r = kwb({QStringLiteral("run"), study});
+        QVERIFY2(r.exit_code == 0 || r.exit_code == 1, r.err.constData());
+        QVERIFY2(took.elapsed() < 120000, "four repetitions of --timeout 3 took minutes");
+        const QJsonArray samples = samples_of(study);
+        QCOMPARE(samples.size(), 4);
+        for (const auto& v : samples) {
+            const auto x = v.toObject();
+            const QString note = x[QStringLiteral("note")].toString();
+            QVERIFY(x[QStringLiteral("failed")].toBool());
+            QVERIFY2(x[QStringLiteral("duration_s")].toDouble() < 10, qPrintable(note));
+            QVERIFY2(note.contains(QStringLiteral("the cap on captured output"))
+                    || note.contains(QStringLiteral("timed out")),
+                qPrintable(note));
+        }
+    }
+
+    // Issue 26 (3, 4): SIGTERM while an arm sleeps 60 s ends kwb within seconds (the arm is ended,
+    // not waited for): exit 130, the study `stopped` with the two repetitions before it and not the
+    // one in flight, no lock file, the stream ended. Two signals (what coreutils timeout sends)
+    // change nothing: the second lands in the stop (the arms' 1 s teardown, which still runs) and
+    // does not end kwb; a third exits at once, and still leaves no lock and ends the stream.
+    void signal_while_an_arm_sleeps_data()
+    {
+        QTest::addColumn<int>("count");
+        QTest::addRow("one SIGTERM") << 1;
+        QTest::addRow("two SIGTERMs") << 2;
+        QTest::addRow("three SIGTERMs") << 3;
+    }
+    void signal_while_an_arm_sleeps()
+    {
+        QFETCH(int, count);
+        QTemporaryDir dir;
+        const QString study = new_command_study(dir.filePath(QStringLiteral("s.json")), slow_third_run(dir.path(), 5),
+            slow_third_run(dir.path(), 6), QStringLiteral("600"));
+        add_teardown_each(study, QStringLiteral("sleep 1"));
+        const QString out = dir.filePath(QStringLiteral("stream.jsonl"));
+        const QString err = dir.filePath(QStringLiteral("err.txt"));
+        const int out_fd = open_write(out);
+        const int err_fd = open_write(err);
+        Child c = spawn(kKwb, {QStringLiteral("run"), QStringLiteral("--json-progress"), study}, out_fd, err_fd);
+        ::close(out_fd);
+        ::close(err_fd);
+        QVERIFY(wait_for_file(dir.filePath(QStringLiteral("started"))));
+        QElapsedTimer took;
+        took.start();
+        for (int i = 0; i < count; ++i) {
+            ::kill(c.pid, SIGTERM);
+            QThread::msleep(20);
+        }
+        QVERIFY(wait_for(c));
+        QVERIFY2(took.elapsed() < 20000, qPrintable(QStringLiteral("%1 ms after the signal").arg(took.elapsed())));
+        QCOMPARE(c.exit_code(), 130);
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral(".s.json.lock"))));
+        QVERIFY2(last_line(read_all(out)).startsWith("{\"type\":\"end\""), read_all(out).right(300).constData());
+        const int sleeper = QString::fromUtf8(read_all(dir.filePath(QStringLiteral("sleeper")))).trimmed().toInt();
+        QTRY_VERIFY(!process_alive(sleeper));
+        QVERIFY(!load(study).isEmpty());
+        if (count < 3) {
+            QCOMPARE(status_of(study), QStringLiteral("stopped"));
+            QCOMPARE(samples_of(study).size(), 2);
+            QVERIFY2(last_line(read_all(out)).contains("\"status\":\"stopped\""), read_all(out).right(300).constData());
+        }
+    }
+
+    // Issue 26 (4): `timeout 0.6 kwb run ...` (SIGTERM to kwb and to its process group, so two)
+    // exited 143 with the study `running`, no `end` event and the lock file left, 5 of 5. The real
+    // coreutils timeout, on a command arm that sleeps (kwb is inside a repetition) and on a gemm
+    // study (anywhere: loading, a repetition, a save, the judging).
+    void under_coreutils_timeout_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("after");
+        QTest::addColumn<bool>("preserve");
+        QTest::addRow("command arm, 0.6 s") << QStringLiteral("command") << QStringLiteral("0.6") << false;
+        QTest::addRow("command arm, 0.6 s, --preserve-status")
+            << QStringLiteral("command") << QStringLiteral("0.6") << true;
+        QTest::addRow("gemm, 0.6 s") << QStringLiteral("gemm") << QStringLiteral("0.6") << false;
+        QTest::addRow("gemm, 0.9 s, --preserve-status") << QStringLiteral("gemm") << QStringLiteral("0.9") << true;
+        QTest::addRow("gemm, 1.5 s, --preserve-status") << QStringLiteral("gemm") << QStringLiteral("1.5") << true;
+    }
+    void under_coreutils_timeout()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, after);
+        QFETCH(bool, preserve);
+        if (QStandardPaths::findExecutable(QStringLiteral("timeout")).isEmpty())
+            QSKIP("no coreutils timeout here");
+        QTemporaryDir dir;
+        const QString study = kind == QStringLiteral("command")
+            ? new_command_study(dir.filePath(QStringLiteral("t.json")),
+                QStringLiteral("sleep 30; echo 'Mean TTFT (ms): 5'"),
+                QStringLiteral("sleep 30; echo 'Mean TTFT (ms): 6'"), QStringLiteral("600"))
+            : new_gemm_study(dir.filePath(QStringLiteral("t.json")), {QStringLiteral("--runs"), QStringLiteral("400")});
+        if (kind == QStringLiteral("command"))
+            add_teardown_each(study, QStringLiteral("sleep 1"));
+        QStringList args;
+        if (preserve)
+            args << QStringLiteral("--preserve-status");
+        args << after << kKwb << QStringLiteral("run") << QStringLiteral("--json-progress") << study;
+        QProcess p;
+        p.start(QStringLiteral("timeout"), args);
+        QVERIFY(p.waitForFinished(120000));
+        const QByteArray stream = p.readAllStandardOutput();
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        if (preserve)
+            QVERIFY2(p.exitCode() == 130 || p.exitCode() == 0,
+                qPrintable(QStringLiteral("exit %1: %2").arg(p.exitCode()).arg(QString::fromUtf8(err))));
+        else
+            QVERIFY2(p.exitCode() == 124 || p.exitCode() == 0,
+                qPrintable(QStringLiteral("exit %1: %2").arg(p.exitCode()).arg(QString::fromUtf8(err))));
+        const QJsonObject doc = load(study);
+        QVERIFY2(!doc.isEmpty(), "the study does not load");
+        QVERIFY2(status_of(study) != QStringLiteral("running"), err.constData());
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral(".t.json.lock"))));
+        QVERIFY2(last_line(stream).startsWith("{\"type\":\"end\""), stream.right(300).constData());
+        QVERIFY(positions_distinct(study));
     }
 
     // A filesystem that fills up during the run: the save fails, kwb exits 1, and the study on

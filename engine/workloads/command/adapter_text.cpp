@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workloads/command/adapter_text.h"
 
+#include "workloads/command/parse_budget.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -8,12 +10,101 @@
 
 namespace kwb::command {
 
-std::optional<nlohmann::json> parse_lenient_json(const std::string& text)
+namespace {
+
+using nlohmann::json;
+
+// nlohmann's DOM built through its SAX interface, so the parse can look at the clock: every
+// 4096 values it checks the budget in scope (parse_budget.h) and gives up once it is spent.
+class BudgetedDom {
+public:
+    explicit BudgetedDom(json& root)
+        : root_(root)
+    {
+    }
+    bool null() { return put(nullptr); }
+    bool boolean(bool v) { return put(v); }
+    bool number_integer(json::number_integer_t v) { return put(v); }
+    bool number_unsigned(json::number_unsigned_t v) { return put(v); }
+    bool number_float(json::number_float_t v, const json::string_t&) { return put(v); }
+    bool string(json::string_t& v) { return put(std::move(v)); }
+    bool binary(json::binary_t& v) { return put(json::binary(std::move(v))); }
+    bool start_object(std::size_t)
+    {
+        stack_.push_back(place(json::object()));
+        return tick();
+    }
+    bool key(json::string_t& k)
+    {
+        slot_ = &(*stack_.back())[k];
+        return true;
+    }
+    bool end_object()
+    {
+        stack_.pop_back();
+        return true;
+    }
+    bool start_array(std::size_t)
+    {
+        stack_.push_back(place(json::array()));
+        return tick();
+    }
+    bool end_array()
+    {
+        stack_.pop_back();
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const json::exception&) { return false; }
+    bool out_of_budget() const { return out_of_budget_; }
+
+private:
+    json* place(json&& v)
+    {
+        if (stack_.empty()) {
+            root_ = std::move(v);
+            return &root_;
+        }
+        json& top = *stack_.back();
+        if (top.is_array()) {
+            top.push_back(std::move(v));
+            return &top.back();
+        }
+        *slot_ = std::move(v);
+        return slot_;
+    }
+    bool put(json&& v)
+    {
+        place(std::move(v));
+        return tick();
+    }
+    bool tick()
+    {
+        if (++events_ % 4096 != 0)
+            return true;
+        try {
+            check_parse_budget();
+        } catch (const ParseInterrupted&) {
+            out_of_budget_ = true;
+            return false;
+        }
+        return true;
+    }
+
+    json& root_;
+    std::vector<json*> stack_;
+    json* slot_ = nullptr;
+    std::size_t events_ = 0;
+    bool out_of_budget_ = false;
+};
+
+std::optional<json> parse_lenient_json_uncached(const std::string& text)
 {
     std::string clean;
     clean.reserve(text.size());
     bool in_string = false;
     for (size_t i = 0; i < text.size(); ++i) {
+        if ((i & 0xfffff) == 0) // every MiB
+            check_parse_budget();
         const char c = text[i];
         if (in_string) {
             clean += c;
@@ -40,18 +131,57 @@ std::optional<nlohmann::json> parse_lenient_json(const std::string& text)
         }
         clean += c;
     }
-    auto j = nlohmann::json::parse(clean, nullptr, false);
-    if (j.is_discarded())
+    json j;
+    BudgetedDom dom(j);
+    const bool ok = json::sax_parse(clean, &dom);
+    if (dom.out_of_budget())
+        check_parse_budget(); // throws: the budget that stopped the parse
+    if (!ok)
         return std::nullopt;
     return j;
 }
 
+// Whether a line could hold a JSON object: '{' first after any blanks. Lines that cannot are
+// skipped unparsed (a megabyte array on one line is not a JSONL record).
+bool may_be_object(const std::string& line)
+{
+    for (const char c : line)
+        if (!std::isspace(static_cast<unsigned char>(c)))
+            return c == '{';
+    return false;
+}
+
+} // namespace
+
+std::optional<nlohmann::json> parse_lenient_json(const std::string& text)
+{
+    ParseBudget* budget = ParseBudget::current();
+    if (budget)
+        if (const auto* kept = budget->kept(text))
+            return *kept;
+    auto parsed = parse_lenient_json_uncached(text);
+    if (budget)
+        budget->keep(text, parsed);
+    return parsed;
+}
+
 std::optional<std::vector<nlohmann::json>> json_lines(const std::string& text)
 {
+    // One line (a single document, maybe megabytes): the whole text's kept parse serves.
+    const auto newline = text.find('\n');
+    if (newline == std::string::npos
+        || std::all_of(
+            text.begin() + static_cast<long>(newline), text.end(), [](unsigned char c) { return std::isspace(c); })) {
+        auto j = parse_lenient_json(text);
+        if (!j)
+            return std::nullopt;
+        return std::vector<nlohmann::json> {std::move(*j)};
+    }
     std::vector<nlohmann::json> out;
     std::istringstream in(text);
     std::string line;
     while (std::getline(in, line)) {
+        check_parse_budget();
         if (std::all_of(line.begin(), line.end(), [](unsigned char c) { return std::isspace(c); }))
             continue;
         auto j = parse_lenient_json(line);
@@ -70,6 +200,9 @@ std::optional<nlohmann::json> last_json_line(const std::string& text)
     std::string line;
     std::optional<nlohmann::json> last;
     while (std::getline(in, line)) {
+        check_parse_budget();
+        if (!may_be_object(line))
+            continue;
         auto j = parse_lenient_json(line);
         if (j && j->is_object())
             last = std::move(j);
@@ -84,6 +217,8 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text)
     std::string field;
     bool quoted = false, any = false;
     for (size_t i = 0; i < text.size(); ++i) {
+        if ((i & 0xffff) == 0) // every 64 KiB
+            check_parse_budget();
         const char c = text[i];
         if (quoted) {
             if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {

@@ -2,6 +2,7 @@
 #include "workloads/command/command_workload.h"
 
 #include "hardware/nvml.h"
+#include "workloads/command/parse_budget.h"
 #include "workloads/command/process.h"
 
 #include <atomic>
@@ -80,28 +81,71 @@ fs::path fresh_result_path()
     return fs::temp_directory_path() / fmt::format("kwb-out-{:016x}", rng());
 }
 
-ProcessSpec process_for(const CommandSpec& s, const std::string& command)
+// How long a teardown may run once a stop was asked for: it still runs (it may stop a container
+// or free a port that kwb did not start), but the stop must not wait for its own timeout.
+constexpr double kTeardownAfterStopS = 2;
+
+std::size_t output_cap_bytes(const CommandSpec& s)
 {
-    return {command, s.cwd, s.env, s.timeout_s};
+    return static_cast<std::size_t>(s.max_output_mib * 1024 * 1024);
 }
 
-std::string read_file(const fs::path& p)
+ProcessSpec process_for(const CommandSpec& s, const std::string& command, const std::atomic<bool>* stop)
 {
+    ProcessSpec p {command, s.cwd, s.env, s.timeout_s};
+    p.max_output_bytes = output_cap_bytes(s);
+    p.stop = stop;
+    return p;
+}
+
+// Teardowns do not watch the stop request (they are the cleanup after it) but are cut to a few
+// seconds once it has come.
+ProcessSpec teardown_for(const CommandSpec& s, const std::string& command, const std::atomic<bool>* stop)
+{
+    ProcessSpec p = process_for(s, command, nullptr);
+    if (stop && stop->load())
+        p.timeout_s = std::min(p.timeout_s, kTeardownAfterStopS);
+    return p;
+}
+
+// The result file {out}, up to the cap; `error` says why not.
+std::string read_result_file(const fs::path& p, const CommandSpec& s, std::string& error)
+{
+    std::error_code ec;
+    const auto size = fs::file_size(p, ec);
+    if (!ec && size > output_cap_bytes(s)) {
+        error = fmt::format("the result file {{out}} ({}) holds {:.4g} MiB, more than {:.4g} MiB, the cap on captured "
+                            "output (command.max_output_mib)",
+            p.string(), static_cast<double>(size) / (1024.0 * 1024.0), s.max_output_mib);
+        return {};
+    }
     std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    std::string text(output_cap_bytes(s) + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (text.size() > output_cap_bytes(s)) { // it grew after the size was taken
+        error = fmt::format("the result file {{out}} ({}) holds more than {:.4g} MiB, the cap on captured output "
+                            "(command.max_output_mib)",
+            p.string(), s.max_output_mib);
+        return {};
+    }
+    return text;
 }
 
-// Runs a helper command (setup, teardown, check); empty error when it succeeded.
-std::string run_helper(const CommandSpec& s, const std::string& what, const std::string& command)
+struct HelperOutcome {
+    std::string error; // empty when it succeeded
+    bool stopped = false; // ended by the stop request
+};
+
+// Runs a helper command (setup, teardown, check).
+HelperOutcome run_helper(const std::string& what, const std::string& command, const ProcessSpec& spec)
 {
     if (command.empty())
         return {};
-    const auto r = run_process(process_for(s, command));
+    const auto r = run_process(spec);
     if (r.ok())
         return {};
-    return fmt::format("{} command `{}`: {}; stderr: {}", what, command, r.describe(), tail(r.err, 1024));
+    return {fmt::format("{} command `{}`: {}; stderr: {}", what, command, r.describe(), tail(r.err, 1024)), r.stopped};
 }
 
 class PreparedCommand : public PreparedWorkload {
@@ -111,33 +155,22 @@ public:
         , arm_(std::move(arm))
     {
         validate(spec_, arm_);
-        if (const auto e = run_helper(spec_, "setup", spec_.setup); !e.empty())
-            throw WorkloadError(fmt::format("arm {}: {}", arm_, e));
-        if (!spec_.check.empty()) {
-            const auto r = run_process(process_for(spec_, spec_.check));
-            check_.ok = r.ok();
-            check_.detail = fmt::format("check command `{}`: {}", spec_.check, r.describe());
-            if (!r.ok())
-                throw WorkloadError(fmt::format("arm {}: the check command failed ({}), so its output is not known "
-                                                "correct; stderr: {}",
-                    arm_, r.describe(), tail(r.err, 1024)));
-            check_.detail = fmt::format("check command `{}` exited 0", spec_.check);
-        } else {
-            // Not a failure: nothing was compared. The missing gate "correctness: ... unverified"
-            // records it (command_controls.h), and this detail says so in Arm.check.
-            check_.ok = true;
-            check_.detail = "unverified: no check command";
-        }
     }
     ~PreparedCommand() override
     {
-        if (!spec_.teardown.empty())
-            (void)run_helper(spec_, "teardown", spec_.teardown);
+        if (set_up_ && !spec_.teardown.empty())
+            (void)run_helper("teardown", spec_.teardown, teardown_for(spec_, spec_.teardown, cancel_));
     }
+    void set_cancel(const std::atomic<bool>* cancel) override { cancel_ = cancel; }
     RepetitionResult run_once() override
     {
-        const Attempt a = run_attempt(spec_);
         RepetitionResult r;
+        if (!set_up()) {
+            r.interrupted = true;
+            return r;
+        }
+        const Attempt a = run_attempt(spec_, cancel_);
+        r.interrupted = a.interrupted;
         r.failed = !a.ok;
         r.error = a.error;
         r.exit_status = a.exit_status;
@@ -152,12 +185,58 @@ public:
             r.metrics["peak_gpu_mem_mib"] = *a.peak_gpu_mem_mib;
         return r;
     }
-    VerifyResult verify() override { return check_; }
+    VerifyResult verify() override
+    {
+        if (!set_up())
+            return {false, 0, 0, "stopped before the check command ran"};
+        return check_;
+    }
 
 private:
+    // The arm's setup and check command, once, on first use rather than when the arm is prepared:
+    // the runner hands the stop request over after preparing (set_cancel), and a setup must be
+    // stoppable like everything else an arm runs. False when a stop cut them short; throws
+    // WorkloadError when one failed.
+    bool set_up()
+    {
+        if (set_up_ || interrupted_)
+            return set_up_;
+        if (const auto h = run_helper("setup", spec_.setup, process_for(spec_, spec_.setup, cancel_));
+            !h.error.empty()) {
+            if (h.stopped) {
+                interrupted_ = true;
+                return false;
+            }
+            throw WorkloadError(fmt::format("arm {}: {}", arm_, h.error));
+        }
+        set_up_ = true; // from here the teardown is owed
+        if (!spec_.check.empty()) {
+            const auto r = run_process(process_for(spec_, spec_.check, cancel_));
+            if (r.stopped) {
+                interrupted_ = true;
+                return false;
+            }
+            check_.ok = r.ok();
+            if (!r.ok())
+                throw WorkloadError(fmt::format("arm {}: the check command failed ({}), so its output is not known "
+                                                "correct; stderr: {}",
+                    arm_, r.describe(), tail(r.err, 1024)));
+            check_.detail = fmt::format("check command `{}` exited 0", spec_.check);
+        } else {
+            // Not a failure: nothing was compared. The missing gate "correctness: ... unverified"
+            // records it (command_controls.h), and this detail says so in Arm.check.
+            check_.ok = true;
+            check_.detail = "unverified: no check command";
+        }
+        return true;
+    }
+
     CommandSpec spec_;
     std::string arm_;
     VerifyResult check_;
+    const std::atomic<bool>* cancel_ = nullptr;
+    bool set_up_ = false;
+    bool interrupted_ = false;
 };
 
 class CommandWorkload : public Workload {
@@ -199,6 +278,32 @@ public:
     }
 };
 
+// Reads the output into metrics within the budget: the adapter named, or the first that
+// recognises it. Sets a.ok, a.adapter and a.reading, or a.error (a.interrupted for a stop).
+void read_output(Attempt& a, const CommandSpec& s, const std::string& text, bool to_file, double deadline_s,
+    const std::atomic<bool>* stop)
+{
+    const ParseBudget budget(deadline_s, s.timeout_s, stop, text);
+    try {
+        budget.check();
+        std::unique_ptr<Adapter> adapter = s.adapter == "auto" ? detect_adapter(text, s.adapter_options)
+                                                               : make_adapter(s.adapter, s.adapter_options);
+        if (!adapter) {
+            a.error = fmt::format("no adapter recognises the {} (first bytes: '{}'); name one with --adapter",
+                to_file ? "result file" : "output", text.substr(0, 80));
+            return;
+        }
+        a.adapter = adapter->name();
+        a.reading = adapter->read(text);
+        a.ok = true;
+    } catch (const ParseInterrupted& e) {
+        a.interrupted = e.stopped();
+        a.error = e.what();
+    } catch (const AdapterError& e) {
+        a.error = e.what();
+    }
+}
+
 } // namespace
 
 void validate(const CommandSpec& s, const std::string& arm)
@@ -207,6 +312,9 @@ void validate(const CommandSpec& s, const std::string& arm)
         throw WorkloadError(fmt::format("arm {}: command.cmd is empty", arm));
     if (!(s.timeout_s > 0))
         throw WorkloadError(fmt::format("arm {}: command.timeout_s must be above 0 seconds", arm));
+    if (!(s.max_output_mib >= kMinOutputMib && s.max_output_mib <= kMaxOutputMib))
+        throw WorkloadError(fmt::format("arm {}: command.max_output_mib {} must be between {} and {} (MiB)", arm,
+            s.max_output_mib, kMinOutputMib, kMaxOutputMib));
     if (!s.cwd.empty() && !fs::is_directory(s.cwd))
         throw WorkloadError(fmt::format("arm {}: command.cwd '{}' is not a directory", arm, s.cwd));
     if (s.adapter != "auto") {
@@ -218,11 +326,17 @@ void validate(const CommandSpec& s, const std::string& arm)
     }
 }
 
-Attempt run_attempt(const CommandSpec& s)
+Attempt run_attempt(const CommandSpec& s, const std::atomic<bool>* stop)
 {
     Attempt a;
-    if (const auto e = run_helper(s, "per-repetition setup", s.setup_each); !e.empty()) {
-        a.error = e;
+    const auto each_teardown = [&] {
+        return run_helper("per-repetition teardown", s.teardown_each, teardown_for(s, s.teardown_each, stop));
+    };
+    if (const auto h = run_helper("per-repetition setup", s.setup_each, process_for(s, s.setup_each, stop));
+        !h.error.empty()) {
+        a.interrupted = h.stopped;
+        a.error = h.error;
+        (void)each_teardown();
         return a;
     }
     const bool to_file = s.cmd.find("{out}") != std::string::npos;
@@ -230,49 +344,51 @@ Attempt run_attempt(const CommandSpec& s)
     ProcessResult r;
     {
         GpuMemoryPeak peak;
-        r = run_process(process_for(s, to_file ? replace_all(s.cmd, "{out}", out.string()) : s.cmd));
+        r = run_process(process_for(s, to_file ? replace_all(s.cmd, "{out}", out.string()) : s.cmd, stop));
         a.peak_gpu_mem_mib = peak.finish();
     }
     a.seconds = r.seconds;
     a.stdout_tail = tail(r.out, kTailBytes);
     a.stderr_tail = tail(r.err, kTailBytes);
-    if (!r.spawn_failed && !r.timed_out && r.signal == 0)
+    if (!r.spawn_failed && !r.timed_out && !r.stopped && r.output_capped.empty() && r.signal == 0)
         a.exit_status = r.exit_status;
-    std::string text;
+    std::string text, file_error;
     if (to_file) {
         std::error_code ec;
         if (fs::exists(out, ec)) {
-            text = read_file(out);
+            if (r.ok())
+                text = read_result_file(out, s, file_error);
             fs::remove(out, ec);
         }
     }
-    if (const auto e = run_helper(s, "per-repetition teardown", s.teardown_each); !e.empty() && r.ok()) {
-        a.error = e;
+    if (!to_file)
+        text = std::move(r.out);
+    // The timeout runs from the command's start over its reading too (parse_budget.h).
+    if (r.ok() && file_error.empty() && !(to_file && text.empty()))
+        read_output(a, s, text, to_file, r.started_s + s.timeout_s, stop);
+    const auto teardown = each_teardown();
+    if (r.stopped || a.interrupted) {
+        a.interrupted = true;
+        a.ok = false;
+        a.error = "stopped: the run was asked to stop (SIGINT or SIGTERM)";
+        return a;
+    }
+    if (!teardown.error.empty() && r.ok()) {
+        a.ok = false;
+        a.error = teardown.error;
         return a;
     }
     if (!r.ok()) {
         a.error = fmt::format("the command failed: {}", r.describe());
         return a;
     }
+    if (!file_error.empty()) {
+        a.error = file_error;
+        return a;
+    }
     if (to_file && text.empty()) {
         a.error = fmt::format("the result file {{out}} ({}) is missing or empty", out.string());
         return a;
-    }
-    if (!to_file)
-        text = r.out;
-    try {
-        std::unique_ptr<Adapter> adapter = s.adapter == "auto" ? detect_adapter(text, s.adapter_options)
-                                                               : make_adapter(s.adapter, s.adapter_options);
-        if (!adapter) {
-            a.error = fmt::format("no adapter recognises the {} (first bytes: '{}'); name one with --adapter",
-                to_file ? "result file" : "output", text.substr(0, 80));
-            return a;
-        }
-        a.adapter = adapter->name();
-        a.reading = adapter->read(text);
-        a.ok = true;
-    } catch (const AdapterError& e) {
-        a.error = e.what();
     }
     return a;
 }

@@ -3,6 +3,7 @@
 // text, and the console block vLLM and SGLang print (the fallback when nothing else matches).
 #include "workloads/command/adapter_text.h"
 #include "workloads/command/builtin_adapters.h"
+#include "workloads/command/parse_budget.h"
 
 #include <fmt/format.h>
 #include <regex>
@@ -128,10 +129,13 @@ public:
         Reading r;
         for (size_t i = 0; i < patterns_.size(); ++i) {
             std::optional<std::string> last;
+            check_parse_budget();
             for (auto it = std::sregex_iterator(text.begin(), text.end(), regexes_[i]); it != std::sregex_iterator();
-                 ++it)
+                 ++it) {
+                check_parse_budget();
                 if (it->size() > 1)
                     last = (*it)[1].str();
+            }
             if (!last)
                 throw AdapterError(fmt::format("regex: '{}' matched nothing in the output", patterns_[i].source));
             const auto v = parse_number(*last);
@@ -172,7 +176,25 @@ public:
     }
     bool detects(const std::string& text) const override
     {
-        return std::regex_search(text, latency_re()) || std::regex_search(text, throughput_re());
+        bool found = false;
+        for_each_line(text, [&](const std::string& line) {
+            found = found || std::regex_search(line, latency_re()) || std::regex_search(line, throughput_re());
+        });
+        return found;
+    }
+    // The block's lines one at a time: the budget (parse_budget.h) is checked between them, and a
+    // line longer than any the block has is skipped (std::regex recurses per character matched,
+    // so a megabyte of blanks after "Mean TTFT (ms):" would exhaust the stack).
+    template<typename F> static void for_each_line(const std::string& text, F&& f)
+    {
+        constexpr std::size_t kLongest = 4096;
+        for (std::size_t at = 0; at < text.size();) {
+            check_parse_budget();
+            const std::size_t end = std::min(text.find('\n', at), text.size());
+            if (end - at <= kLongest)
+                f(text.substr(at, end - at));
+            at = end + 1;
+        }
     }
     static const std::regex& latency_re()
     {
@@ -194,33 +216,35 @@ public:
                 c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
             return s;
         };
-        for (auto it = std::sregex_iterator(text.begin(), text.end(), latency_re()); it != std::sregex_iterator();
-             ++it) {
-            std::string stat = lower((*it)[1].str()), what = lower((*it)[2].str());
-            if (what == "e2e latency")
-                what = "e2el";
-            const auto v = parse_number((*it)[3].str());
-            if (!v)
-                continue;
-            r.metrics[fmt::format("{}_{}_ms", stat, what)] = *v;
-            if (stat == "mean")
-                r.metrics[what + "_ms"] = *v;
-        }
-        for (auto it = std::sregex_iterator(text.begin(), text.end(), throughput_re()); it != std::sregex_iterator();
-             ++it) {
-            const std::string what = lower((*it)[1].str());
-            const auto v = parse_number((*it)[3].str());
-            if (!v)
-                continue;
-            r.metrics[what == "request"      ? "request_per_s"
-                    : what == "output token" ? "output_tok_s"
-                                             : "total_tok_s"]
-                = *v;
-        }
         static const std::regex failed(R"(Failed requests:\s+([0-9]+))", std::regex::icase);
-        std::smatch m;
-        if (std::regex_search(text, m, failed))
-            r.metrics["failed_requests"] = std::stod(m[1].str());
+        for_each_line(text, [&](const std::string& line) {
+            for (auto it = std::sregex_iterator(line.begin(), line.end(), latency_re()); it != std::sregex_iterator();
+                 ++it) {
+                std::string stat = lower((*it)[1].str()), what = lower((*it)[2].str());
+                if (what == "e2e latency")
+                    what = "e2el";
+                const auto v = parse_number((*it)[3].str());
+                if (!v)
+                    continue;
+                r.metrics[fmt::format("{}_{}_ms", stat, what)] = *v;
+                if (stat == "mean")
+                    r.metrics[what + "_ms"] = *v;
+            }
+            for (auto it = std::sregex_iterator(line.begin(), line.end(), throughput_re());
+                 it != std::sregex_iterator(); ++it) {
+                const std::string what = lower((*it)[1].str());
+                const auto v = parse_number((*it)[3].str());
+                if (!v)
+                    continue;
+                r.metrics[what == "request"      ? "request_per_s"
+                        : what == "output token" ? "output_tok_s"
+                                                 : "total_tok_s"]
+                    = *v;
+            }
+            std::smatch m;
+            if (!r.metrics.count("failed_requests") && std::regex_search(line, m, failed))
+                r.metrics["failed_requests"] = std::stod(m[1].str());
+        });
         if (r.metrics.empty())
             throw AdapterError("console: no 'Mean TTFT (ms): N' or 'throughput (tok/s): N' line in the output");
         return r;

@@ -1,37 +1,61 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <atomic>
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
 
-// Runs one shell command line in its own process group and waits for it, with a timeout that
-// kills the whole group (a benchmark that forks a server or a worker leaves nothing behind).
+// Runs one shell command line as the leader of its own process group and waits for it. Whatever
+// it starts is ended with it (util/process_containment.h: the group, its descendants, processes
+// that left the group with setsid, orphans), when it exits, at the timeout, past the output cap and
+// when the run is asked to stop; nothing it started can hold the repetition by keeping a pipe open.
 namespace kwb::command {
+
+// The default cap on captured output: each of stdout and stderr (and a result file {out}).
+inline constexpr double kDefaultMaxOutputMib = 64;
 
 struct ProcessSpec {
     std::string command; // run as /bin/sh -c COMMAND
     std::string cwd; // empty: the current directory
     std::map<std::string, std::string> env; // overrides on top of the inherited environment
     double timeout_s = 0; // 0: no timeout
+    // Bytes kept of each of stdout and stderr; past that the command is ended (output_capped). 0: no cap.
+    std::size_t max_output_bytes = 0;
+    // The run's stop request (SIGINT / SIGTERM in kwb run): watched while the command runs; set,
+    // the command is ended at once (stopped). Null: none.
+    const std::atomic<bool>* stop = nullptr;
 };
 
 struct ProcessResult {
     int exit_status = -1; // the exit code when it exited; -1 otherwise
     int signal = 0; // the signal that ended it, 0 when it exited
-    bool timed_out = false; // killed (with its process group) at the timeout
+    bool timed_out = false; // killed (with everything it started) at the timeout
+    bool stopped = false; // killed because the run was asked to stop
+    std::string output_capped; // "stdout" or "stderr" when that stream passed max_output_bytes
+    std::size_t max_output_bytes = 0; // the cap it ran under (for describe())
     bool spawn_failed = false; // could not be started at all (see error)
     std::string error;
-    std::string out; // everything written to stdout
-    std::string err; // everything written to stderr
+    std::string out; // what it wrote to stdout (up to the cap)
+    std::string err; // what it wrote to stderr (up to the cap)
+    double started_s = 0; // steady clock (seconds) at spawn: the timeout counts from here
     double seconds = 0; // wall time from spawn to reap
-    bool ok() const { return !spawn_failed && !timed_out && signal == 0 && exit_status == 0; }
-    // "exit 3", "killed by signal 9", "timed out after 2 s", "could not start: ..."
+    int others_killed = 0; // processes it had started that were still running at its end
+    bool ok() const
+    {
+        return !spawn_failed && !timed_out && !stopped && output_capped.empty() && signal == 0 && exit_status == 0;
+    }
+    // "exit 3", "killed by signal 9", "timed out after 2 s", "wrote more than 64 MiB to stdout ...",
+    // "stopped: the run was asked to stop", "could not start: ..."
     std::string describe() const;
 };
 
 // Never throws for a failing command: the failure is in the result.
 ProcessResult run_process(const ProcessSpec& spec);
+
+// The steady clock in seconds (the clock of ProcessResult::started_s).
+double steady_now_s();
 
 // The last `max_bytes` of a captured stream, with a note when it was cut.
 std::string tail(const std::string& text, std::size_t max_bytes = 4096);

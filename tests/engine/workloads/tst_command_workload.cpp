@@ -1,19 +1,27 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The command workload end to end: the process runner (exit status, timeout, a child left
-// behind), and A/B experiments on the stand-in benchmark through the Runner, through every
+// behind, daemons that leave the group, the output cap, a stop), the timeout over parsing, and A/B
+// experiments on the stand-in benchmark through the Runner, through every
 // adapter, with the failure cases (exit, garbage, NaN, empty result file, missing key) recorded as
 // failed repetitions and never as numbers, and the matched-control rules on the verdict.
 #include "run/runner.h"
+#include "util/process_containment.h"
+#include "workloads/command/adapter_text.h"
 #include "workloads/command/command_controls.h"
 #include "workloads/command/command_workload.h"
+#include "workloads/command/parse_budget.h"
 #include "workloads/command/process.h"
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <atomic>
+#include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 using namespace kwb;
 using namespace kwb::command;
@@ -81,6 +89,34 @@ bool process_alive(int pid)
     return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
 }
 
+int read_pid(const std::string& path)
+{
+    int pid = 0;
+    std::ifstream(path) >> pid;
+    return pid;
+}
+
+// A command that starts a daemon (setsid: its own session and group, so a kill of the command's
+// group misses it) that writes its pid to `pidfile` and then holds stdout open for 300 s, and
+// waits until the daemon runs. `scrub` also empties the daemon's environment (env -i) and
+// double-forks it, so only a subreaper finds it.
+std::string start_daemon(const std::string& pidfile, bool scrub = false)
+{
+    const std::string daemon = fmt::format("/usr/bin/setsid /bin/sh -c 'echo $$ > \"{}\"; exec sleep 300'", pidfile);
+    return fmt::format("{} while [ ! -s '{}' ]; do sleep 0.05; done",
+        scrub ? fmt::format("( env -i {} & );", daemon) : daemon + " &", pidfile);
+}
+
+// Sets `flag` once `path` exists (a command's marker that its slow part has begun), or after 60 s.
+std::thread set_when_exists(const std::string& path, std::atomic<bool>& flag)
+{
+    return std::thread([path, &flag] {
+        for (int i = 0; i < 6000 && !std::filesystem::exists(path); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        flag.store(true);
+    });
+}
+
 } // namespace
 
 class TestCommandWorkload : public QObject {
@@ -124,6 +160,184 @@ private slots:
         // The stand-in's own forked child, through a repetition.
         const auto a = run_attempt(spec(standin("--format gbench --fork-child 60")));
         QVERIFY2(a.ok, a.error.c_str());
+    }
+    // Issue 26: a daemon that left the group and keeps stdout open held a repetition for 300 s and
+    // survived it. Its leader exits at once: the repetition ends at once and the daemon with it.
+    void daemon_holding_stdout_does_not_hold_the_repetition()
+    {
+        QTemporaryDir dir;
+        const std::string pidfile = dir.filePath(QStringLiteral("daemon")).toStdString();
+        const auto r = run_process({start_daemon(pidfile) + "; echo done", "", {}, 60});
+        QVERIFY2(r.ok(), r.describe().c_str());
+        QCOMPARE(r.out, std::string("done\n"));
+        QVERIFY2(r.seconds < 30, fmt::format("{} s, not at once", r.seconds).c_str()); // not 60 s, not 300 s
+        const int pid = read_pid(pidfile);
+        QVERIFY(pid > 0);
+        QTRY_VERIFY(!process_alive(pid));
+        QVERIFY(r.others_killed >= 1);
+    }
+    // The same daemon beside a leader that runs past its timeout of 3 s: the repetition ends within
+    // a few seconds of it, and nothing it started survives.
+    void daemon_is_ended_at_the_timeout()
+    {
+        QTemporaryDir dir;
+        const std::string pidfile = dir.filePath(QStringLiteral("daemon")).toStdString();
+        const auto r = run_process({start_daemon(pidfile) + "; sleep 300", "", {}, 3});
+        QVERIFY(r.timed_out);
+        QVERIFY2(r.seconds >= 3 && r.seconds < 10, fmt::format("{} s", r.seconds).c_str());
+        const int pid = read_pid(pidfile);
+        QVERIFY(pid > 0);
+        QTRY_VERIFY(!process_alive(pid));
+    }
+    // A daemon that scrubbed its environment (no tag) and was orphaned by a double fork is found
+    // only because orphans reparent to a subreaper (kwb run is one): become_subreaper() here.
+    void scrubbed_orphan_comes_back_to_the_subreaper()
+    {
+        QVERIFY(become_subreaper());
+        QTemporaryDir dir;
+        const std::string pidfile = dir.filePath(QStringLiteral("daemon")).toStdString();
+        const auto r = run_process({start_daemon(pidfile, true) + "; echo done", "", {}, 60});
+        QVERIFY2(r.ok(), r.describe().c_str());
+        const int pid = read_pid(pidfile);
+        QVERIFY(pid > 0);
+        QTRY_VERIFY(!process_alive(pid));
+        QVERIFY(!std::filesystem::exists(fmt::format("/proc/{}", pid))); // reaped here, not a zombie
+    }
+    // 100 MB on stdout under a 3 s timeout: ended at the cap (64 MiB by default) with that reason,
+    // long before the timeout; the memory held is the cap's.
+    void output_past_the_cap_fails_the_repetition()
+    {
+        auto s = spec("head -c 100000000 /dev/zero");
+        s.timeout_s = 3;
+        const auto a = run_attempt(s);
+        QVERIFY(!a.ok);
+        QVERIFY2(a.error.find("more than 64 MiB to stdout, the cap on captured output") != std::string::npos,
+            a.error.c_str());
+        QVERIFY2(a.seconds < 10, fmt::format("{} s", a.seconds).c_str());
+        // A smaller cap, on stderr and on the result file too; under it nothing is cut.
+        s.max_output_mib = 1;
+        s.cmd = "head -c 2000000 /dev/zero >&2";
+        QVERIFY(run_attempt(s).error.find("more than 1 MiB to stderr") != std::string::npos);
+        s.cmd = "head -c 2000000 /dev/zero > {out}";
+        const auto file = run_attempt(s);
+        QVERIFY2(file.error.find("result file") != std::string::npos
+                && file.error.find("the cap on captured output") != std::string::npos,
+            file.error.c_str());
+        s.cmd = "head -c 500000 /dev/zero";
+        QVERIFY(run_attempt(s).error.find("no adapter recognises") != std::string::npos);
+    }
+    // The timeout covers reading the output into metrics: a parse that has not finished by the
+    // deadline stops there (20 million numbers took 40 s under a 3 s timeout), as does one under a
+    // stop request. Without a budget the same text parses.
+    void parsing_stops_at_the_deadline()
+    {
+        std::string text = "[";
+        for (int i = 0; i < 200000; ++i)
+            text += std::to_string(i) + ".5,";
+        text += "0]";
+        QVERIFY(parse_lenient_json(text).has_value());
+        {
+            const ParseBudget spent(steady_now_s() - 1, 3, nullptr, text);
+            try {
+                (void)parse_lenient_json(text);
+                QFAIL("the parse went on past its deadline");
+            } catch (const ParseInterrupted& e) {
+                QVERIFY(!e.stopped());
+                QVERIFY2(
+                    std::string(e.what()).find("timed out after 3 s while its output") != std::string::npos, e.what());
+            }
+        }
+        std::atomic<bool> stop {true};
+        const ParseBudget stopped(0, 3, &stop, text);
+        try {
+            (void)detect_adapter(text);
+            QFAIL("detection went on after a stop");
+        } catch (const ParseInterrupted& e) {
+            QVERIFY(e.stopped());
+        }
+        // Line-wise readers (the console block) check it between lines.
+        const std::string console(3000000, '\n');
+        bool interrupted = false;
+        try {
+            (void)make_adapter("console")->read(console);
+        } catch (const ParseInterrupted&) {
+            interrupted = true;
+        }
+        QVERIFY(interrupted);
+    }
+    // A repetition whose output takes long to read is failed at its timeout, not after the parse.
+    void big_json_output_ends_near_its_timeout()
+    {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath(QStringLiteral("big.json")).toStdString();
+        {
+            std::ofstream out(file);
+            out << '[';
+            for (int i = 0; i < 4000000; ++i)
+                out << i << ".25,";
+            out << "0]";
+        }
+        auto s = spec(fmt::format("cat '{}'", file));
+        s.timeout_s = 0.5;
+        const auto t0 = steady_now_s();
+        const auto a = run_attempt(s);
+        const double took = steady_now_s() - t0;
+        QVERIFY(!a.ok);
+        QVERIFY2(took < 10, fmt::format("{} s for a 0.5 s timeout", took).c_str());
+        QVERIFY2(a.error.find("timed out") != std::string::npos || a.error.find("no adapter") != std::string::npos,
+            a.error.c_str());
+    }
+    // The run's stop request ends a command (and what it started) at once, whatever it does.
+    void stop_ends_the_command_at_once()
+    {
+        QTemporaryDir dir;
+        const std::string marker = dir.filePath(QStringLiteral("started")).toStdString();
+        const std::string pidfile = dir.filePath(QStringLiteral("daemon")).toStdString();
+        std::atomic<bool> stop {false};
+        auto setter = set_when_exists(marker, stop);
+        ProcessSpec p {fmt::format("{}; touch '{}'; sleep 60", start_daemon(pidfile), marker), "", {}, 120};
+        p.stop = &stop;
+        const auto r = run_process(p);
+        setter.join();
+        QVERIFY(r.stopped);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.seconds < 30, fmt::format("{} s", r.seconds).c_str());
+        QTRY_VERIFY(!process_alive(read_pid(pidfile)));
+        // Through an attempt: interrupted, neither a measurement nor a failure of the arm.
+        std::atomic<bool> already {true};
+        const auto a = run_attempt(spec("sleep 60"), &already);
+        QVERIFY(a.interrupted);
+        QVERIFY(!a.ok);
+    }
+    // A stop during a repetition: that repetition is not kept, the ones before it are, and the
+    // experiment is stopped (resumable), not failed.
+    void stop_during_a_repetition_keeps_the_earlier_ones()
+    {
+        QTemporaryDir dir;
+        const std::string count = dir.filePath(QStringLiteral("count")).toStdString();
+        const std::string marker = dir.filePath(QStringLiteral("started")).toStdString();
+        // The first two repetitions (one per arm) report at once; the third sleeps.
+        const auto arm = [&](int mean) {
+            return spec(fmt::format("n=$(cat '{0}' 2>/dev/null || echo 0); echo $((n+1)) > '{0}'; "
+                                    "if [ $n -ge 2 ]; then touch '{1}'; sleep 60; fi; {2}",
+                count, marker, standin(fmt::format("--format gbench --mean {}", mean))));
+        };
+        Study s = command_study(arm(10), arm(11), "time_ms", 6);
+        std::atomic<bool> stop {false};
+        auto setter = set_when_exists(marker, stop);
+        const auto w = make_command_workload();
+        RunnerOptions o;
+        o.cancel = &stop;
+        Runner r(*w, o);
+        const auto t0 = steady_now_s();
+        const RunOutcome outcome = r.run(s, s.experiments.front());
+        setter.join();
+        QVERIFY2(steady_now_s() - t0 < 30, "the stop waited for the repetition");
+        QCOMPARE(outcome, RunOutcome::Stopped);
+        const auto& e = s.experiments.front();
+        QCOMPARE(e.status, ExperimentStatus::Stopped);
+        QCOMPARE(static_cast<int>(e.samples.size()), 2);
+        QCOMPARE(failed_count(e), 0);
     }
     void tails_are_truncated_with_a_note()
     {
