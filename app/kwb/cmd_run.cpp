@@ -23,6 +23,7 @@
 #include "study/device_identity.h"
 #include "study/grid.h"
 #include "study/new_attempt.h"
+#include "study/path_names.h"
 #include "study/remote_marker.h"
 #include "study/study_file.h"
 #include "study/study_lock.h"
@@ -240,7 +241,7 @@ Experiment* match_device(Study& study, Experiment& e, const DeviceIdentity& here
                                    "continued on another device (use --new-device to start a new experiment here)",
             o.study, e.id, describe(e.device), describe(here)));
     Experiment next = fresh_attempt(e);
-    next.id = fmt::format("{}-{}", e.id, study.experiments.size() + 1);
+    next.id = unique_experiment_id(study, e.id, static_cast<int>(study.experiments.size()) + 1);
     next.device = here;
     next.controls.notes += fmt::format("{}continues experiment {} (measured on {}) on {}: a new experiment, since "
                                        "samples of two device models are never judged together.",
@@ -433,11 +434,6 @@ int run(const RunOptions& o)
     } catch (const StudyLoadError& e) {
         throw BadInput(e.what());
     }
-    std::set<std::string> ids;
-    for (const auto& e : study.experiments)
-        if (!ids.insert(e.id).second)
-            throw BadInput(
-                fmt::format("{}: two experiments have the id '{}'; ids must be unique in a study", o.study, e.id));
     if (o.new_attempt) {
         // What Run does in the window on a finished study (study/new_attempt.h).
         if (study.experiments.empty())
@@ -633,7 +629,15 @@ void add_run_command(CLI::App& app, Action& action)
     auto* new_device = cmd->add_flag("--new-device", o->new_device,
         "Continue an experiment measured on another device model as a new experiment on this one");
     auto* cell = cmd->add_option("--cell", o->cell,
-        "Run only this experiment (a grid cell), into its part file STUDY.parts/ID.json (kwb collect folds it)");
+                        "Run only this experiment (a grid cell), into its part file STUDY.parts/ID.json (kwb collect "
+                        "folds it)")
+                     ->check(
+                         [](const std::string& id) { // before anything is made of it: "../x" names no part
+                             const auto problem = path_name_problem(id);
+                             return problem.empty() ? std::string()
+                                                    : fmt::format("the experiment id {} {}", shown_name(id), problem);
+                         },
+                         "ID");
     auto* devices = cmd->add_option("--devices", o->devices,
                            "Run independent experiments in parallel, one worker process per listed device (CUDA "
                            "indices; CPU runs: worker slots), e.g. 0,1")

@@ -2,6 +2,7 @@
 // kwb: the Kernel Workbench engine without a window (spec/cli.md).
 #include "commands.h"
 #include "stdout_check.h"
+#include "util/atomic_file.h"
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -58,6 +59,9 @@ int main(int argc, char** argv)
         const int code = action();
         return app.got_subcommand("run") ? code : checked_stdout(code);
     } catch (const BadInput& e) {
+        fmt::print(stderr, "kwb: {}\n", e.what());
+        return kBadInput;
+    } catch (const NotARegularFile& e) { // any output path that is a device, FIFO, socket or folder
         fmt::print(stderr, "kwb: {}\n", e.what());
         return kBadInput;
     } catch (const std::exception& e) {

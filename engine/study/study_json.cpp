@@ -2,6 +2,7 @@
 #include "study/study_json.h"
 
 #include "study/arm_roles.h"
+#include "study/path_names.h"
 #include "study/plan_limits.h"
 #include "verdict/verdict_json.h"
 
@@ -140,6 +141,27 @@ json raw_or(const JsonReader& r, std::string_view key, json fallback)
     // null means "not set" everywhere in the format (docs/study-format.md).
     const auto it = r.json().find(key);
     return it == r.json().end() || it->is_null() ? std::move(fallback) : *it;
+}
+
+// A name that becomes part of a path (study/path_names.h), refused naming its field.
+std::string path_name(const JsonReader& r, std::string_view key)
+{
+    std::string name = r.string(key);
+    if (const auto problem = path_name_problem(name); !problem.empty())
+        r.fail(key, fmt::format("{} {}", shown_name(name), problem));
+    return name;
+}
+
+// Ids name files (parts, charts) and are looked up by --cell: two of one id would share them.
+template<typename Item>
+void check_unique_ids(const std::vector<Item>& items, std::string_view array, std::string_view what)
+{
+    std::map<std::string_view, size_t> first; // a map, not a pairwise scan: a hostile study may hold many
+    for (size_t i = 0; i < items.size(); ++i)
+        if (const auto [it, fresh] = first.emplace(items[i].id, i); !fresh)
+            throw FormatError(fmt::format("field '{}[{}].id': two {} have the id '{}' ({}[{}] and [{}]); ids must be "
+                                          "unique in a study",
+                array, i, what, items[i].id, array, it->second, i));
 }
 
 // --- to JSON -------------------------------------------------------------------------------
@@ -382,7 +404,7 @@ DeviceIdentity device_from(const JsonReader& r)
 Experiment experiment_from(const JsonReader& r)
 {
     Experiment e;
-    e.id = r.string("id");
+    e.id = path_name(r, "id");
     e.kind = r.string_or("kind", "ab");
     e.workload = r.string("workload");
     e.backend = r.string_or("backend", "auto");
@@ -391,7 +413,7 @@ Experiment experiment_from(const JsonReader& r)
     const auto& arms = r.array("arms");
     for (size_t i = 0; i < arms.size(); ++i) {
         const auto a = r.element(arms, i, "arms");
-        Arm arm {a.string("name"), raw_or(a, "params", json::object()), std::nullopt};
+        Arm arm {path_name(a, "name"), raw_or(a, "params", json::object()), std::nullopt};
         if (!arm.params.is_object())
             a.fail("params", "expected an object of parameter values");
         if (auto c = a.optional_object("check"))
@@ -490,7 +512,7 @@ Experiment experiment_from(const JsonReader& r)
 GridGroup grid_from(const JsonReader& r)
 {
     GridGroup g;
-    g.id = r.string("id");
+    g.id = path_name(r, "id");
     const auto& variables = r.array("variables");
     for (size_t i = 0; i < variables.size(); ++i) {
         const auto v = r.element(variables, i, "variables");
@@ -672,6 +694,7 @@ Study study_from_json(const nlohmann::json& document)
     if (const auto* experiments = r.optional_array("experiments"))
         for (size_t i = 0; i < experiments->size(); ++i)
             s.experiments.push_back(experiment_from(r.element(*experiments, i, "experiments")));
+    check_unique_ids(s.experiments, "experiments", "experiments");
     if (const auto* tradeoffs = r.optional_array("tradeoffs"))
         for (size_t i = 0; i < tradeoffs->size(); ++i) {
             const auto t = r.element(*tradeoffs, i, "tradeoffs");
@@ -686,6 +709,7 @@ Study study_from_json(const nlohmann::json& document)
     if (const auto* grids = r.optional_array("grids"))
         for (size_t i = 0; i < grids->size(); ++i)
             s.grids.push_back(grid_from(r.element(*grids, i, "grids")));
+    check_unique_ids(s.grids, "grids", "grids");
     return s;
 }
 
