@@ -61,7 +61,7 @@ int main(int argc, char** argv)
     } catch (const BadInput& e) {
         fmt::print(stderr, "kwb: {}\n", e.what());
         return kBadInput;
-    } catch (const NotARegularFile& e) { // any output path that is a device, FIFO, socket or folder
+    } catch (const kwb::NotARegularFile& e) { // any output path that is a device, FIFO, socket or folder
         fmt::print(stderr, "kwb: {}\n", e.what());
         return kBadInput;
     } catch (const std::exception& e) {
