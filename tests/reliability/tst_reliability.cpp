@@ -490,7 +490,8 @@ private slots:
             args = {QStringLiteral("trace"), node, QStringLiteral("--out"), dir.filePath(QStringLiteral("t.json"))};
         const auto r = kwb(args, 60000);
         QCOMPARE(r.exit_code, 2);
-        QVERIFY2(r.err.startsWith(("kwb: " + node + QStringLiteral(": ")).toUtf8()), r.err.constData());
+        QVERIFY2(r.err.startsWith(QString(QStringLiteral("kwb: ") + node + QStringLiteral(": ")).toUtf8()),
+            r.err.constData());
         QCOMPARE(r.err.count('\n'), 1);
         QVERIFY2(!r.err.contains("basic_filebuf") && !r.err.contains("ios_base"), r.err.constData());
         QCOMPARE(kind_of(node), before);

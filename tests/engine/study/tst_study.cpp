@@ -167,7 +167,7 @@ private slots:
             << "{\"schema_version\": 3, \"name\": \"x\", \"experiments\": [{\"id\": \"a\\u001b[2J\", \"workload\": "
                "\"g\", \"metric\": \"t\", \"arms\": []}]}"
             << "field 'experiments[0].id': \"a\\u001b[2J\" contains the byte 0x1b";
-        QTest::addRow("absurd id") << QString(
+        QTest::addRow("absurd id") << QString::fromLatin1(
             R"({"schema_version": 3, "name": "x", "experiments": [{"id": "%1", "workload": "g",
             "metric": "t", "arms": []}]})")
                                           .arg(QString(5000, QLatin1Char('x')))
