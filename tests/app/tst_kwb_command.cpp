@@ -136,7 +136,7 @@ private slots:
     {
         QTest::addColumn<QString>("baseline");
         QTest::addColumn<QString>("failing");
-        QTest::addRow("both arms false") << L("false") << L("baseline");
+        QTest::addRow("both arms fail") << L("exit 3") << L("baseline"); // not `false` twice: two commands must differ
         QTest::addRow("treatment only") << kStandin + L(" --format gbench") << L("treatment");
     }
     void arm_without_a_successful_repetition_fails()
