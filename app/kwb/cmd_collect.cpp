@@ -5,6 +5,7 @@
 #include "builtin_workloads.h"
 #include "commands.h"
 #include "run/fold_parts.h"
+#include "stop_signal.h"
 #include "study/study_file.h"
 #include "study/study_lock.h"
 #include "study/study_parts.h"
@@ -19,6 +20,10 @@ namespace {
 
 int collect(const std::string& path)
 {
+    // SIGINT or SIGTERM: exit 130 at once while nothing is written (spec/cli.md's stop status, not a
+    // death by the signal); during the save, after it (the study stays whole either way).
+    const std::atomic<bool>& stop = install_stop_signals();
+    set_exit_at_once(true);
     LockHolder holder;
     std::optional<StudyLock> lock;
     try {
@@ -29,6 +34,10 @@ int collect(const std::string& path)
     if (!lock)
         throw BadInput(fmt::format(
             "{}: is being run by {} (it folds its own parts; collect after it ends)", path, holder.describe()));
+    set_exit_cleanup_path(study_lock_path(path).string());
+    struct ForgetAtExit {
+        ~ForgetAtExit() { set_exit_cleanup_path(""); }
+    } forget_at_exit;
     for (const auto& leftover : remove_stale_temporaries(path))
         fmt::print(stderr, "kwb: removed {}, left by a save that was cut short\n", leftover.string());
     Study study;
@@ -47,12 +56,14 @@ int collect(const std::string& path)
             e ? std::string(to_string(e->status)) : "absent", verdict);
     }
     if (any_changed(reports)) {
+        set_protected(true);
         save_study(study, path);
+        set_protected(false);
         for (const auto& grid : study.grids)
             if (grid.interaction)
                 fmt::print("{}: interaction: {}\n", grid.id, grid.interaction->summary);
     }
-    return kOk;
+    return stop.load() ? kStopped : kOk; // a signal during the save: saved, then the stop status
 }
 
 } // namespace

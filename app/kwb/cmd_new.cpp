@@ -10,6 +10,7 @@
 #include "study/grid.h"
 #include "study/plan_limits.h"
 #include "study/study_file.h"
+#include "util/atomic_file.h"
 #include "verdict/verdict.h"
 #include "workloads/command/command_study.h"
 #include "workloads/command/command_workload.h"
@@ -455,6 +456,7 @@ Study build_command_study(const NewOptions& o)
 Study write_new_study(const NewOptions& o, Study (*build)(const NewOptions&))
 {
     const std::filesystem::path out = o.out;
+    check_regular_or_absent(out); // even with --force /dev/null is never replaced (bad input, exit 2)
     std::error_code ec;
     if (!o.force && std::filesystem::exists(out, ec))
         throw BadInput(fmt::format("{}: the file exists; use --force to overwrite it", o.out));

@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "report/render.h"
 #include "study/study_file.h"
+#include "util/atomic_file.h"
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -46,6 +47,9 @@ int run(const ReportOptions& o)
     if (!format)
         throw BadInput(fmt::format("--format: unknown format \"{}\" (expected md, html, pdf or json)", o.format));
     const auto fail_on = parse_fail_on(o.fail_on);
+    const bool to_stdout = o.out.empty() || o.out == "-";
+    if (!to_stdout) // before the work: /dev/null is refused, not replaced by a file
+        check_regular_or_absent(o.out);
     if (*format == report::Format::Pdf && !report::raster_available()) {
         fmt::print(stderr, "kwb: --format pdf: {}\n", report::raster_unavailable_reason());
         return kRunFailed;
@@ -57,10 +61,12 @@ int run(const ReportOptions& o)
         throw BadInput(e.what());
     }
     report::attach_aa_history(r); // the A/A history of this machine's state directory (run/aa_history.h)
-    if (!o.out.empty()) {
+    if (!to_stdout) {
         try {
             for (const auto& p : report::write_report(r, *format, o.out))
                 fmt::print(stderr, "kwb: wrote {}\n", p.string());
+        } catch (const NotARegularFile&) {
+            throw; // bad input (a chart's name beside it is a FIFO, say), not a failed write
         } catch (const std::exception& e) {
             fmt::print(stderr, "kwb: {}: {}\n", o.out, e.what());
             return kRunFailed;
@@ -108,7 +114,7 @@ void add_report_command(CLI::App& app, Action& action, int argc, char** argv)
     auto* cmd = app.add_subcommand("report", "The verdict report of a study: Markdown, HTML, PDF or JSON");
     cmd->add_option("study", o->study, "The study file")->required();
     cmd->add_option("--format", o->format, "md, html, pdf or json")->required();
-    cmd->add_option("--out", o->out, "Write here (Markdown: charts as PNG files beside it); default: stdout");
+    cmd->add_option("--out", o->out, "Write here (Markdown: charts as PNG files beside it); default or -: stdout");
     cmd->add_option("--fail-on", o->fail_on,
         "Comma list of verdicts (kill, noise, inconclusive) that make kwb exit 3 after writing");
     cmd->callback([&action, o] { action = [o] { return run(*o); }; });

@@ -13,6 +13,7 @@
 #include "stop_signal.h"
 #include "study/grid.h"
 #include "study/new_attempt.h"
+#include "study/path_names.h"
 #include "study/remote_marker.h"
 #include "study/study_file.h"
 #include "study/study_lock.h"
@@ -319,7 +320,15 @@ void add_run_command(CLI::App& app, Action& action)
     auto* new_device = cmd->add_flag("--new-device", o->new_device,
         "Continue an experiment measured on another device model as a new experiment on this one");
     auto* cell = cmd->add_option("--cell", o->cell,
-        "Run only this experiment (a grid cell), into its part file STUDY.parts/ID.json (kwb collect folds it)");
+                        "Run only this experiment (a grid cell), into its part file STUDY.parts/ID.json (kwb collect "
+                        "folds it)")
+                     ->check(
+                         [](const std::string& id) { // before anything is made of it: "../x" names no part
+                             const auto problem = path_name_problem(id);
+                             return problem.empty() ? std::string()
+                                                    : fmt::format("the experiment id {} {}", shown_name(id), problem);
+                         },
+                         "ID");
     auto* devices = cmd->add_option("--devices", o->devices,
                            "Run independent experiments in parallel, one worker process per listed device (CUDA "
                            "indices; CPU runs: worker slots), e.g. 0,1")

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "run/run_session.h"
 #include "stdout_check.h"
+#include "util/atomic_file.h"
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -62,6 +63,9 @@ int main(int argc, char** argv)
         fmt::print(stderr, "kwb: {}\n", e.what());
         return kBadInput;
     } catch (const kwb::RunRefused& e) { // the engine's run session refused the study (bad input)
+        fmt::print(stderr, "kwb: {}\n", e.what());
+        return kBadInput;
+    } catch (const kwb::NotARegularFile& e) { // any output path that is a device, FIFO, socket or folder
         fmt::print(stderr, "kwb: {}\n", e.what());
         return kBadInput;
     } catch (const std::exception& e) {

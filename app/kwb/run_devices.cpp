@@ -328,11 +328,6 @@ int run_on_devices(const DevicesRunRequest& r, const ExperimentCheck& check)
     } catch (const StudyLoadError& e) {
         throw BadInput(e.what());
     }
-    std::set<std::string> ids;
-    for (const auto& e : study.experiments)
-        if (!ids.insert(e.id).second)
-            throw BadInput(
-                fmt::format("{}: two experiments have the id '{}'; ids must be unique in a study", r.study, e.id));
     // Parts an earlier spread-out run (or a Slurm task) finished but never folded come first, so
     // a cell done elsewhere is not run again.
     const auto leftovers = fold_parts(builtin_workloads(), study, r.study, {});

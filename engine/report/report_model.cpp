@@ -6,12 +6,12 @@
 #include "stats/effect.h"
 #include "study/arm_roles.h"
 #include "study/study_file.h"
+#include "util/atomic_file.h"
 #include "verdict/profile.h"
 #include "verdict/runs_needed.h"
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <fstream>
 #include <iterator>
 
 namespace kwb::report {
@@ -205,10 +205,14 @@ Report build_report(const Study& study, Provenance provenance)
 
 Report report_from_file(const std::string& path, const std::string& command_line)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw StudyLoadError(fmt::format("{}: cannot be read", path));
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // Read as load_study reads (util/atomic_file.h): a directory or an unreadable file is one line
+    // naming it, a FIFO does not block the open, and the size limit holds.
+    std::string bytes;
+    try {
+        bytes = read_file(path);
+    } catch (const std::exception& e) {
+        throw StudyLoadError(e.what());
+    }
     const Study study = parse_study(bytes, path);
     Provenance p;
     p.study_path = path;

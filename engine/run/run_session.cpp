@@ -9,6 +9,7 @@
 #include "study/device_identity.h"
 #include "study/grid.h"
 #include "study/new_attempt.h"
+#include "study/path_names.h"
 #include "study/study_file.h"
 #include "verdict/grid_interaction.h"
 #include "workloads/cuda_workload.h"
@@ -107,7 +108,7 @@ Experiment* RunSession::match_device(Study& study, Experiment& e, const DeviceId
                                      "continued on another device (use --new-device to start a new experiment here)",
             settings_.study, e.id, describe(e.device), describe(here)));
     Experiment next = fresh_attempt(e);
-    next.id = fmt::format("{}-{}", e.id, study.experiments.size() + 1);
+    next.id = unique_experiment_id(study, e.id, static_cast<int>(study.experiments.size()) + 1);
     next.device = here;
     next.controls.notes += fmt::format("{}continues experiment {} (measured on {}) on {}: a new experiment, since "
                                        "samples of two device models are never judged together.",
@@ -121,11 +122,9 @@ Experiment* RunSession::match_device(Study& study, Experiment& e, const DeviceId
 SessionPlan RunSession::plan(Study& study) const
 {
     const std::string& path = settings_.study;
-    std::set<std::string> ids;
-    for (const auto& e : study.experiments)
-        if (!ids.insert(e.id).second)
-            throw RunRefused(
-                fmt::format("{}: two experiments have the id '{}'; ids must be unique in a study", path, e.id));
+    // The loader refuses such a study too; a study built in memory comes here unchecked.
+    if (const auto problem = duplicate_id_problem(study); !problem.empty())
+        throw RunRefused(fmt::format("{}: {}", path, problem));
     SessionPlan plan;
     if (settings_.new_attempt) {
         // What Run does in the window on a finished study (study/new_attempt.h).

@@ -492,6 +492,12 @@ RunOutcome Runner::run(Study& study, Experiment& e)
             outcome = RunOutcome::Stopped;
             reason = fmt::format("stopped on request after {} runs of the order", total_runs(e));
         }
+        if (outcome == RunOutcome::Done) {
+            if (const auto none = command::arm_without_success(e)) {
+                stop_code.clear(); // failed, like a run stopped by too many failures: no stopping record
+                throw WorkloadError(*none);
+            }
+        }
     } catch (const std::exception& ex) {
         outcome = RunOutcome::Failed;
         reason = fmt::format("failed: {}", ex.what());

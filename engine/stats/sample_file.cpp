@@ -84,11 +84,50 @@ std::vector<std::string> split_csv(std::string_view line)
     return fields;
 }
 
+// The power of ten of a decimal token that from_chars found out of range ("1e-400": -400,
+// "12e400": 401): below 0 it underflowed, else it overflowed.
+long long decimal_magnitude(std::string_view token)
+{
+    if (!token.empty() && (token.front() == '-' || token.front() == '+'))
+        token.remove_prefix(1);
+    const auto e = token.find_first_of("eE");
+    const std::string_view mantissa = token.substr(0, e);
+    long long exponent = 0;
+    if (e != std::string_view::npos) {
+        std::string_view digits = token.substr(e + 1);
+        const bool negative = !digits.empty() && digits.front() == '-';
+        if (!digits.empty() && (digits.front() == '-' || digits.front() == '+'))
+            digits.remove_prefix(1);
+        if (std::from_chars(digits.data(), digits.data() + digits.size(), exponent).ec != std::errc())
+            exponent = 1'000'000; // beyond any double either way
+        exponent = negative ? -exponent : exponent;
+    }
+    const auto dot = mantissa.find('.');
+    const std::string_view whole = mantissa.substr(0, dot);
+    const auto first = whole.find_first_not_of('0');
+    if (first != std::string_view::npos)
+        return exponent + static_cast<long long>(whole.size() - first) - 1;
+    const std::string_view fraction = dot == std::string_view::npos ? std::string_view() : mantissa.substr(dot + 1);
+    const auto nonzero = fraction.find_first_not_of('0');
+    return nonzero == std::string_view::npos ? 0 : exponent - static_cast<long long>(nonzero) - 1;
+}
+
+// A nonzero token that reads as 0: smaller than the smallest double (about 4.9e-324).
+bool underflowed(std::string_view token, double value)
+{
+    return value == 0 && token.find_first_of("123456789") < token.find_first_of("eE");
+}
+
 double checked_value(std::string_view token, const std::string& file, int line)
 {
     const auto v = parse_number(token);
     if (!v)
         throw SampleFileError(file, line, fmt::format("\"{}\" is not a number", token));
+    // Finite but not representable: saying "not a finite number", or "not positive" of what reads
+    // as 0, would blame the wrong thing.
+    if (underflowed(token, *v))
+        throw SampleFileError(file, line,
+            fmt::format("\"{}\" is out of range: too small for a double (below about 4.9e-324, it reads as 0)", token));
     if (!std::isfinite(*v))
         throw SampleFileError(file, line, fmt::format("\"{}\" is not a finite number", token));
     if (*v <= 0)
@@ -132,8 +171,10 @@ std::optional<double> parse_number(std::string_view token)
     const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
     if (ptr != token.data() + token.size())
         return std::nullopt;
-    if (ec == std::errc::result_out_of_range) // 1e999 and the like: a number, but not a finite one
-        return (token.front() == '-' ? -1 : 1) * HUGE_VAL;
+    if (ec == std::errc::result_out_of_range) { // 1e999: a number, but not a finite one; 1e-400: 0 as strtod has it
+        const double sign = token.front() == '-' ? -1 : 1;
+        return decimal_magnitude(token) < 0 ? sign * 0.0 : sign * HUGE_VAL;
+    }
     if (ec != std::errc())
         return std::nullopt;
     return v;

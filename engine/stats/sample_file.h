@@ -57,7 +57,8 @@ SampleSet read_sample_file(const std::string& path, const std::optional<std::str
 // For paired samples: throws SampleFileError naming the treatment file when the counts differ.
 void check_paired_counts(const SampleSet& baseline, const SampleSet& treatment);
 
-// One token as a number: nullopt when it is not a number at all (non-finite values do parse).
+// One token as a number: nullopt when it is not a number at all (non-finite values do parse: 1e999
+// as infinity; 1e-400, too small for a double, as 0, the way strtod and JSON readers read it).
 std::optional<double> parse_number(std::string_view token);
 
 } // namespace kwb::stats

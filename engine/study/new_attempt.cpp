@@ -2,6 +2,7 @@
 #include "study/new_attempt.h"
 
 #include "study/grid.h"
+#include "study/path_names.h"
 
 #include <algorithm>
 #include <cctype>
@@ -19,11 +20,7 @@ std::string next_id(const Study& study, const Experiment& e)
         stem.pop_back();
     if (stem.empty())
         stem = e.kind;
-    for (int n = 2;; ++n) {
-        std::string id = fmt::format("{}-{}", stem, n);
-        if (!study.find_experiment(id))
-            return id;
-    }
+    return unique_experiment_id(study, stem, 2);
 }
 
 std::string next_grid_id(const Study& study)

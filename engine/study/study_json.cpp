@@ -3,6 +3,7 @@
 
 #include "study/arm_roles.h"
 #include "study/device_identity.h"
+#include "study/path_names.h"
 #include "study/plan_limits.h"
 #include "verdict/verdict_json.h"
 
@@ -141,6 +142,15 @@ json raw_or(const JsonReader& r, std::string_view key, json fallback)
     // null means "not set" everywhere in the format (docs/study-format.md).
     const auto it = r.json().find(key);
     return it == r.json().end() || it->is_null() ? std::move(fallback) : *it;
+}
+
+// A name that becomes part of a path (study/path_names.h), refused naming its field.
+std::string path_name(const JsonReader& r, std::string_view key)
+{
+    std::string name = r.string(key);
+    if (const auto problem = path_name_problem(name); !problem.empty())
+        r.fail(key, fmt::format("{} {}", shown_name(name), problem));
+    return name;
 }
 
 // --- to JSON -------------------------------------------------------------------------------
@@ -378,7 +388,7 @@ DeviceIdentity device_from(const JsonReader& r)
 Experiment experiment_from(const JsonReader& r)
 {
     Experiment e;
-    e.id = r.string("id");
+    e.id = path_name(r, "id");
     e.kind = r.string_or("kind", "ab");
     e.workload = r.string("workload");
     e.backend = r.string_or("backend", "auto");
@@ -387,7 +397,7 @@ Experiment experiment_from(const JsonReader& r)
     const auto& arms = r.array("arms");
     for (size_t i = 0; i < arms.size(); ++i) {
         const auto a = r.element(arms, i, "arms");
-        Arm arm {a.string("name"), raw_or(a, "params", json::object()), std::nullopt};
+        Arm arm {path_name(a, "name"), raw_or(a, "params", json::object()), std::nullopt};
         if (!arm.params.is_object())
             a.fail("params", "expected an object of parameter values");
         if (auto c = a.optional_object("check"))
@@ -486,7 +496,7 @@ Experiment experiment_from(const JsonReader& r)
 GridGroup grid_from(const JsonReader& r)
 {
     GridGroup g;
-    g.id = r.string("id");
+    g.id = path_name(r, "id");
     const auto& variables = r.array("variables");
     for (size_t i = 0; i < variables.size(); ++i) {
         const auto v = r.element(variables, i, "variables");
@@ -683,6 +693,8 @@ Study study_from_json(const nlohmann::json& document)
     if (const auto* grids = r.optional_array("grids"))
         for (size_t i = 0; i < grids->size(); ++i)
             s.grids.push_back(grid_from(r.element(*grids, i, "grids")));
+    if (const auto problem = duplicate_id_problem(s); !problem.empty())
+        throw FormatError(problem);
     return s;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study/study_parts.h"
 
+#include "study/path_names.h"
 #include "study/study_json.h"
 
 #include <algorithm>
@@ -37,6 +38,11 @@ fs::path parts_dir(const fs::path& study)
 
 fs::path part_path(const fs::path& study, const std::string& id)
 {
+    // The loader and --cell refuse such ids first; this is the last line, so that no caller can
+    // ever put a part outside STUDY.parts/.
+    if (const auto problem = path_name_problem(id); !problem.empty())
+        throw std::invalid_argument(
+            fmt::format("experiment id {} {}: no part file can be named after it", shown_name(id), problem));
     return parts_dir(study) / (id + std::string(kPartSuffix));
 }
 
@@ -49,7 +55,10 @@ std::vector<std::string> part_ids(const fs::path& study)
         // Hidden files are locks and temporaries of saves, not parts.
         if (name.empty() || name[0] == '.' || !name.ends_with(kPartSuffix) || !it->is_regular_file(ec))
             continue;
-        ids.push_back(name.substr(0, name.size() - kPartSuffix.size()));
+        // A file no experiment id could have named is not a part (and part_path() refuses it).
+        std::string id = name.substr(0, name.size() - kPartSuffix.size());
+        if (path_name_problem(id).empty())
+            ids.push_back(std::move(id));
     }
     std::sort(ids.begin(), ids.end());
     return ids;

@@ -18,9 +18,10 @@ namespace kwb {
 
 // "STUDY.parts" beside the study (links followed, like saves and locks).
 std::filesystem::path parts_dir(const std::filesystem::path& study);
-// "STUDY.parts/ID.json".
+// "STUDY.parts/ID.json". Throws std::invalid_argument for an id that is not a path name
+// (study/path_names.h): a part never lands outside STUDY.parts/.
 std::filesystem::path part_path(const std::filesystem::path& study, const std::string& id);
-// The experiment ids that have a part file, sorted.
+// The experiment ids that have a part file, sorted (files whose names no id could have are skipped).
 std::vector<std::string> part_ids(const std::filesystem::path& study);
 
 // A part's first document: `study` with only experiment `id` and its ledger entry. Throws

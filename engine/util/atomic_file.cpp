@@ -9,7 +9,6 @@
 #include <ctime>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <fstream>
 #include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -28,6 +27,21 @@ std::string temporary_template(const std::filesystem::path& dir, const std::file
 {
     return (dir / fmt::format(".{}.{}.XXXXXX", target.filename().string(), static_cast<long>(::getpid()))).string();
 }
+
+// Closes a descriptor on every way out of a scope (read_file throws from inside its loop).
+class FdCloser {
+public:
+    explicit FdCloser(int fd)
+        : fd_(fd)
+    {
+    }
+    FdCloser(const FdCloser&) = delete;
+    FdCloser& operator=(const FdCloser&) = delete;
+    ~FdCloser() { ::close(fd_); }
+
+private:
+    int fd_;
+};
 
 bool all_digits(std::string_view s)
 {
@@ -53,6 +67,34 @@ std::filesystem::path link_target(const std::filesystem::path& path)
         target = next.is_absolute() ? next : target.parent_path() / next;
     }
     return target;
+}
+
+std::string non_regular_kind(const std::filesystem::path& path)
+{
+    struct stat st = {};
+    if (::stat(path.c_str(), &st) != 0) // absent (or a dangling link): a save creates it
+        return {};
+    if (S_ISREG(st.st_mode))
+        return {};
+    if (S_ISCHR(st.st_mode))
+        return "a character device";
+    if (S_ISBLK(st.st_mode))
+        return "a block device";
+    if (S_ISFIFO(st.st_mode))
+        return "a FIFO";
+    if (S_ISSOCK(st.st_mode))
+        return "a socket";
+    if (S_ISDIR(st.st_mode))
+        return "a directory";
+    return "not a plain file";
+}
+
+void check_regular_or_absent(const std::filesystem::path& path)
+{
+    // Why refuse rather than write through: a rename over /dev/null replaces the device with a
+    // file for every program on the machine, and a FIFO or socket holds no document to replace.
+    if (const std::string kind = non_regular_kind(path); !kind.empty())
+        throw NotARegularFile(fmt::format("{}: is {}, not a regular file", path.string(), kind));
 }
 
 std::vector<std::filesystem::path> remove_stale_temporaries(const std::filesystem::path& path)
@@ -88,6 +130,7 @@ std::vector<std::filesystem::path> remove_stale_temporaries(const std::filesyste
 
 void check_replaceable(const std::filesystem::path& path)
 {
+    check_regular_or_absent(path);
     const std::filesystem::path target = link_target(path);
     if (::access(target.c_str(), F_OK) == 0 && ::access(target.c_str(), W_OK) != 0)
         fail(path, "cannot be written");
@@ -102,6 +145,7 @@ void check_replaceable(const std::filesystem::path& path)
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents)
 {
+    check_regular_or_absent(path);
     const std::filesystem::path target = link_target(path); // errors still name `path`, as given
     const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
     std::string tmpl = temporary_template(dir, target);
@@ -149,28 +193,45 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
 
 std::string read_file(const std::filesystem::path& path, std::size_t max_bytes)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    // O_NONBLOCK for the open alone: opening a FIFO waits for a writer, forever if none comes.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         fail(path, "cannot open");
-    // Read in chunks and stop past the limit: /dev/zero or a FIFO has no size to check up front.
+    const FdCloser closer(fd);
+    struct stat st = {};
+    if (::fstat(fd, &st) != 0)
+        fail(path, "cannot read");
+    if (S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        throw std::runtime_error(fmt::format("{}: is a directory, not a file", path.string()));
+    }
+    // Blocking reads from here on: a pipe whose writer is there delivers everything it writes.
+    if (const int flags = ::fcntl(fd, F_GETFL); flags >= 0)
+        ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
     std::string text;
     // A regular file's size is known: one allocation instead of a doubling per chunk (a study of
-    // 100,000 samples is tens of megabytes).
-    std::error_code size_error;
-    if (const auto size = std::filesystem::file_size(path, size_error); !size_error && size <= max_bytes)
-        text.reserve(static_cast<std::size_t>(size));
+    // 100,000 samples is tens of megabytes). /dev/zero or a FIFO has none: the chunks below stop
+    // past the limit.
+    if (S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) <= max_bytes)
+        text.reserve(static_cast<std::size_t>(st.st_size));
     char chunk[1 << 16];
-    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-        if (text.size() + static_cast<std::size_t>(in.gcount()) > max_bytes) {
+    for (;;) {
+        const ssize_t n = ::read(fd, chunk, sizeof chunk);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            fail(path, "cannot read");
+        }
+        if (n == 0)
+            break;
+        if (text.size() + static_cast<std::size_t>(n) > max_bytes) {
             errno = EFBIG;
             throw std::runtime_error(fmt::format("{}: larger than the {} limit for this file", path.string(),
                 max_bytes % (1u << 20) == 0 ? fmt::format("{} MiB", max_bytes >> 20)
                                             : fmt::format("{} bytes", max_bytes)));
         }
-        text.append(chunk, static_cast<std::size_t>(in.gcount()));
+        text.append(chunk, static_cast<std::size_t>(n));
     }
-    if (in.bad())
-        fail(path, "cannot read");
     return text;
 }
 

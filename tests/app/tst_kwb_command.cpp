@@ -130,6 +130,35 @@ private slots:
         QCOMPARE(failed, 3); // max(2, 20% of 5) + 1
         QVERIFY(ok >= 2);
     }
+    // Under the failure limit a plan can complete with an arm that never succeeded (2 runs per arm,
+    // max(2, 20%) = 2 failures allowed): that is a failed run, exit 1, not done with exit 0.
+    void arm_without_a_successful_repetition_fails_data()
+    {
+        QTest::addColumn<QString>("baseline");
+        QTest::addColumn<QString>("failing");
+        QTest::addRow("both arms fail") << L("exit 3") << L("baseline"); // not `false` twice: two commands must differ
+        QTest::addRow("treatment only") << kStandin + L(" --format gbench") << L("treatment");
+    }
+    void arm_without_a_successful_repetition_fails()
+    {
+        QFETCH(QString, baseline);
+        QFETCH(QString, failing);
+        QTemporaryDir dir;
+        const QString study = dir.filePath(L("s.json"));
+        QCOMPARE(kwb({L("new"), L("--baseline-cmd"), baseline, L("--treatment-cmd"), L("false"), L("--adapter"),
+                         L("gbench"), L("--runs"), L("2"), L("--warmup"), L("0"), L("--out"), study})
+                     .exit_code,
+            0);
+        const auto r = kwb({L("run"), study});
+        QCOMPARE(r.exit_code, 1);
+        const QString expected = L("arm %1: all 2 of its timed repetitions failed").arg(failing);
+        QVERIFY2(r.err.contains(expected.toUtf8()), r.err.constData());
+        const auto e = load(study)[L("experiments")].toArray()[0].toObject();
+        QCOMPARE(e[L("status")].toString(), L("failed"));
+        QVERIFY2(e[L("error")].toString().contains(expected), qPrintable(e[L("error")].toString()));
+        QVERIFY(e[L("verdict")].isNull());
+        QCOMPARE(e[L("samples")].toArray().size(), 4); // every repetition kept
+    }
     void option_errors()
     {
         QTemporaryDir dir;

@@ -9,6 +9,7 @@
 #include "spawn.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -24,6 +25,8 @@
 #include <QTest>
 #include <QThread>
 #include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 using namespace kwbtest;
@@ -111,6 +114,77 @@ void add_teardown_each(const QString& study, const QString& command)
         arms[i] = arm;
     }
     e[QStringLiteral("arms")] = arms;
+    experiments[0] = e;
+    doc[QStringLiteral("experiments")] = experiments;
+    write_all(study, QJsonDocument(doc).toJson());
+}
+
+// The type of what a path names (links followed): S_IFCHR, S_IFIFO, S_IFDIR, S_IFREG; 0 when absent.
+mode_t kind_of(const QString& path)
+{
+    struct stat st = {};
+    return ::stat(path.toLocal8Bit().constData(), &st) == 0 ? (st.st_mode & S_IFMT) : 0;
+}
+
+// A path in `dir` that exists and is not a regular file: a character device (a copy of /dev/null's
+// 1:3 made with mknod; /dev/null itself only where mknod is refused), a FIFO or a directory.
+QString make_node(const QString& dir, const QString& kind)
+{
+    const QString path = dir + QStringLiteral("/node-") + kind;
+    const QByteArray p = path.toLocal8Bit();
+    if (kind == QStringLiteral("device"))
+        return ::mknod(p.constData(), S_IFCHR | 0666, ::makedev(1, 3)) == 0 ? path : QStringLiteral("/dev/null");
+    if (kind == QStringLiteral("fifo"))
+        return ::mkfifo(p.constData(), 0644) == 0 ? path : QString();
+    return QDir().mkpath(path) ? path : QString();
+}
+
+// Every path under `root` outside `inside` (which a run may change): what a path escape would add to.
+QStringList files_outside(const QString& root, const QString& inside)
+{
+    QStringList found;
+    QDirIterator it(
+        root, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        if (!path.startsWith(inside + QLatin1Char('/')) && path != inside)
+            found << path;
+    }
+    found.sort();
+    return found;
+}
+
+// A study of 200,000 samples: loading it takes long enough to signal a command while it loads.
+QByteArray write_big_study(const QString& study)
+{
+    QJsonObject doc = load(study);
+    QJsonArray experiments = doc[QStringLiteral("experiments")].toArray();
+    QJsonObject e = experiments.first().toObject();
+    QJsonArray samples;
+    const int n = 200000;
+    for (int i = 0; i < n; ++i)
+        samples.append(
+            QJsonObject {{QStringLiteral("arm"), i % 2 ? QStringLiteral("treatment") : QStringLiteral("baseline")},
+                {QStringLiteral("rep"), i / 2}, {QStringLiteral("position"), i},
+                {QStringLiteral("metrics"), QJsonObject {{QStringLiteral("time_ms"), 1.0 + i % 7}}}});
+    e[QStringLiteral("samples")] = samples;
+    QJsonObject plan = e[QStringLiteral("plan")].toObject();
+    plan[QStringLiteral("runs_per_arm")] = n / 2 + 10;
+    e[QStringLiteral("plan")] = plan;
+    experiments[0] = e;
+    doc[QStringLiteral("experiments")] = experiments;
+    const QByteArray bytes = QJsonDocument(doc).toJson();
+    write_all(study, bytes);
+    return bytes;
+}
+
+// The study with its first experiment's id replaced.
+void set_first_id(const QString& study, const QString& id)
+{
+    QJsonObject doc = load(study);
+    QJsonArray experiments = doc[QStringLiteral("experiments")].toArray();
+    QJsonObject e = experiments.first().toObject();
+    e[QStringLiteral("id")] = id;
     experiments[0] = e;
     doc[QStringLiteral("experiments")] = experiments;
     write_all(study, QJsonDocument(doc).toJson());
@@ -212,24 +286,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString study = new_gemm_study(dir.filePath(QStringLiteral("big.json")));
-        QJsonObject doc = load(study);
-        QJsonArray experiments = doc[QStringLiteral("experiments")].toArray();
-        QJsonObject e = experiments.first().toObject();
-        QJsonArray samples;
-        const int n = 200000;
-        for (int i = 0; i < n; ++i)
-            samples.append(
-                QJsonObject {{QStringLiteral("arm"), i % 2 ? QStringLiteral("treatment") : QStringLiteral("baseline")},
-                    {QStringLiteral("rep"), i / 2}, {QStringLiteral("position"), i},
-                    {QStringLiteral("metrics"), QJsonObject {{QStringLiteral("time_ms"), 1.0 + i % 7}}}});
-        e[QStringLiteral("samples")] = samples;
-        QJsonObject plan = e[QStringLiteral("plan")].toObject();
-        plan[QStringLiteral("runs_per_arm")] = n / 2 + 10;
-        e[QStringLiteral("plan")] = plan;
-        experiments[0] = e;
-        doc[QStringLiteral("experiments")] = experiments;
-        const QByteArray before = QJsonDocument(doc).toJson();
-        write_all(study, before);
+        const QByteArray before = write_big_study(study);
 
         const QString err = dir.filePath(QStringLiteral("err.txt"));
         const int err_fd = open_write(err);
@@ -372,13 +429,15 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::addRow("sample file from /dev/zero")
             << QStringLiteral("zero-samples") << QStringLiteral("larger than 256 MiB");
-        QTest::addRow("study from /dev/zero")
+        QTest::addRow("study from /dev/zero (report: kwb run refuses a device outright)")
             << QStringLiteral("zero-study") << QStringLiteral("larger than the 1024 MiB limit");
         QTest::addRow("plan number beyond double range") << QStringLiteral("1e400") << QStringLiteral("warmup_runs");
         QTest::addRow("warm-up rounds of INT_MAX") << QStringLiteral("int-max") << QStringLiteral("warmup_runs");
         QTest::addRow("100000 split halves") << QStringLiteral("aa") << QStringLiteral("split_halves");
         QTest::addRow("hex first line") << QStringLiteral("hex") << QStringLiteral(":1: \"0x10\" is neither");
         QTest::addRow("huge finite sample") << QStringLiteral("huge") << QStringLiteral(":2: 1e300 is too large");
+        QTest::addRow("sample that underflows")
+            << QStringLiteral("tiny") << QStringLiteral(":2: \"1e-400\" is out of range: too small for a double");
     }
     void hostile_inputs()
     {
@@ -401,7 +460,8 @@ private slots:
             r = kwb({QStringLiteral("verdict"), QStringLiteral("--baseline"), QStringLiteral("/dev/zero"),
                 QStringLiteral("--treatment"), b});
         } else if (kind == QStringLiteral("zero-study")) {
-            r = kwb({QStringLiteral("run"), QStringLiteral("/dev/zero")});
+            r = kwb({QStringLiteral("report"), QStringLiteral("/dev/zero"), QStringLiteral("--format"),
+                QStringLiteral("json")});
         } else if (kind == QStringLiteral("1e400")) {
             r = kwb({QStringLiteral("run"), edited_study("warmup_runs", "1e400")});
         } else if (kind == QStringLiteral("int-max")) {
@@ -410,6 +470,9 @@ private slots:
             r = kwb({QStringLiteral("run"), edited_study("split_halves", "100000")});
         } else if (kind == QStringLiteral("hex")) {
             write_all(a, "0x10\n5\n6\n");
+            r = kwb({QStringLiteral("verdict"), QStringLiteral("--baseline"), a, QStringLiteral("--treatment"), b});
+        } else if (kind == QStringLiteral("tiny")) {
+            write_all(a, "1\n1e-400\n6\n");
             r = kwb({QStringLiteral("verdict"), QStringLiteral("--baseline"), a, QStringLiteral("--treatment"), b});
         } else if (kind == QStringLiteral("huge")) {
             write_all(a, "1\n1e300\n6\n");
@@ -588,6 +651,239 @@ private slots:
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral(".t.json.lock"))));
         QVERIFY2(last_line(stream).startsWith("{\"type\":\"end\""), stream.right(300).constData());
         QVERIFY(positions_distinct(study));
+    }
+
+    // An output path that is a device, a FIFO or a directory: refused with one line and exit 2
+    // before any work, and left as it was (issue 26: `--out /dev/null` as root replaced the device).
+    // A FIFO opened for writing would wait for a reader: the time limit fails the test then.
+    void outputs_that_are_not_regular_files_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("kind");
+        for (const char* command : {"report-md", "report-json", "trace", "new-force"})
+            for (const char* kind : {"device", "fifo", "directory"})
+                QTest::addRow("%s to a %s", command, kind) << QString::fromLatin1(command) << QString::fromLatin1(kind);
+    }
+    void outputs_that_are_not_regular_files()
+    {
+        QFETCH(QString, command);
+        QFETCH(QString, kind);
+        QTemporaryDir dir;
+        const QString study = new_gemm_study(dir.filePath(QStringLiteral("s.json")));
+        const QString node = make_node(dir.path(), kind);
+        QVERIFY(!node.isEmpty());
+        const mode_t before = kind_of(node);
+        QVERIFY(before != 0 && before != S_IFREG);
+        QStringList args;
+        if (command == QStringLiteral("report-md") || command == QStringLiteral("report-json"))
+            args = {QStringLiteral("report"), study, QStringLiteral("--format"), command.mid(7),
+                QStringLiteral("--out"), node};
+        else if (command == QStringLiteral("trace"))
+            args = {QStringLiteral("trace"), study, QStringLiteral("--out"), node};
+        else
+            args = {QStringLiteral("new"), QStringLiteral("--workload"), QStringLiteral("gemm"),
+                QStringLiteral("--vary"), QStringLiteral("block=32,128"), QStringLiteral("--out"), node,
+                QStringLiteral("--force")};
+        const auto r = kwb(args, 60000);
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.contains((node + QStringLiteral(": is ")).toUtf8()) && r.err.contains("not a regular file"),
+            r.err.constData());
+        QCOMPARE(r.err.count('\n'), 1);
+        QCOMPARE(kind_of(node), before);
+        QVERIFY(!r.err.contains("wrote"));
+    }
+
+    // `-` is stdout for the commands whose output is a file; nothing named "-" is made.
+    void dash_is_stdout()
+    {
+        QTemporaryDir dir;
+        const QString study = new_gemm_study(dir.filePath(QStringLiteral("s.json")));
+        for (const QStringList& args : {QStringList {QStringLiteral("report"), study, QStringLiteral("--format"),
+                                            QStringLiteral("json"), QStringLiteral("--out"), QStringLiteral("-")},
+                 QStringList {QStringLiteral("trace"), study, QStringLiteral("--out"), QStringLiteral("-")}}) {
+            QProcess p;
+            p.setWorkingDirectory(dir.path());
+            p.start(kKwb, args);
+            QVERIFY(p.waitForFinished(60000));
+            QCOMPARE(p.exitCode(), 0);
+            QVERIFY(QJsonDocument::fromJson(p.readAllStandardOutput()).isObject());
+            QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("-"))));
+        }
+    }
+
+    // A study that is not a regular file: one line naming it, exit 2, never a wait on a FIFO, the
+    // node left as it was and no lock file beside it.
+    void studies_that_are_not_regular_files_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("kind");
+        QTest::addRow("run on a FIFO") << QStringLiteral("run") << QStringLiteral("fifo");
+        QTest::addRow("run --devices on a FIFO") << QStringLiteral("devices") << QStringLiteral("fifo");
+        QTest::addRow("run on a device") << QStringLiteral("run") << QStringLiteral("device");
+        QTest::addRow("run on a directory") << QStringLiteral("run") << QStringLiteral("directory");
+        QTest::addRow("collect on a FIFO") << QStringLiteral("collect") << QStringLiteral("fifo");
+        QTest::addRow("report on a FIFO") << QStringLiteral("report") << QStringLiteral("fifo");
+        QTest::addRow("report on a directory") << QStringLiteral("report") << QStringLiteral("directory");
+        QTest::addRow("trace on a directory") << QStringLiteral("trace") << QStringLiteral("directory");
+    }
+    void studies_that_are_not_regular_files()
+    {
+        QFETCH(QString, command);
+        QFETCH(QString, kind);
+        QTemporaryDir dir;
+        const QString node = make_node(dir.path(), kind);
+        QVERIFY(!node.isEmpty());
+        const mode_t before = kind_of(node);
+        QStringList args;
+        if (command == QStringLiteral("run") || command == QStringLiteral("collect"))
+            args = {command, node};
+        else if (command == QStringLiteral("devices"))
+            args = {QStringLiteral("run"), node, QStringLiteral("--devices"), QStringLiteral("0,1")};
+        else if (command == QStringLiteral("report"))
+            args = {QStringLiteral("report"), node, QStringLiteral("--format"), QStringLiteral("json")};
+        else
+            args = {QStringLiteral("trace"), node, QStringLiteral("--out"), dir.filePath(QStringLiteral("t.json"))};
+        const auto r = kwb(args, 60000);
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.startsWith(QString(QStringLiteral("kwb: ") + node + QStringLiteral(": ")).toUtf8()),
+            r.err.constData());
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(!r.err.contains("basic_filebuf") && !r.err.contains("ios_base"), r.err.constData());
+        QCOMPARE(kind_of(node), before);
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral(".node-%1.lock").arg(kind))));
+    }
+
+    // Ids that would put a part file outside the study's folder ("../", an absolute path), in a
+    // loaded study (kwb run, kwb run --devices) or given as --cell: exit 2 with one line naming the
+    // field or the option, and no file appears anywhere outside the study's folder.
+    void ids_that_leave_the_folder_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("message");
+        QTest::addRow("loaded ../, run") << QStringLiteral("run") << QStringLiteral("../../trav")
+                                         << QStringLiteral("field 'experiments[0].id': \"../../trav\" contains '/'");
+        QTest::addRow("loaded ../, --devices")
+            << QStringLiteral("devices") << QStringLiteral("../../trav")
+            << QStringLiteral("field 'experiments[0].id': \"../../trav\" contains '/'");
+        QTest::addRow("loaded absolute, run") << QStringLiteral("run") << QStringLiteral("@/abs/trav")
+                                              << QStringLiteral("field 'experiments[0].id': \"/");
+        QTest::addRow("loaded absolute, --devices") << QStringLiteral("devices") << QStringLiteral("@/abs/trav")
+                                                    << QStringLiteral("field 'experiments[0].id': \"/");
+        QTest::addRow("--cell ../") << QStringLiteral("cell") << QStringLiteral("../../../trav")
+                                    << QStringLiteral("--cell: the experiment id \"../../../trav\" contains '/'");
+        QTest::addRow("--cell absolute") << QStringLiteral("cell") << QStringLiteral("@/abs/trav")
+                                         << QStringLiteral("--cell: the experiment id \"/");
+    }
+    void ids_that_leave_the_folder()
+    {
+        QFETCH(QString, how);
+        QFETCH(QString, id);
+        QFETCH(QString, message);
+        QTemporaryDir root;
+        id.replace(QStringLiteral("@"), root.path());
+        const QString folder = root.filePath(QStringLiteral("a/b/c"));
+        QVERIFY(QDir().mkpath(folder));
+        QVERIFY(QDir().mkpath(root.filePath(QStringLiteral("abs")))); // so an escape there could succeed
+        const QString study = new_gemm_study(folder + QStringLiteral("/s.json"));
+        if (how != QStringLiteral("cell"))
+            set_first_id(study, id);
+        const QByteArray study_before = read_all(study);
+        const QStringList outside = files_outside(root.path(), folder);
+        QStringList args = {QStringLiteral("run"), study};
+        if (how == QStringLiteral("devices"))
+            args << QStringLiteral("--devices") << QStringLiteral("0,1");
+        if (how == QStringLiteral("cell"))
+            args << QStringLiteral("--cell") << id;
+        const auto r = kwb(args, 120000);
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        QCOMPARE(r.err.count('\n'), 1);
+        QCOMPARE(files_outside(root.path(), folder), outside);
+        QCOMPARE(read_all(study), study_before);
+    }
+
+    // One writer per file: two runs through two hard links of one study, one refused with the
+    // usual line naming the other. Repeated, so either may start first.
+    void hard_links_have_one_writer()
+    {
+        QTemporaryDir dir;
+        for (int round = 0; round < 3; ++round) {
+            const QString study = new_gemm_study(
+                dir.filePath(QStringLiteral("s%1.json").arg(round)), {QStringLiteral("--runs"), QStringLiteral("20")});
+            const QString link = dir.filePath(QStringLiteral("t%1.json").arg(round));
+            QCOMPARE(::link(study.toLocal8Bit().constData(), link.toLocal8Bit().constData()), 0);
+            QProcess a, b;
+            a.start(kKwb, {QStringLiteral("run"), study});
+            b.start(kKwb, {QStringLiteral("run"), link});
+            QVERIFY(a.waitForStarted() && b.waitForStarted());
+            const qint64 pid_a = a.processId(), pid_b = b.processId(); // 0 once they have finished
+            QVERIFY(a.waitForFinished(300000) && b.waitForFinished(300000));
+            const QList<int> codes = {a.exitCode(), b.exitCode()};
+            QVERIFY2(codes.count(0) == 1 && codes.count(2) == 1,
+                qPrintable(QStringLiteral("exit codes %1 %2").arg(codes[0]).arg(codes[1])));
+            QProcess* refused = a.exitCode() == 2 ? &a : &b;
+            QProcess* ran = refused == &a ? &b : &a;
+            const QString err = QString::fromUtf8(refused->readAllStandardError());
+            QVERIFY2(err.contains(QStringLiteral("is being run by PID %1 on host ").arg(ran == &a ? pid_a : pid_b)),
+                qPrintable(err));
+            QCOMPARE(judged_and_warmup_samples(ran == &a ? study : link), 2 * 20 + 2 * 1);
+            QVERIFY(!QFile::exists(dir.filePath(QStringLiteral(".s%1.json.lock").arg(round))));
+            QVERIFY(!QFile::exists(dir.filePath(QStringLiteral(".t%1.json.lock").arg(round))));
+        }
+    }
+
+    // After the holder's first save its name points at a new inode and the link keeps the old
+    // one: a run through the link is still refused.
+    void hard_link_is_refused_after_the_first_save()
+    {
+        QTemporaryDir dir;
+        const QString study = new_gemm_study(
+            dir.filePath(QStringLiteral("late.json")), {QStringLiteral("--runs"), QStringLiteral("5000")});
+        const QString link = dir.filePath(QStringLiteral("late-link.json"));
+        QCOMPARE(::link(study.toLocal8Bit().constData(), link.toLocal8Bit().constData()), 0);
+        const int devnull = open_write(QStringLiteral("/dev/null"));
+        Child c = spawn(kKwb, {QStringLiteral("run"), study}, devnull, devnull);
+        ::close(devnull);
+        QVERIFY(c.pid > 0);
+        const auto inode = [](const QString& p) {
+            struct stat st = {};
+            return ::stat(p.toLocal8Bit().constData(), &st) == 0 ? st.st_ino : ino_t(0);
+        };
+        for (int i = 0; i < 60000 && inode(study) == inode(link); i += 5)
+            QThread::msleep(5);
+        QVERIFY2(inode(study) != inode(link), "the run never saved");
+        const auto r = kwb({QStringLiteral("run"), link});
+        ::kill(c.pid, SIGTERM);
+        QVERIFY(wait_for(c));
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(
+            r.err.contains(QStringLiteral("is being run by PID %1 on host ").arg(c.pid).toUtf8()), r.err.constData());
+        QVERIFY(c.exit_code() == 130 || c.exit_code() == 0);
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral(".late-link.json.lock"))));
+    }
+
+    // `kwb collect` signalled while it loads a big study exits 130 (it died by the signal before
+    // issue 26), the study byte-identical and no lock file left.
+    void collect_on_a_signal_exits_130()
+    {
+        QTemporaryDir dir;
+        const QString study = new_gemm_study(dir.filePath(QStringLiteral("big.json")));
+        const QByteArray before = write_big_study(study);
+        const QString lock = dir.filePath(QStringLiteral(".big.json.lock"));
+        const int devnull = open_write(QStringLiteral("/dev/null"));
+        Child c = spawn(kKwb, {QStringLiteral("collect"), study}, devnull, devnull);
+        ::close(devnull);
+        QVERIFY(c.pid > 0);
+        // The lock is taken after the handlers are installed and before the study is read.
+        for (int i = 0; i < 60000 && !QFile::exists(lock); ++i)
+            ::usleep(1000);
+        QVERIFY2(QFile::exists(lock), "collect never took the lock");
+        ::kill(c.pid, SIGINT);
+        QVERIFY(wait_for(c));
+        QVERIFY2(c.exit_code() == 130, qPrintable(QStringLiteral("wait status %1").arg(c.status)));
+        QCOMPARE(read_all(study), before);
+        QVERIFY(!QFile::exists(lock));
     }
 
     // A filesystem that fills up during the run: the save fails, kwb exits 1, and the study on

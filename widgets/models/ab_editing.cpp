@@ -4,6 +4,7 @@
 #include "models/workload_catalog.h"
 #include "study/arm_roles.h"
 #include "study/gates.h"
+#include "study/path_names.h"
 #include "study/plan_limits.h"
 #include "workloads/new_ab.h"
 #include "workloads/workload.h"
@@ -15,11 +16,7 @@ namespace kwb::gui {
 
 std::string nextExperimentId(const Study& study, const std::string& stem)
 {
-    for (int n = 1;; ++n) {
-        const std::string id = stem + '-' + std::to_string(n);
-        if (!study.find_experiment(id))
-            return id;
-    }
+    return unique_experiment_id(study, stem, 1);
 }
 
 void setWorkload(Experiment& e, const std::string& workload)

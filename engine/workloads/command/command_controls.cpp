@@ -95,6 +95,28 @@ std::optional<std::string> too_many_failures(const Experiment& e)
     return std::nullopt;
 }
 
+std::optional<std::string> arm_without_success(const Experiment& e)
+{
+    for (const auto& arm : e.arms) {
+        int timed = 0;
+        const Sample* last_failed = nullptr;
+        bool succeeded = false;
+        for (const auto& s : e.samples) {
+            if (s.arm != arm.name || s.warmup)
+                continue;
+            ++timed;
+            if (s.failed)
+                last_failed = &s;
+            else
+                succeeded = true;
+        }
+        if (timed > 0 && !succeeded)
+            return fmt::format("arm {}: all {} of its timed repetitions failed, nothing to judge; the last: {}",
+                arm.name, timed, last_failed->note);
+    }
+    return std::nullopt;
+}
+
 std::vector<std::string> command_missing_gates(const Experiment& e)
 {
     std::vector<std::string> gates;

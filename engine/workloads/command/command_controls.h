@@ -17,7 +17,8 @@
 // - Failed requests (metric failed_requests > 0 in a judged repetition): INCONCLUSIVE naming the
 //   arm and count; KILL when only the treatment had failures (it broke what the baseline serves).
 // - Failed repetitions: a run stops (exit 1, finished repetitions kept) once one arm has more than
-//   max_failed_repetitions() failed repetitions.
+//   max_failed_repetitions() failed repetitions, and fails at its end when an arm has no timed
+//   repetition that succeeded.
 // - A command arm without a check command is unverified: a missing gate.
 namespace kwb::command {
 
@@ -35,6 +36,10 @@ void apply_control_finding(FinalVerdict& final, const ControlFinding& finding);
 int max_failed_repetitions(const RunPlan& plan);
 // Set when one arm has more failed repetitions than the limit: the sentence to stop with.
 std::optional<std::string> too_many_failures(const Experiment& experiment);
+// Set when an arm ran timed repetitions and every one of them failed: the sentence the finished
+// run fails with. Under the limit above a plan can complete with nothing to judge for that arm (2
+// runs per arm, both failed); that is a failed run, not a done one.
+std::optional<std::string> arm_without_success(const Experiment& experiment);
 
 // "correctness: arm baseline is an external command without a check command (unverified)".
 std::vector<std::string> command_missing_gates(const Experiment& experiment);

@@ -24,6 +24,7 @@ private slots:
             << QStringLiteral("# ms\n\n1\n  # more\n2\r\n\n") << QString() << Values {1, 2};
         QTest::addRow("no final newline, plus sign") << QStringLiteral("+1\n2") << QString() << Values {1, 2};
         QTest::addRow("one value") << QStringLiteral("7\n") << QString() << Values {7};
+        QTest::addRow("subnormal") << QStringLiteral("2e-310\n") << QString() << Values {2e-310}; // tiny, representable
         QTest::addRow("csv one column") << QStringLiteral("time_ms\n1\n2\n") << QString() << Values {1, 2};
         QTest::addRow("csv one numeric column")
             << QStringLiteral("run,time_ms\na,1\nb,2\n") << QString() << Values {1, 2};
@@ -70,6 +71,17 @@ private slots:
                              << QStringLiteral("b.txt:1: \"inf\" is not a finite number");
         QTest::addRow("overflow") << QStringLiteral("1\n1e999\n") << QString()
                                   << QStringLiteral("b.txt:2: \"1e999\" is not a finite number");
+        // Finite but below the smallest double: out of range, not "not a finite number" or "not positive".
+        QTest::addRow("underflow") << QStringLiteral("1\n1e-400\n") << QString()
+                                   << QStringLiteral("b.txt:2: \"1e-400\" is out of range: too small for a double");
+        QTest::addRow("underflow without an exponent")
+            << QStringLiteral("0.%1\n").arg(QString(400, QLatin1Char('0')) + QStringLiteral("1")) << QString()
+            << QStringLiteral("b.txt:1: \"0.000");
+        QTest::addRow("negative underflow")
+            << QStringLiteral("-1e-400\n") << QString() << QStringLiteral("b.txt:1: \"-1e-400\" is out of range");
+        QTest::addRow("overflow with a negative exponent")
+            << QStringLiteral("1%1e-10\n").arg(QString(400, QLatin1Char('0'))) << QString()
+            << QStringLiteral("b.txt:1: \"1%1e-10\" is not a finite number").arg(QString(400, QLatin1Char('0')));
         QTest::addRow("zero") << QStringLiteral("1\n0\n") << QString() << QStringLiteral("b.txt:2: 0 is not positive");
         QTest::addRow("negative") << QStringLiteral("-1\n") << QString()
                                   << QStringLiteral("b.txt:1: -1 is not positive");

@@ -9,6 +9,8 @@
 #include <QTest>
 #include <cmath>
 #include <filesystem>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace kwb;
 
@@ -147,6 +149,45 @@ private slots:
             << "samples[0].position': 9223372036854775807 is out of range";
         QTest::addRow("version beyond int") << R"({"schema_version": 4294967298, "name": "x"})"
                                             << "newer Kernel Workbench";
+        // Names that become part of a path (study/path_names.h), and ids that must be unique.
+        QTest::addRow("id stepping out") << R"({"schema_version": 3, "name": "x", "experiments": [{"id": "../../trav",
+            "workload": "g", "metric": "t", "arms": []}]})"
+                                         << "field 'experiments[0].id': \"../../trav\" contains '/'";
+        QTest::addRow("absolute id")
+            << R"({"schema_version": 3, "name": "x", "experiments": [{"id": "a", "workload": "g",
+            "metric": "t", "arms": []}, {"id": "/tmp/abs", "workload": "g", "metric": "t", "arms": []}]})"
+            << "field 'experiments[1].id': \"/tmp/abs\" contains '/'";
+        QTest::addRow("id of dots") << R"({"schema_version": 3, "name": "x", "experiments": [{"id": "..",
+            "workload": "g", "metric": "t", "arms": []}]})"
+                                    << "field 'experiments[0].id': \"..\" starts with '.'";
+        QTest::addRow("empty id") << R"({"schema_version": 3, "name": "x", "experiments": [{"id": "",
+            "workload": "g", "metric": "t", "arms": []}]})"
+                                  << "field 'experiments[0].id': \"\" is empty";
+        QTest::addRow("control character in an id")
+            << "{\"schema_version\": 3, \"name\": \"x\", \"experiments\": [{\"id\": \"a\\u001b[2J\", \"workload\": "
+               "\"g\", \"metric\": \"t\", \"arms\": []}]}"
+            << "field 'experiments[0].id': \"a\\u001b[2J\" contains the byte 0x1b";
+        QTest::addRow("absurd id") << QString::fromLatin1(
+            R"({"schema_version": 3, "name": "x", "experiments": [{"id": "%1", "workload": "g",
+            "metric": "t", "arms": []}]})")
+                                          .arg(QString(5000, QLatin1Char('x')))
+                                   << "is 5000 characters long (at most 100)";
+        QTest::addRow("arm name with a slash") << R"({"schema_version": 3, "name": "x", "experiments": [{"id": "a",
+            "workload": "g", "metric": "t", "arms": [{"name": "baseline"}, {"name": "x/../../y"}]}]})"
+                                               << "field 'experiments[0].arms[1].name': \"x/../../y\" contains '/'";
+        QTest::addRow("grid id with a slash")
+            << R"({"schema_version": 3, "name": "x", "grids": [{"id": "../g", "variables": []}]})"
+            << "field 'grids[0].id': \"../g\" contains '/'";
+        QTest::addRow("two experiments of one id")
+            << R"({"schema_version": 3, "name": "x", "experiments": [{"id": "ab-1", "workload": "g", "metric": "t",
+            "arms": []}, {"id": "ab-2", "workload": "g", "metric": "t", "arms": []}, {"id": "ab-1", "workload": "g",
+            "metric": "t", "arms": []}]})"
+            << "field 'experiments[2].id': two experiments have the id 'ab-1' (experiments[0] and [2]); ids must be "
+               "unique in a study";
+        QTest::addRow("two grids of one id")
+            << R"({"schema_version": 3, "name": "x", "grids": [{"id": "grid-1", "variables": []},
+            {"id": "grid-1", "variables": []}]})"
+            << "field 'grids[1].id': two grids have the id 'grid-1'";
     }
 
     void brokenFilesNameTheProblem()
@@ -272,6 +313,46 @@ private slots:
         QVERIFY(through_link && through_link->held());
         QVERIFY(study_lock_holder(real).has_value()); // a writer of the target sees the link's lock
         QVERIFY(!study_lock_holder(root / "other.json").has_value());
+    }
+
+    // One writer per file: a hard link is a second name with a second sidecar, and the inode lock
+    // refuses it, also after the holder's save gave its own name a new inode.
+    void lockThroughAHardLinkIsRefused()
+    {
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString();
+        const auto one = root / "one.json", two = root / "two.json";
+        Study s = sample_study();
+        save_study(s, one);
+        std::filesystem::create_hard_link(one, two);
+        LockHolder holder;
+        auto first = StudyLock::try_acquire(one, &holder);
+        QVERIFY(first && first->held());
+        QVERIFY(!StudyLock::try_acquire(two, &holder));
+        if (::access("/proc/locks", R_OK) == 0) // where the kernel lists locks, the holder is named
+            QCOMPARE(holder.pid, static_cast<long>(::getpid()));
+        QVERIFY(study_lock_holder(two).has_value());
+        QVERIFY(!std::filesystem::exists(study_lock_path(two))); // the refused one left nothing behind
+
+        save_study(s, one); // a new inode for one.json; two.json keeps the old one
+        QVERIFY(!std::filesystem::equivalent(one, two));
+        QVERIFY(!StudyLock::try_acquire(two, &holder));
+        QVERIFY(study_lock_holder(two).has_value());
+
+        first->release();
+        auto after = StudyLock::try_acquire(two, &holder);
+        QVERIFY(after && after->held());
+    }
+
+    void lockingANonRegularStudyIsRefused()
+    {
+        QTemporaryDir dir;
+        const std::filesystem::path fifo = std::filesystem::path(dir.path().toStdString()) / "s.json";
+        QCOMPARE(::mkfifo(fifo.c_str(), 0644), 0);
+        LockHolder holder;
+        QVERIFY_THROWS_EXCEPTION(NotARegularFile, StudyLock::try_acquire(fifo, &holder));
+        QVERIFY(!std::filesystem::exists(study_lock_path(fifo)));
+        QVERIFY(!study_lock_holder(fifo).has_value());
     }
 
     void missingFileIsAnError() { QVERIFY_THROWS_EXCEPTION(StudyLoadError, load_study("/nonexistent/dir/s.json")); }
