@@ -3,10 +3,9 @@
 
 #include "builtin_workloads.h"
 #include "commands.h"
+#include "run/progress_events.h"
 #include "stop_signal.h"
 #include "study/study_file.h"
-#include "verdict/aa_verdict.h"
-#include "verdict/verdict_json.h"
 
 #include <cerrno>
 #include <fcntl.h>
@@ -29,20 +28,9 @@ json unit_and_direction(const Experiment& e)
     return j;
 }
 
-// One line of the stream: "type" and "v" lead, so a person reading the stream sees them first;
-// invalid UTF-8 in a message (a workload's error text) is replaced rather than aborting the stream.
-std::string line_text(const json& line)
-{
-    std::string text = "{\"type\":" + line.at("type").dump() + ",\"v\":" + std::to_string(kProgressStreamVersion);
-    for (const auto& [key, value] : line.items())
-        if (key != "type")
-            text += "," + json(key).dump() + ":" + value.dump(-1, ' ', false, json::error_handler_t::replace);
-    return text + "}\n";
-}
-
 std::string end_line(const std::string& status, int exit_code)
 {
-    return line_text({{"type", "end"}, {"status", status}, {"exit_code", exit_code}});
+    return progress::line(progress::end_event(status, exit_code));
 }
 
 // How long the `end` event waits for room in a pipe whose reader had stalled: a reader that only
@@ -120,7 +108,7 @@ void ProgressStreamWriter::write(json line)
 {
     if (broken_)
         return;
-    const Written w = write_all(line_text(line), -1);
+    const Written w = write_all(progress::line(line), -1);
     if (w == Written::Whole)
         return;
     broken_ = true;
@@ -132,89 +120,46 @@ void ProgressStreamWriter::write(json line)
 
 void ProgressStreamWriter::on_start(const Experiment& e, const RunStart& start)
 {
-    json arms = json::array();
-    for (const auto& a : e.arms)
-        arms.push_back(a.name);
     const json ud = unit_and_direction(e);
-    write({{"type", "start"}, {"study", study_path_}, {"experiment", e.id}, {"workload", e.workload},
-        {"backend", start.backend}, {"metric", e.metric}, {"unit", ud.at("unit")}, {"direction", ud.at("direction")},
-        {"plan",
-            {{"arms", arms}, {"runs_per_arm", start.runs_per_arm}, {"warmup_runs", e.plan.warmup_runs},
-                {"order", start.order}, {"order_truncated", start.order_truncated},
-                {"order_rule", to_string(e.plan.order)}, {"seed", e.plan.seed}, {"stop", to_string(e.plan.stop)},
-                {"duration_s", e.plan.duration_s}, {"max_seconds", e.plan.max_seconds},
-                {"split_halves", e.plan.split_halves}}},
-        {"done_before", start.done_before}, {"at", utc_now_iso8601()}});
+    write(progress::start_event(study_path_, e, start, ud.at("unit"), ud.at("direction"), utc_now_iso8601()));
 }
 
 void ProgressStreamWriter::on_sample(const Experiment& e, const Sample& s, double t_s)
 {
-    json flags = json::array();
-    if (s.throttled)
-        flags.push_back("throttled");
-    if (s.discarded)
-        flags.push_back("discarded");
-    const auto value = s.metrics.find(e.metric);
-    json line = {{"type", "sample"}, {"experiment", e.id}, {"arm", s.arm}, {"rep", s.rep}, {"position", s.position},
-        {"value", value == s.metrics.end() ? json(nullptr) : json(value->second)}, {"values", s.metrics},
-        {"duration_s", s.duration_s}, {"t_s", t_s}, {"warmup", s.warmup}, {"flags", flags}};
-    if (!s.note.empty())
-        line["note"] = s.note;
-    write(std::move(line));
+    write(progress::sample_event(e, s, t_s));
 }
 
 void ProgressStreamWriter::on_metric(const MetricReading& r)
 {
-    write({{"type", "metric"}, {"t_s", r.t_s}, {"name", r.name}, {"value", r.value}, {"unit", r.unit}});
+    write(progress::metric_event(r));
 }
 
 void ProgressStreamWriter::on_progress(const Experiment& e, const RunProgress& p)
 {
-    write({{"type", "progress"}, {"experiment", e.id}, {"done", p.done}, {"planned", p.planned},
-        {"elapsed_s", p.elapsed_s}, {"eta_s", p.eta_s ? json(*p.eta_s) : json(nullptr)}});
+    write(progress::progress_event(e, p));
 }
 
 void ProgressStreamWriter::on_verdict(const Experiment& e)
 {
-    json split_half = nullptr;
-    if (e.split_half)
-        split_half = {{"splits", e.split_half->splits}, {"false_alarms", e.split_half->false_alarms},
-            {"false_alarm_rate", e.split_half->false_alarm_rate()}, {"verdicts", e.split_half->verdicts}};
-    write({{"type", "verdict"}, {"experiment", e.id}, {"verdict", e.verdict ? to_json(*e.verdict) : json(nullptr)},
-        {"final_verdict", e.final_verdict ? to_json(*e.final_verdict) : json(nullptr)}, {"status", to_string(e.status)},
-        {"stop_reason", e.stop_reason}, {"split_half_check", split_half}, {"missing_gates", e.missing_gates},
-        {"aa",
-            e.aa_verdict ? json {{"summary", aa_summary(*e.aa_verdict)}, {"verdict", to_json(*e.aa_verdict)},
-                {"false_alarm", aa_false_alarm(*e.aa_verdict)}}
-                         : json(nullptr)}});
+    write(progress::verdict_event(e));
 }
 
 void ProgressStreamWriter::on_aa_history(
     const Experiment& e, const std::optional<AaFalseAlarmRate>& rate, const std::string& problem)
 {
-    json line = {{"type", "aa_history"}, {"experiment", e.id}, {"device", e.device.model}};
-    if (rate) {
-        line["runs"] = rate->runs;
-        line["false_alarms"] = rate->false_alarms;
-        line["false_alarm_rate"] = rate->rate;
-        line["ci95"] = rate->ci95;
-        line["summary"] = describe(*rate);
-    } else {
-        line["problem"] = problem;
-    }
-    write(std::move(line));
+    write(progress::aa_history_event(e, rate, problem));
 }
 
 void ProgressStreamWriter::on_error(const std::string& message, bool continues)
 {
-    write({{"type", "error"}, {"message", message}, {"continues", continues}});
+    write(progress::error_event(message, continues));
 }
 
 void ProgressStreamWriter::on_end(const std::string& status, int exit_code)
 {
     set_exit_stream(-1, ""); // this is the end: an immediate exit from here adds none
     if (!broken_) {
-        write({{"type", "end"}, {"status", status}, {"exit_code", exit_code}});
+        write(progress::end_event(status, exit_code));
         return;
     }
     // Given up on a stalled reader: the stream is still open, so its end is still owed, on a line

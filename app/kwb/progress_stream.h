@@ -2,6 +2,7 @@
 #pragma once
 
 #include "run/aa_history.h"
+#include "run/progress_line.h"
 #include "run/run_observer.h"
 
 #include <atomic>
@@ -14,7 +15,8 @@
 // happens.
 namespace kwb::cli {
 
-inline constexpr int kProgressStreamVersion = 1;
+// The stream's version is the engine's (run/progress_line.h), as are its events.
+inline constexpr int kProgressStreamVersion = progress::kStreamVersion;
 
 // Until a writer exists (and after it wrote `end`), an immediate exit of kwb run (a signal while
 // the study loads, or a third one, stop_signal.h) ends the stream on `out` itself: `end` with

@@ -391,8 +391,7 @@ int run_remote(const RemoteRunOptions& o)
     if (!relay.saw_end() && o.json_progress && !relay.output_gone()) {
         // A run that died without its last line: the stream still ends, as the contract says.
         const std::string status_word = code == kOk ? "done" : code == kStopped ? "stopped" : "failed";
-        fmt::print("{{\"type\":\"end\",\"v\":{},\"exit_code\":{},\"status\":\"{}\"}}\n", kProgressStreamVersion, code,
-            status_word);
+        std::fputs(progress::line(progress::end_event(status_word, code)).c_str(), stdout);
         std::fflush(stdout);
     }
     return code;

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "progress_stream.h"
 #include "run/fold_parts.h"
+#include "run/progress_events.h"
 #include "stop_signal.h"
 #include "study/grid.h"
 #include "study/new_attempt.h"
@@ -55,16 +56,6 @@ struct Worker {
     std::string pending; // a line not yet ended
 };
 
-// The progress stream's line layout (progress-stream.md): "type" and "v" first, then the rest.
-std::string stream_line(const nlohmann::json& line)
-{
-    std::string text = "{\"type\":" + line.at("type").dump() + ",\"v\":" + std::to_string(kProgressStreamVersion);
-    for (const auto& [key, value] : line.items())
-        if (key != "type" && key != "v")
-            text += "," + nlohmann::json(key).dump() + ":" + value.dump();
-    return text + "}\n";
-}
-
 class Parent {
 public:
     Parent(const DevicesRunRequest& r, Study& study, const std::atomic<bool>& stop)
@@ -113,7 +104,7 @@ public:
                 if (grid.interaction)
                     say_out(fmt::format("{}: interaction: {}\n", grid.id, grid.interaction->summary));
         set_exit_stream(-1, ""); // this is the end: an immediate exit from here adds none
-        emit({{"type", "end"}, {"status", status_}, {"exit_code", code_}});
+        emit(progress::end_event(status_, code_));
         return code_;
     }
 
@@ -261,7 +252,7 @@ private:
     void fail(const std::string& message)
     {
         notice("kwb: {}: {}\n", r_.study, message);
-        emit({{"type", "error"}, {"message", message}, {"continues", false}});
+        emit(progress::error_event(message, false));
         failed_ = true;
         if (code_ == kOk) {
             code_ = kRunFailed;
@@ -273,7 +264,7 @@ private:
     {
         if (!r_.json_progress)
             return;
-        const std::string text = stream_line(line);
+        const std::string text = progress::line(line);
         if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0)
             request_stop(); // the reader went away: stop as on a signal (progress-stream.md)
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "run/progress_line.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
@@ -22,7 +24,8 @@ struct StreamEvent {
 // child cannot take the window down.
 class StreamParser {
 public:
-    static constexpr int kSupportedVersion = 1;
+    // The version the engine writes (run/progress_line.h): one constant for writer and reader.
+    static constexpr int kSupportedVersion = progress::kStreamVersion;
 
     std::vector<StreamEvent> feed(const QByteArray& bytes);
     // A last line without its newline (the child died mid-write) is parsed here.
