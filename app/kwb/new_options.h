@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "study/plan_limits.h"
+#include "study/study.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+// `kwb new`'s options and what its two forms share: the built-in workload form (cmd_new.cpp) and the
+// external-command form (cmd_new_command.cpp).
+namespace kwb::cli::new_form {
+
+struct NewOptions {
+    std::string workload;
+    std::vector<std::string> params;
+    std::string vary;
+    std::vector<std::string> grids; // NAME=a,b[,c[,d]], exactly two: a grid instead of --vary
+    std::string metric;
+    int runs = kDefaultRunsPerArm;
+    std::string out = "study.json";
+    bool force = false;
+    std::string name;
+    std::string order = "abba";
+    std::uint64_t seed = 1;
+    std::string stop = "count";
+    double duration_s = 0;
+    double max_seconds = 3600;
+    int warmup = 1;
+    int split_half = 0; // --split-half[=K]: the split-half stability check
+    int old_aa = 0; // --aa, its name before the real A/A arm: refused with the new names
+    bool aa_arm = false; // --aa-arm: a third arm, the baseline again
+    double min_rep_ms = 10;
+    std::string profile = "generic";
+    std::string backend = "auto";
+    std::vector<std::string> guards;
+    // External commands (docs/adapters.md): the command form of kwb new.
+    std::string baseline_cmd, treatment_cmd, adapter;
+    double timeout = 0;
+    double max_output_mib = 0; // 0: the default (CommandSpec)
+    std::string cwd, check_cmd, adapter_options;
+    std::vector<std::string> env;
+};
+
+// Runs per arm as the plan stores them: whole ABBA blocks, an odd --runs rounded up with a note.
+int planned_runs(const NewOptions& o);
+// NAME=VALUE of an option, or bad input naming it.
+std::pair<std::string, std::string> split_assignment(const std::string& text, const std::string& option);
+// Both forms end alike: refuse to overwrite without --force, build, save (a failed save is bad input).
+Study write_new_study(const NewOptions& o, Study (*build)(const NewOptions&));
+// The A/A arm written, said once.
+void print_aa_note(const Study& study);
+
+// The command form.
+int run_command_form(const NewOptions& o);
+void add_command_form_options(CLI::App* cmd, NewOptions& o);
+
+} // namespace kwb::cli::new_form
