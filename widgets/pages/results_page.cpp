@@ -123,8 +123,8 @@ void ResultsPage::refresh()
     }
     // The arm diff is the engine's (study/arm_diff.h), defaults filled in as the A/B page shows it.
     QString variable;
-    if (const AbArms arms = ab_arms(*e))
-        for (const auto& d : diff_arm_pair(*arms.baseline, *arms.treatment, experimentDefaults(*e)).differences)
+    if (const AbArms pair = ab_arms(*e))
+        for (const auto& d : diff_arm_pair(*pair.baseline, *pair.treatment, experimentDefaults(*e)).differences)
             variable += tr(" · %1: %2 → %3")
                             .arg(qs(d.name), d.baseline.is_null() ? u"–"_s : qs(d.baseline.dump()),
                                 d.treatment.is_null() ? u"–"_s : qs(d.treatment.dump()));

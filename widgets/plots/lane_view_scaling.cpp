@@ -22,13 +22,67 @@ void LaneView::fitLanes()
             fitLane(l, *trace);
 }
 
-void LaneView::fitLanes()
+// Gives the strip's graph what the visible span needs: raw readings where they are fewer than
+// kRawPerPixel per pixel column, else the min and max per bucket of about one column (a power of
+// two in seconds, so panning and small resizes keep the buckets). Only readings that arrived since
+// the last frame are reduced; a new bucket width or a span outside what the graph holds rebuilds
+// it from the series once. The graph holds one span before the visible one (and one after when
+// zoomed), so a frame's cost follows the pixels, not the data rate.
+void LaneView::fitLane(Lane& lane, const LaneTrace& trace)
 {
-    if (!m_series)
+    QCPGraphDataContainer& data = *lane.graph->data();
+    const qsizetype n = std::min({lane.drawn, trace.t.size(), trace.value.size()});
+    if (!lane.sorted) {
+        if (lane.decimator.bucket() != 0 || lane.fresh || lane.fed > n) {
+            lane.decimator.reset(data, 0);
+            lane.fed = 0;
+            lane.fresh = false;
+        }
+        QVector<QCPGraphData> add;
+        for (qsizetype i = lane.fed; i < n; ++i)
+            add.append(QCPGraphData(trace.t[i], trace.value[i]));
+        data.add(add, false);
+        lane.fed = n;
+        lane.graph->setAntialiased(true);
         return;
-    for (auto& l : m_lanes)
-        if (const LaneTrace* trace = m_series->lane(l.name))
-            fitLane(l, *trace);
+    }
+    const QCPRange r = timeRange();
+    const double span = std::max(r.size(), 1e-9);
+    lane.fittedWidth = lane.rect->width();
+    const double px = std::max(lane.rect->width(), 64);
+    const double* t = trace.t.constData();
+    const double* v = trace.value.constData();
+    const qsizetype visible = std::upper_bound(t, t + n, r.upper) - std::lower_bound(t, t + n, r.lower);
+    // A little hysteresis so a span near the threshold does not flip the strip every frame.
+    const bool wasRaw = lane.decimator.bucket() == 0;
+    const bool raw = visible <= kRawPerPixel * px * (wasRaw || lane.fresh ? 1.0 : 0.75);
+    double bucket = 0;
+    if (!raw) {
+        const double width = (m_following ? m_window * 1.02 : span) / px;
+        bucket = std::exp2(std::ceil(std::log2(width)));
+    }
+    const bool rebuild = lane.fresh || bucket != lane.decimator.bucket() || r.lower < lane.coveredLo
+        || r.upper > lane.coveredHi || lane.fed > n;
+    if (rebuild) {
+        lane.coveredLo = r.lower - span;
+        lane.coveredHi = m_following ? std::numeric_limits<double>::infinity() : r.upper + span;
+        lane.decimator.reset(data, bucket);
+        const qsizetype from = std::lower_bound(t, t + n, lane.coveredLo) - t;
+        const qsizetype to = std::upper_bound(t, t + n, lane.coveredHi) - t;
+        lane.decimator.append(data, t + from, v + from, to - from);
+        lane.fed = n;
+        lane.fresh = false;
+        lane.graph->setAntialiased(raw); // dense min/max columns: antialiasing costs, shows nothing
+        return;
+    }
+    const qsizetype to = std::upper_bound(t + lane.fed, t + n, lane.coveredHi) - t;
+    lane.decimator.append(data, t + lane.fed, v + lane.fed, to - lane.fed);
+    lane.fed = n;
+    // Following: drop what scrolled a span out of view (amortised: QCustomPlot keeps the room).
+    if (m_following && lane.coveredLo < r.lower - 2 * span) {
+        lane.coveredLo = r.lower - span;
+        data.removeBefore(lane.coveredLo);
+    }
 }
 
 QRectF LaneView::laneLabelRect(const QString& lane) const
