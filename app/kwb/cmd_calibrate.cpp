@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "hardware/ceilings.h"
 #include "hardware/gpu_backend.h"
+#include "util/atomic_file.h"
 
 #include <fmt/format.h>
 
@@ -18,6 +19,7 @@ struct CalibrateOptions {
 
 int run(const CalibrateOptions& o)
 {
+    check_regular_or_absent(ceilings_path()); // before seconds of measuring: where they go must take a file
     const auto* api = GpuBackend::instance().api();
     if (!api || !api->calibrate)
         throw std::runtime_error(fmt::format("kwb calibrate needs the GPU backend: {}",

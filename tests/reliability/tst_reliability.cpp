@@ -853,7 +853,7 @@ private slots:
         for (int i = 0; i < 60000 && inode(study) == inode(link); i += 5)
             QThread::msleep(5);
         QVERIFY2(inode(study) != inode(link), "the run never saved");
-        const auto r = kwb({QStringLiteral("run"), link});
+        const auto r = kwb({QStringLiteral("run"), link}, 60000); // a second writer would run for minutes
         ::kill(c.pid, SIGTERM);
         QVERIFY(wait_for(c));
         QCOMPARE(r.exit_code, 2);
