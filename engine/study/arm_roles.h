@@ -22,6 +22,19 @@ inline constexpr const char* kAaArmSuffix = "-aa"; // the A/A arm is named after
 template<typename ArmT> struct AbArmsOf {
     ArmT* baseline = nullptr;
     ArmT* treatment = nullptr;
+    AbArmsOf() = default;
+    AbArmsOf(ArmT* b, ArmT* t)
+        : baseline(b)
+        , treatment(t)
+    {
+    }
+    // The arms of a mutable experiment read as const ones.
+    template<typename Other>
+    AbArmsOf(const AbArmsOf<Other>& other) // NOLINT(google-explicit-constructor): a widening, as for pointers
+        : baseline(other.baseline)
+        , treatment(other.treatment)
+    {
+    }
     explicit operator bool() const { return baseline && treatment; }
 };
 using AbArms = AbArmsOf<const Arm>;
