@@ -275,7 +275,7 @@ private slots:
         QVERIFY2(page.aaText().startsWith(u"A/A at n = 6: NOISE, delta "_s), qPrintable(page.aaText()));
         QVERIFY2(
             page.aaText().endsWith(u"(the baseline cell r0c0 again, beside cell r0c1)"_s), qPrintable(page.aaText()));
-        QVERIFY(doc.study().grids.front().interaction.is_object()); // the A/A arm is not a cell of the grid
+        QVERIFY(doc.study().grids.front().interaction.has_value()); // the A/A arm is not a cell of the grid
         QVERIFY(child<QLabel>(page, "interaction")->text().contains(u"do not add up"_s));
 
         page.aaArmBox()->click();
