@@ -27,14 +27,13 @@ int collect(const std::string& path)
     LockHolder holder;
     std::optional<StudyLock> lock;
     try {
-        lock = StudyLock::try_acquire(path, &holder);
+        lock = lock_study_for_exit(path, &holder);
     } catch (const std::exception& e) {
         throw BadInput(fmt::format("{} (kwb collect locks the study while it folds)", e.what()));
     }
     if (!lock)
         throw BadInput(fmt::format(
             "{}: is being run by {} (it folds its own parts; collect after it ends)", path, holder.describe()));
-    set_exit_cleanup_path(study_lock_path(path).string());
     struct ForgetAtExit {
         ~ForgetAtExit() { set_exit_cleanup_path(""); }
     } forget_at_exit;

@@ -175,14 +175,13 @@ int run(const RunOptions& o)
     LockHolder holder;
     std::optional<StudyLock> lock;
     try {
-        lock = StudyLock::try_acquire(file, &holder);
+        lock = lock_study_for_exit(file, &holder);
     } catch (const std::exception& e) {
         throw BadInput(fmt::format("{} (kwb run locks the study while it runs)", e.what()));
     }
     if (!lock)
         throw BadInput(fmt::format(
             "{}: is being run by {} (one kwb run per study; wait for it or stop it)", file, holder.describe()));
-    set_exit_cleanup_path(study_lock_path(file).string());
     struct ReleaseAtExit {
         ~ReleaseAtExit() { set_exit_cleanup_path(""); }
     } release_at_exit;

@@ -300,14 +300,13 @@ int run_on_devices(const DevicesRunRequest& r, const ExperimentCheck& check)
     LockHolder holder;
     std::optional<StudyLock> lock;
     try {
-        lock = StudyLock::try_acquire(r.study, &holder);
+        lock = lock_study_for_exit(r.study, &holder);
     } catch (const std::exception& e) {
         throw BadInput(fmt::format("{} (kwb run locks the study while it runs)", e.what()));
     }
     if (!lock)
         throw BadInput(fmt::format(
             "{}: is being run by {} (one kwb run per study; wait for it or stop it)", r.study, holder.describe()));
-    set_exit_cleanup_path(study_lock_path(r.study).string());
     struct ReleaseAtExit {
         ~ReleaseAtExit() { set_exit_cleanup_path(""); }
     } release_at_exit;

@@ -123,4 +123,16 @@ void set_stream_mid_line(bool mid_line)
     g_stream_mid_line.store(mid_line);
 }
 
+std::optional<StudyLock> lock_study_for_exit(const std::string& path, LockHolder* holder)
+{
+    set_protected(true);
+    struct Unprotect {
+        ~Unprotect() { set_protected(false); }
+    } unprotect;
+    std::optional<StudyLock> lock = StudyLock::try_acquire(path, holder);
+    if (lock)
+        set_exit_cleanup_path(study_lock_path(path).string());
+    return lock;
+}
+
 } // namespace kwb::cli

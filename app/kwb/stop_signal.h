@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "study/study_lock.h"
+
 #include <atomic>
+#include <optional>
 #include <string>
 
 namespace kwb::cli {
@@ -46,5 +49,11 @@ void set_exit_cleanup_path(const std::string& path);
 // starts on a line of its own.
 void set_exit_stream(int fd, const std::string& line);
 void set_stream_mid_line(bool mid_line);
+
+// Takes the study's lock (study/study_lock.h) and names its file for removal by an immediate exit, as
+// one step a signal cannot split: a signal between the two left the lock file behind. A signal in
+// between only sets the flag (the caller stops at its next check). Returns an empty optional with
+// `holder` set when another process holds the lock; throws what StudyLock::try_acquire throws.
+std::optional<StudyLock> lock_study_for_exit(const std::string& path, LockHolder* holder);
 
 } // namespace kwb::cli
