@@ -46,8 +46,12 @@ private slots:
     {
         QTemporaryDir dir;
         const QString study = dir.filePath(L("s.json"));
-        auto r = kwb({L("new"), L("--baseline-cmd"), kStandin + L(" --format vllm --mean 80 --out {out}"),
-            L("--treatment-cmd"), kStandin + L(" --format vllm --mean 60 --out {out}"), L("--metric"),
+        // A fixed --sequence: six random draws look bimodal to the spec's rule about once in twenty
+        // arms, which made this verdict depend on luck.
+        const QString base_seq = dir.filePath(L("base.seq")), treat_seq = dir.filePath(L("treat.seq"));
+        auto r = kwb({L("new"), L("--baseline-cmd"),
+            kStandin + L(" --format vllm --mean 80 --sequence ") + base_seq + L(" --out {out}"), L("--treatment-cmd"),
+            kStandin + L(" --format vllm --mean 60 --sequence ") + treat_seq + L(" --out {out}"), L("--metric"),
             L("mean_ttft_ms"), L("--runs"), L("5"), L("--timeout"), L("60"), L("--env"), L("KWB_TEST=1"),
             L("--check-cmd"), L("true"), L("--out"), study});
         QVERIFY2(r.exit_code == 0, r.err.constData());
