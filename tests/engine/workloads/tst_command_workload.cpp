@@ -184,7 +184,7 @@ private slots:
         const std::string pidfile = dir.filePath(QStringLiteral("daemon")).toStdString();
         const auto r = run_process({start_daemon(pidfile) + "; sleep 300", "", {}, 3});
         QVERIFY(r.timed_out);
-        QVERIFY2(r.seconds >= 3 && r.seconds < 10, fmt::format("{} s", r.seconds).c_str());
+        QVERIFY2(r.seconds >= 3 && r.seconds < 20, fmt::format("{} s", r.seconds).c_str());
         const int pid = read_pid(pidfile);
         QVERIFY(pid > 0);
         QTRY_VERIFY(!process_alive(pid));
@@ -213,7 +213,7 @@ private slots:
         QVERIFY(!a.ok);
         QVERIFY2(a.error.find("more than 64 MiB to stdout, the cap on captured output") != std::string::npos,
             a.error.c_str());
-        QVERIFY2(a.seconds < 10, fmt::format("{} s", a.seconds).c_str());
+        QVERIFY2(a.seconds < 20, fmt::format("{} s", a.seconds).c_str());
         // A smaller cap, on stderr and on the result file too; under it nothing is cut.
         s.max_output_mib = 1;
         s.cmd = "head -c 2000000 /dev/zero >&2";
@@ -283,7 +283,7 @@ private slots:
         const auto a = run_attempt(s);
         const double took = steady_now_s() - t0;
         QVERIFY(!a.ok);
-        QVERIFY2(took < 10, fmt::format("{} s for a 0.5 s timeout", took).c_str());
+        QVERIFY2(took < 20, fmt::format("{} s for a 0.5 s timeout", took).c_str());
         QVERIFY2(a.error.find("timed out") != std::string::npos || a.error.find("no adapter") != std::string::npos,
             a.error.c_str());
     }
