@@ -2,7 +2,6 @@
 // The window's file lifecycle: new, open, the demo, autosave recovery, save, save as, the recent
 // files, and what leaving a study with unsaved edits or a run in progress asks.
 #include "main_window.h"
-
 #include "models/device_probe.h"
 #include "models/json_convert.h"
 #include "models/run_controller.h"

@@ -152,7 +152,8 @@ struct GridGroupReport {
     std::string row_variable, col_variable;
     std::vector<std::string> row_levels, col_levels; // as written in the study
     std::vector<GridGroupCell> cells; // every cell, row-major, the baseline cell included
-    std::optional<GridInteraction> interaction; // as stored (study/grid_interaction_record.h), null until every cell is judged
+    std::optional<GridInteraction>
+        interaction; // as stored (study/grid_interaction_record.h), null until every cell is judged
     std::vector<std::string> pending; // cells not judged yet
 };
 

@@ -60,7 +60,6 @@ template<class F> std::vector<double> time_iterations(int iterations, F&& f)
 
 double mean(std::span<const double> values);
 
-
 // The ParamSpec of the `iterations` and `threads` parameters, the same for every kernel.
 ParamSpec iterations_param(long long default_value, std::initializer_list<long long> values);
 ParamSpec threads_param();

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The lane view's time axis: following the newest sample, pausing, the window's width, a range the user chose, and every lane kept on the one time range.
-#include "plots/lane_view.h"
-
+// The lane view's time axis: following the newest sample, pausing, the window's width, a range the user chose, and
+// every lane kept on the one time range.
 #include "models/live_series.h"
+#include "plots/lane_view.h"
 #include "plots/plot_style.h"
 
 #include <algorithm>

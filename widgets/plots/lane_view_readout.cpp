@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The lane view's readout: the values of every lane at the time under the pointer.
-#include "plots/lane_view.h"
-
 #include "models/live_series.h"
+#include "plots/lane_view.h"
 #include "plots/plot_style.h"
 
 #include <algorithm>

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The lane view's value axes: each lane fitted to what is in view, its label and top reading placed clear of the data.
-#include "plots/lane_view.h"
-
 #include "models/live_series.h"
+#include "plots/lane_view.h"
 #include "plots/plot_style.h"
 
 #include <algorithm>
