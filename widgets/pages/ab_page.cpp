@@ -293,7 +293,9 @@ QString AbPage::runBlockedReason() const
 void AbPage::updateRunButtons()
 {
     const bool running = m_run && m_run->isRunning();
-    const QString blocked = runBlockedReason();
+    // Asked on every progress event while a run goes: the gates (now the arms' whole shape rule,
+    // which walks every kept sample) only matter while Start could be pressed, as the window asks them.
+    const QString blocked = running ? QString() : runBlockedReason();
     m_start->setEnabled(!running && blocked.isEmpty());
     m_start->setToolTip(
         blocked.isEmpty() ? tr("Save the study and run the A/B with kwb (Ctrl+R)") : tr("Locked: %1").arg(blocked));
