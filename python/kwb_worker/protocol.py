@@ -142,6 +142,8 @@ class Worker:
                 raise RequestError(f"request line over {MAX_MESSAGE_BYTES} bytes")
             request = self._parse(line)
             request_id = request.get("id")
+            if isinstance(request_id, float) and request_id.is_integer():
+                request_id = int(request_id)
             if isinstance(request_id, bool) or not isinstance(request_id, int):
                 request_id = None
                 raise RequestError("the request has no integer 'id'")
