@@ -12,7 +12,6 @@
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <cmath>
 #include <cstring>
 
@@ -46,8 +45,8 @@ std::unique_ptr<WorkerSession> start(const Worker& w)
 
 QJsonObject prepare_request(int n, int block, const char* variant, qint64 seed)
 {
-    return {{L("params"), QJsonObject {{L("n"), n}, {L("block"), block}, {L("variant"), L(variant)}}},
-        {L("seed"), seed}};
+    return {
+        {L("params"), QJsonObject {{L("n"), n}, {L("block"), block}, {L("variant"), L(variant)}}}, {L("seed"), seed}};
 }
 
 // The float32 values of a verify file; fails the test when its size is not elements * 4.
@@ -82,7 +81,8 @@ class TestWorkerProtocol : public QObject {
 private slots:
     void initTestCase()
     {
-        QVERIFY2(!kPython.isEmpty(), "no python3 with numpy was found at configure time (scripts/deps.txt: python3-numpy)");
+        QVERIFY2(
+            !kPython.isEmpty(), "no python3 with numpy was found at configure time (scripts/deps.txt: python3-numpy)");
     }
 
     void exchange_data()
@@ -136,8 +136,8 @@ private slots:
         QVERIFY2(one_line_error(a), qPrintable(a.value(L("error")).toString()));
         QVERIFY2(a.value(L("error")).toString().contains(L("n must be")), qPrintable(a.value(L("error")).toString()));
         QVERIFY(one_line_error(w.request(L("prepare"), prepare_request(64, 7, "blocked", 7)))); // not a value
-        QVERIFY(one_line_error(w.request(L("prepare"),
-            {{L("params"), QJsonObject {{L("no_such_param"), 1}}}, {L("seed"), 7}})));
+        QVERIFY(one_line_error(
+            w.request(L("prepare"), {{L("params"), QJsonObject {{L("no_such_param"), 1}}}, {L("seed"), 7}})));
 
         a = w.request(L("prepare"), prepare_request(64, 16, "blocked", 7));
         QCOMPARE(a.value(L("ok")), QJsonValue(true));
@@ -201,8 +201,8 @@ private slots:
         QVERIFY(one_line_error(w.answer("[1, 2, 3]", -1)));
         QVERIFY(one_line_error(w.answer("{\"op\":\"hello\",\"protocol\":1}", -1))); // no id
         QVERIFY(one_line_error(w.answer("{\"op\":\"hello\",\"id\":900,\"protocol\":NaN}", -1)));
-        QVERIFY(one_line_error(w.answer(
-            "{\"op\":\"hello\",\"id\":901,\"protocol\":1,\"pad\":\"" + QByteArray(1 << 20, 'x') + "\"}", -1)));
+        QVERIFY(one_line_error(
+            w.answer("{\"op\":\"hello\",\"id\":901,\"protocol\":1,\"pad\":\"" + QByteArray(1 << 20, 'x') + "\"}", -1)));
         QCOMPARE(w.request(L("hello"), {{L("protocol"), 1}}).value(L("ok")), QJsonValue(true)); // still alive
 
         QCOMPARE(w.request(L("release")).value(L("ok")), QJsonValue(true));
@@ -226,52 +226,117 @@ private slots:
         QVERIFY2(w.faults().isEmpty(), qPrintable(w.faults().join(L("; "))));
     }
 
+    void noisy_workers_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("env");
+        QTest::addColumn<QStringList>("printed");
+        const Worker py = python_worker(QStringLiteral(KWB_WORKER_TEST_DATA "/noisy_kernel.py"));
+        QTest::addRow("python") << py.program << py.args << py.env
+                                << QStringList {L("noisy: print at import"), L("noisy: sys.stdout at import"),
+                                       L("noisy: fd 1 at import"), L("noisy: fd 1 in run"), L("noisy: print in run")};
+        QTest::addRow("cpp") << QStringLiteral(KWB_NOISY_CPP_WORKER) << QStringList {} << QStringList {}
+                             << QStringList {L("noisy: printf in setup"), L("noisy: cout in setup"),
+                                    L("noisy: fd 1 in setup"), L("noisy: printf in run"), L("noisy: fd 1 in run")};
+    }
+
     // What Triton and C extensions do: print at import time and write straight to fd 1. None of
-    // it may reach the protocol; an exception mid-batch fails that request only.
-    void python_prints_and_raises()
+    // it may reach the protocol; an exception mid-batch fails that request only; an element the
+    // kernel leaves unwritten stays NaN in the file (the poison), and the reference fails.
+    void noisy_workers()
+    {
+        QFETCH(QString, program);
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, env);
+        QFETCH(QStringList, printed);
+        const auto prepare = [](const char* fail, qint64 seed) {
+            return QJsonObject {{L("params"), QJsonObject {{L("fail"), L(fail)}}}, {L("seed"), seed}};
+        };
+        WorkerSession w(program, args, env);
+        QVERIFY(w.started());
+        QCOMPARE(w.request(L("hello"), {{L("protocol"), 1}}).value(L("ok")), QJsonValue(true));
+        auto a = w.request(L("prepare"), prepare("setup", 1));
+        QVERIFY(one_line_error(a));
+        QVERIFY2(a.value(L("error")).toString().contains(L("setup failed on purpose")),
+            qPrintable(a.value(L("error")).toString()));
+
+        QCOMPARE(w.request(L("prepare"), prepare("third-launch", 1)).value(L("ok")), QJsonValue(true));
+        a = w.request(L("time"), {{L("launches"), 5}, {L("cold"), false}});
+        QVERIFY(one_line_error(a));
+        QVERIFY2(a.value(L("error")).toString().contains(L("third launch failed on purpose")),
+            qPrintable(a.value(L("error")).toString()));
+
+        QTemporaryDir dir;
+        const QString out = dir.filePath(L("o.bin"));
+        QCOMPARE(w.request(L("prepare"), prepare("none", 3)).value(L("ok")), QJsonValue(true));
+        QCOMPARE(
+            w.request(L("time"), {{L("launches"), 2}, {L("cold"), true}}).value(L("per_launch_ms")).toArray().size(),
+            2);
+        a = w.request(L("verify"), {{L("seed"), 9}, {L("output"), out}});
+        QCOMPARE(a.value(L("elements")).toInt(), 4);
+        QCOMPARE(a.value(L("reference")).toObject().value(L("passed")), QJsonValue(true));
+        QCOMPARE(read_output(out, 4), (QVector<float> {2, 3, 4, 5})); // verify's seed: 9 % 7 + i
+
+        QCOMPARE(w.request(L("prepare"), prepare("skip-last", 3)).value(L("ok")), QJsonValue(true));
+        a = w.request(L("verify"), {{L("seed"), 9}, {L("output"), out}});
+        QCOMPARE(a.value(L("ok")), QJsonValue(true));
+        QCOMPARE(a.value(L("reference")).toObject().value(L("passed")), QJsonValue(false));
+        QVERIFY(a.value(L("reference")).toObject().value(L("max_abs_error")).isNull()); // JSON has no NaN
+        const auto values = read_output(out, 4);
+        QCOMPARE(values.size(), 4);
+        QCOMPARE(values.mid(0, 3), (QVector<float> {2, 3, 4}));
+        QVERIFY(std::isnan(values[3]));
+
+        QCOMPARE(w.request(L("release")).value(L("ok")), QJsonValue(true));
+        QCOMPARE(w.wait_exit(), 0);
+        QVERIFY2(w.faults().isEmpty(), qPrintable(w.faults().join(L("; "))));
+        const QByteArray err = w.stderr_text();
+        for (const auto& line : printed)
+            QVERIFY2(err.contains(line.toUtf8()), qPrintable(line));
+    }
+
+    // The Python helper's own edges: an error names the user's frame; a copy handed back as the
+    // output would dodge the NaN poison and is refused.
+    void python_error_names_the_frame_and_refuses_copies()
     {
         auto w = start(python_worker(QStringLiteral(KWB_WORKER_TEST_DATA "/noisy_kernel.py")));
         QVERIFY(w->started());
-        QCOMPARE(w->request(L("hello"), {{L("protocol"), 1}}).value(L("ok")), QJsonValue(true));
         auto a = w->request(L("prepare"), {{L("params"), QJsonObject {{L("fail"), L("setup")}}}, {L("seed"), 1}});
-        QVERIFY(one_line_error(a));
-        // The error names the user's frame, so the stderr tail is not needed to find it.
         QVERIFY2(a.value(L("error")).toString().contains(L("RuntimeError: setup failed on purpose (noisy_kernel.py:")),
             qPrintable(a.value(L("error")).toString()));
-
-        QCOMPARE(w->request(L("prepare"), {{L("params"), QJsonObject {{L("fail"), L("third-launch")}}}, {L("seed"), 1}})
-                     .value(L("ok")),
-            QJsonValue(true));
-        a = w->request(L("time"), {{L("launches"), 5}, {L("cold"), false}});
-        QVERIFY(one_line_error(a));
-        QVERIFY(a.value(L("error")).toString().startsWith(L("ZeroDivisionError: third launch failed on purpose")));
-
         QTemporaryDir dir;
-        QCOMPARE(w->request(L("prepare"), {{L("params"), QJsonObject {{L("fail"), L("none")}}}, {L("seed"), 3}})
-                     .value(L("ok")),
-            QJsonValue(true));
-        a = w->request(L("time"), {{L("launches"), 2}, {L("cold"), true}});
-        QCOMPARE(a.value(L("per_launch_ms")).toArray().size(), 2);
-        a = w->request(L("verify"), {{L("seed"), 9}, {L("output"), dir.filePath(L("o.bin"))}});
-        QCOMPARE(a.value(L("elements")).toInt(), 4);
-        QCOMPARE(a.value(L("reference")).toObject().value(L("passed")), QJsonValue(true));
-        QCOMPARE(read_output(dir.filePath(L("o.bin")), 4), (QVector<float> {2, 3, 4, 5})); // 9 % 7 + i
-
-        // A copy handed back as output would dodge the NaN poison: refused.
         QCOMPARE(w->request(L("prepare"), {{L("params"), QJsonObject {{L("fail"), L("copy")}}}, {L("seed"), 3}})
                      .value(L("ok")),
             QJsonValue(true));
         a = w->request(L("verify"), {{L("seed"), 9}, {L("output"), dir.filePath(L("o.bin"))}});
         QVERIFY(one_line_error(a));
         QVERIFY(a.value(L("error")).toString().contains(L("not a copy")));
-
-        QCOMPARE(w->request(L("release")).value(L("ok")), QJsonValue(true));
-        QCOMPARE(w->wait_exit(), 0);
+        QCOMPARE(w->finish(), 0);
         QVERIFY2(w->faults().isEmpty(), qPrintable(w->faults().join(L("; "))));
-        const QByteArray err = w->stderr_text();
-        for (const char* line : {"noisy: print at import", "noisy: sys.stdout at import", "noisy: fd 1 at import",
-                 "noisy: fd 1 in run", "noisy: print in run"})
-            QVERIFY2(err.contains(line), line);
+    }
+
+    // The C++ header reads f64, f16 and bf16 outputs (host memory here) into the float32 file.
+    void cpp_output_dtypes_data()
+    {
+        QTest::addColumn<QString>("dtype");
+        for (const char* d : {"f32", "f64", "f16", "bf16"})
+            QTest::addRow("%s", d) << L(d);
+    }
+    void cpp_output_dtypes()
+    {
+        QFETCH(QString, dtype);
+        WorkerSession w(QStringLiteral(KWB_NOISY_CPP_WORKER), {});
+        QVERIFY(w.started());
+        QCOMPARE(
+            w.request(L("prepare"), {{L("params"), QJsonObject {{L("dtype"), dtype}}}, {L("seed"), 5}}).value(L("ok")),
+            QJsonValue(true));
+        QTemporaryDir dir;
+        const auto a = w.request(L("verify"), {{L("seed"), 10}, {L("output"), dir.filePath(L("o.bin"))}});
+        QCOMPARE(a.value(L("reference")).toObject().value(L("passed")), QJsonValue(true));
+        QCOMPARE(read_output(dir.filePath(L("o.bin")), 4), (QVector<float> {3, 4, 5, 6}));
+        QCOMPARE(w.finish(), 0);
+        QVERIFY2(w.faults().isEmpty(), qPrintable(w.faults().join(L("; "))));
     }
 
     // A user file that does not import still gets a worker that says why, on every request.

@@ -78,8 +78,8 @@ public:
         const bool id_ok = expected_id < 0 ? id.isNull() : (id.isDouble() && id.toInteger() == expected_id);
         if (!id_ok)
             faults_ << QStringLiteral("answer id %1, expected %2")
-                           .arg(QString::fromUtf8(QJsonDocument(QJsonObject {{QStringLiteral("id"), id}}).toJson(
-                                    QJsonDocument::Compact)))
+                           .arg(QString::fromUtf8(
+                               QJsonDocument(QJsonObject {{QStringLiteral("id"), id}}).toJson(QJsonDocument::Compact)))
                            .arg(expected_id);
         if (!obj.value(QStringLiteral("ok")).isBool())
             faults_ << QStringLiteral("answer without a boolean ok: %1").arg(QString::fromUtf8(reply));

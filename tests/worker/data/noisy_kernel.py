@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """A kernel that misbehaves on purpose, for tst_worker_protocol: it prints at import time and on
 every launch (through print, sys.stdout and straight to fd 1, as C extensions do), raises when
-asked, and can hand back a copy of its output instead of the buffer run() writes. Plain Python
+asked, can hand back a copy of its output instead of the buffer run() writes, or leave an
+element unwritten. Plain Python
 lists, so it needs no numpy."""
 
 import os
@@ -26,7 +27,7 @@ def run(s):
     print("noisy: print in run")
     if s["fail"] == "third-launch" and s["calls"] >= 3:
         raise ZeroDivisionError("third launch failed on purpose")
-    for i in range(4):
+    for i in range(3 if s["fail"] == "skip-last" else 4):  # skip-last: the NaN poison must show
         s["out"][i] = float(i + s["seed"] % 7)
 
 
@@ -40,7 +41,7 @@ def reference(s):
 
 kernel = kw.Kernel(
     name="noisy",
-    params=[kw.Param("fail", "none", values=["none", "setup", "third-launch", "copy"])],
+    params=[kw.Param("fail", "none", values=["none", "setup", "third-launch", "copy", "skip-last"])],
     setup=setup,
     run=run,
     output=output,
