@@ -229,6 +229,13 @@ def _cupy_gpu() -> Any:
         return None
 
 
+def _try_import(module: str) -> None:
+    try:
+        __import__(module)
+    except ImportError:
+        pass
+
+
 def select_backend(wanted: str) -> Any:
     """The backend for a kernel's `device` ("auto", "cuda", "cpu"), on KWB_DEVICE's GPU.
 
@@ -237,15 +244,13 @@ def select_backend(wanted: str) -> Any:
     """
     if wanted == "cpu":
         return CpuBackend()
-    if wanted == "cuda":
-        for module in ("torch", "cupy"):
-            try:
-                __import__(module)
-            except ImportError:
-                pass
+    if wanted == "cuda" and "torch" not in sys.modules and "cupy" not in sys.modules:
+        _try_import("torch")
     torch = _torch_gpu()
     if torch is not None:
         return TorchCudaBackend(torch, device_index())
+    if wanted == "cuda":
+        _try_import("cupy")  # only where torch cannot reach a GPU: importing cupy costs time
     cupy = _cupy_gpu()
     if cupy is not None:
         return CupyBackend(cupy, device_index())
