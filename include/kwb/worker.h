@@ -785,6 +785,47 @@ inline std::string one_line(std::string s)
     return s.empty() ? std::string("(no message)") : s;
 }
 
+// Well-formed UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF): a request that
+// is not would otherwise be echoed into an answer kwb cannot parse.
+inline bool valid_utf8(std::string_view s)
+{
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        std::size_t n = 0;
+        std::uint32_t cp = 0;
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        if ((c & 0xe0) == 0xc0) {
+            n = 1;
+            cp = c & 0x1fu;
+        } else if ((c & 0xf0) == 0xe0) {
+            n = 2;
+            cp = c & 0x0fu;
+        } else if ((c & 0xf8) == 0xf0) {
+            n = 3;
+            cp = c & 0x07u;
+        } else {
+            return false;
+        }
+        for (std::size_t k = 1; k <= n; ++k) {
+            if (i + k >= s.size())
+                return false;
+            const auto cc = static_cast<unsigned char>(s[i + k]);
+            if ((cc & 0xc0) != 0x80)
+                return false;
+            cp = (cp << 6) | (cc & 0x3fu);
+        }
+        static constexpr std::uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+        if (cp < kMin[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return false;
+        i += n + 1;
+    }
+    return true;
+}
+
 // A request that cannot be served (as opposed to an exception of the user's code).
 class RequestError : public std::runtime_error {
 public:
@@ -1258,6 +1299,8 @@ public:
         try {
             if (oversized)
                 throw detail::RequestError("request line over " + std::to_string(kMaxMessageBytes) + " bytes");
+            if (!detail::valid_utf8(line))
+                throw detail::RequestError("the request is not UTF-8");
             Json request;
             try {
                 request = Json::parse(line);

@@ -74,6 +74,29 @@ bool one_line_error(const QJsonObject& answer)
     return answer.value(L("ok")) == QJsonValue(false) && !e.isEmpty() && !e.contains(QLatin1Char('\n'));
 }
 
+// Request lines kwb never sends (plain literals: moc misreads raw strings).
+QList<QPair<const char*, QByteArray>> malformed_lines()
+{
+    return {
+        {"trailing comma", "{\"op\":\"hello\",\"id\":1,\"protocol\":1,}"},
+        {"leading zero", "{\"op\":\"hello\",\"id\":01,\"protocol\":1}"},
+        {"missing comma", "{\"op\":\"hello\" \"id\":1}"},
+        {"single quotes", "{'op':'hello','id':1}"},
+        {"raw control character", "{\"op\":\"hel\x01lo\",\"id\":1}"},
+        {"bad escape", "{\"op\":\"hel\\qlo\",\"id\":1}"},
+        {"unterminated string", "{\"op\":\"hello,\"id\":1}"},
+        {"two values", "{\"op\":\"hello\",\"id\":1,\"protocol\":1} {}"},
+        {"Infinity", "{\"op\":\"hello\",\"id\":1,\"protocol\":Infinity}"},
+        {"a string", "\"hello\""},
+        {"empty line", ""},
+        {"boolean id", "{\"op\":\"hello\",\"id\":true,\"protocol\":1}"},
+        {"fractional id", "{\"op\":\"hello\",\"id\":1.5,\"protocol\":1}"},
+        {"not UTF-8", "{\"op\":\"\xff\xfe\",\"id\":1}"},
+        {"overlong UTF-8", "{\"op\":\"\xc0\xaf\",\"id\":1}"},
+        {"deep nesting", "{\"op\":\"hello\",\"id\":1,\"x\":" + QByteArray(100000, '[') + QByteArray(100000, ']') + "}"},
+    };
+}
+
 } // namespace
 
 class TestWorkerProtocol : public QObject {
@@ -210,6 +233,37 @@ private slots:
         QVERIFY2(w.faults().isEmpty(), qPrintable(w.faults().join(L("; "))));
         // The example's setup prints; it went to stderr, never between the answers.
         QVERIFY2(w.stderr_text().contains("matmul: n=64"), w.stderr_text().constData());
+    }
+
+    // Lines kwb never sends, each against both helpers: every one answered ok:false with a null
+    // id (none can be read), and the worker answers the next good request.
+    void malformed_requests_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("env");
+        QTest::addColumn<QByteArray>("line");
+        const Worker py = python_worker(L("examples/numpy_cpu/matmul.py"));
+        const auto lines = malformed_lines();
+        for (const auto& [name, line] : lines) {
+            QTest::addRow("python: %s", name) << py.program << py.args << py.env << line;
+            QTest::addRow("cpp: %s", name)
+                << QStringLiteral(KWB_CPP_CPU_WORKER) << QStringList {} << QStringList {} << line;
+        }
+    }
+    void malformed_requests()
+    {
+        QFETCH(QString, program);
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, env);
+        QFETCH(QByteArray, line);
+        WorkerSession w(program, args, env);
+        QVERIFY(w.started());
+        const auto a = w.answer(line, -1);
+        QVERIFY2(one_line_error(a), qPrintable(QString::fromUtf8(QJsonDocument(a).toJson(QJsonDocument::Compact))));
+        QCOMPARE(w.request(L("hello"), {{L("protocol"), 1}}).value(L("ok")), QJsonValue(true));
+        QCOMPARE(w.finish(), 0);
+        QVERIFY2(w.faults().isEmpty(), qPrintable(w.faults().join(L("; "))));
     }
 
     void end_of_input_exits_data() { exchange_data(); }
