@@ -67,8 +67,13 @@ class Channel:
         return line.rstrip(b"\n").rstrip(b"\r"), False
 
     def write(self, message: Dict[str, Any]) -> None:
-        data = json.dumps(_finite(message), allow_nan=False, separators=(",", ":"), ensure_ascii=False)
-        self._writer.write(data.encode("utf-8") + b"\n")
+        try:
+            data = json.dumps(_finite(message), allow_nan=False, separators=(",", ":"), ensure_ascii=False)
+            line = data.encode("utf-8")
+        except (TypeError, ValueError) as exc:  # a user's metric that is no number, say: still one answer
+            line = json.dumps({"id": message.get("id"), "ok": False,
+                               "error": f"the answer cannot be written as JSON: {exc}"}).encode("utf-8")
+        self._writer.write(line + b"\n")
 
 
 def _finite(value: Any) -> Any:
@@ -179,6 +184,10 @@ class Worker:
             request = json.loads(text, parse_constant=no_constant)
         except ValueError as exc:
             raise RequestError(f"malformed JSON: {' '.join(str(exc).split())}") from None
+        try:  # a lone surrogate escape (\ud83d) parses, but no answer echoing it could be UTF-8
+            json.dumps(request, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise RequestError("malformed JSON: a lone surrogate in a \\u escape") from None
         if not isinstance(request, dict):
             raise RequestError("the request is not a JSON object")
         return request

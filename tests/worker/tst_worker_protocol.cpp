@@ -92,6 +92,7 @@ QList<QPair<const char*, QByteArray>> malformed_lines()
         {"boolean id", "{\"op\":\"hello\",\"id\":true,\"protocol\":1}"},
         {"fractional id", "{\"op\":\"hello\",\"id\":1.5,\"protocol\":1}"},
         {"not UTF-8", "{\"op\":\"\xff\xfe\",\"id\":1}"},
+        {"lone surrogate", "{\"op\":\"\\ud83d\",\"id\":1}"},
         {"overlong UTF-8", "{\"op\":\"\xc0\xaf\",\"id\":1}"},
         {"deep nesting", "{\"op\":\"hello\",\"id\":1,\"x\":" + QByteArray(100000, '[') + QByteArray(100000, ']') + "}"},
     };
