@@ -247,8 +247,9 @@ Study build_study(const NewOptions& o)
 
     // The one way a new A/B is made, the window's too (workloads/new_ab.h). A grid's cells take
     // this experiment's plan, profile and controls, each with the arms of its cell.
+    const WorkloadDescription described = w->describe();
     NewAbRequest request;
-    request.workload = w;
+    request.workload = &described;
     request.baseline = base;
     request.treatment = treat;
     request.backend = backend;

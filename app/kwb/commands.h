@@ -37,5 +37,7 @@ void add_collect_command(CLI::App& app, Action& action);
 void add_submit_command(CLI::App& app, Action& action);
 void add_status_command(CLI::App& app, Action& action);
 void add_profile_command(CLI::App& app, Action& action);
+// One run of a command arm, nothing recorded: the window's Test once.
+void add_test_arm_command(CLI::App& app, Action& action);
 
 } // namespace kwb::cli

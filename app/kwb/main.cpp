@@ -35,6 +35,7 @@ int main(int argc, char** argv)
     add_submit_command(app, action);
     add_status_command(app, action);
     add_profile_command(app, action);
+    add_test_arm_command(app, action);
 
     try {
         app.parse(argc, argv);

@@ -11,7 +11,7 @@
 // The hardware sheet's traps (methodology phase 2; the playbook's "Key hardware traps"): what a
 // chosen launch configuration leaves on a given GPU, and the known pitfalls of its architecture.
 // Pure: the limits come from a device of `kwb devices --json` or a catalogue part, the
-// configuration from the workload (kernels/block_needs.h). The hardware page and kwb ask
+// configuration from the workload (workloads/descriptions/block_needs.h). The hardware page and kwb ask
 // these functions; no widget re-derives them.
 namespace kwb {
 

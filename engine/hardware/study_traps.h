@@ -10,7 +10,7 @@
 #include <vector>
 
 // The hardware traps of a study's chosen configurations: every arm whose block needs are known
-// (kernels/block_needs.h for the built-in workloads), checked against one GPU's limits
+// (workloads/descriptions/block_needs.h for the built-in workloads), checked against one GPU's limits
 // (hardware/hardware_traps.h). The hardware page and its Record ask this.
 namespace kwb {
 

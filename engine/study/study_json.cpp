@@ -698,4 +698,14 @@ Study study_from_json(const nlohmann::json& document)
     return s;
 }
 
+nlohmann::json command_spec_json(const CommandSpec& spec)
+{
+    return to_json(spec);
+}
+
+CommandSpec command_spec_from(const JsonReader& r)
+{
+    return command_from(r);
+}
+
 } // namespace kwb

@@ -18,4 +18,9 @@ Study study_from_json(const nlohmann::json& document);
 nlohmann::json sample_to_json(const Sample& s);
 Sample sample_from_json(const JsonReader& r);
 
+// An arm's `command` object (docs/study-format.md), both ways: what `kwb test-arm --command-json`
+// reads and the window's Test once writes.
+nlohmann::json command_spec_json(const CommandSpec& spec);
+CommandSpec command_spec_from(const JsonReader& r);
+
 } // namespace kwb

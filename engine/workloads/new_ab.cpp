@@ -13,13 +13,13 @@ Experiment new_ab_experiment(const NewAbRequest& r)
 {
     if (!r.workload)
         throw std::invalid_argument("a new A/B needs a workload");
-    const Workload& w = *r.workload;
+    const WorkloadDescription& w = *r.workload;
     Experiment e;
     e.id = r.id;
     e.kind = "ab";
-    e.workload = w.name();
+    e.workload = w.name;
     e.backend = r.backend_setting;
-    const auto metrics = w.metrics();
+    const auto& metrics = w.metrics;
     const bool known
         = std::any_of(metrics.begin(), metrics.end(), [&](const MetricSpec& m) { return m.name == r.metric; });
     e.metric = known || metrics.empty() ? r.metric : metrics.front().name;

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "study/study.h"
-#include "workloads/workload.h"
+#include "workloads/workload_description.h"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,7 +15,7 @@
 namespace kwb {
 
 struct NewAbRequest {
-    const Workload* workload = nullptr;
+    const WorkloadDescription* workload = nullptr;
     nlohmann::json baseline = nlohmann::json::object(); // given parameters; the rest take their defaults
     nlohmann::json treatment = nlohmann::json::object();
     Backend backend = Backend::Cpu; // whose defaults fill in the parameters

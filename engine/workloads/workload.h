@@ -2,7 +2,7 @@
 #pragma once
 
 #include "sampling/sampler.h"
-#include "util/direction.h"
+#include "workloads/workload_description.h"
 
 #include <atomic>
 #include <cstdint>
@@ -17,32 +17,6 @@
 namespace kwb {
 
 struct Arm;
-
-enum class Backend { Cpu, Cuda };
-std::string_view to_string(Backend b);
-
-// A failure of one workload: bad parameters, a failed allocation, a device fault. The runner
-// reports it and stops the experiment (exit 1) after saving what finished.
-class WorkloadError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
-struct ParamSpec {
-    std::string name;
-    nlohmann::json default_value; // a number or a string
-    std::vector<nlohmann::json> values; // listed values: each runs one repetition in seconds on 2 cores
-    std::string description;
-    std::vector<Backend> only_on {}; // empty: every backend of the workload; else those that have it
-    nlohmann::json cuda_default {}; // the default on the cuda backend where it differs (null: same)
-};
-
-struct MetricSpec {
-    std::string name; // e.g. "time_ms"
-    std::string unit; // e.g. "ms"
-    Direction direction = Direction::Lower;
-    std::string description;
-};
 
 // What one repetition measured. `metrics` holds one value per MetricSpec; `iterations` the
 // per-iteration values of the first metric where a repetition runs several.
@@ -132,31 +106,42 @@ public:
     // Prepares one arm of an experiment. The default resolves the arm's parameters and calls
     // prepare(); a workload whose arms are more than parameters (an external command) overrides it.
     virtual std::unique_ptr<PreparedWorkload> prepare_arm(const Arm& arm, Backend backend) const;
+
+    // Its description as data (name, text, backends, parameters, metrics, aliases, synthetic).
+    WorkloadDescription describe() const;
 };
 
-// The value of an integer parameter given in JSON: an integer, or a float with no fraction
-// (2.0: a hand-edited study, another JSON writer) within +-9e15, where doubles still hold every
-// integer exactly. nullopt for anything else, so a huge or fractional value is never cast.
-std::optional<long long> whole_number(const nlohmann::json& value);
+// A workload whose description is data of the analysis library (workloads/descriptions/): the
+// built-in kernels and the command workload, which add only how to prepare and check.
+class DescribedWorkload : public Workload {
+public:
+    explicit DescribedWorkload(const WorkloadDescription& description)
+        : description_(description)
+    {
+    }
+    std::string name() const override { return description_.name; }
+    std::string description() const override { return description_.text; }
+    std::vector<Backend> backends() const override { return description_.backends; }
+    std::vector<ParamSpec> params() const override { return description_.params; }
+    std::vector<MetricSpec> metrics() const override { return description_.metrics; }
+    std::vector<std::string> aliases() const override { return description_.aliases; }
+    bool synthetic() const override { return description_.synthetic; }
 
-// Fills defaults in and checks every given name is a parameter of the workload and of the
-// right kind (number vs string). Throws WorkloadError naming the parameter. With a backend, the
-// defaults are that backend's and a parameter the backend lacks is refused ("gemm: parameter
-// 'block' exists on the cpu backend only"); parameters of other backends are left out.
+private:
+    const WorkloadDescription& description_;
+};
+
+// The Workload forms of the description's rules (workloads/workload_description.h), for callers
+// that hold the runnable workload.
 nlohmann::json resolve_params(
     const Workload& workload, const nlohmann::json& given, std::optional<Backend> backend = std::nullopt);
-
 bool has_backend(const Workload& workload, Backend backend);
-// True when `given` names only parameters the backend has (what `--backend auto` needs to pick it).
 bool params_fit_backend(const Workload& workload, const nlohmann::json& given, Backend backend);
-
-// The workload's JSON description as `kwb workloads --json` lists it.
 nlohmann::json describe_workload(const Workload& workload);
 
 class WorkloadRegistry;
 
-// "a, b, c": the names of a workload's parameters and metrics and of a registry's workloads, for
-// the error messages that list what would have been valid.
+// "a, b, c": the names of a workload's parameters and metrics and of a registry's workloads.
 std::string param_names(const Workload& workload);
 std::string metric_names(const Workload& workload);
 std::string workload_names(const WorkloadRegistry& registry);

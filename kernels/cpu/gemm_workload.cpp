@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "block_needs.h"
 #include "cpu/cpu_workloads.h"
+#include "workloads/descriptions/builtin_descriptions.h"
 #include "cpu/gemm.h"
 #include "cpu/workload_util.h"
 #include "workloads/cuda_workload.h"
@@ -80,50 +80,11 @@ private:
     std::vector<float> a_, b_, c_;
 };
 
-class GemmWorkload final : public Workload {
+class GemmWorkload final : public DescribedWorkload {
 public:
-    std::string name() const override { return kName; }
-    std::string description() const override
+    GemmWorkload()
+        : DescribedWorkload(gemm_description())
     {
-        return "C = A*B. cpu: fp32, square size^3, cache-blocked with packed panels and a 4x8 register tile; "
-               "cuda: bf16 inputs, fp32 accumulation, M x N x K tensor-core tiles (mma.sync, cp.async pipeline) or "
-               "cuBLASLt";
-    }
-    std::vector<Backend> backends() const override { return {Backend::Cpu, Backend::Cuda}; }
-    std::vector<ParamSpec> params() const override
-    {
-        const auto cuda = [](ParamSpec p) { return only_on(Backend::Cuda, std::move(p)); };
-        auto iterations = iterations_param(5, {1, 5, 10});
-        iterations.cuda_default = 10;
-        return {
-            only_on(Backend::Cpu, {"size", 512, int_values({128, 256, 384, 512, 768, 1024}), "M = N = K"}),
-            only_on(Backend::Cpu,
-                {"block", 64, int_values({16, 32, 64, 128, 256}),
-                    "edge of the square cache block (rows of A, columns of B, K slice); need not divide size"}),
-            only_on(Backend::Cpu, threads_param()),
-            iterations,
-            cuda({"m", 4096, int_values({1000, 2048, 4096, 8192}),
-                "rows of A and C (any size; need not divide the tile)"}),
-            cuda({"n", 4096, int_values({1030, 2048, 4096, 8192}), "columns of B and C"}),
-            cuda({"k", 4096, int_values({520, 2048, 4096, 8192}), "columns of A, rows of B"}),
-            cuda({"impl", "tiled", {"tiled", "cublaslt", "wgmma"},
-                "tiled: the plugin's mma.sync tensor-core kernel; cublaslt: the library, the reference arm; "
-                "wgmma: the Hopper (sm_90a) TMA + wgmma kernel, block 128x128x64 or 128x256x64, 12 warps"}),
-            cuda({"block_m", 128, int_values({64, 128, 256}), "rows of C per thread block"}),
-            cuda({"block_n", 128, int_values({64, 128, 256}), "columns of C per thread block"}),
-            cuda({"block_k", 32, int_values({32, 64}), "K slice per pipeline stage"}),
-            cuda({"stages", 3, int_values({2, 3, 4}), "cp.async shared-memory pipeline depth"}),
-            cuda({"warps", 8, int_values({4, 8, 12}),
-                "warps per thread block: 4 or 8 for impl tiled, 12 for impl wgmma"}),
-            cache_param(),
-            fault_param(),
-        };
-    }
-    std::vector<MetricSpec> metrics() const override
-    {
-        return {time_metric("one GEMM"),
-            {"gflops", "GFLOP/s", Direction::Higher, "2*M*N*K / time_ms: arithmetic throughput"},
-            {"tflops", "TFLOP/s", Direction::Higher, "2*M*N*K / time_ms, in TFLOP/s (% of peak on the hardware page)"}};
     }
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
     {
@@ -166,29 +127,3 @@ std::unique_ptr<Workload> make_gemm_workload()
 }
 
 } // namespace kwb::cpu
-
-namespace kwb {
-
-// The CUDA kernels' shared memory per block, as they size it at launch: impl tiled
-// (kernels/cuda/gemm_tiled_kernel.cuh, tiled_smem_bytes: bf16 A and B tiles padded by 8 elements a
-// row, one pair per stage) and impl wgmma (gemm_wgmma.cu, wgmma_smem_bytes: 1 KiB alignment
-// slack, a 128x64 A and a 64 x block_n B tile per stage, one 16-byte barrier pair per stage). The
-// GPU backend's check_config answers with the compiled kernel's exact figure on a device;
-// tests/gpu/gpu_check_config pins the tiled figure there and tst_hardware_traps pins this one to
-// the same numbers.
-std::optional<BlockNeeds> gemm_cuda_block_needs(const nlohmann::json& p)
-{
-    const std::string impl = p.value("impl", "tiled");
-    if (impl == "cublaslt")
-        return std::nullopt; // the library picks its own kernels
-    const int stages = p.value("stages", 3), warps = p.value("warps", 8);
-    const int bm = impl == "wgmma" ? 128 : p.value("block_m", 128);
-    const int bk = impl == "wgmma" ? 64 : p.value("block_k", 32);
-    const int bn = p.value("block_n", 128);
-    constexpr int kPad = 8;
-    const double smem = impl == "wgmma" ? 1024.0 + stages * (bm * bk * 2.0 + bk * bn * 2.0) + 16.0 * stages
-                                        : stages * (bm * (bk + kPad) + bk * (bn + kPad)) * 2.0;
-    return BlockNeeds {fmt::format("{} block {}x{}x{}, {} stages", impl, bm, bn, bk, stages), smem, warps * 32};
-}
-
-} // namespace kwb

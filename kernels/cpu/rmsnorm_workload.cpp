@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cpu/cpu_workloads.h"
+#include "workloads/descriptions/builtin_descriptions.h"
 #include "cpu/rmsnorm.h"
 #include "cpu/workload_util.h"
 #include "workloads/cuda_workload.h"
@@ -65,40 +66,11 @@ private:
     std::vector<float> x_, weight_, y_;
 };
 
-class RmsNormWorkload final : public Workload {
+class RmsNormWorkload final : public DescribedWorkload {
 public:
-    std::string name() const override { return kName; }
-    std::string description() const override
+    RmsNormWorkload()
+        : DescribedWorkload(rmsnorm_description())
     {
-        return "RMSNorm of rows x hidden fp32 activations times a weight vector; vector_width floats per loop step";
-    }
-    std::vector<Backend> backends() const override { return {Backend::Cpu, Backend::Cuda}; }
-    std::vector<ParamSpec> params() const override
-    {
-        ParamSpec rows {"rows", 512, int_values({64, 256, 512, 1024, 2048}), "rows (tokens) normalised independently"};
-        rows.cuda_default = 8192;
-        ParamSpec width {"vector_width", 4, int_values({1, 4, 8}),
-            "elements per access and partial sums in the reduction (1 = scalar loop; cpu: 1, 4, 8, 16 "
-            "fp32; cuda: 1, 2, 4, 8 bf16)"};
-        width.cuda_default = 8;
-        auto iterations = iterations_param(100, {1, 100, 500});
-        iterations.cuda_default = 10;
-        return {
-            rows,
-            {"hidden", 4096, int_values({1024, 2048, 4096, 8192}), "elements per row"},
-            width,
-            only_on(Backend::Cpu, threads_param()),
-            iterations,
-            only_on(Backend::Cuda, {"rows_per_block", 1, int_values({1, 2, 4}), "rows one thread block normalises"}),
-            cache_param(),
-        };
-    }
-    std::vector<MetricSpec> metrics() const override
-    {
-        return {time_metric("one rows x hidden RMSNorm"),
-            {"gbs", "GB/s", Direction::Higher,
-                "bytes read once and written once (cpu: 2 * 4 * rows * hidden fp32; cuda: bf16 x and y) / time_ms; "
-                "the second read of x is not counted"}};
     }
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
     {

@@ -13,6 +13,7 @@
 // Draws come from a stream seeded by (seed, arm name, position in the order), so two arms that
 // share a seed do not share their noise and a resumed study draws what the first session would have.
 #include "cpu/cpu_workloads.h"
+#include "workloads/descriptions/builtin_descriptions.h"
 #include "cpu/workload_util.h"
 
 #include <cmath>
@@ -115,35 +116,11 @@ private:
     int position_ = 0;
 };
 
-class SyntheticWorkload final : public Workload {
+class SyntheticWorkload final : public DescribedWorkload {
 public:
-    std::string name() const override { return kName; }
-    std::string description() const override
+    SyntheticWorkload()
+        : DescribedWorkload(synthetic_description())
     {
-        return "synthetic (no compute): each repetition draws a value from a configured distribution with a known "
-               "true delta, drift, modes and outliers; for measuring the runner's statistics, never a kernel";
-    }
-    std::vector<Backend> backends() const override { return {Backend::Cpu}; }
-    bool synthetic() const override { return true; }
-    std::vector<ParamSpec> params() const override
-    {
-        return {
-            {"dist", "normal", {"normal", "lognormal"}, "noise distribution: normal or lognormal (same mean and cv)"},
-            {"mean", 10.0, {1.0, 10.0, 100.0}, "the baseline's true mean value"},
-            {"cv_pct", 3.0, {0.5, 1.0, 3.0, 4.5, 10.0}, "noise: coefficient of variation in percent"},
-            {"delta_pct", 0.0, {0.0, 5.0, 8.0, 9.0, 20.0},
-                "the true improvement in percent (value lower by this much); arms differ only here"},
-            {"drift_pct", 0.0, {0.0, 0.1, 1.0}, "linear drift in percent of the value per judged run of the order"},
-            {"bimodal_share", 0.0, {0.0, 0.2, 0.33}, "share (0-1) of repetitions in a slow second mode"},
-            {"bimodal_gap_pct", 0.0, {0.0, 20.0}, "how much slower the second mode is, in percent"},
-            {"outlier_rate", 0.0, {0.0, 0.05}, "share (0-1) of repetitions that are outliers (1.5 times the value)"},
-            {"seed", 1, int_values({1, 2, 3}),
-                "seed of the draws; with the arm's name and the run's position it fixes every value"},
-        };
-    }
-    std::vector<MetricSpec> metrics() const override
-    {
-        return {{"value", "units", Direction::Lower, "the drawn value of the repetition (lower is better)"}};
     }
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
     {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cpu/cpu_workloads.h"
+#include "workloads/descriptions/builtin_descriptions.h"
 #include "cpu/triad.h"
 #include "cpu/workload_util.h"
 #include "workloads/cuda_workload.h"
@@ -74,41 +75,11 @@ private:
     std::vector<float> a_, b_, c_;
 };
 
-class TriadWorkload final : public Workload {
+class TriadWorkload final : public DescribedWorkload {
 public:
-    std::string name() const override { return kName; }
-    std::string description() const override
+    TriadWorkload()
+        : DescribedWorkload(bandwidth_description())
     {
-        return "memory bandwidth: STREAM copy a = b or triad a = b + 3*c over fp32 arrays of size_mb MiB each; "
-               "on the GPU the kernel that measures the device's memory ceiling";
-    }
-    std::vector<Backend> backends() const override { return {Backend::Cpu, Backend::Cuda}; }
-    // It absorbed the CPU `triad` workload; studies that name it still load.
-    std::vector<std::string> aliases() const override { return {"triad"}; }
-    std::vector<ParamSpec> params() const override
-    {
-        ParamSpec size {"size_mb", 64, int_values({1, 4, 16, 64, 128}),
-            "MiB per array; past the last-level cache (L2 on a GPU) it measures DRAM bandwidth"};
-        size.cuda_default = 1024;
-        auto iterations = iterations_param(10, {1, 10, 50});
-        iterations.cuda_default = 10;
-        return {
-            {"op", "triad", {"triad", "copy"},
-                "triad: a = b + 3*c (two reads, one write); copy: a = b (one read, one write)"},
-            size,
-            only_on(Backend::Cpu, threads_param()),
-            iterations,
-            only_on(Backend::Cuda, {"vector_width", 4, int_values({1, 2, 4, 8}), "fp32 elements per thread access"}),
-            only_on(Backend::Cuda, {"block_threads", 256, int_values({128, 256, 512, 1024}), "threads per block"}),
-            cache_param(),
-        };
-    }
-    std::vector<MetricSpec> metrics() const override
-    {
-        return {time_metric("one pass over the arrays"),
-            {"gbs", "GB/s", Direction::Higher,
-                "STREAM bytes (copy 2, triad 3 times size_mb MiB: reads plus the write; write-allocate not counted) "
-                "/ time_ms"}};
     }
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json& params, Backend backend) const override
     {

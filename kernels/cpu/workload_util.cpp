@@ -40,11 +40,6 @@ void require_cpu(std::string_view workload, Backend backend)
             fmt::format("{}: the {} backend is not built yet (only cpu)", workload, to_string(backend)));
 }
 
-std::vector<nlohmann::json> int_values(std::initializer_list<long long> values)
-{
-    return {values.begin(), values.end()};
-}
-
 void fill_uniform(std::span<float> out, std::uint64_t seed, float lo, float hi)
 {
     // SplitMix64 with its bits mapped by hand: the same inputs whichever standard library built
@@ -98,47 +93,9 @@ double mean(std::span<const double> values)
     return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
-ParamSpec iterations_param(long long default_value, std::initializer_list<long long> values)
-{
-    return {"iterations", default_value, int_values(values),
-        "timed iterations per repetition; time_ms is their mean and each is kept as an iteration value"};
-}
-
-ParamSpec threads_param()
-{
-    return {"threads", 1, int_values({1, 2}), "worker threads (std::thread, started once in prepare)"};
-}
-
-ParamSpec only_on(Backend backend, ParamSpec spec)
-{
-    spec.only_on = {backend};
-    return spec;
-}
-
-ParamSpec cache_param()
-{
-    return only_on(Backend::Cuda,
-        {"cache", "hot", {"hot", "cold"},
-            "hot: inputs stay in L2 between launches; cold: L2 flushed before every launch "
-            "(outside the timed region, each launch timed with its own events)"});
-}
-
-ParamSpec fault_param()
-{
-    return {"inject_fault", "none", {"none", "wrong-result"},
-        "test hook for the correctness gate: wrong-result perturbs the output after computing it, so the check "
-        "fails and the run ends without a verdict"};
-}
-
 bool wants_wrong_result(const nlohmann::json& params)
 {
     return params.value("inject_fault", std::string("none")) == "wrong-result";
-}
-
-MetricSpec time_metric(std::string_view per_iteration_work)
-{
-    return {"time_ms", "ms", Direction::Lower,
-        fmt::format("mean wall time of one iteration ({}) over the repetition's iterations", per_iteration_work)};
 }
 
 } // namespace kwb::cpu

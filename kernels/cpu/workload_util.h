@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "workloads/descriptions/param_helpers.h"
 #include "workloads/workload.h"
 
 #include <chrono>
@@ -24,9 +25,6 @@ void check_buffer(std::string_view workload, double elements, std::string_view w
 
 // Throws WorkloadError unless `backend` is the CPU: the CUDA twins come with the GPU plugin.
 void require_cpu(std::string_view workload, Backend backend);
-
-// A JSON array of integers, for ParamSpec::values.
-std::vector<nlohmann::json> int_values(std::initializer_list<long long> values);
 
 // Fills `out` with uniform values in [lo, hi) from a fixed-seed generator, so a parameter set
 // always measures the same inputs (and reruns of an A/B see identical data).
@@ -60,21 +58,6 @@ template<class F> std::vector<double> time_iterations(int iterations, F&& f)
 
 double mean(std::span<const double> values);
 
-// The ParamSpec of the `iterations` and `threads` parameters, the same for every kernel.
-ParamSpec iterations_param(long long default_value, std::initializer_list<long long> values);
-ParamSpec threads_param();
-
-// The time_ms MetricSpec of the kernels: the mean over the repetition's iterations.
-MetricSpec time_metric(std::string_view per_iteration_work);
-
-// A parameter only one backend has (kwb workloads says so; kwb new refuses it on the other).
-ParamSpec only_on(Backend backend, ParamSpec spec);
-// The cuda backend's `cache` parameter: hot (inputs left in L2 between launches) or cold (L2
-// flushed before every launch, outside the timed region).
-ParamSpec cache_param();
-// The `inject_fault` parameter that proves the correctness gate: "wrong-result" perturbs the
-// output after it is computed, so the check must fail and the run must end without a verdict.
-ParamSpec fault_param();
 // True when `params` asks for the wrong-result fault.
 bool wants_wrong_result(const nlohmann::json& params);
 

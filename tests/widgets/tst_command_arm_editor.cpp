@@ -2,12 +2,12 @@
 // The A/B page's command-arm editor offscreen, on the stand-in benchmark
 // (tests/engine/workloads/standin_bench.cpp): every field lands in the study through an undo
 // command, bad input is refused with the engine's reason, and "test once" runs the command one time
-// through the engine's command workload off the GUI thread and shows what the adapter read or why
-// it read nothing.
+// through `kwb test-arm` (the window runs nothing itself), the GUI thread free meanwhile, and shows
+// what the adapter read or why it read nothing.
 #include "models/study_document.h"
 #include "pages/ab_page.h"
 #include "pages/command_arm_editor.h"
-#include "workloads/command/command_workload.h"
+#include "workloads/command/command_spec.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -79,7 +79,11 @@ const CommandSpec& armSpec(const StudyDocument& doc, int arm)
 class TestCommandArmEditor : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("KWB_PROGRAM", KWB_TEST_KWB);
+    }
     void abPageShowsTheEditorForCommandArms();
     void fieldsEditTheArmAndUndo();
     void badInputIsRefusedWithTheReason();
@@ -88,6 +92,7 @@ private slots:
     void testOnceShowsWhyNothingWasRead_data();
     void testOnceShowsWhyNothingWasRead();
     void testOnceRunsOffTheGuiThread();
+    void testOnceSaysWhenKwbIsMissing();
 };
 
 void TestCommandArmEditor::abPageShowsTheEditorForCommandArms()
@@ -287,6 +292,22 @@ void TestCommandArmEditor::testOnceRunsOffTheGuiThread()
     QVERIFY(ticked);
     QVERIFY(!editor.isTesting());
     QVERIFY(editor.findChild<QPushButton*>(u"commandTestOnce"_s)->isEnabled());
+}
+
+void TestCommandArmEditor::testOnceSaysWhenKwbIsMissing()
+{
+    StudyDocument doc;
+    commandStudy(doc);
+    CommandArmEditor editor(&doc);
+    editor.showExperiment(0);
+    QSignalSpy done(&editor, &CommandArmEditor::testFinished);
+    qputenv("KWB_PROGRAM", "/nonexistent/kwb");
+    editor.testOnce();
+    qputenv("KWB_PROGRAM", KWB_TEST_KWB);
+    QVERIFY(done.wait(30000));
+    QCOMPARE(done.first().first().toBool(), false);
+    QVERIFY2(editor.testResult().contains(u"/nonexistent/kwb could not be started"_s), qPrintable(editor.testResult()));
+    QVERIFY(!editor.isTesting());
 }
 
 QTEST_MAIN(TestCommandArmEditor)

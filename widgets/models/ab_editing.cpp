@@ -7,7 +7,6 @@
 #include "study/path_names.h"
 #include "study/plan_limits.h"
 #include "workloads/new_ab.h"
-#include "workloads/workload.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -21,7 +20,7 @@ std::string nextExperimentId(const Study& study, const std::string& stem)
 
 void setWorkload(Experiment& e, const std::string& workload)
 {
-    const Workload* w = findWorkload(workload);
+    const WorkloadDescription* w = findWorkload(workload);
     if (!w)
         throw std::invalid_argument("unknown workload \"" + workload + "\"");
     if (e.backend == "auto" || !has_backend(*w, e.backend == "cuda" ? Backend::Cuda : Backend::Cpu))
@@ -42,7 +41,7 @@ void setWorkload(Experiment& e, const std::string& workload)
 
 Experiment makeAbExperiment(const Study& study, const std::string& workload)
 {
-    const Workload* w = findWorkload(workload);
+    const WorkloadDescription* w = findWorkload(workload);
     if (!w)
         throw std::invalid_argument("unknown workload \"" + workload + "\"");
     NewAbRequest request; // the one way a new A/B is made, kwb new's too (workloads/new_ab.h)

@@ -12,7 +12,7 @@
 #include "study/arm_roles.h"
 #include "study/gates.h"
 #include "study/plan_limits.h"
-#include "workloads/command/command_workload.h"
+#include "workloads/command/command_spec.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -352,7 +352,7 @@ void AbPage::refresh()
     // Rows: every parameter of the workload, then any the arms carry beyond it.
     QStringList names;
     QHash<QString, QString> descriptions;
-    if (const Workload* w = findWorkload(e->workload))
+    if (const WorkloadDescription* w = findWorkload(e->workload))
         for (const auto& p : workloadParams(*w, e->backend)) {
             names << qs(p.name);
             descriptions.insert(qs(p.name), qs(p.description));

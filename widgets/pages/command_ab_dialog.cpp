@@ -6,7 +6,7 @@
 #include "pages/command_arm_editor.h"
 #include "study/plan_limits.h"
 #include "workloads/command/command_study.h"
-#include "workloads/command/command_workload.h"
+#include "workloads/command/command_spec.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

@@ -2,20 +2,24 @@
 #include "pages/command_arm_editor.h"
 
 #include "models/json_convert.h"
+#include "models/run_controller.h"
 #include "models/study_document.h"
-#include "workloads/command/command_workload.h"
-#include "workloads/workload.h"
+#include "study/study_json.h"
+#include "workloads/command/adapter.h"
+#include "workloads/command/command_spec.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPointer>
 #include <QProcess>
 #include <QPushButton>
-#include <QThread>
 #include <QVBoxLayout>
 #include <memory>
 
@@ -152,10 +156,13 @@ CommandArmEditor::CommandArmEditor(StudyDocument* document, QWidget* parent)
 
 CommandArmEditor::~CommandArmEditor()
 {
-    // A command under test is bounded by its timeout; the window waits for it rather than leave a
-    // thread running into a destroyed widget.
-    if (m_worker)
-        m_worker->wait();
+    // A command under test is ended with everything it started (kwb test-arm stops on SIGTERM).
+    if (m_test_run) {
+        m_test_run->disconnect(this);
+        m_test_run->terminate();
+        if (!m_test_run->waitForFinished(5000))
+            m_test_run->kill();
+    }
 }
 
 int CommandArmEditor::armIndex() const
@@ -201,7 +208,7 @@ void CommandArmEditor::fill()
     for (QWidget* w :
         std::initializer_list<QWidget*> {m_command, m_cwd, m_env, m_timeout, m_check, m_adapter, m_metric})
         w->setEnabled(editable);
-    m_test->setEnabled(a && a->command && !m_worker);
+    m_test->setEnabled(a && a->command && !m_test_run);
     if (!m_command->hasFocus())
         m_command->setText(qs(spec.cmd));
     if (!m_cwd->hasFocus())
@@ -347,14 +354,13 @@ void CommandArmEditor::metricChosen()
 
 void CommandArmEditor::testOnce()
 {
-    if (m_worker || m_experiment < 0)
+    if (m_test_run || m_experiment < 0)
         return;
     const auto& e = m_document->study().experiments.at(static_cast<size_t>(m_experiment));
     const size_t arm = static_cast<size_t>(armIndex());
     if (arm >= e.arms.size() || !e.arms[arm].command)
         return;
     const CommandSpec spec = *e.arms[arm].command;
-    const std::string metric = e.metric;
     try {
         command::validate(spec, e.arms[arm].name);
     } catch (const std::exception& x) {
@@ -362,37 +368,70 @@ void CommandArmEditor::testOnce()
         emit testFinished(false);
         return;
     }
-    auto outcome = std::make_shared<command::Attempt>();
-    m_worker = QThread::create([spec, outcome] { *outcome = command::run_attempt(spec); });
+    // The window runs nothing itself: kwb runs the arm once, as it would in a run, and answers in
+    // one JSON object (docs/cli.md, kwb test-arm). The arm goes as the study writes it, so an
+    // unsaved edit is what is tested.
+    m_test_run = new QProcess(this);
+    m_test_run->setProgram(RunController::defaultProgram());
+    m_test_run->setArguments({u"test-arm"_s, u"--command-json"_s, u"-"_s, u"--arm"_s, qs(e.arms[arm].name),
+        u"--metric"_s, qs(e.metric), u"--json"_s});
+    connect(m_test_run, &QProcess::started, this, [this, spec] {
+        m_test_run->write(QByteArray::fromStdString(command_spec_json(spec).dump()));
+        m_test_run->closeWriteChannel();
+    });
+    connect(m_test_run, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error != QProcess::FailedToStart)
+            return;
+        m_result->setText(
+            tr("Not run: %1 could not be started (%2)").arg(m_test_run->program(), m_test_run->errorString()));
+        m_test_run->deleteLater();
+        m_test_run = nullptr;
+        m_test->setEnabled(true);
+        emit testFinished(false);
+    });
+    connect(m_test_run, &QProcess::finished, this, [this] { testOnceFinished(); });
     m_test->setEnabled(false);
     m_result->setText(tr("Running `%1` once (timeout %2 s)…").arg(qs(spec.cmd), number(spec.timeout_s)));
-    connect(m_worker, &QThread::finished, this, [this, outcome, metric] {
-        m_worker->deleteLater();
-        m_worker = nullptr;
-        m_test->setEnabled(true);
-        const command::Attempt& a = *outcome;
-        if (!a.ok) {
-            // One line: the engine's reason (exit status, timeout, what the adapter missed).
-            m_result->setText(tr("Read nothing: %1").arg(qs(a.error).simplified()));
-            emit testFinished(false);
-            return;
-        }
-        QStringList read;
-        for (const auto& [k, v] : a.reading.metrics)
-            read << u"%1 = %2"_s.arg(qs(k), number(v));
-        const auto judged = a.reading.metrics.find(metric);
-        QString head = judged == a.reading.metrics.end()
-            ? tr("The %1 adapter read no %2 (the metric judged) in %3 s.")
-                  .arg(qs(a.adapter), qs(metric), number(a.seconds))
-            : tr("The %1 adapter read %2 = %3 in %4 s.")
-                  .arg(qs(a.adapter), qs(metric), number(judged->second), number(a.seconds));
-        QString text = head + u'\n' + tr("Read: %1").arg(read.join(u", "_s));
-        if (!a.reading.notes.empty())
-            text += u'\n' + tr("Notes: %1").arg(qs(a.reading.notes.front()));
-        m_result->setText(text);
-        emit testFinished(judged != a.reading.metrics.end());
-    });
-    m_worker->start();
+    m_test_run->start();
+}
+
+void CommandArmEditor::testOnceFinished()
+{
+    QProcess* run = m_test_run;
+    m_test_run = nullptr;
+    run->deleteLater();
+    m_test->setEnabled(true);
+    const QByteArray out = run->readAllStandardOutput();
+    const QJsonObject a = QJsonDocument::fromJson(out.trimmed()).object();
+    if (a.isEmpty()) {
+        // Bad input (exit 2) or a crash: kwb's own one line says why.
+        const QString why = QString::fromUtf8(run->readAllStandardError()).trimmed().section(u'\n', -1);
+        m_result->setText(
+            tr("Not run: %1").arg(why.isEmpty() ? tr("kwb test-arm ended with status %1").arg(run->exitCode()) : why));
+        emit testFinished(false);
+        return;
+    }
+    if (!a.value(u"ok").toBool()) {
+        // One line: the engine's reason (exit status, timeout, what the adapter missed).
+        m_result->setText(tr("Read nothing: %1").arg(a.value(u"error").toString().simplified()));
+        emit testFinished(false);
+        return;
+    }
+    const QString adapter = a.value(u"adapter").toString(), metric = a.value(u"metric").toString();
+    const QString seconds = number(a.value(u"seconds").toDouble());
+    QStringList read;
+    const QJsonObject metrics = a.value(u"metrics").toObject();
+    for (auto it = metrics.begin(); it != metrics.end(); ++it)
+        read << u"%1 = %2"_s.arg(it.key(), number(it.value().toDouble()));
+    const bool judged = metrics.contains(metric);
+    QString text = judged ? tr("The %1 adapter read %2 = %3 in %4 s.")
+                                .arg(adapter, metric, number(metrics.value(metric).toDouble()), seconds)
+                          : tr("The %1 adapter read no %2 (the metric judged) in %3 s.").arg(adapter, metric, seconds);
+    text += u'\n' + tr("Read: %1").arg(read.join(u", "_s));
+    if (const QJsonArray notes = a.value(u"notes").toArray(); !notes.isEmpty())
+        text += u'\n' + tr("Notes: %1").arg(notes.first().toString());
+    m_result->setText(text);
+    emit testFinished(judged);
 }
 
 } // namespace kwb::gui

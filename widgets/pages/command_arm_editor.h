@@ -8,7 +8,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QThread;
+class QProcess;
 
 namespace kwb::gui {
 
@@ -38,7 +38,7 @@ public:
     // What the last edit was refused for (empty when it was applied) and the last test's outcome.
     QString lastRefusal() const { return m_refusal; }
     QString testResult() const;
-    bool isTesting() const { return m_worker != nullptr; }
+    bool isTesting() const { return m_test_run != nullptr; }
 
 signals:
     // The last "test once" finished; ok: the adapter read the judged metric.
@@ -49,6 +49,7 @@ public slots:
 
 private:
     void fill();
+    void testOnceFinished();
     void armFieldEdited();
     void adapterChosen();
     void metricChosen();
@@ -59,7 +60,7 @@ private:
     int m_experiment = -1;
     bool m_filling = false;
     QString m_refusal;
-    QThread* m_worker = nullptr;
+    QProcess* m_test_run = nullptr; // `kwb test-arm`, while Test once runs
 
     QComboBox* m_arm;
     QLineEdit* m_command;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/hardware_page.h"
 
-#include "block_needs.h"
+#include "workloads/descriptions/block_needs.h"
 #include "hardware/gpu_catalogue.h"
 #include "hardware/peak_table.h"
 #include "hardware/study_traps.h"

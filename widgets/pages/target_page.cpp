@@ -147,11 +147,11 @@ QString TargetPage::workloadName() const
 
 void TargetPage::metricChosen()
 {
-    const Workload* w = findWorkload(workloadName().toStdString());
+    const WorkloadDescription* w = findWorkload(workloadName().toStdString());
     if (!w)
         return;
     const std::string name = m_metricBox->currentData().toString().toStdString();
-    for (const auto& m : w->metrics())
+    for (const auto& m : w->metrics)
         if (m.name == name)
             document()->edit(tr("Set the target metric to %1").arg(qs(name)), [m](Study& s) {
                 s.target.metric = m.name;
@@ -210,8 +210,8 @@ void TargetPage::refresh()
     {
         const QSignalBlocker block(m_metricBox);
         m_metricBox->clear();
-        if (const Workload* w = findWorkload(workloadName().toStdString()))
-            for (const auto& m : w->metrics())
+        if (const WorkloadDescription* w = findWorkload(workloadName().toStdString()))
+            for (const auto& m : w->metrics)
                 m_metricBox->addItem(tr("%1 (%2)").arg(qs(m.name), qs(m.unit)), qs(m.name));
         if (!t.metric.empty() && m_metricBox->findData(qs(t.metric)) < 0)
             m_metricBox->addItem(

@@ -4,8 +4,7 @@
 #include "study/arm_roles.h"
 #include "verdict/verdict.h"
 #include "workloads/command/adapter.h"
-#include "workloads/command/command_workload.h"
-#include "workloads/workload.h"
+#include "workloads/command/command_spec.h"
 
 #include <cmath>
 #include <fmt/format.h>

@@ -4,6 +4,7 @@
 #include "hardware/nvml.h"
 #include "workloads/command/parse_budget.h"
 #include "workloads/command/process.h"
+#include "workloads/descriptions/builtin_descriptions.h"
 
 #include <atomic>
 #include <chrono>
@@ -239,32 +240,11 @@ private:
     bool interrupted_ = false;
 };
 
-class CommandWorkload : public Workload {
+class CommandWorkload : public DescribedWorkload {
 public:
-    std::string name() const override { return kCommandWorkload; }
-    std::string description() const override
+    CommandWorkload()
+        : DescribedWorkload(command_description())
     {
-        return "an external benchmark command per arm, its output read through a metric adapter (docs/adapters.md)";
-    }
-    std::vector<Backend> backends() const override { return {Backend::Cpu}; } // a command picks its own devices
-    std::vector<ParamSpec> params() const override { return {}; }
-    std::vector<MetricSpec> metrics() const override
-    {
-        std::vector<MetricSpec> out;
-        const auto add = [&](const KeySpec& k) {
-            for (const auto& m : out)
-                if (m.name == k.metric)
-                    return;
-            out.push_back({k.metric, k.unit, k.direction, k.description});
-        };
-        for (const auto& c : canonical_metrics())
-            add(c);
-        for (const auto& n : adapter_names())
-            if (n != "keymap" && n != "regex")
-                for (const auto& k : make_adapter(n)->keys())
-                    if (k.metric.find_first_of("([ ") == std::string::npos)
-                        add(k);
-        return out;
     }
     std::unique_ptr<PreparedWorkload> prepare(const nlohmann::json&, Backend) const override
     {
@@ -305,26 +285,6 @@ void read_output(Attempt& a, const CommandSpec& s, const std::string& text, bool
 }
 
 } // namespace
-
-void validate(const CommandSpec& s, const std::string& arm)
-{
-    if (s.cmd.empty())
-        throw WorkloadError(fmt::format("arm {}: command.cmd is empty", arm));
-    if (!(s.timeout_s > 0))
-        throw WorkloadError(fmt::format("arm {}: command.timeout_s must be above 0 seconds", arm));
-    if (!(s.max_output_mib >= kMinOutputMib && s.max_output_mib <= kMaxOutputMib))
-        throw WorkloadError(fmt::format("arm {}: command.max_output_mib {} must be between {} and {} (MiB)", arm,
-            s.max_output_mib, kMinOutputMib, kMaxOutputMib));
-    if (!s.cwd.empty() && !fs::is_directory(s.cwd))
-        throw WorkloadError(fmt::format("arm {}: command.cwd '{}' is not a directory", arm, s.cwd));
-    if (s.adapter != "auto") {
-        try {
-            (void)make_adapter(s.adapter, s.adapter_options);
-        } catch (const AdapterError& e) {
-            throw WorkloadError(fmt::format("arm {}: command.adapter: {}", arm, e.what()));
-        }
-    }
-}
 
 Attempt run_attempt(const CommandSpec& s, const std::atomic<bool>* stop)
 {

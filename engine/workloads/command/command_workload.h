@@ -3,6 +3,7 @@
 
 #include "study/study.h"
 #include "workloads/command/adapter.h"
+#include "workloads/command/command_spec.h"
 #include "workloads/workload.h"
 
 #include <memory>
@@ -17,7 +18,6 @@
 // request comes back `interrupted` and is not recorded.
 namespace kwb::command {
 
-inline constexpr const char* kCommandWorkload = "command";
 inline constexpr std::size_t kTailBytes = 4096; // of stdout and stderr kept per repetition
 
 // One repetition, what `test once` shows: the process, the adapter that read it, what it read.
@@ -39,10 +39,6 @@ struct Attempt {
 // and everything it started are ended and the attempt comes back `interrupted`. Never throws for a
 // failing command; throws AdapterError for bad adapter options.
 Attempt run_attempt(const CommandSpec& spec, const std::atomic<bool>* stop = nullptr);
-
-// Checks a command arm before it runs: a command, a positive timeout, a known adapter with valid
-// options. Throws WorkloadError naming the field.
-void validate(const CommandSpec& spec, const std::string& arm);
 
 std::unique_ptr<Workload> make_command_workload();
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workloads/command/parse_budget.h"
 
-#include "workloads/command/process.h"
+#include "util/steady_clock.h"
 
 #include <fmt/format.h>
 

@@ -115,11 +115,6 @@ bool leader_exited(pid_t pid)
 
 } // namespace
 
-double steady_now_s()
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 std::string ProcessResult::describe() const
 {
     if (spawn_failed)

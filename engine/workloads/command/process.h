@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "util/steady_clock.h"
+
 #include <atomic>
 #include <cstddef>
 #include <map>
@@ -53,9 +55,6 @@ struct ProcessResult {
 
 // Never throws for a failing command: the failure is in the result.
 ProcessResult run_process(const ProcessSpec& spec);
-
-// The steady clock in seconds (the clock of ProcessResult::started_s).
-double steady_now_s();
 
 // The last `max_bytes` of a captured stream, with a note when it was cut.
 std::string tail(const std::string& text, std::size_t max_bytes = 4096);

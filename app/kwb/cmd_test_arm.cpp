@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `kwb test-arm`: one repetition of an external-command arm, read through its adapter, nothing
+// recorded: what the window's "Test once" shows, run where every other command runs (the window
+// runs nothing itself, docs/architecture.md). The arm is an experiment's arm of a study file, or a
+// `command` object as the study format writes it (a file, or - for stdin: the window's unsaved edit).
+#include "commands.h"
+#include "stop_signal.h"
+#include "study/study_file.h"
+#include "study/study_json.h"
+#include "util/json_reader.h"
+#include "workloads/command/command_workload.h"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+
+namespace kwb::cli {
+namespace {
+
+struct TestArmOptions {
+    std::string study;
+    std::string experiment;
+    std::string arm;
+    std::string command_json; // a file, or "-"
+    std::string metric; // the metric judged; the study's when an arm of it is tested
+    bool json = false;
+};
+
+struct ArmUnderTest {
+    std::string name;
+    CommandSpec spec;
+    std::string metric;
+};
+
+std::string read_text(const std::string& path)
+{
+    if (path == "-")
+        return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw BadInput(fmt::format("--command-json: cannot read '{}'", path));
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+ArmUnderTest arm_from_command_json(const TestArmOptions& o)
+{
+    const std::string where = o.command_json == "-" ? "stdin" : o.command_json;
+    const auto doc = nlohmann::json::parse(read_text(o.command_json), nullptr, false);
+    if (doc.is_discarded() || !doc.is_object())
+        throw BadInput(fmt::format("--command-json: {} is not a JSON object", where));
+    try {
+        return {o.arm.empty() ? "arm" : o.arm, command_spec_from(JsonReader(doc, where)), o.metric};
+    } catch (const FormatError& e) {
+        throw BadInput(e.what());
+    }
+}
+
+ArmUnderTest arm_from_study(const TestArmOptions& o)
+{
+    Study study;
+    try {
+        study = load_study(o.study);
+    } catch (const StudyLoadError& e) {
+        throw BadInput(e.what());
+    }
+    if (study.experiments.empty())
+        throw BadInput(fmt::format("{}: the study has no experiment", o.study));
+    const Experiment* e = o.experiment.empty() ? &study.experiments.front() : study.find_experiment(o.experiment);
+    if (!e)
+        throw BadInput(fmt::format("--experiment: {} has no experiment '{}'", o.study, o.experiment));
+    const std::string arm = o.arm.empty() ? "baseline" : o.arm;
+    for (const auto& a : e->arms)
+        if (a.name == arm) {
+            if (!a.command)
+                throw BadInput(fmt::format(
+                    "--arm: arm {} of {} is not an external command (workload {})", arm, e->id, e->workload));
+            return {a.name, *a.command, o.metric.empty() ? e->metric : o.metric};
+        }
+    throw BadInput(fmt::format("--arm: experiment {} has no arm '{}'", e->id, arm));
+}
+
+nlohmann::json attempt_json(const command::Attempt& a, const std::string& metric)
+{
+    nlohmann::json metrics = nlohmann::json::object();
+    for (const auto& [k, v] : a.reading.metrics)
+        metrics[k] = v;
+    const auto judged = a.reading.metrics.find(metric);
+    return {{"ok", a.ok}, {"error", a.error}, {"interrupted", a.interrupted}, {"adapter", a.adapter},
+        {"metric", metric},
+        {"value", a.ok && judged != a.reading.metrics.end() ? nlohmann::json(judged->second) : nlohmann::json()},
+        {"metrics", metrics}, {"notes", a.reading.notes}, {"seconds", a.seconds},
+        {"exit_status", a.exit_status ? nlohmann::json(*a.exit_status) : nlohmann::json()},
+        {"stdout_tail", a.stdout_tail}, {"stderr_tail", a.stderr_tail}};
+}
+
+void print_text(const command::Attempt& a, const ArmUnderTest& arm)
+{
+    if (!a.ok) {
+        fmt::print("Read nothing: {}\n", a.error);
+        return;
+    }
+    const auto judged = a.reading.metrics.find(arm.metric);
+    if (arm.metric.empty())
+        fmt::print("The {} adapter read {} metrics in {:.3g} s.\n", a.adapter, a.reading.metrics.size(), a.seconds);
+    else if (judged == a.reading.metrics.end())
+        fmt::print("The {} adapter read no {} (the metric judged) in {:.3g} s.\n", a.adapter, arm.metric, a.seconds);
+    else
+        fmt::print("The {} adapter read {} = {:.6g} in {:.3g} s.\n", a.adapter, arm.metric, judged->second, a.seconds);
+    std::string read;
+    for (const auto& [k, v] : a.reading.metrics)
+        read += fmt::format("{}{} = {:.6g}", read.empty() ? "" : ", ", k, v);
+    fmt::print("Read: {}\n", read);
+    for (const auto& note : a.reading.notes)
+        fmt::print("Note: {}\n", note);
+}
+
+int run(const TestArmOptions& o)
+{
+    if (o.command_json.empty() == o.study.empty())
+        throw BadInput("test-arm: give a study (with --experiment and --arm) or --command-json, one of the two");
+    const ArmUnderTest arm = o.command_json.empty() ? arm_from_study(o) : arm_from_command_json(o);
+    try {
+        command::validate(arm.spec, arm.name);
+    } catch (const WorkloadError& e) {
+        throw BadInput(e.what());
+    }
+    const std::atomic<bool>& stop = install_stop_signals();
+    command::Attempt a;
+    try {
+        a = command::run_attempt(arm.spec, &stop);
+    } catch (const command::AdapterError& e) {
+        throw BadInput(fmt::format("arm {}: command.adapter: {}", arm.name, e.what()));
+    }
+    if (o.json)
+        fmt::print("{}\n", attempt_json(a, arm.metric).dump());
+    else
+        print_text(a, arm);
+    if (a.interrupted)
+        return kStopped;
+    const bool read = a.ok && (arm.metric.empty() || a.reading.metrics.count(arm.metric) > 0);
+    return read ? kOk : kRunFailed;
+}
+
+} // namespace
+
+void add_test_arm_command(CLI::App& app, Action& action)
+{
+    auto o = std::make_shared<TestArmOptions>();
+    auto* cmd = app.add_subcommand(
+        "test-arm", "Run an external-command arm once and show what its adapter reads (nothing is recorded)");
+    cmd->add_option("study", o->study, "The study file whose arm to run");
+    cmd->add_option("--experiment", o->experiment, "The experiment id (default: the study's first)");
+    cmd->add_option("--arm", o->arm, "The arm's name (default: baseline)");
+    cmd->add_option("--command-json", o->command_json,
+        "An arm's command object as the study format writes it, from a file or - (stdin), instead of a study");
+    cmd->add_option("--metric", o->metric, "The metric judged (default: the experiment's)");
+    cmd->add_flag("--json", o->json, "One JSON object: ok, error, adapter, metric, value, metrics, notes, tails");
+    cmd->callback([&action, o] { action = [o] { return run(*o); }; });
+}
+
+} // namespace kwb::cli
