@@ -64,6 +64,7 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     // The built-in workloads; external commands start from New command A/B.
     QStringList builtIn = workloadNames();
     builtIn.removeAll(QString::fromLatin1(command::kCommandWorkload));
+    builtIn.removeAll(u"worker"_s); // worker arms are written by kwb new --worker (docs/worker-protocol.md)
     m_workload->addItems(builtIn);
     m_workload->setToolTip(tr("The built-in workload both arms run; changing it starts the arms over"));
     m_backend = new QComboBox(this);
