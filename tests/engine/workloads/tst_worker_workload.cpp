@@ -64,6 +64,10 @@ Study worker_study(const WorkerSpec& base, const WorkerSpec& treat, nlohmann::js
     e.plan.runs_per_arm = runs;
     e.plan.warmup_runs = min_rep_ms > 0 ? 1 : 0;
     e.plan.min_rep_ms = min_rep_ms;
+    if (bp.is_null())
+        bp = nlohmann::json::object(); // `{}` in a call is null, not an empty object
+    if (tp.is_null())
+        tp = nlohmann::json::object();
     Arm a {"baseline", std::move(bp)}, b {"treatment", std::move(tp)};
     a.worker = base;
     b.worker = treat;
@@ -122,6 +126,7 @@ private slots:
         QTemporaryDir dir;
         const std::string pids = dir.filePath(QStringLiteral("pids")).toStdString();
         const WorkerSpec w = spec(fmt::format("--pidfile '{}'", pids));
+        std::filesystem::remove(pids); // the describe above ran it once
         Study s = worker_study(w, w, {{"work", 1}}, {{"work", 3}}, 6, 2);
         QCOMPARE(run(s), RunOutcome::Done);
         const auto& e = s.experiments.front();
@@ -149,8 +154,8 @@ private slots:
         QTest::addColumn<bool>("before_warmups");
         QTest::addRow("wrong output") << "--mode wrong" << true;
         QTest::addRow("cached result") << "--mode cache" << false; // passes the first check only
-        QTest::addRow("own reference, off by 1%") << "--reference --error 0.01" << true;
-        QTest::addRow("baseline reference, off by 1%") << "--error 0.01" << true;
+        QTest::addRow("own reference, off by 1 percent") << "--reference --error 0.01" << true;
+        QTest::addRow("baseline reference, off by 1 percent") << "--error 0.01" << true;
     }
     void failed_check_ends_the_run_without_verdict()
     {
@@ -198,7 +203,7 @@ private slots:
         QTest::addColumn<QString>("reason");
         QTest::addRow("garbage") << "garbage" << "not a JSON object";
         QTest::addRow("partial line then exit") << "partial" << "partial line";
-        QTest::addRow("crash") << "crash" << "signal 6";
+        QTest::addRow("crash") << "crash" << "closed stdout"; // abort(): sh reports exit 134
         QTest::addRow("hang") << "hang" << "no answer within";
         QTest::addRow("huge message") << "huge" << "longer than";
         QTest::addRow("wrong id") << "wrong-id" << "has id";
@@ -213,6 +218,7 @@ private slots:
         // The second `time` of every treatment process faults; its first succeeds.
         WorkerSpec t = spec(fmt::format("--mode {} --fault-at 2 --child --pidfile '{}'", mode.toStdString(), pids));
         t.timeout_s = 1; // the hang's timeout
+        std::filesystem::remove(pids); // the describe above ran it once
         Study s = worker_study(spec(""), t, {}, {}, 10);
         QCOMPARE(run(s), RunOutcome::Failed);
         const auto& e = s.experiments.front();
@@ -239,8 +245,9 @@ private slots:
     {
         QTemporaryDir dir;
         const std::string pids = dir.filePath(QStringLiteral("pids")).toStdString();
-        Study s = worker_study(spec(""), spec(fmt::format("--mode fail-time --fault-at 2 --pidfile '{}'", pids)), {},
-            {}, 10);
+        const WorkerSpec t = spec(fmt::format("--mode fail-time --fault-at 2 --pidfile '{}'", pids));
+        std::filesystem::remove(pids); // the describe above ran it once
+        Study s = worker_study(spec(""), t, {}, {}, 10);
         QCOMPARE(run(s), RunOutcome::Failed);
         const auto& e = s.experiments.front();
         QCOMPARE(failed_of(e, "treatment"), command::max_failed_repetitions(e.plan) + 1);
@@ -266,6 +273,7 @@ private slots:
         const std::string pids = dir.filePath(QStringLiteral("pids")).toStdString();
         WorkerSpec t = spec(fmt::format("--mode hang --fault-at 2 --pidfile '{}'", pids));
         t.timeout_s = 600;
+        std::filesystem::remove(pids); // the describe above ran it once
         Study s = worker_study(spec(""), t, {}, {}, 10);
         std::atomic<bool> cancel {false};
         std::thread stopper([&] {
