@@ -398,7 +398,7 @@ int run(const NewOptions& o)
                 throw BadInput(
                     fmt::format("{}: applies to external commands only (--baseline-cmd, --treatment-cmd)", option));
     if (!worker_form)
-        for (const auto& [option, given] : {std::pair {"--atol", o.atol >= 0}, {"--rtol", o.rtol >= 0}})
+        for (const auto& [option, given] : {std::pair {"--atol", !std::isnan(o.atol)}, {"--rtol", !std::isnan(o.rtol)}})
             if (given)
                 throw BadInput(fmt::format("{}: applies to worker arms only (--worker, --baseline-worker)", option));
     if (command_form)

@@ -43,9 +43,9 @@ WorkerSpec worker_spec(const NewOptions& o, const std::string& cmd)
     }
     for (const auto& [option, value, field] :
         {std::tuple {"--atol", o.atol, &w.atol}, std::tuple {"--rtol", o.rtol, &w.rtol}}) {
-        if (value < 0)
+        if (std::isnan(value))
             continue; // not given: the default
-        if (!std::isfinite(value))
+        if (!std::isfinite(value) || value < 0)
             throw BadInput(fmt::format("{}: must be a finite number, 0 or more", option));
         *field = value;
     }

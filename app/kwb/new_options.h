@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -49,7 +50,8 @@ struct NewOptions {
     // Worker arms (docs/worker-protocol.md): one worker and --vary / --grid over its parameters,
     // or two workers. --cwd, --env, --timeout and --max-output apply to them too.
     std::string worker, baseline_worker, treatment_worker;
-    double atol = -1, rtol = -1; // negative: the default (WorkerSpec)
+    // NaN: not given, the default (WorkerSpec); any number given is checked (-inf too).
+    double atol = std::numeric_limits<double>::quiet_NaN(), rtol = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Runs per arm as the plan stores them: whole ABBA blocks, an odd --runs rounded up with a note.

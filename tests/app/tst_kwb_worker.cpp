@@ -58,10 +58,11 @@ private slots:
             {{L("--vary"), L("work=x,y")}, L("work")},
             {{L("--grid"), L("work=1,2"), L("--grid"), L("variant=a,z")}, L("variant")},
             {{L("--vary"), L("work=1,3"), L("--atol"), L("-2e9999")}, L("--atol")},
+            {{L("--vary"), L("work=1,3"), L("--rtol"), L("-1")}, L("--rtol")},
         };
         for (const auto& [args, name] : bad) {
             r = kwb(QStringList {L("new"), L("--worker"), kFake, L("--force"), L("--out"), study} + args);
-            QCOMPARE(r.exit_code, 2);
+            QVERIFY2(r.exit_code == 2, qPrintable(args.join(u' ')));
             QVERIFY2(QString::fromUtf8(r.err).contains(name), r.err.constData());
             QCOMPARE(r.err.trimmed().count('\n'), 0);
         }
@@ -140,7 +141,8 @@ private slots:
         QTemporaryDir dir;
         const QString study = dir.filePath(L("s.json"));
         const QString standin = QStringLiteral(KWB_BIN_DIR "/kwb_standin_bench --format gbench");
-        auto r = kwb({L("new"), L("--baseline-cmd"), standin, L("--treatment-cmd"), standin, L("--baseline-check"),
+        auto r = kwb({L("new"), L("--baseline-cmd"), standin, L("--treatment-cmd"), standin + L(" --mean 11"),
+            L("--baseline-check"),
             L("true"), L("--treatment-check"), L("exit 4"), L("--runs"), L("2"), L("--out"), study});
         QVERIFY2(r.exit_code == 0, r.err.constData());
         const auto arms = load(study)[L("experiments")].toArray()[0].toObject()[L("arms")].toArray();
@@ -150,7 +152,8 @@ private slots:
         QCOMPARE(r.exit_code, 1); // the treatment's own check fails
         QVERIFY2(r.err.contains("treatment"), r.err.constData());
         // One shared check or one per arm, not both.
-        r = kwb({L("new"), L("--baseline-cmd"), standin, L("--treatment-cmd"), standin, L("--check-cmd"), L("true"),
+        r = kwb({L("new"), L("--baseline-cmd"), standin, L("--treatment-cmd"), standin + L(" --mean 11"),
+            L("--check-cmd"), L("true"),
             L("--baseline-check"), L("true"), L("--force"), L("--out"), study});
         QCOMPARE(r.exit_code, 2);
         QVERIFY2(r.err.contains("--baseline-check"), r.err.constData());
