@@ -249,7 +249,7 @@ Study build_study_for(const NewOptions& o, const Workload& workload, std::option
     request.baseline = base;
     request.treatment = treat;
     request.backend = backend;
-    request.backend_setting = fixed_backend ? std::string(to_string(backend))
+    request.backend_setting = fixed_backend               ? std::string(to_string(backend))
         : o.backend == "auto" && backend == Backend::Cuda ? "cuda"
                                                           : o.backend;
     request.metric = metric->name;
@@ -408,8 +408,8 @@ int run(const NewOptions& o)
     for (const auto& [option, given] : {std::pair {"--timeout", o.timeout != 0},
              {"--max-output", o.max_output_mib != 0}, {"--cwd", !o.cwd.empty()}, {"--env", !o.env.empty()}})
         if (given)
-            throw BadInput(fmt::format(
-                "{}: applies to external commands and workers only (--baseline-cmd, --worker)", option));
+            throw BadInput(
+                fmt::format("{}: applies to external commands and workers only (--baseline-cmd, --worker)", option));
     if (o.workload.empty())
         throw BadInput("--workload: a workload is required (see kwb workloads)");
     check_vary_or_grid(o);

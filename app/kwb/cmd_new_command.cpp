@@ -117,7 +117,8 @@ int run_command_form(const NewOptions& o)
     const auto& e = study.experiments.front();
     fmt::print(stderr, "kwb: wrote {}: {} ({} runs per arm, {} order, adapter {}{})\n", o.out, study.name,
         e.plan.runs_per_arm, to_string(e.plan.order), e.arms[0].command->adapter,
-        e.arms[0].command->check.empty() && e.arms[1].command->check.empty() ? "; no --check-cmd: the arms are unverified"
+        e.arms[0].command->check.empty() && e.arms[1].command->check.empty()
+            ? "; no --check-cmd: the arms are unverified"
             : e.arms[0].command->check.empty() ? "; no --baseline-check: the baseline is unverified"
             : e.arms[1].command->check.empty() ? "; no --treatment-check: the treatment is unverified"
                                                : "");

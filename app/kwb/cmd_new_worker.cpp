@@ -70,7 +70,8 @@ void validate_arms(const Study& s)
             try {
                 worker::described_workload(arm.worker->description)->validate(arm.params, Backend::Cpu);
             } catch (const WorkloadError& ex) {
-                throw BadInput(fmt::format("{}: arm {}: {}", e.kind == "ab" ? "--vary" : "--grid", arm.name, ex.what()));
+                throw BadInput(
+                    fmt::format("{}: arm {}: {}", e.kind == "ab" ? "--vary" : "--grid", arm.name, ex.what()));
             }
         }
 }
@@ -177,8 +178,8 @@ Study build_two_workers(const NewOptions& o)
     e.arms[1].params = given(*treat_w, "--treatment-worker");
     Study s;
     s.name = o.name.empty() ? fmt::format("worker A/B: {} vs {}", b.description.worker, t.description.worker) : o.name;
-    s.description = fmt::format("A/B of two workers: `{}` (baseline) against `{}` (treatment). Written by kwb new.",
-        b.cmd, t.cmd);
+    s.description = fmt::format(
+        "A/B of two workers: `{}` (baseline) against `{}` (treatment). Written by kwb new.", b.cmd, t.cmd);
     const auto metrics = base_w->metrics();
     for (const auto& m : metrics)
         if (m.name == e.metric) {

@@ -61,16 +61,15 @@ Runnability choose_backend(const Workload& w, const Experiment& e, std::string w
 
 // A worker experiment (docs/worker-protocol.md): each arm's parameters resolve against its own
 // recorded description, and the backend is the device the worker described, not one kwb picks.
-Runnability check_worker_runnable(
-    const Workload& w, const Study& study, const Experiment& e, const std::string& wanted)
+Runnability check_worker_runnable(const Workload& w, const Study& study, const Experiment& e, const std::string& wanted)
 {
     Runnability r;
     nlohmann::json resolved[2];
     const AbArms ab = ab_arms(e);
     for (const Arm& arm : e.arms) {
         if (!arm.worker) {
-            r.problem = fmt::format("arm {}: a worker experiment's arms each need a worker (cmd and description)",
-                arm.name);
+            r.problem
+                = fmt::format("arm {}: a worker experiment's arms each need a worker (cmd and description)", arm.name);
             return r;
         }
         try {
@@ -100,8 +99,8 @@ Runnability check_worker_runnable(
     const std::string& kind = ab.baseline->worker->description.device.kind;
     r.backend = kind == "cuda" ? Backend::Cuda : Backend::Cpu;
     if (wanted != "auto" && wanted != to_string(r.backend)) {
-        r.problem = fmt::format("the worker runs on {} (its describe answer); --backend {} cannot move it", kind,
-            wanted);
+        r.problem
+            = fmt::format("the worker runs on {} (its describe answer); --backend {} cannot move it", kind, wanted);
         return r;
     }
     r.workload = &w;

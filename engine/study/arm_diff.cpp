@@ -92,8 +92,8 @@ ArmDiff diff_commands(const CommandSpec& baseline, const CommandSpec& treatment)
     return diff;
 }
 
-ArmDiff diff_workers(const WorkerSpec& baseline, const json& baseline_params, const WorkerSpec& treatment,
-    const json& treatment_params)
+ArmDiff diff_workers(
+    const WorkerSpec& baseline, const json& baseline_params, const WorkerSpec& treatment, const json& treatment_params)
 {
     ArmDiff diff;
     if (baseline.cmd == treatment.cmd)

@@ -92,9 +92,9 @@ ShapeCheck check_experiment_shape(const Study& study, const Experiment& e, const
     // arms' settings (cwd, env, tolerance) count beside their parameters.
     const bool commands = arms.baseline->command && arms.treatment->command;
     const bool workers = arms.baseline->worker && arms.treatment->worker;
-    const ArmDiff pair = workers ? diff_workers(*arms.baseline->worker, baseline_params, *arms.treatment->worker,
-                                       treatment_params)
-                                 : diff;
+    const ArmDiff pair = workers
+        ? diff_workers(*arms.baseline->worker, baseline_params, *arms.treatment->worker, treatment_params)
+        : diff;
     if ((commands ? diff_arm_pair(*arms.baseline, *arms.treatment) : pair).differences.empty())
         check.notices.emplace_back("the arms are identical (an A/A run)");
     try {

@@ -81,8 +81,8 @@ json worker_description_json(const WorkerDescription& d)
         metrics.push_back({{"name", m.name}, {"unit", m.unit}, {"direction", to_string(m.direction)}});
     json device = {{"kind", d.device.kind}, {"uuid", d.device.uuid}, {"name", d.device.name},
         {"index", d.device.index ? json(*d.device.index) : json(nullptr)}};
-    return {{"worker", d.worker}, {"version", d.version}, {"params", params}, {"metrics", metrics},
-        {"device", device}, {"timer", d.timer}, {"has_reference", d.has_reference}};
+    return {{"worker", d.worker}, {"version", d.version}, {"params", params}, {"metrics", metrics}, {"device", device},
+        {"timer", d.timer}, {"has_reference", d.has_reference}};
 }
 
 WorkerDescription worker_description_from(const JsonReader& r)

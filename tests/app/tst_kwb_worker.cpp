@@ -142,8 +142,8 @@ private slots:
         const QString study = dir.filePath(L("s.json"));
         const QString standin = QStringLiteral(KWB_BIN_DIR "/kwb_standin_bench --format gbench");
         auto r = kwb({L("new"), L("--baseline-cmd"), standin, L("--treatment-cmd"), standin + L(" --mean 11"),
-            L("--baseline-check"),
-            L("true"), L("--treatment-check"), L("exit 4"), L("--runs"), L("2"), L("--out"), study});
+            L("--baseline-check"), L("true"), L("--treatment-check"), L("exit 4"), L("--runs"), L("2"), L("--out"),
+            study});
         QVERIFY2(r.exit_code == 0, r.err.constData());
         const auto arms = load(study)[L("experiments")].toArray()[0].toObject()[L("arms")].toArray();
         QCOMPARE(arms[0].toObject()[L("command")].toObject()[L("check")].toString(), L("true"));
@@ -153,8 +153,7 @@ private slots:
         QVERIFY2(r.err.contains("treatment"), r.err.constData());
         // One shared check or one per arm, not both.
         r = kwb({L("new"), L("--baseline-cmd"), standin, L("--treatment-cmd"), standin + L(" --mean 11"),
-            L("--check-cmd"), L("true"),
-            L("--baseline-check"), L("true"), L("--force"), L("--out"), study});
+            L("--check-cmd"), L("true"), L("--baseline-check"), L("true"), L("--force"), L("--out"), study});
         QCOMPARE(r.exit_code, 2);
         QVERIFY2(r.err.contains("--baseline-check"), r.err.constData());
     }

@@ -66,7 +66,8 @@ public:
             if (p.values.empty() || !resolved.contains(p.name))
                 continue;
             const auto& v = resolved[p.name];
-            if (std::none_of(p.values.begin(), p.values.end(), [&](const nlohmann::json& x) { return same_value(x, v); })) {
+            if (std::none_of(
+                    p.values.begin(), p.values.end(), [&](const nlohmann::json& x) { return same_value(x, v); })) {
                 std::string list;
                 for (const auto& x : p.values)
                     list += (list.empty() ? "" : ", ") + x.dump();
@@ -119,7 +120,8 @@ WorkerDescription describe_worker(const WorkerSpec& spec, const std::string& arm
         return d;
     } catch (const WorkerFault& f) {
         const std::string tail = command::tail(f.stderr_tail(), 300);
-        throw WorkloadError(fmt::format("worker `{}`: {}{}", spec.cmd, f.what(), tail.empty() ? "" : "; stderr: " + tail));
+        throw WorkloadError(
+            fmt::format("worker `{}`: {}{}", spec.cmd, f.what(), tail.empty() ? "" : "; stderr: " + tail));
     } catch (const WorkerRequestFailed& f) {
         throw WorkloadError(fmt::format("worker `{}`: {}", spec.cmd, f.what()));
     }

@@ -20,8 +20,8 @@ std::string read_output(const OutputFile& file, std::vector<float>& values)
         return fmt::format("the output file {} was not written ({})", file.path, ec.message());
     const auto expected = static_cast<unsigned long long>(file.elements) * 4u;
     if (size != expected)
-        return fmt::format("the output file {} holds {} bytes, not {} ({} float32 elements)", file.path, size,
-            expected, file.elements);
+        return fmt::format("the output file {} holds {} bytes, not {} ({} float32 elements)", file.path, size, expected,
+            file.elements);
     std::vector<float> read(static_cast<size_t>(file.elements));
     std::ifstream in(file.path, std::ios::binary);
     in.read(reinterpret_cast<char*>(read.data()), static_cast<std::streamsize>(expected));
@@ -81,10 +81,10 @@ OutputCheck compare_with_baseline(const OutputFile& treatment, const OutputFile&
     }
     c.ok = failing == 0;
     c.detail = c.ok ? fmt::format("{} float32 elements against the baseline's output (atol {:g}, rtol {:g})", t.size(),
-                          treatment.atol, treatment.rtol)
+                   treatment.atol, treatment.rtol)
                     : fmt::format("{} of {} elements outside atol {:g} + rtol {:g} of the baseline's output (worst: "
                                   "element {}, {:g} vs {:g})",
-                          failing, t.size(), treatment.atol, treatment.rtol, worst, t[worst], b[worst]);
+                        failing, t.size(), treatment.atol, treatment.rtol, worst, t[worst], b[worst]);
     return c;
 }
 

@@ -89,8 +89,8 @@ json WorkerClient::request(const std::string& op, json fields, double timeout_s)
     if (!process_)
         fault(fmt::format("{}: the worker is not running", op));
     if (process_->has_unrequested_output())
-        fault(fmt::format("{}: the worker wrote to stdout unasked (protocol messages only; point prints at stderr)",
-            op));
+        fault(
+            fmt::format("{}: the worker wrote to stdout unasked (protocol messages only; point prints at stderr)", op));
     const long long id = next_id_++;
     fields["op"] = op;
     fields["id"] = id;
@@ -105,14 +105,14 @@ json WorkerClient::request(const std::string& op, json fields, double timeout_s)
     case S::Timeout:
         fault(fmt::format("{}: no answer within {:g} s (the timeout of {})", op, timeout_s, op));
     case S::TooLong:
-        fault(fmt::format("{}: an answer longer than {} bytes (1 MiB), the cap on a protocol message", op,
-            kMaxMessageBytes));
+        fault(fmt::format(
+            "{}: an answer longer than {} bytes (1 MiB), the cap on a protocol message", op, kMaxMessageBytes));
     case S::WriteFailed:
         fault(fmt::format("{}: the worker does not read its stdin (it exited?)", op));
     case S::Closed:
-        fault(got.line.empty() ? fmt::format("{}: the worker closed stdout without answering", op)
-                               : fmt::format("{}: a partial line and then the end of stdout: '{}'", op,
-                                     excerpt(got.line)));
+        fault(got.line.empty()
+                ? fmt::format("{}: the worker closed stdout without answering", op)
+                : fmt::format("{}: a partial line and then the end of stdout: '{}'", op, excerpt(got.line)));
     }
     json answer = json::parse(got.line, nullptr, false);
     if (answer.is_discarded())
@@ -120,8 +120,8 @@ json WorkerClient::request(const std::string& op, json fields, double timeout_s)
     if (!answer.is_object())
         fault(fmt::format("{}: the answer is not a JSON object: '{}'", op, excerpt(got.line)));
     if (!answer.contains("id") || answer["id"] != id)
-        fault(fmt::format("{}: the answer has id {}, the request had {}",
-            op, answer.contains("id") ? answer["id"].dump() : "(none)", id));
+        fault(fmt::format("{}: the answer has id {}, the request had {}", op,
+            answer.contains("id") ? answer["id"].dump() : "(none)", id));
     if (!answer.contains("ok") || !answer["ok"].is_boolean())
         fault(fmt::format("{}: the answer has no boolean 'ok'", op));
     if (!answer["ok"].get<bool>()) {

@@ -95,9 +95,12 @@ private slots:
     {
         QTest::addColumn<QString>("patch"); // replaces the treatment's worker object
         QTest::addColumn<QString>("expected");
-        QTest::addRow("empty cmd") << R"({"cmd": ""})" << "worker.cmd";
-        QTest::addRow("timeout") << R"({"cmd": "w", "timeout_s": 0})" << "worker.timeout_s";
-        QTest::addRow("rtol") << R"({"cmd": "w", "rtol": -1})" << "worker.rtol";
+        QTest::addRow("empty cmd") << R"({"cmd": ""})"
+                                   << "worker.cmd";
+        QTest::addRow("timeout") << R"({"cmd": "w", "timeout_s": 0})"
+                                 << "worker.timeout_s";
+        QTest::addRow("rtol") << R"({"cmd": "w", "rtol": -1})"
+                              << "worker.rtol";
         QTest::addRow("param without default") << R"({"cmd": "w", "description": {"params": [{"name": "k"}]}})"
                                                << "params[0].default";
         QTest::addRow("device kind") << R"({"cmd": "w", "description": {"device": {"kind": "tpu"}}})"

@@ -15,8 +15,6 @@
 // own reference. --pidfile appends this process's pid (and its --child's) to FILE. --child starts a
 // child that sleeps 300 s (it must not outlive the run). --print-on-start writes a line to stdout
 // before any request (a library's print: a protocol fault).
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -25,6 +23,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -215,7 +214,8 @@ int main(int argc, char** argv)
             for (int l = 0; l < launches; ++l) {
                 const auto t0 = std::chrono::steady_clock::now();
                 busy_ms(work * o.unit_ms);
-                each.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+                each.push_back(
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
             }
             double total = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
             if (!o.measured) {

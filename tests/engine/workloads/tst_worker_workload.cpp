@@ -51,8 +51,8 @@ WorkerSpec spec(const std::string& args)
     return w;
 }
 
-Study worker_study(const WorkerSpec& base, const WorkerSpec& treat, nlohmann::json bp, nlohmann::json tp,
-    int runs = 6, double min_rep_ms = 0)
+Study worker_study(const WorkerSpec& base, const WorkerSpec& treat, nlohmann::json bp, nlohmann::json tp, int runs = 6,
+    double min_rep_ms = 0)
 {
     Study s;
     s.name = "worker";
@@ -87,8 +87,8 @@ RunOutcome run(Study& s, const std::atomic<bool>* cancel = nullptr)
 
 int failed_of(const Experiment& e, const std::string& arm)
 {
-    return static_cast<int>(std::count_if(
-        e.samples.begin(), e.samples.end(), [&](const Sample& x) { return x.arm == arm && x.failed; }));
+    return static_cast<int>(
+        std::count_if(e.samples.begin(), e.samples.end(), [&](const Sample& x) { return x.arm == arm && x.failed; }));
 }
 
 int judged_of(const Experiment& e, const std::string& arm)
@@ -201,13 +201,20 @@ private slots:
     {
         QTest::addColumn<QString>("mode");
         QTest::addColumn<QString>("reason");
-        QTest::addRow("garbage") << "garbage" << "not a JSON object";
-        QTest::addRow("partial line then exit") << "partial" << "partial line";
-        QTest::addRow("crash") << "crash" << "closed stdout"; // abort(): sh reports exit 134
-        QTest::addRow("hang") << "hang" << "no answer within";
-        QTest::addRow("huge message") << "huge" << "longer than";
-        QTest::addRow("wrong id") << "wrong-id" << "has id";
-        QTest::addRow("missing total_ms") << "no-total" << "total_ms";
+        QTest::addRow("garbage") << "garbage"
+                                 << "not a JSON object";
+        QTest::addRow("partial line then exit") << "partial"
+                                                << "partial line";
+        QTest::addRow("crash") << "crash"
+                               << "closed stdout"; // abort(): sh reports exit 134
+        QTest::addRow("hang") << "hang"
+                              << "no answer within";
+        QTest::addRow("huge message") << "huge"
+                                      << "longer than";
+        QTest::addRow("wrong id") << "wrong-id"
+                                  << "has id";
+        QTest::addRow("missing total_ms") << "no-total"
+                                          << "total_ms";
     }
     void faults_are_failed_repetitions()
     {
