@@ -13,6 +13,8 @@ std::vector<double> Scale::ticks() const
 {
     const double lo = std::min(d0, d1), hi = std::max(d0, d1);
     const double raw = (hi - lo) / 6;
+    if (!std::isfinite(lo) || !std::isfinite(hi) || !(raw > 0))
+        return {};
     const double mag = std::pow(10, std::floor(std::log10(raw)));
     double step = mag;
     for (double m : {1.0, 2.0, 5.0, 10.0})
@@ -20,17 +22,27 @@ std::vector<double> Scale::ticks() const
             step = m * mag;
             break;
         }
+    // Counted, not accumulated: a step below the spacing of doubles at this magnitude (a range
+    // of 1e-14 around 75) would never advance `t += step`. About 6 ticks; 64 is a hard bound.
     std::vector<double> out;
-    for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9; t += step)
+    const double first = std::ceil(lo / step);
+    for (int k = 0; k < 64; ++k) {
+        const double t = (first + k) * step;
+        if (t > hi + step * 1e-9)
+            break;
         out.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
+    }
     return out;
 }
 
 Scale Scale::nice(double lo, double hi, double p0, double p1)
 {
-    if (!(hi > lo)) {
-        lo -= 1;
-        hi += 1;
+    // A range too narrow to draw at its magnitude (readings equal but for rounding, 75.60975609755230
+    // and ...232) is drawn as a flat one, +-1 around it.
+    if (!(hi - lo > 1e-9 * std::max(std::fabs(lo), std::fabs(hi)))) {
+        const double mid = std::isfinite(lo + hi) ? (lo + hi) / 2 : 0;
+        lo = mid - 1;
+        hi = mid + 1;
     }
     return Scale {lo, hi, p0, p1};
 }

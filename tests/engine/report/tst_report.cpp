@@ -23,6 +23,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -419,6 +420,28 @@ private slots:
                 }
             }
         }
+    }
+
+    void nearly_flat_lanes_get_bounded_ticks()
+    {
+        // A CI run's other_cpu lane read 75.6097560975523 and 75.60975609755232: the old tick loop's
+        // step (1e-15) was below the spacing of doubles at 75, `t += step` never advanced, and the
+        // report grew a vector until the allocator gave up.
+        const double lo = 75.6097560975523, hi = 75.60975609755232;
+        const Scale flat = Scale::nice(lo - 2e-15, hi + 2e-15, 100, 0);
+        const auto ticks = flat.ticks();
+        QVERIFY(ticks.size() >= 2 && ticks.size() <= 8);
+        QVERIFY(ticks.front() >= 74.6 && ticks.back() <= 76.7);
+        // Ranges the spacing of doubles cannot hold at all still end, with few ticks.
+        const Scale coarse {1e17, 1e17 + 16, 0, 1};
+        QVERIFY(coarse.ticks().size() <= 64);
+        const Scale endless {0, std::numeric_limits<double>::infinity(), 0, 1};
+        QVERIFY(endless.ticks().empty());
+
+        ExperimentReport e;
+        e.lanes.push_back({"other_cpu", "%", {0.0, 0.5}, {hi, lo}});
+        const std::string svg = lanes_svg(e);
+        QVERIFY(has(svg, "other_cpu"));
     }
 
     void a_grid_is_drawn_once()
