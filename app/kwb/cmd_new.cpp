@@ -134,12 +134,9 @@ Backend study_backend(const Workload& w, const std::string& option, const nlohma
                                                                                                     : Backend::Cpu;
 }
 
-Study build_study(const NewOptions& o)
+Study build_study_for(const NewOptions& o, const Workload& workload, std::optional<Backend> fixed_backend)
 {
-    const Workload* w = builtin_workloads().find(o.workload);
-    if (!w)
-        throw BadInput(fmt::format(
-            "--workload: unknown workload '{}' (workloads: {})", o.workload, workload_names(builtin_workloads())));
+    const Workload* w = &workload;
 
     nlohmann::json fixed = nlohmann::json::object();
     for (const auto& p : o.params) {
@@ -193,7 +190,7 @@ Study build_study(const NewOptions& o)
     nlohmann::json probe = grid.variables.empty() ? fixed : grid_cell_params(grid, fixed, {0, 0});
     if (grid.variables.empty())
         probe[vary] = b;
-    const Backend backend = study_backend(*w, o.backend, probe);
+    const Backend backend = fixed_backend ? *fixed_backend : study_backend(*w, o.backend, probe);
     nlohmann::json base = fixed, treat = fixed;
     if (grid.variables.empty()) {
         base[vary] = a;
@@ -253,7 +250,9 @@ Study build_study(const NewOptions& o)
     request.baseline = base;
     request.treatment = treat;
     request.backend = backend;
-    request.backend_setting = o.backend == "auto" && backend == Backend::Cuda ? "cuda" : o.backend;
+    request.backend_setting = fixed_backend               ? std::string(to_string(backend))
+        : o.backend == "auto" && backend == Backend::Cuda ? "cuda"
+                                                          : o.backend;
     request.metric = metric->name;
     request.profile = o.profile;
     request.plan = plan;
@@ -266,7 +265,8 @@ Study build_study(const NewOptions& o)
         throw BadInput(fmt::format("--param: {}", ex.what()));
     }
     // Where the GPU is here, a configuration it cannot hold is refused now, with the numbers.
-    if (grid.variables.empty() && backend == Backend::Cuda && cuda_unavailable_reason(w->name()).empty())
+    if (!fixed_backend && grid.variables.empty() && backend == Backend::Cuda
+        && cuda_unavailable_reason(w->name()).empty())
         for (const auto& arm : e.arms)
             if (const auto why = check_cuda_config(w->name(), arm.params, selected_cuda_device()); !why.empty())
                 throw BadInput(fmt::format("--vary: {} arm: {}", arm.name, why));
@@ -332,6 +332,15 @@ Study build_study(const NewOptions& o)
     return s;
 }
 
+Study build_study(const NewOptions& o)
+{
+    const Workload* w = builtin_workloads().find(o.workload);
+    if (!w)
+        throw BadInput(fmt::format(
+            "--workload: unknown workload '{}' (workloads: {})", o.workload, workload_names(builtin_workloads())));
+    return build_study_for(o, *w, std::nullopt);
+}
+
 // Both forms end alike: refuse to overwrite without --force, build, save (a failed save is bad input).
 Study write_new_study(const NewOptions& o, Study (*build)(const NewOptions&))
 {
@@ -361,21 +370,8 @@ void print_aa_note(const Study& study)
         }
 }
 
-int run(const NewOptions& o)
+void check_vary_or_grid(const NewOptions& o)
 {
-    if (o.old_aa != 0)
-        throw BadInput("--aa: renamed: --split-half[=K] is the split-half stability check it ran; --aa-arm adds a "
-                       "real A/A arm (the baseline run again beside the A/B)");
-    if (!o.baseline_cmd.empty() || !o.treatment_cmd.empty())
-        return run_command_form(o);
-    for (const auto& [option, given] : {std::pair {"--adapter", !o.adapter.empty()}, {"--timeout", o.timeout != 0},
-             {"--max-output", o.max_output_mib != 0}, {"--cwd", !o.cwd.empty()}, {"--env", !o.env.empty()},
-             {"--check-cmd", !o.check_cmd.empty()}, {"--adapter-options", !o.adapter_options.empty()}})
-        if (given)
-            throw BadInput(
-                fmt::format("{}: applies to external commands only (--baseline-cmd, --treatment-cmd)", option));
-    if (o.workload.empty())
-        throw BadInput("--workload: a workload is required (see kwb workloads)");
     if (!o.grids.empty() && !o.vary.empty())
         throw BadInput("--grid: a study is either an A/B (--vary) or a grid (--grid twice), not both");
     if (!o.grids.empty() && o.grids.size() != 2)
@@ -384,6 +380,40 @@ int run(const NewOptions& o)
     if (o.vary.empty() && o.grids.empty())
         throw BadInput("--vary: name the one parameter that differs and its two values, e.g. --vary block=32,128 "
                        "(or a grid: --grid NAME=a,b --grid NAME=x,y)");
+}
+
+int run(const NewOptions& o)
+{
+    if (o.old_aa != 0)
+        throw BadInput("--aa: renamed: --split-half[=K] is the split-half stability check it ran; --aa-arm adds a "
+                       "real A/A arm (the baseline run again beside the A/B)");
+    const bool worker_form = !o.worker.empty() || !o.baseline_worker.empty() || !o.treatment_worker.empty();
+    const bool command_form = !o.baseline_cmd.empty() || !o.treatment_cmd.empty();
+    if (worker_form && command_form)
+        throw BadInput("--worker: a study's arms are commands (--baseline-cmd) or workers (--worker), not both");
+    if (!command_form)
+        for (const auto& [option, given] : {std::pair {"--adapter", !o.adapter.empty()},
+                 {"--check-cmd", !o.check_cmd.empty()}, {"--adapter-options", !o.adapter_options.empty()},
+                 {"--baseline-check", !o.baseline_check.empty()}, {"--treatment-check", !o.treatment_check.empty()}})
+            if (given)
+                throw BadInput(
+                    fmt::format("{}: applies to external commands only (--baseline-cmd, --treatment-cmd)", option));
+    if (!worker_form)
+        for (const auto& [option, given] : {std::pair {"--atol", !std::isnan(o.atol)}, {"--rtol", !std::isnan(o.rtol)}})
+            if (given)
+                throw BadInput(fmt::format("{}: applies to worker arms only (--worker, --baseline-worker)", option));
+    if (command_form)
+        return run_command_form(o);
+    if (worker_form)
+        return run_worker_form(o);
+    for (const auto& [option, given] : {std::pair {"--timeout", o.timeout != 0},
+             {"--max-output", o.max_output_mib != 0}, {"--cwd", !o.cwd.empty()}, {"--env", !o.env.empty()}})
+        if (given)
+            throw BadInput(
+                fmt::format("{}: applies to external commands and workers only (--baseline-cmd, --worker)", option));
+    if (o.workload.empty())
+        throw BadInput("--workload: a workload is required (see kwb workloads)");
+    check_vary_or_grid(o);
     const Study study = write_new_study(o, build_study);
     const auto& e = study.experiments.front();
     fmt::print(stderr, "kwb: wrote {}: {} ({}{} runs per arm, {} order, stop by {})\n", o.out, study.name,
@@ -441,6 +471,7 @@ void add_new_command(CLI::App& app, Action& action)
         ->capture_default_str();
     cmd->add_option("--guard", o->guards, "A metric that must not regress (repeatable)");
     add_command_form_options(cmd, *o);
+    add_worker_form_options(cmd, *o);
     cmd->callback([&action, o] { action = [o] { return run(*o); }; });
 }
 

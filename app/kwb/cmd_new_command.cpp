@@ -18,8 +18,8 @@ namespace {
 // The rules live in the engine (workloads/command/command_study.h), shared with the window's
 // File > New command A/B; here the options become a request and its errors name the options.
 
-CommandSpec command_arm(
-    const NewOptions& o, const std::string& cmd, const std::string& option, const nlohmann::json& adapter_options)
+CommandSpec command_arm(const NewOptions& o, const std::string& cmd, const std::string& option,
+    const nlohmann::json& adapter_options, const std::string& own_check)
 {
     if (cmd.empty())
         throw BadInput(fmt::format("{}: both --baseline-cmd and --treatment-cmd are needed", option));
@@ -41,7 +41,7 @@ CommandSpec command_arm(
                 "--max-output: {} must be between {} and {} (MiB)", o.max_output_mib, kMinOutputMib, kMaxOutputMib));
         c.max_output_mib = o.max_output_mib;
     }
-    c.check = o.check_cmd;
+    c.check = own_check.empty() ? o.check_cmd : own_check; // --baseline-check / --treatment-check, else shared
     c.adapter = o.adapter.empty() ? "auto" : o.adapter;
     c.adapter_options = adapter_options;
     return c;
@@ -68,9 +68,13 @@ Study build_command_study(const NewOptions& o)
         if (!options.is_object())
             throw BadInput(fmt::format("--adapter-options: expected a JSON object, got '{}'", o.adapter_options));
     }
+    if (!o.check_cmd.empty() && (!o.baseline_check.empty() || !o.treatment_check.empty()))
+        throw BadInput(fmt::format("{}: give --check-cmd (one check for both arms) or --baseline-check and "
+                                   "--treatment-check (one per arm), not both",
+            o.baseline_check.empty() ? "--treatment-check" : "--baseline-check"));
     command::CommandStudyRequest r;
-    r.baseline = command_arm(o, o.baseline_cmd, "--baseline-cmd", options);
-    r.treatment = command_arm(o, o.treatment_cmd, "--treatment-cmd", options);
+    r.baseline = command_arm(o, o.baseline_cmd, "--baseline-cmd", options, o.baseline_check);
+    r.treatment = command_arm(o, o.treatment_cmd, "--treatment-cmd", options, o.treatment_check);
     r.metric = o.metric;
     r.name = o.name;
     r.guards = o.guards;
@@ -113,7 +117,11 @@ int run_command_form(const NewOptions& o)
     const auto& e = study.experiments.front();
     fmt::print(stderr, "kwb: wrote {}: {} ({} runs per arm, {} order, adapter {}{})\n", o.out, study.name,
         e.plan.runs_per_arm, to_string(e.plan.order), e.arms[0].command->adapter,
-        o.check_cmd.empty() ? "; no --check-cmd: the arms are unverified" : "");
+        e.arms[0].command->check.empty() && e.arms[1].command->check.empty()
+            ? "; no --check-cmd: the arms are unverified"
+            : e.arms[0].command->check.empty() ? "; no --baseline-check: the baseline is unverified"
+            : e.arms[1].command->check.empty() ? "; no --treatment-check: the treatment is unverified"
+                                               : "");
     print_aa_note(study);
     return kOk;
 }
@@ -133,6 +141,10 @@ void add_command_form_options(CLI::App* cmd, NewOptions& o)
     cmd->add_option("--cwd", o.cwd, "Working directory of the commands");
     cmd->add_option("--env", o.env, "Environment override of the commands, K=V (repeatable)");
     cmd->add_option("--check-cmd", o.check_cmd, "Correctness check run once per arm before timing (exit 0 = correct)");
+    cmd->add_option("--baseline-check", o.baseline_check,
+        "The baseline's own correctness check (exit 0 = correct), instead of a shared --check-cmd");
+    cmd->add_option("--treatment-check", o.treatment_check,
+        "The treatment's own correctness check (exit 0 = correct), instead of a shared --check-cmd");
 }
 
 } // namespace kwb::cli::new_form

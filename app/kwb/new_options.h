@@ -3,9 +3,12 @@
 
 #include "study/plan_limits.h"
 #include "study/study.h"
+#include "workloads/workload.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +46,12 @@ struct NewOptions {
     double max_output_mib = 0; // 0: the default (CommandSpec)
     std::string cwd, check_cmd, adapter_options;
     std::vector<std::string> env;
+    std::string baseline_check, treatment_check; // per-arm checks of command arms
+    // Worker arms (docs/worker-protocol.md): one worker and --vary / --grid over its parameters,
+    // or two workers. --cwd, --env, --timeout and --max-output apply to them too.
+    std::string worker, baseline_worker, treatment_worker;
+    // NaN: not given, the default (WorkerSpec); any number given is checked (-inf too).
+    double atol = std::numeric_limits<double>::quiet_NaN(), rtol = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Runs per arm as the plan stores them: whole ABBA blocks, an odd --runs rounded up with a note.
@@ -53,6 +62,19 @@ std::pair<std::string, std::string> split_assignment(const std::string& text, co
 Study write_new_study(const NewOptions& o, Study (*build)(const NewOptions&));
 // The A/A arm written, said once.
 void print_aa_note(const Study& study);
+
+// The built-in form's study for a workload (a built-in one, or a worker's description as one):
+// with `fixed_backend` the arms are written for that backend and nothing is checked against the
+// GPU here (a worker picks its own device).
+Study build_study_for(const NewOptions& o, const Workload& workload, std::optional<Backend> fixed_backend);
+// --vary and --grid: exactly one of them, a grid with two variables; bad input otherwise.
+void check_vary_or_grid(const NewOptions& o);
+ParamSpec find_param(const Workload& w, const std::string& name, const std::string& option);
+nlohmann::json typed_value(const ParamSpec& spec, const std::string& text, const std::string& option);
+
+// The worker form (cmd_new_worker.cpp).
+int run_worker_form(const NewOptions& o);
+void add_worker_form_options(CLI::App* cmd, NewOptions& o);
 
 // The command form.
 int run_command_form(const NewOptions& o);

@@ -3,17 +3,25 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 namespace kwb {
 namespace {
 
 // One repetition's length in ms: what the workload timed (CUDA events, summed iterations),
 // else the wall clock around it.
-double repetition_ms(PreparedWorkload& w, const std::function<double()>& clock_s)
+// nullopt when the run's stop request cut the repetition short: nothing to calibrate on.
+std::optional<double> repetition_ms(PreparedWorkload& w, const std::function<double()>& clock_s)
 {
     const double t0 = clock_s();
     const RepetitionResult r = w.run_once();
     const double wall_ms = (clock_s() - t0) * 1e3;
+    // A failed repetition (a worker arm's fault) measured nothing: the arm fails here, before the
+    // timed order, rather than being calibrated on an error's wall time.
+    if (r.failed)
+        throw WorkloadError(fmt::format("calibrating the launches per repetition: {}", r.error));
+    if (r.interrupted)
+        return std::nullopt;
     if (r.total_ms && *r.total_ms > 0)
         return *r.total_ms;
     if (!r.iterations.empty()) {
@@ -41,7 +49,10 @@ std::optional<LaunchCalibration> calibrate_launches(const std::vector<PreparedWo
         for (int step = 0; step < 12; ++step) {
             if (!arm->set_launches(n))
                 return std::nullopt;
-            ms = repetition_ms(*arm, clock_s);
+            const auto measured = repetition_ms(*arm, clock_s);
+            if (!measured)
+                return std::nullopt; // stopped: no count is recorded
+            ms = *measured;
             if (ms >= min_rep_ms || n >= max_launches)
                 break;
             const double per_launch = std::max(ms / n, 1e-6);

@@ -3,9 +3,11 @@
 
 #include "hardware/device_sheet.h"
 #include "hardware/gpu_backend.h"
+#include "hardware/nvml.h"
 #include "hardware/nvml_monitor.h"
 #include "sampling/queued_sampler.h"
 #include "sampling/sampler_set.h"
+#include "study/arm_roles.h"
 #include "study/device_identity.h"
 #include "study/grid.h"
 #include "study/new_attempt.h"
@@ -13,6 +15,7 @@
 #include "study/study_file.h"
 #include "verdict/grid_interaction.h"
 #include "workloads/cuda_workload.h"
+#include "workloads/worker/worker_workload.h"
 
 #include <algorithm>
 #include <chrono>
@@ -79,6 +82,16 @@ DeviceIdentity device_identity_here(Backend backend, int index)
             if (d.value("index", -1) == index)
                 return identity_from_sheet(d);
     throw RunRefused(fmt::format("--device: there is no CUDA device {} here", index));
+}
+
+DeviceIdentity worker_device_identity(const WorkerDescription& d, int index)
+{
+    if (d.device.kind != "cuda")
+        return device_identity_here(Backend::Cpu, index);
+    const auto& nvml = nvml::Library::instance();
+    if (const auto device = nvml.device_by_index(index))
+        return {"cuda", device->name(), device->uuid(), index, nvml.driver_version()};
+    return {"cuda", d.device.name.empty() ? std::string("unknown GPU") : d.device.name, d.device.uuid, index, ""};
 }
 
 RunSession::RunSession(const WorkloadRegistry& registry, RunSettings settings)
@@ -151,7 +164,11 @@ SessionPlan RunSession::plan(Study& study) const
         const Runnability r = check(study, study.experiments[i]);
         for (const auto& notice : r.notices)
             plan.notices.push_back(fmt::format("{}: experiment {}: {}", path, study.experiments[i].id, notice));
-        const DeviceIdentity here = device_identity_here(r.backend, settings_.device);
+        const Experiment& e = study.experiments[i];
+        const bool worker = r.workload->name() == worker::kWorkerWorkload;
+        const DeviceIdentity here = worker
+            ? worker_device_identity(ab_arms(e).baseline->worker->description, settings_.device)
+            : device_identity_here(r.backend, settings_.device);
         const Experiment* target = match_device(study, study.experiments[i], here);
         plan.experiments.push_back({static_cast<size_t>(target - study.experiments.data()), r.workload, r.backend});
     }

@@ -5,6 +5,7 @@
 #include "study/experiment_shape.h"
 #include "workloads/command/command_workload.h"
 #include "workloads/cuda_workload.h"
+#include "workloads/worker/worker_workload.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -58,6 +59,58 @@ Runnability choose_backend(const Workload& w, const Experiment& e, std::string w
     return r;
 }
 
+// A worker experiment (docs/worker-protocol.md): each arm's parameters resolve against its own
+// recorded description, and the backend is the device the worker described, not one kwb picks.
+Runnability check_worker_runnable(const Workload& w, const Study& study, const Experiment& e, const std::string& wanted)
+{
+    Runnability r;
+    nlohmann::json resolved[2];
+    const AbArms ab = ab_arms(e);
+    for (const Arm& arm : e.arms) {
+        if (!arm.worker) {
+            r.problem
+                = fmt::format("arm {}: a worker experiment's arms each need a worker (cmd and description)", arm.name);
+            return r;
+        }
+        try {
+            worker::validate(*arm.worker, arm.name);
+            const auto described = worker::described_workload(arm.worker->description);
+            const nlohmann::json params = resolve_params(*described, arm.params);
+            described->validate(params, Backend::Cpu);
+            if (&arm == ab.baseline)
+                resolved[0] = params;
+            if (&arm == ab.treatment)
+                resolved[1] = params;
+            if (!has_metric(*described, e.metric)) {
+                r.problem = fmt::format("arm {}: the worker has no metric '{}' (metrics: {})", arm.name, e.metric,
+                    metric_names(*described));
+                return r;
+            }
+        } catch (const WorkloadError& ex) {
+            r.problem = fmt::format("arm {}: {}", arm.name, ex.what());
+            return r;
+        }
+    }
+    const ShapeCheck shape = check_experiment_shape(study, e, resolved[0], resolved[1]);
+    if (!shape.ok()) {
+        r.problem = shape.problem;
+        return r;
+    }
+    const std::string& kind = ab.baseline->worker->description.device.kind;
+    r.backend = kind == "cuda" ? Backend::Cuda : Backend::Cpu;
+    if (wanted != "auto" && wanted != to_string(r.backend)) {
+        r.problem
+            = fmt::format("the worker runs on {} (its describe answer); --backend {} cannot move it", kind, wanted);
+        return r;
+    }
+    r.workload = &w;
+    r.notices = shape.notices;
+    const bool has_samples = std::any_of(e.samples.begin(), e.samples.end(), [](const Sample& s) { return !s.warmup; });
+    if (has_samples && (e.backend == "cpu" || e.backend == "cuda") && e.backend != to_string(r.backend))
+        r.problem = fmt::format("its samples were taken on {}; the worker now describes {}", e.backend, kind);
+    return r;
+}
+
 } // namespace
 
 Runnability check_runnable(
@@ -72,6 +125,10 @@ Runnability check_runnable(
     r.problem = arms_problem(e);
     if (!r.problem.empty())
         return r;
+    if (w->name() == worker::kWorkerWorkload) {
+        const std::string wanted = backend_option.empty() ? e.backend : std::string(backend_option);
+        return check_worker_runnable(*w, study, e, wanted.empty() ? "auto" : wanted);
+    }
     if (!has_metric(*w, e.metric)) {
         r.problem = fmt::format("{} has no metric '{}'", w->name(), e.metric);
         return r;

@@ -7,6 +7,7 @@
 #include "sampling/lane_downsample.h"
 #include "study/study_file.h"
 #include "workloads/command/command_controls.h"
+#include "workloads/worker/output_check.h"
 
 #include <algorithm>
 #include <chrono>
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 #include <limits>
 #include <memory>
+#include <random>
 #include <stdexcept>
 
 namespace kwb {
@@ -299,9 +301,12 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     if (options_.observer)
         options_.observer->on_sample(e, e.samples.back(), options_.clock() - options_.run_started_s);
     report_progress(s);
-    if (e.samples.back().failed)
+    if (e.samples.back().failed) {
+        if (r.arm_lost) // recorded above; the arm cannot go on (a worker dead after its one restart)
+            throw WorkloadError(fmt::format("arm {}: {}", e.samples.back().arm, r.error));
         if (const auto limit = command::too_many_failures(e))
             throw WorkloadError(*limit);
+    }
 }
 
 void Runner::calibrate(Session& s)
@@ -327,27 +332,48 @@ void Runner::calibrate(Session& s)
         options_.checkpoint();
 }
 
-void Runner::check_correctness(Session& s)
+void Runner::check_correctness(Session& s, const char* when)
 {
     Experiment& e = s.experiment;
     std::string failures;
     std::vector<VerifyResult> checks;
+    // One seed per round, the same for every arm: a worker arm without a reference is compared
+    // with the baseline's output for the same inputs (workloads/worker/output_check.h).
+    const std::uint64_t seed = std::random_device {}() | (static_cast<std::uint64_t>(std::random_device {}()) << 32);
     for (size_t i = 0; i < e.arms.size(); ++i) {
-        VerifyResult v;
+        s.prepared[i]->set_verify_seed(seed);
         {
             const Range range(options_.tracer, fmt::format("verify {}", e.arms[i].name));
-            v = s.prepared[i]->verify();
+            checks.push_back(s.prepared[i]->verify());
         }
         // A check cut short by a stop says nothing about the arm: the run stops unchecked.
         if (options_.cancel && options_.cancel->load())
             return;
-        checks.push_back(v);
+    }
+    for (size_t i = 1; i < checks.size(); ++i) {
+        VerifyResult& v = checks[i];
+        if (!v.ok || !v.output || v.output->has_reference)
+            continue;
+        if (!checks[0].output) {
+            v.ok = false;
+            v.detail = "no reference callable, and the baseline wrote no output to compare with";
+            continue;
+        }
+        const auto c = worker::compare_with_baseline(*v.output, *checks[0].output);
+        v.ok = c.ok && checks[0].ok;
+        v.max_abs_error = c.max_abs_error;
+        v.max_rel_error = c.max_rel_error;
+        v.tolerance = c.tolerance;
+        v.detail = checks[0].ok ? c.detail : "the baseline's own output failed its check, so nothing to compare with";
+    }
+    for (size_t i = 0; i < e.arms.size(); ++i) {
+        const VerifyResult& v = checks[i];
         CorrectnessCheck c;
         c.ok = v.ok;
         c.max_abs_error = v.max_abs_error;
         c.max_rel_error = v.max_rel_error;
         c.tolerance = v.tolerance;
-        c.compared = v.detail;
+        c.compared = when[0] ? fmt::format("{}: {}", when, v.detail) : v.detail;
         c.checked_at = utc_now_iso8601();
         {
             std::lock_guard lock(mutex_);
@@ -363,7 +389,8 @@ void Runner::check_correctness(Session& s)
         e.shared_buffers = arms_share_buffers(checks);
     }
     if (!failures.empty())
-        throw CorrectnessFailure(fmt::format("correctness check failed, no verdict: {}", failures));
+        throw CorrectnessFailure(fmt::format("correctness check {}failed, no verdict: {}",
+            when[0] ? fmt::format("{} ", when) : std::string(), failures));
 }
 
 RunOutcome Runner::run(Study& study, Experiment& e)
@@ -459,7 +486,7 @@ RunOutcome Runner::run(Study& study, Experiment& e)
         // in 10 of 10 studies (bench/results/2026-12-01-h200-aa-bias). The warm-ups now lead
         // straight into the order.
         if (!cancelled())
-            check_correctness(s);
+            check_correctness(s, "");
         for (const auto& w : schedule_warmups(arms, e.plan.warmup_runs)) {
             if (cancelled())
                 break;
@@ -488,6 +515,11 @@ RunOutcome Runner::run(Study& study, Experiment& e)
         }
         samplers.stop();
         rethrow_sampler_error();
+        // Worker arms are checked again after the last repetition, with fresh inputs: a kernel that
+        // caches a result or skips work on inputs it has seen passes the first check only.
+        if (!cancelled()
+            && std::any_of(s.prepared.begin(), s.prepared.end(), [](const auto& p) { return p->verify_after_run(); }))
+            check_correctness(s, "after the last repetition");
         if (reason.empty() && cancelled()) {
             outcome = RunOutcome::Stopped;
             reason = fmt::format("stopped on request after {} runs of the order", total_runs(e));

@@ -78,7 +78,9 @@ private:
     struct Session;
     void execute(Session& session, const ScheduledRun& run);
     void calibrate(Session& session);
-    void check_correctness(Session& session);
+    // `when` words the round in the record and the error ("after the last repetition"; empty: the
+    // check before the warm-ups).
+    void check_correctness(Session& session, const char* when);
     void report_progress(Session& session);
 
     const Workload& workload_;

@@ -3,6 +3,7 @@
 
 #include "study/study.h"
 
+#include <algorithm>
 #include <set>
 
 namespace kwb {
@@ -91,10 +92,44 @@ ArmDiff diff_commands(const CommandSpec& baseline, const CommandSpec& treatment)
     return diff;
 }
 
+ArmDiff diff_workers(
+    const WorkerSpec& baseline, const json& baseline_params, const WorkerSpec& treatment, const json& treatment_params)
+{
+    ArmDiff diff;
+    if (baseline.cmd == treatment.cmd)
+        diff = diff_arms(baseline_params, treatment_params, baseline.description.defaults());
+    else
+        diff.differences.push_back({"command", baseline.cmd, treatment.cmd});
+    const auto text = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
+    const auto compare = [&](const std::string& name, const json& b, const json& t) {
+        if (!same_setting(b, t))
+            diff.differences.push_back({name, b, t});
+    };
+    compare("cwd", text(baseline.cwd), text(treatment.cwd));
+    std::set<std::string> keys;
+    for (const auto* env : {&baseline.env, &treatment.env})
+        for (const auto& [k, v] : *env)
+            keys.insert(k);
+    for (const auto& k : keys) {
+        const auto b = baseline.env.find(k), t = treatment.env.find(k);
+        compare("env." + k, b == baseline.env.end() ? json(nullptr) : json(b->second),
+            t == treatment.env.end() ? json(nullptr) : json(t->second));
+    }
+    compare("timeout_s", baseline.timeout_s, treatment.timeout_s);
+    compare("max_output_mib", baseline.max_output_mib, treatment.max_output_mib);
+    compare("atol", baseline.atol, treatment.atol);
+    compare("rtol", baseline.rtol, treatment.rtol);
+    std::sort(diff.differences.begin(), diff.differences.end(),
+        [](const ParamDifference& a, const ParamDifference& b) { return a.name < b.name; });
+    return diff;
+}
+
 ArmDiff diff_arm_pair(const Arm& baseline, const Arm& treatment, const json& defaults)
 {
     if (baseline.command && treatment.command)
         return diff_commands(*baseline.command, *treatment.command);
+    if (baseline.worker && treatment.worker)
+        return diff_workers(*baseline.worker, baseline.params, *treatment.worker, treatment.params);
     return diff_arms(baseline.params, treatment.params, defaults);
 }
 

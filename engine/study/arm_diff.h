@@ -12,6 +12,7 @@ namespace kwb {
 
 struct Arm;
 struct CommandSpec;
+struct WorkerSpec;
 
 struct ParamDifference {
     std::string name;
@@ -43,8 +44,15 @@ ArmDiff diff_arms(const nlohmann::json& baseline, const nlohmann::json& treatmen
 // alike), so this diff says what differs; it cannot count the variables inside a command line.
 ArmDiff diff_commands(const CommandSpec& baseline, const CommandSpec& treatment);
 
-// The diff of an A/B's two arms: their commands' when both are external commands, else their
-// parameters' (`defaults` as above).
+// Two worker arms (docs/worker-protocol.md). With one command: their parameters (the defaults
+// from the baseline's recorded description) and any setting that differs ("cwd", "env.NAME",
+// "timeout_s", "max_output_mib", "atol", "rtol"). With two commands: like diff_commands, what
+// differs as text ("command" and those settings); the parameters of two programs are not compared.
+ArmDiff diff_workers(const WorkerSpec& baseline, const nlohmann::json& baseline_params, const WorkerSpec& treatment,
+    const nlohmann::json& treatment_params);
+
+// The diff of an A/B's two arms: their commands' when both are external commands, their workers'
+// when both are workers, else their parameters' (`defaults` as above).
 ArmDiff diff_arm_pair(
     const Arm& baseline, const Arm& treatment, const nlohmann::json& defaults = nlohmann::json::object());
 

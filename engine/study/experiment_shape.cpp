@@ -51,7 +51,9 @@ std::string arms_problem(const Experiment& e)
     const Arm& baseline = *ab_arms(e).baseline;
     if (const Arm* aa = aa_arm(e)) // the real A/A runs the baseline's configuration, nothing else
         if (aa->params != baseline.params || aa->command.has_value() != baseline.command.has_value()
-            || (aa->command && aa->command->cmd != baseline.command->cmd))
+            || (aa->command && aa->command->cmd != baseline.command->cmd)
+            || aa->worker.has_value() != baseline.worker.has_value()
+            || (aa->worker && aa->worker->cmd != baseline.worker->cmd))
             return fmt::format("the A/A arm '{}' must run the baseline's configuration (its params and "
                                "command equal to arm {}'s)",
                 aa->name, baseline.name);
@@ -65,7 +67,16 @@ ShapeCheck check_experiment_shape(const Study& study, const Experiment& e, const
     check.problem = arms_problem(e);
     if (!check.ok())
         return check;
-    const ArmDiff diff = diff_arms(baseline_params, treatment_params);
+    const AbArms arms = ab_arms(e);
+    // Worker arms of two commands are two programs: what differs is the command (like command
+    // arms), and their parameters are each their own worker's, never counted against each other.
+    const bool two_programs
+        = arms.baseline->worker && arms.treatment->worker && arms.baseline->worker->cmd != arms.treatment->worker->cmd;
+    if (arms.baseline->worker.has_value() != arms.treatment->worker.has_value()) {
+        check.problem = "one arm is a worker and the other is not; both arms of a worker A/B are workers";
+        return check;
+    }
+    const ArmDiff diff = two_programs ? ArmDiff {} : diff_arms(baseline_params, treatment_params);
     if (e.kind == kGridCellKind) {
         check.problem = grid_cell_problem(study, e, baseline_params, treatment_params);
         if (!check.ok())
@@ -77,10 +88,14 @@ ShapeCheck check_experiment_shape(const Study& study, const Experiment& e, const
                 diff.differences.size(), diff.names());
         return check;
     }
-    // Command arms carry no parameters: their commands are what differs (study/arm_diff.h).
-    const AbArms arms = ab_arms(e);
+    // Command arms carry no parameters: their commands are what differs (study/arm_diff.h); worker
+    // arms' settings (cwd, env, tolerance) count beside their parameters.
     const bool commands = arms.baseline->command && arms.treatment->command;
-    if ((commands ? diff_arm_pair(*arms.baseline, *arms.treatment) : diff).differences.empty())
+    const bool workers = arms.baseline->worker && arms.treatment->worker;
+    const ArmDiff pair = workers
+        ? diff_workers(*arms.baseline->worker, baseline_params, *arms.treatment->worker, treatment_params)
+        : diff;
+    if ((commands ? diff_arm_pair(*arms.baseline, *arms.treatment) : pair).differences.empty())
         check.notices.emplace_back("the arms are identical (an A/A run)");
     try {
         // The direction does not matter here: only the name and the overrides are checked.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "study/grid_interaction_record.h"
+#include "study/worker_spec.h"
 #include "util/direction.h"
 #include "verdict/verdict_types.h"
 
@@ -19,7 +20,7 @@
 // for every incompatible change.
 namespace kwb {
 
-inline constexpr int kStudySchemaVersion = 4;
+inline constexpr int kStudySchemaVersion = 5;
 
 // Phase 1: one metric, from X to Y, and the K/R/W triple.
 struct Target {
@@ -110,6 +111,7 @@ struct Arm {
     nlohmann::json params = nlohmann::json::object();
     std::optional<CorrectnessCheck> check {}; // schema 3: null until the run checked it
     std::optional<CommandSpec> command {}; // schema 3: set for the command workload
+    std::optional<WorkerSpec> worker {}; // schema 5: set for the worker workload (docs/worker-protocol.md)
     // Schema 3: empty for the A/B's arms (arms[0] baseline, arms[1] treatment); "aa" for the real
     // A/A arm, the baseline's configuration run again as a third arm (study/arm_roles.h).
     std::string role {};

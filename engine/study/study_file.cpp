@@ -64,6 +64,13 @@ void migrate_3_to_4(nlohmann::json& doc)
     doc["schema_version"] = 4;
 }
 
+// Version 5 adds worker arms (Arm::worker, docs/worker-protocol.md): a new optional field, so an
+// older document needs nothing but its number; the step is kept so each change has its migration.
+void migrate_4_to_5(nlohmann::json& doc)
+{
+    doc["schema_version"] = 5;
+}
+
 } // namespace
 
 void migrate_study_json(nlohmann::json& doc)
@@ -92,6 +99,8 @@ void migrate_study_json(nlohmann::json& doc)
         migrate_2_to_3(doc);
     if (version <= 3)
         migrate_3_to_4(doc);
+    if (version <= 4)
+        migrate_4_to_5(doc);
 }
 
 Study parse_study(std::string_view text, const std::string& origin)

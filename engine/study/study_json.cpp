@@ -211,6 +211,9 @@ json to_json(const Experiment& e, bool with_samples)
         if (e.arms[i].command)
             arms[i]["command"] = to_json(*e.arms[i].command);
     for (size_t i = 0; i < e.arms.size(); ++i)
+        if (e.arms[i].worker)
+            arms[i]["worker"] = worker_spec_json(*e.arms[i].worker);
+    for (size_t i = 0; i < e.arms.size(); ++i)
         if (!e.arms[i].role.empty())
             arms[i]["role"] = e.arms[i].role;
     json samples = json::array();
@@ -404,6 +407,10 @@ Experiment experiment_from(const JsonReader& r)
             arm.check = check_from(*c);
         if (auto c = a.optional_object("command"))
             arm.command = command_from(*c);
+        if (auto w = a.optional_object("worker"))
+            arm.worker = worker_spec_from(*w);
+        if (arm.command && arm.worker)
+            a.fail("worker", "an arm is a command or a worker, not both");
         arm.role = a.string_or("role", "");
         if (!arm.role.empty() && arm.role != kAaArmRole)
             a.fail("role", fmt::format("unknown role \"{}\" (expected \"{}\" or none)", arm.role, kAaArmRole));

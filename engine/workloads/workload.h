@@ -40,10 +40,23 @@ struct RepetitionResult {
     // Cut short by the run's stop request (PreparedWorkload::set_cancel): not a measurement and not
     // a failure of the arm; the runner keeps no sample of it.
     bool interrupted = false;
+    // Set with `failed` when the arm cannot go on (a worker arm that died after its one restart):
+    // the runner records the repetition, then ends the experiment failed.
+    bool arm_lost = false;
     // Readings the workload timed itself (tiny_llm: each request's `ttft`, each token's `itl`), t_s
     // in seconds from the repetition's start. The runner puts them in the experiment's lanes and the
     // progress stream as `metric` events, on the same clocks as the samplers' readings.
     std::vector<MetricReading> readings;
+};
+
+// An output a worker arm wrote for its check (docs/worker-protocol.md, verify): raw float32.
+// Where the arm has no reference callable, the runner compares it with the baseline arm's output
+// for the same seed (workloads/worker/output_check.h), since only it holds both arms' files.
+struct OutputFile {
+    std::string path;
+    long long elements = 0;
+    double atol = 0, rtol = 0; // this arm's tolerance against the baseline
+    bool has_reference = false; // the worker compared with its own reference (the check is done)
 };
 
 struct VerifyResult {
@@ -55,6 +68,7 @@ struct VerifyResult {
     // The device buffers it ran on (GPU backend: the plugin's buffer set id; nullopt where the
     // workload does not say). Arms with the same id ran their kernels on the same memory.
     std::optional<std::uint64_t> buffer_set {};
+    std::optional<OutputFile> output {}; // worker arms
 };
 
 // Whether every arm ran on one set of device buffers (their checks name the same buffer set):
@@ -82,6 +96,13 @@ public:
     // RepetitionResult::interrupted, so a stop is honoured within a second whatever the arm is
     // doing; one whose repetitions are bounded and short ignores it.
     virtual void set_cancel(const std::atomic<bool>* /*cancel*/) { }
+    // The seed the next verify() draws its inputs from: the runner gives every arm the same one in a
+    // round, so a worker arm's output can be compared with the baseline's. Ignored by workloads
+    // whose inputs are fixed at prepare().
+    virtual void set_verify_seed(std::uint64_t /*seed*/) { }
+    // True for a workload whose check runs again after the last repetition (worker arms: a kernel
+    // that caches a result or skips work on repeated inputs fails the second check).
+    virtual bool verify_after_run() const { return false; }
 };
 
 class Workload {

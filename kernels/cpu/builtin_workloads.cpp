@@ -3,6 +3,7 @@
 
 #include "cpu/cpu_workloads.h"
 #include "workloads/command/command_workload.h"
+#include "workloads/worker/worker_workload.h"
 
 namespace kwb {
 
@@ -18,6 +19,7 @@ const WorkloadRegistry& builtin_workloads()
         r.add(cpu::make_synthetic_workload());
         r.add(cpu::make_attention_decode_workload()); // cuda only
         r.add(command::make_command_workload()); // external commands as arms (docs/adapters.md)
+        r.add(worker::make_worker_workload()); // worker processes as arms (docs/worker-protocol.md)
         return r;
     }();
     return registry;

@@ -27,24 +27,6 @@ namespace {
 // user's process it passed the descriptor to) must not hold the repetition.
 constexpr double kDrainAfterEndS = 0.5;
 
-// The environment of the command: kwb's, the spec's overrides, and the containment's tag. Built
-// before fork, since the child of a threaded process may only make async-signal-safe calls
-// (setenv allocates, and another thread may hold the allocator's lock at the fork).
-std::vector<std::string> child_environment(const ProcessSpec& spec, const ProcessContainment& containment)
-{
-    std::vector<std::string> out;
-    for (char** e = environ; e && *e; ++e) {
-        const std::string_view entry(*e);
-        const std::string name(entry.substr(0, entry.find('=')));
-        if (spec.env.count(name) == 0 && name != kProcessTagVariable)
-            out.emplace_back(entry);
-    }
-    for (const auto& [k, v] : spec.env)
-        out.push_back(k + "=" + v);
-    out.push_back(containment.tag_entry());
-    return out;
-}
-
 std::string mib_text(std::size_t bytes)
 {
     return fmt::format("{:.4g} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
@@ -115,6 +97,22 @@ bool leader_exited(pid_t pid)
 
 } // namespace
 
+std::vector<std::string> child_environment(
+    const std::map<std::string, std::string>& overrides, const ProcessContainment& containment)
+{
+    std::vector<std::string> out;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string_view entry(*e);
+        const std::string name(entry.substr(0, entry.find('=')));
+        if (overrides.count(name) == 0 && name != kProcessTagVariable)
+            out.emplace_back(entry);
+    }
+    for (const auto& [k, v] : overrides)
+        out.push_back(k + "=" + v);
+    out.push_back(containment.tag_entry());
+    return out;
+}
+
 std::string ProcessResult::describe() const
 {
     if (spawn_failed)
@@ -154,7 +152,7 @@ ProcessResult run_process(const ProcessSpec& spec)
         return r;
     }
     ProcessContainment containment;
-    std::vector<std::string> env = child_environment(spec, containment);
+    std::vector<std::string> env = child_environment(spec.env, containment);
     std::vector<char*> envp;
     for (auto& e : env)
         envp.push_back(e.data());

@@ -8,6 +8,11 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
+
+namespace kwb {
+class ProcessContainment;
+}
 
 // Runs one shell command line as the leader of its own process group and waits for it. Whatever
 // it starts is ended with it (util/process_containment.h: the group, its descendants, processes
@@ -52,6 +57,13 @@ struct ProcessResult {
     // "stopped: the run was asked to stop", "could not start: ..."
     std::string describe() const;
 };
+
+// The environment of a contained child: this process's, `overrides` on top, and the containment's
+// tag (util/process_containment.h). Built before fork, since the child of a threaded process may
+// only make async-signal-safe calls (setenv allocates, and another thread may hold the allocator's
+// lock at the fork). Shared with the worker arms' long-lived processes (workloads/worker).
+std::vector<std::string> child_environment(
+    const std::map<std::string, std::string>& overrides, const ProcessContainment& containment);
 
 // Never throws for a failing command: the failure is in the result.
 ProcessResult run_process(const ProcessSpec& spec);

@@ -33,7 +33,7 @@ private slots:
             names.insert(w->name());
         QCOMPARE(names,
             (std::set<std::string> {"gemm", "attention_prefill", "rmsnorm", "bandwidth", "tiny_llm", "synthetic",
-                "command", "attention_decode"}));
+                "command", "worker", "attention_decode"}));
         // The CPU triad joined bandwidth; studies that name it still find it.
         QVERIFY(builtin_workloads().find("triad") == builtin_workloads().find("bandwidth"));
         // The CPU attention joined attention_prefill as its cpu backend.
@@ -85,7 +85,7 @@ private slots:
         // external command, which has no built-in command to prepare.
         for (const auto* w : builtin_workloads().all())
             for (const auto& p : w->params())
-                if (w->name() != "command" && has_backend(*w, Backend::Cpu)
+                if (w->name() != "command" && w->name() != "worker" && has_backend(*w, Backend::Cpu)
                     && (p.only_on.empty()
                         || std::find(p.only_on.begin(), p.only_on.end(), Backend::Cpu) != p.only_on.end()))
                     for (const auto& v : p.values)
@@ -112,7 +112,8 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         for (const auto* w : builtin_workloads().all())
-            if (w->name() != "command" && has_backend(*w, Backend::Cpu)) // no built-in command; cuda-only ones
+            if (w->name() != "command" && w->name() != "worker"
+                && has_backend(*w, Backend::Cpu)) // no built-in command or worker; cuda-only ones
                 QTest::addRow("%s", w->name().c_str()) << QString::fromStdString(w->name());
     }
 
@@ -233,7 +234,7 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         for (const auto* w : builtin_workloads().all())
-            if (w->name() != "command") // no built-in command to run
+            if (w->name() != "command" && w->name() != "worker") // no built-in command or worker to run
                 QTest::addRow("%s", w->name().c_str()) << QString::fromStdString(w->name());
     }
 
