@@ -136,8 +136,9 @@ Study build_two_workers(const NewOptions& o)
             throw BadInput(fmt::format("{}: {}", option, e.what()));
         }
     };
+    const WorkloadDescription described = base_w->describe();
     NewAbRequest request;
-    request.workload = base_w.get();
+    request.workload = &described;
     request.baseline = given(*base_w, "--baseline-worker");
     request.treatment = request.baseline;
     request.backend = worker_backend(b.description);

@@ -18,7 +18,7 @@
 namespace kwb::worker {
 namespace {
 
-using command::steady_now_s;
+
 
 void close_fd(int& fd)
 {
