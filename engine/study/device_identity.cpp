@@ -51,7 +51,7 @@ DeviceIdentity identity_from_sheet(const nlohmann::json& device)
 
 nlohmann::json device_identity_json(const DeviceIdentity& d)
 {
-    return {{"kind", d.kind}, {"model", d.model}, {"uuid", d.uuid},
+    return {{"kind", d.kind}, {"name", d.model}, {"uuid", d.uuid},
         {"index", d.index ? nlohmann::json(*d.index) : nlohmann::json(nullptr)}, {"driver", d.driver}};
 }
 
@@ -59,7 +59,9 @@ DeviceIdentity device_identity_from(const JsonReader& r)
 {
     DeviceIdentity d;
     d.kind = r.string_or("kind", "");
-    d.model = r.string_or("model", "");
+    // "name", the hardware sheet's word (kwb devices, spec/cli.md), since schema 6; "model" before
+    // it: the study migration renames it, A/A history lines written before are read as they are.
+    d.model = r.has("name") ? r.string("name") : r.string_or("model", "");
     d.uuid = r.string_or("uuid", "");
     if (r.has("index")) {
         const long long index = r.integer("index");

@@ -29,7 +29,8 @@ std::string describe(const DeviceIdentity& device);
 DeviceIdentity identity_from_sheet(const nlohmann::json& device);
 
 // The one codec of a device identity, for the study file, the A/A history and the report's JSON:
-// {"kind", "model", "uuid", "index" (null when unknown), "driver"}.
+// {"kind", "name", "uuid", "index" (null when unknown), "driver"}, "name" spelled as the hardware
+// sheet spells it (an identity written before schema 6 said "model"; it is read too).
 nlohmann::json device_identity_json(const DeviceIdentity& device);
 // Reads it back; a field of the wrong type throws FormatError naming it (util/json_reader.h).
 DeviceIdentity device_identity_from(const JsonReader& reader);

@@ -20,7 +20,7 @@
 // for every incompatible change.
 namespace kwb {
 
-inline constexpr int kStudySchemaVersion = 5;
+inline constexpr int kStudySchemaVersion = 6;
 
 // Phase 1: one metric, from X to Y, and the K/R/W triple.
 struct Target {
@@ -121,7 +121,7 @@ struct Arm {
 // one H200 resumes on any H200, never on an A100 (study/device_identity.h owns that rule).
 struct DeviceIdentity {
     std::string kind; // "cpu" or "cuda"
-    std::string model; // "NVIDIA H200", "Intel(R) Xeon(R) Processor"
+    std::string model; // "NVIDIA H200", "Intel(R) Xeon(R) Processor"; written as "name" (the sheet's word)
     std::string uuid; // GPUs: "GPU-8c1a..."; empty for CPUs
     std::optional<int> index; // the CUDA device index it ran on
     std::string driver; // driver version where known

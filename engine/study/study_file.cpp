@@ -71,6 +71,24 @@ void migrate_4_to_5(nlohmann::json& doc)
     doc["schema_version"] = 5;
 }
 
+// Version 6 spells an experiment's device identity as the hardware sheet does: its model is
+// `device.name` (kwb devices --json, spec/cli.md), no longer `device.model`.
+void migrate_5_to_6(nlohmann::json& doc)
+{
+    if (const auto experiments = doc.find("experiments"); experiments != doc.end() && experiments->is_array())
+        for (auto& e : *experiments) {
+            if (!e.is_object())
+                continue;
+            const auto device = e.find("device");
+            if (device == e.end() || !device->is_object() || !device->contains("model"))
+                continue;
+            if (!device->contains("name"))
+                (*device)["name"] = (*device)["model"];
+            device->erase("model");
+        }
+    doc["schema_version"] = 6;
+}
+
 } // namespace
 
 void migrate_study_json(nlohmann::json& doc)
@@ -101,6 +119,8 @@ void migrate_study_json(nlohmann::json& doc)
         migrate_3_to_4(doc);
     if (version <= 4)
         migrate_4_to_5(doc);
+    if (version <= 5)
+        migrate_5_to_6(doc);
 }
 
 Study parse_study(std::string_view text, const std::string& origin)

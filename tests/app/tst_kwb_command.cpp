@@ -183,6 +183,50 @@ private slots:
         QCOMPARE(
             kwb({L("new"), L("--baseline-cmd"), L("x"), L("--treatment-cmd"), L("x"), L("--out"), study}).exit_code, 2);
     }
+    void test_arm_runs_once_and_records_nothing()
+    {
+        QTemporaryDir dir;
+        const QString study = dir.filePath(L("s.json"));
+        QCOMPARE(kwb({L("new"), L("--baseline-cmd"), kStandin + L(" --format gbench --noise 0 --mean 2"),
+                         L("--treatment-cmd"), kStandin + L(" --format gbench --exit 3"), L("--adapter"), L("gbench"),
+                         L("--out"), study})
+                     .exit_code,
+            0);
+        const QByteArray before = read_all(study);
+        auto r = kwb({L("test-arm"), study, L("--arm"), L("baseline"), L("--json")});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        const QJsonObject a = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(a[L("ok")].toBool(), true);
+        QCOMPARE(a[L("adapter")].toString(), L("gbench"));
+        QCOMPARE(a[L("metric")].toString(), L("time_ms"));
+        QCOMPARE(a[L("value")].toDouble(), 2.0); // gbench real_time 2000 us
+        QCOMPARE(read_all(study), before); // nothing recorded
+
+        // The failing arm: exit 1, the reason in one line.
+        r = kwb({L("test-arm"), study, L("--arm"), L("treatment")});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.out.startsWith("Read nothing: ") && r.out.contains("exit 3"), r.out.constData());
+
+        // A command object as the window sends it; a metric the adapter does not produce is exit 1.
+        const QString spec = dir.filePath(L("arm.json"));
+        write_all(spec,
+            QJsonDocument(QJsonObject {{L("cmd"), kStandin + L(" --format gbench --noise 0 --mean 2")},
+                              {L("adapter"), L("gbench")}})
+                .toJson());
+        r = kwb({L("test-arm"), L("--command-json"), spec, L("--metric"), L("ttft_ms")});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.out.contains("read no ttft_ms"), r.out.constData());
+
+        // Bad input names what is wrong, exit 2.
+        r = kwb({L("test-arm"), study, L("--arm"), L("nope")});
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.contains("no arm 'nope'"), r.err.constData());
+        QCOMPARE(kwb({L("test-arm")}).exit_code, 2);
+        write_all(spec, "{\"cwd\": \"/x\"}");
+        r = kwb({L("test-arm"), L("--command-json"), spec});
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.contains("cmd"), r.err.constData());
+    }
     void real_google_benchmark_binary()
     {
         if (!QFile::exists(kGbench))

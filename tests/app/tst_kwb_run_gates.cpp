@@ -62,7 +62,7 @@ private slots:
         for (const auto& a : e.value(u"arms").toArray())
             QVERIFY(a.toObject().value(u"check").toObject().value(u"ok").toBool());
         QCOMPARE(e.value(u"device").toObject().value(u"kind").toString(), QStringLiteral("cpu"));
-        QVERIFY(!e.value(u"device").toObject().value(u"model").toString().isEmpty());
+        QVERIFY(!e.value(u"device").toObject().value(u"name").toString().isEmpty());
     }
 
     void anotherDeviceModelIsRefused()
@@ -73,9 +73,9 @@ private slots:
         auto experiments = study.value(u"experiments").toArray();
         auto e = experiments.at(0).toObject();
         auto device = e.value(u"device").toObject();
-        const QString here = device.value(u"model").toString(); // the device this machine is
+        const QString here = device.value(u"name").toString(); // the device this machine is
         QVERIFY(!here.isEmpty());
-        device[QStringLiteral("model")] = QStringLiteral("A Different CPU");
+        device[QStringLiteral("name")] = QStringLiteral("A Different CPU");
         e[QStringLiteral("device")] = device;
         e[QStringLiteral("status")] = QStringLiteral("stopped");
         experiments[0] = e;
@@ -95,7 +95,7 @@ private slots:
         QCOMPARE(moved.exit_code, 0);
         const auto after = load(p).value(u"experiments").toArray();
         QCOMPARE(after.size(), 2);
-        QCOMPARE(after.at(0).toObject().value(u"device").toObject().value(u"model").toString(),
+        QCOMPARE(after.at(0).toObject().value(u"device").toObject().value(u"name").toString(),
             QStringLiteral("A Different CPU"));
         const auto next = after.at(1).toObject();
         QCOMPARE(next.value(u"status").toString(), QStringLiteral("done"));

@@ -275,6 +275,31 @@ private slots:
         QCOMPARE(id.driver, std::string("13000"));
     }
 
+    void deviceIdentityIsSpelledAsTheSheet()
+    {
+        // One spelling of a device's model: "name", as `kwb devices` and the hardware sheet say it.
+        const DeviceIdentity h200 {"cuda", "NVIDIA H200", "GPU-a", 0, "580.95"};
+        const nlohmann::json j = device_identity_json(h200);
+        QCOMPARE(j.at("name").get<std::string>(), std::string("NVIDIA H200"));
+        QVERIFY(!j.contains("model"));
+        QCOMPARE(device_identity_from(JsonReader(j, "device")).model, h200.model);
+        // A line of the A/A history written before schema 6 still reads.
+        const nlohmann::json old = {{"kind", "cuda"}, {"model", "NVIDIA H200"}, {"uuid", "GPU-a"}};
+        QCOMPARE(device_identity_from(JsonReader(old, "device")).model, std::string("NVIDIA H200"));
+
+        // A version 5 study is migrated: device.model becomes device.name, and is saved so.
+        const Study s = parse_study(R"({"schema_version": 5, "name": "v5", "experiments": [{"id": "a",
+            "workload": "gemm", "metric": "time_ms", "arms": [], "device": {"kind": "cuda",
+            "model": "NVIDIA H200", "uuid": "GPU-a", "index": 0, "driver": ""}}]})",
+            "v5.json");
+        QCOMPARE(s.schema_version, kStudySchemaVersion);
+        QCOMPARE(s.experiments.at(0).device.model, std::string("NVIDIA H200"));
+        const auto saved = nlohmann::json::parse(study_text(s));
+        QCOMPARE(saved["experiments"][0]["device"]["name"].get<std::string>(), std::string("NVIDIA H200"));
+        QVERIFY(!saved["experiments"][0]["device"].contains("model"));
+        QVERIFY(same_device(s.experiments.at(0).device, h200));
+    }
+
     void nullMeasurementsLoad()
     {
         // What a save writes for a repetition that returned NaN or infinity (JSON has neither).

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Worker arms on the GPU machine (issue 27, docs/worker-protocol.md), from a packed folder
+# (scripts/gpu/pack.sh carries python/, examples/ and include/): kwb run to a verdict on
+#   triton   the Triton matmul, BLOCK_K 32 vs 64, bf16 8192^3, cache cold (1.5-2 ms a launch),
+#            then triton.testing.do_bench(return_mode="median") on the same two configurations in
+#            the same call, 16 medians each (do_bench flushes L2 too) -> triton-dobench.json
+#   sdpa     torch SDPA, the flash backend vs cuDNN (torch's default on the H200)
+#   cuda-cpp the CUDA C++ worker (include/kwb/worker.h), a naive vs a shared-memory transpose
+#   triton-aa  A/As of one Triton configuration (identical arms), KWB_AA_STUDIES of them (default 20)
+# Every study and its stderr under $OUT/workers/; summary.json at the end (scripts/gpu/summarise_studies.py).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${OUT:-$PWD/gpu-out}/workers
+mkdir -p "$out"
+. "$here/gpu_env.sh"
+export PYTHONPATH="$here/python${PYTHONPATH:+:$PYTHONPATH}"
+kwb=$here/bin/kwb
+stages=("$@")
+[ ${#stages[@]} -eq 0 ] && stages=(triton sdpa cuda-cpp triton-aa)
+clocks() { nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv,noheader 2>&1; }
+study() { # name, then kwb new arguments; runs the study, keeps its files and exit codes
+  local name=$1; shift
+  local t0=$(date +%s.%N)
+  "$kwb" new "$@" --out "$out/$name.json" --force > "$out/$name.new.log" 2>&1
+  echo "$name new: exit $?" >> "$out/exits.txt"
+  "$kwb" run "$out/$name.json" --device 0 > "$out/$name.run.log" 2>&1
+  echo "$name run: exit $? wall $(echo "$(date +%s.%N) - $t0" | bc) s clocks $(clocks)" >> "$out/exits.txt"
+}
+triton="python3 -m kwb_worker $here/examples/triton_matmul/matmul.py"
+for stage in "${stages[@]}"; do
+  case $stage in
+    triton)
+      study triton-ab --worker "$triton" --param M=8192 --param N=8192 --param K=8192 --param cache=cold \
+        --vary BLOCK_K=32,64 --runs 16
+      python3 "$here/examples/triton_matmul/dobench.py" --size 8192 --block-k 32 64 --medians 16 \
+        --study "$out/triton-ab.json" > "$out/triton-dobench.json" 2> "$out/triton-dobench.log" ;;
+    sdpa)
+      study sdpa-ab --worker "python3 -m kwb_worker $here/examples/torch_sdpa/sdpa.py" --vary backend=flash,cudnn \
+        --runs 10 ;;
+    cuda-cpp)
+      nvcc -O3 -arch=sm_90 -I "$here/include" "$here/examples/cuda_cpp/transpose.cu" -o "$out/transpose" \
+        > "$out/transpose.build.log" 2>&1
+      study transpose-ab --worker "$out/transpose" --vary impl=naive,smem --runs 10 ;;
+    triton-aa)
+      for i in $(seq 1 "${KWB_AA_STUDIES:-20}"); do
+        study "aa-triton-$i" --baseline-worker "$triton" --treatment-worker "$triton" --param M=4096 \
+          --param N=4096 --param K=4096 --runs 6
+      done ;;
+    *) echo "unknown stage $stage" >&2 ;;
+  esac
+done
+python3 "$here/summarise_studies.py" "$out" > "$out/summary.json" 2> "$out/summary.log" || true
