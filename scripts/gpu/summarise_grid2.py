@@ -24,7 +24,7 @@ def cells(path):
         out.append({"id": e["id"], "status": e["status"], "sample_verdict": v.get("verdict"),
                     "final_verdict": fv.get("verdict"), "delta_pct": v.get("delta_pct"),
                     "ci95_delta_pct": v.get("ci95_delta_pct"), "n": [v.get("n_baseline"), v.get("n_treatment")],
-                    "gpu_index": dev.get("index"), "gpu_uuid": dev.get("uuid"), "gpu_model": dev.get("model"),
+                    "gpu_index": dev.get("index"), "gpu_uuid": dev.get("uuid"), "gpu_model": dev.get("name", dev.get("model")),
                     "driver": dev.get("driver"), "placement": pl})
     interaction = (s.get("grids") or [{}])[0].get("interaction")
     return {"cells": out, "interaction": (interaction or {}).get("summary")}
