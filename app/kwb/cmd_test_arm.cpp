@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `kwb test-arm`: one repetition of an external-command arm, read through its adapter, nothing
-// recorded: what the window's "Test once" shows, run where every other command runs (the window
-// runs nothing itself, docs/architecture.md). The arm is an experiment's arm of a study file, or a
-// `command` object as the study format writes it (a file, or - for stdin: the window's unsaved edit).
+// `kwb test-arm`: one repetition of an arm, nothing recorded: what the window's "Test once" shows,
+// run where every other command runs (the window runs nothing itself, docs/architecture.md). A
+// command arm runs once through its adapter; a worker arm is started, described, prepared, checked
+// (verify, against its own reference) and timed once. The arm is an experiment's arm of a study
+// file, or a `command` object as the study format writes it (a file, or - for stdin: the window's
+// unsaved edit).
 #include "commands.h"
 #include "stop_signal.h"
 #include "study/study_file.h"
 #include "study/study_json.h"
 #include "util/json_reader.h"
 #include "workloads/command/command_workload.h"
+#include "workloads/cuda_workload.h"
+#include "workloads/worker/worker_workload.h"
 
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <random>
 
 namespace kwb::cli {
 namespace {
@@ -32,6 +37,7 @@ struct ArmUnderTest {
     std::string name;
     CommandSpec spec;
     std::string metric;
+    std::optional<Arm> worker_arm {}; // set for a worker arm (its params and Arm::worker)
 };
 
 std::string read_text(const std::string& path)
@@ -73,10 +79,14 @@ ArmUnderTest arm_from_study(const TestArmOptions& o)
     const std::string arm = o.arm.empty() ? "baseline" : o.arm;
     for (const auto& a : e->arms)
         if (a.name == arm) {
+            const std::string metric = o.metric.empty() ? e->metric : o.metric;
+            if (a.worker)
+                return {a.name, {}, metric, a};
             if (!a.command)
-                throw BadInput(fmt::format(
-                    "--arm: arm {} of {} is not an external command (workload {})", arm, e->id, e->workload));
-            return {a.name, *a.command, o.metric.empty() ? e->metric : o.metric};
+                throw BadInput(
+                    fmt::format("--arm: arm {} of {} is neither an external command nor a worker (workload {})", arm,
+                        e->id, e->workload));
+            return {a.name, *a.command, metric};
         }
     throw BadInput(fmt::format("--arm: experiment {} has no arm '{}'", e->id, arm));
 }
@@ -116,11 +126,57 @@ void print_text(const command::Attempt& a, const ArmUnderTest& arm)
         fmt::print("Note: {}\n", note);
 }
 
+// A worker arm: the run's own code (worker_workload.h) prepares it (start, hello, describe, prepare),
+// checks it once with a fresh seed against its reference, and times one launch.
+int test_worker(const TestArmOptions& o, const ArmUnderTest& arm)
+{
+    const std::atomic<bool>& stop = install_stop_signals();
+    nlohmann::json out = {{"arm", arm.name}, {"metric", arm.metric}};
+    int code = kOk;
+    try {
+        const auto workload = worker::make_worker_workload();
+        const Backend backend
+            = arm.worker_arm->worker->description.device.kind == "cuda" ? Backend::Cuda : Backend::Cpu;
+        auto prepared = workload->prepare_arm(*arm.worker_arm, backend);
+        prepared->set_cancel(&stop);
+        prepared->set_verify_seed(std::random_device {}());
+        const VerifyResult v = prepared->verify();
+        out["check"]
+            = {{"ok", v.ok}, {"detail", v.detail}, {"max_abs_error", v.max_abs_error}, {"tolerance", v.tolerance}};
+        prepared->set_launches(1);
+        const RepetitionResult r = prepared->run_once();
+        out["ok"] = !r.failed && !r.interrupted && v.ok;
+        out["error"] = r.failed ? r.error : (v.ok ? "" : "the check failed: " + v.detail);
+        out["interrupted"] = r.interrupted;
+        out["metrics"] = r.metrics;
+        const auto judged = r.metrics.find(arm.metric);
+        out["value"] = judged == r.metrics.end() ? nlohmann::json() : nlohmann::json(judged->second);
+        out["stderr_tail"] = r.stderr_tail;
+        code = r.interrupted ? kStopped : (out["ok"].get<bool>() && judged != r.metrics.end() ? kOk : kRunFailed);
+    } catch (const WorkloadError& e) { // it did not start, describe or prepare
+        out["ok"] = false;
+        out["error"] = e.what();
+        code = kRunFailed;
+    }
+    if (o.json) {
+        fmt::print("{}\n", out.dump());
+    } else if (!out["ok"].get<bool>()) {
+        fmt::print("Not usable: {}\n", out["error"].get<std::string>());
+    } else {
+        fmt::print("The worker passed its check ({}) and timed one launch: {} = {}\n",
+            out["check"]["detail"].get<std::string>(), arm.metric,
+            out["value"].is_null() ? std::string("(not measured)") : fmt::format("{:.6g}", out["value"].get<double>()));
+    }
+    return code;
+}
+
 int run(const TestArmOptions& o)
 {
     if (o.command_json.empty() == o.study.empty())
         throw BadInput("test-arm: give a study (with --experiment and --arm) or --command-json, one of the two");
     const ArmUnderTest arm = o.command_json.empty() ? arm_from_study(o) : arm_from_command_json(o);
+    if (arm.worker_arm)
+        return test_worker(o, arm);
     try {
         command::validate(arm.spec, arm.name);
     } catch (const WorkloadError& e) {
@@ -148,8 +204,8 @@ int run(const TestArmOptions& o)
 void add_test_arm_command(CLI::App& app, Action& action)
 {
     auto o = std::make_shared<TestArmOptions>();
-    auto* cmd = app.add_subcommand(
-        "test-arm", "Run an external-command arm once and show what its adapter reads (nothing is recorded)");
+    auto* cmd = app.add_subcommand("test-arm",
+        "Run a command arm once (what its adapter reads) or check and time a worker arm once; nothing is recorded");
     cmd->add_option("study", o->study, "The study file whose arm to run");
     cmd->add_option("--experiment", o->experiment, "The experiment id (default: the study's first)");
     cmd->add_option("--arm", o->arm, "The arm's name (default: baseline)");

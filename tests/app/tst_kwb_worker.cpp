@@ -136,6 +136,27 @@ private slots:
         QCOMPARE(n, 4); // two workers, each with a child
     }
 
+    void test_arm_checks_and_times_a_worker_once()
+    {
+        QTemporaryDir dir;
+        const QString study = dir.filePath(L("s.json"));
+        auto r = kwb({L("new"), L("--baseline-worker"), kFake, L("--treatment-worker"),
+            kFake + L(" --mode crash --fault-at 1"), L("--out"), study});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        const QByteArray before = read_all(study);
+        r = kwb({L("test-arm"), study, L("--arm"), L("baseline"), L("--json")});
+        QVERIFY2(r.exit_code == 0, (r.out + r.err).constData());
+        const QJsonObject a = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(a[L("ok")].toBool());
+        QVERIFY(a[L("check")].toObject()[L("ok")].toBool());
+        QVERIFY(a[L("value")].toDouble() > 0); // time_ms of one launch
+        QCOMPARE(read_all(study), before); // nothing recorded
+        // The crashing treatment: its timed launch fails, exit 1, with the worker's own words.
+        r = kwb({L("test-arm"), study, L("--arm"), L("treatment")});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.out.startsWith("Not usable: "), r.out.constData());
+    }
+
     void per_arm_checks_of_command_arms()
     {
         QTemporaryDir dir;
