@@ -16,7 +16,9 @@ execute_process(COMMAND dpkg-deb --contents ${debs} OUTPUT_VARIABLE contents RES
 foreach(path ./usr/bin/kwb ./usr/bin/kernel-workbench
         ./usr/share/applications/org.kernelworkbench.KernelWorkbench.desktop
         ./usr/share/metainfo/org.kernelworkbench.KernelWorkbench.metainfo.xml
-        ./usr/share/icons/hicolor/scalable/apps/kernel-workbench.svg)
+        ./usr/share/icons/hicolor/scalable/apps/kernel-workbench.svg
+        ./usr/lib/python3/dist-packages/kwb_worker/__main__.py ./usr/include/kwb/worker.h
+        ./usr/include/kwb/worker/server.h)
   string(FIND "${contents}" "${path}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "the .deb lacks ${path}:\n${contents}")
