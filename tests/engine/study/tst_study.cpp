@@ -3,6 +3,7 @@
 #include "study/study_file.h"
 #include "study/study_json.h"
 #include "study/study_lock.h"
+#include "study/study_text.h"
 #include "util/atomic_file.h"
 
 #include <QTemporaryDir>
