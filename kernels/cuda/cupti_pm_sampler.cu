@@ -155,11 +155,15 @@ const char* cupti_status(int device)
 {
     static thread_local std::string line;
     line.clear();
+    // The device's primary context first, then CUPTI's profiler (docs: notes/cupti-h200.md 3.1):
+    // initialised without a current context, cuptiProfilerInitialize fails with CUPTI_ERROR_UNKNOWN.
+    // Embedded workloads had made one by then; a worker arm's kernels run in another process, so
+    // kwb's own process has none until this call.
+    if (auto why = make_current(device); !why.empty())
+        return (line = why).c_str();
     if (auto why = ensure_profiler_initialized(); !why.empty())
         return (line = why).c_str();
     const Library& lib = library();
-    if (auto why = make_current(device); !why.empty())
-        return (line = why).c_str();
     chip_name(lib, device, line);
     if (!line.empty())
         return line.c_str();
@@ -173,11 +177,11 @@ const char* cupti_status(int device)
 
 KwbPmSampler* pm_open(int device, const char* metrics_json, unsigned long long interval_ns, const char** error)
 {
+    if (auto why = make_current(device); !why.empty()) // before CUPTI: see cupti_status
+        return fail(why, error);
     if (auto why = ensure_profiler_initialized(); !why.empty())
         return fail(why, error);
     const Library& lib = library();
-    if (auto why = make_current(device); !why.empty())
-        return fail(why, error);
     auto* s = new KwbPmSampler;
     s->device = device;
     const auto bail = [&](std::string why) -> KwbPmSampler* {

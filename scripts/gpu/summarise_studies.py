@@ -12,7 +12,12 @@ studies = {}
 for name in sorted(os.listdir(folder)):
     if not name.endswith(".json"):
         continue
-    doc = json.load(open(os.path.join(folder, name)))
+    try:
+        doc = json.load(open(os.path.join(folder, name)))
+    except ValueError:
+        continue  # a study cut short while it was written (the call's time ran out), or not JSON
+    if not isinstance(doc, dict) or not doc.get("experiments"):
+        continue  # not a study (triton-dobench.json, the summary itself)
     e = doc["experiments"][0]
     v = e.get("verdict") or {}
     samples = [s for s in e.get("samples", []) if not s.get("warmup")]

@@ -7,6 +7,7 @@
 #            the same call, 16 medians each (do_bench flushes L2 too) -> triton-dobench.json
 #   sdpa     torch SDPA, the flash backend vs cuDNN (torch's default on the H200)
 #   cuda-cpp the CUDA C++ worker (include/kwb/worker.h), a naive vs a shared-memory transpose
+#   triton-clock  do_bench, the Triton A/B in kwb, do_bench again, each with its SM clocks (cycles too)
 #   triton-aa  A/As of one Triton configuration (identical arms), KWB_AA_STUDIES of them (default 20)
 # Every study and its stderr under $OUT/workers/; summary.json at the end (scripts/gpu/summarise_studies.py).
 set -uo pipefail
@@ -21,15 +22,23 @@ stages=("$@")
 clocks() { nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv,noheader 2>&1; }
 study() { # name, then kwb new arguments; runs the study, keeps its files and exit codes
   local name=$1; shift
-  local t0=$(date +%s.%N)
+  local t0=$(date +%s)
   "$kwb" new "$@" --out "$out/$name.json" --force > "$out/$name.new.log" 2>&1
   echo "$name new: exit $?" >> "$out/exits.txt"
   "$kwb" run "$out/$name.json" --device 0 > "$out/$name.run.log" 2>&1
-  echo "$name run: exit $? wall $(echo "$(date +%s.%N) - $t0" | bc) s clocks $(clocks)" >> "$out/exits.txt"
+  echo "$name run: exit $? wall $(( $(date +%s) - t0 )) s clocks $(clocks)" >> "$out/exits.txt"
 }
 triton="python3 -m kwb_worker $here/examples/triton_matmul/matmul.py"
 for stage in "${stages[@]}"; do
   case $stage in
+    triton-clock)
+      # do_bench, kwb, do_bench again: the comparison at the clocks of the same minutes, in cycles too.
+      python3 "$here/examples/triton_matmul/dobench.py" --size 8192 --block-k 32 64 --medians 16 \
+        > "$out/triton-dobench-before.json" 2> "$out/triton-dobench-before.log"
+      study triton-clock --worker "$triton" --param M=8192 --param N=8192 --param K=8192 --param cache=cold \
+        --vary BLOCK_K=32,64 --runs 16
+      python3 "$here/examples/triton_matmul/dobench.py" --size 8192 --block-k 32 64 --medians 16 \
+        --study "$out/triton-clock.json" > "$out/triton-dobench-after.json" 2> "$out/triton-dobench-after.log" ;;
     triton)
       study triton-ab --worker "$triton" --param M=8192 --param N=8192 --param K=8192 --param cache=cold \
         --vary BLOCK_K=32,64 --runs 16
@@ -43,7 +52,7 @@ for stage in "${stages[@]}"; do
         > "$out/transpose.build.log" 2>&1
       study transpose-ab --worker "$out/transpose" --vary impl=naive,smem --runs 10 ;;
     triton-aa)
-      for i in $(seq 1 "${KWB_AA_STUDIES:-20}"); do
+      for i in $(seq "${KWB_AA_FIRST:-1}" "${KWB_AA_STUDIES:-20}"); do
         study "aa-triton-$i" --baseline-worker "$triton" --treatment-worker "$triton" --param M=4096 \
           --param N=4096 --param K=4096 --runs 6
       done ;;
