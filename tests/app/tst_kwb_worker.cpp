@@ -145,7 +145,7 @@ private slots:
         QVERIFY2(r.exit_code == 0, r.err.constData());
         const QByteArray before = read_all(study);
         r = kwb({L("test-arm"), study, L("--arm"), L("baseline"), L("--json")});
-        QVERIFY2(r.exit_code == 0, (r.out + r.err).constData());
+        QVERIFY2(r.exit_code == 0, QByteArray(r.out + r.err).constData());
         const QJsonObject a = QJsonDocument::fromJson(r.out).object();
         QVERIFY(a[L("ok")].toBool());
         QVERIFY(a[L("check")].toObject()[L("ok")].toBool());

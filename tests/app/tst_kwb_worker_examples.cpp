@@ -62,7 +62,7 @@ private slots:
         QFETCH(QString, blocks);
         QTemporaryDir dir;
         const QString study = dir.filePath(L("s.json"));
-        auto r = kwb(worker_of(example).prepend(L("new"))
+        auto r = kwb(QStringList {L("new")} + worker_of(example)
             + QStringList {L("--param"), L("n=256"), L("--vary"), blocks, L("--runs"), L("6"), L("--min-rep-ms"),
                 L("50"), L("--out"), study});
         QVERIFY2(r.exit_code == 0, r.err.constData());
@@ -97,7 +97,7 @@ private slots:
         Q_UNUSED(blocks);
         QTemporaryDir dir;
         const QString study = dir.filePath(L("s.json"));
-        auto r = kwb(worker_of(example).prepend(L("new"))
+        auto r = kwb(QStringList {L("new")} + worker_of(example)
             + QStringList {L("--param"), L("n=128"), L("--vary"), L("variant=blocked,wrong"), L("--runs"), L("4"),
                 L("--out"), study});
         QVERIFY2(r.exit_code == 0, r.err.constData());
