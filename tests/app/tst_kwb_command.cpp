@@ -210,7 +210,7 @@ private slots:
         // A command object as the window sends it; a metric the adapter does not produce is exit 1.
         const QString spec = dir.filePath(L("arm.json"));
         QJsonObject command;
-        command[L("cmd")] = kStandin + L(" --format gbench --noise 0 --mean 2");
+        command[L("cmd")] = QString(kStandin + L(" --format gbench --noise 0 --mean 2"));
         command[L("adapter")] = L("gbench");
         write_all(spec, QJsonDocument(command).toJson());
         r = kwb({L("test-arm"), L("--command-json"), spec, L("--metric"), L("ttft_ms")});
