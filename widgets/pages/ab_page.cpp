@@ -339,13 +339,16 @@ void AbPage::refresh()
             .arg(qs(e->id), qs(e->metric), qs(std::string(to_string(e->status))),
                 e->samples.empty() ? QString() : tr(" · it has samples: edit a New A/B instead"),
                 e->error.empty() ? QString() : tr(" · error: %1").arg(qs(e->error))));
-    m_workload->setCurrentText(qs(e->workload));
+    // A workload the list does not offer (a worker arm's, written by kwb new --worker) is shown as
+    // what it is, not as the list's first entry.
+    m_workload->setPlaceholderText(qs(e->workload));
+    m_workload->setCurrentIndex(m_workload->findText(qs(e->workload))); // -1: the placeholder
     m_backend->setCurrentText(qs(e->backend));
 
     const nlohmann::json defaults = experimentDefaults(*e);
     ArmDiff diff;
     if (e->arms.size() >= 2)
-        diff = diff_arms(e->arms[0].params, e->arms[1].params, defaults);
+        diff = diff_arm_pair(e->arms[0], e->arms[1], defaults); // parameters, commands or workers
     if (diff.differences.size() == 1)
         m_varied = qs(diff.differences.front().name);
 

@@ -87,7 +87,8 @@ private slots:
         }
         QCOMPARE(s.experiments.front().arms[0].command->max_output_mib, 8.0);
         // A file of the next schema is refused, naming the version.
-        QVERIFY_THROWS_EXCEPTION(StudyLoadError, parse_study(R"({"schema_version": 6, "name": "new"})", "v6.json"));
+        const std::string newer = R"({"schema_version": )" + std::to_string(kStudySchemaVersion + 1) + R"(, "name": "new"})";
+        QVERIFY_THROWS_EXCEPTION(StudyLoadError, parse_study(newer, "newer.json"));
     }
 
     void badWorkerFieldsAreNamed_data()
