@@ -4,6 +4,7 @@
 #include "study/study.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace kwb {
@@ -27,6 +28,43 @@ bool same_setting(const json& a, const json& b)
         return a.get<double>() == b.get<double>();
     return a == b;
 }
+
+// Appends each setting whose values differ, by name: what a command arm and a worker arm share
+// (a process's cwd, environment, timeout and output cap) is compared by one rule.
+class SettingsDiff {
+public:
+    explicit SettingsDiff(ArmDiff& diff)
+        : diff_(diff)
+    {
+    }
+    void compare(const std::string& name, const json& b, const json& t)
+    {
+        if (!same_setting(b, t))
+            diff_.differences.push_back({name, b, t});
+    }
+    // An empty string is "not set" (null), so "" and an absent field read alike.
+    void compare_text(const std::string& name, const std::string& b, const std::string& t)
+    {
+        compare(name, text(b), text(t));
+    }
+    // "env.NAME" for every variable either side sets, null on the side that does not.
+    void compare_env(const std::map<std::string, std::string>& b, const std::map<std::string, std::string>& t)
+    {
+        std::set<std::string> keys;
+        for (const auto* env : {&b, &t})
+            for (const auto& [k, v] : *env)
+                keys.insert(k);
+        for (const auto& k : keys) {
+            const auto x = b.find(k), y = t.find(k);
+            compare("env." + k, x == b.end() ? json(nullptr) : json(x->second),
+                y == t.end() ? json(nullptr) : json(y->second));
+        }
+    }
+
+private:
+    static json text(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+    ArmDiff& diff_;
+};
 
 } // namespace
 
@@ -64,31 +102,19 @@ ArmDiff diff_arms(const json& baseline, const json& treatment, const json& defau
 ArmDiff diff_commands(const CommandSpec& baseline, const CommandSpec& treatment)
 {
     ArmDiff diff;
-    const auto text = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
-    const auto compare = [&](const char* name, const json& b, const json& t) {
-        if (!same_setting(b, t))
-            diff.differences.push_back({name, b, t});
-    };
-    compare("adapter", baseline.adapter, treatment.adapter);
-    compare("adapter_options", baseline.adapter_options, treatment.adapter_options);
-    compare("check", text(baseline.check), text(treatment.check));
-    compare("command", baseline.cmd, treatment.cmd);
-    compare("cwd", text(baseline.cwd), text(treatment.cwd));
-    std::set<std::string> keys;
-    for (const auto* env : {&baseline.env, &treatment.env})
-        for (const auto& [k, v] : *env)
-            keys.insert(k);
-    for (const auto& k : keys) {
-        const auto b = baseline.env.find(k), t = treatment.env.find(k);
-        compare(("env." + k).c_str(), b == baseline.env.end() ? json(nullptr) : json(b->second),
-            t == treatment.env.end() ? json(nullptr) : json(t->second));
-    }
-    compare("setup", text(baseline.setup), text(treatment.setup));
-    compare("setup_each", text(baseline.setup_each), text(treatment.setup_each));
-    compare("teardown", text(baseline.teardown), text(treatment.teardown));
-    compare("teardown_each", text(baseline.teardown_each), text(treatment.teardown_each));
-    compare("timeout_s", baseline.timeout_s, treatment.timeout_s);
-    compare("max_output_mib", baseline.max_output_mib, treatment.max_output_mib);
+    SettingsDiff settings(diff);
+    settings.compare("adapter", baseline.adapter, treatment.adapter);
+    settings.compare("adapter_options", baseline.adapter_options, treatment.adapter_options);
+    settings.compare_text("check", baseline.check, treatment.check);
+    settings.compare("command", baseline.cmd, treatment.cmd);
+    settings.compare_text("cwd", baseline.cwd, treatment.cwd);
+    settings.compare_env(baseline.env, treatment.env);
+    settings.compare_text("setup", baseline.setup, treatment.setup);
+    settings.compare_text("setup_each", baseline.setup_each, treatment.setup_each);
+    settings.compare_text("teardown", baseline.teardown, treatment.teardown);
+    settings.compare_text("teardown_each", baseline.teardown_each, treatment.teardown_each);
+    settings.compare("timeout_s", baseline.timeout_s, treatment.timeout_s);
+    settings.compare("max_output_mib", baseline.max_output_mib, treatment.max_output_mib);
     return diff;
 }
 
@@ -100,25 +126,13 @@ ArmDiff diff_workers(
         diff = diff_arms(baseline_params, treatment_params, baseline.description.defaults());
     else
         diff.differences.push_back({"command", baseline.cmd, treatment.cmd});
-    const auto text = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
-    const auto compare = [&](const std::string& name, const json& b, const json& t) {
-        if (!same_setting(b, t))
-            diff.differences.push_back({name, b, t});
-    };
-    compare("cwd", text(baseline.cwd), text(treatment.cwd));
-    std::set<std::string> keys;
-    for (const auto* env : {&baseline.env, &treatment.env})
-        for (const auto& [k, v] : *env)
-            keys.insert(k);
-    for (const auto& k : keys) {
-        const auto b = baseline.env.find(k), t = treatment.env.find(k);
-        compare("env." + k, b == baseline.env.end() ? json(nullptr) : json(b->second),
-            t == treatment.env.end() ? json(nullptr) : json(t->second));
-    }
-    compare("timeout_s", baseline.timeout_s, treatment.timeout_s);
-    compare("max_output_mib", baseline.max_output_mib, treatment.max_output_mib);
-    compare("atol", baseline.atol, treatment.atol);
-    compare("rtol", baseline.rtol, treatment.rtol);
+    SettingsDiff settings(diff);
+    settings.compare_text("cwd", baseline.cwd, treatment.cwd);
+    settings.compare_env(baseline.env, treatment.env);
+    settings.compare("timeout_s", baseline.timeout_s, treatment.timeout_s);
+    settings.compare("max_output_mib", baseline.max_output_mib, treatment.max_output_mib);
+    settings.compare("atol", baseline.atol, treatment.atol);
+    settings.compare("rtol", baseline.rtol, treatment.rtol);
     std::sort(diff.differences.begin(), diff.differences.end(),
         [](const ParamDifference& a, const ParamDifference& b) { return a.name < b.name; });
     return diff;

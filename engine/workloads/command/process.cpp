@@ -113,6 +113,33 @@ std::vector<std::string> child_environment(
     return out;
 }
 
+void exec_contained_child(pid_t parent, int in_fd, int out_fd, int err_fd, const char* cwd, char** argv, char** envp)
+{
+    // Only async-signal-safe calls until exec.
+    ::setpgid(0, 0);
+    // A kwb that is killed outright (SIGKILL, the OOM killer) cannot end the command; the kernel
+    // then ends at least its leader. (It fires when the forking thread ends: the callers reap the
+    // leader before that thread returns, so never early.)
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent)
+        ::_exit(127); // kwb died before the line above
+    if (in_fd >= 0)
+        ::dup2(in_fd, STDIN_FILENO);
+    ::dup2(out_fd, STDOUT_FILENO);
+    ::dup2(err_fd, STDERR_FILENO);
+    ::signal(SIGPIPE, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    if (cwd && *cwd && ::chdir(cwd) != 0) {
+        const char msg[] = "kwb: cannot change to the working directory\n";
+        (void)!::write(STDERR_FILENO, msg, sizeof msg - 1);
+        ::_exit(127);
+    }
+    ::execve("/bin/sh", argv, envp);
+    ::_exit(127);
+}
+
 std::string ProcessResult::describe() const
 {
     if (spawn_failed)
@@ -171,30 +198,8 @@ ProcessResult run_process(const ProcessSpec& spec)
             ::close(fd);
         return r;
     }
-    if (pid == 0) {
-        // Child: only async-signal-safe calls until exec.
-        ::setpgid(0, 0);
-        // A kwb that is killed outright (SIGKILL, the OOM killer) cannot end the command; the
-        // kernel then ends at least its leader. (It fires when the forking thread ends: run_process
-        // returns only after reaping the leader, so never early.)
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parent)
-            ::_exit(127); // kwb died before the line above
-
-        ::dup2(out_pipe[1], STDOUT_FILENO);
-        ::dup2(err_pipe[1], STDERR_FILENO);
-        ::signal(SIGPIPE, SIG_DFL);
-        sigset_t none;
-        sigemptyset(&none);
-        ::sigprocmask(SIG_SETMASK, &none, nullptr);
-        if (!spec.cwd.empty() && ::chdir(spec.cwd.c_str()) != 0) {
-            const char msg[] = "kwb: cannot change to the working directory\n";
-            (void)!::write(STDERR_FILENO, msg, sizeof msg - 1);
-            ::_exit(127);
-        }
-        ::execve("/bin/sh", argv, envp.data());
-        ::_exit(127);
-    }
+    if (pid == 0)
+        exec_contained_child(parent, -1, out_pipe[1], err_pipe[1], spec.cwd.c_str(), argv, envp.data());
     ::setpgid(pid, pid); // also from the parent: no race with a kill before the child ran setpgid
     containment.set_leader(pid);
     ::close(out_pipe[1]);

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace kwb {
@@ -67,6 +68,13 @@ std::vector<std::string> child_environment(
 
 // Never throws for a failing command: the failure is in the result.
 ProcessResult run_process(const ProcessSpec& spec);
+
+// The child's side of fork() for a contained process (a command arm, a worker): its own process
+// group, killed with kwb (PR_SET_PDEATHSIG; _exit(127) if kwb is already gone), stdin (unless
+// `in_fd` is -1), stdout and stderr on the given fds, default signal handling, `cwd` (empty: kwb's),
+// then `/bin/sh -c` with `argv` and `envp`. Only async-signal-safe calls; never returns.
+[[noreturn]] void exec_contained_child(
+    pid_t parent, int in_fd, int out_fd, int err_fd, const char* cwd, char** argv, char** envp);
 
 // The last `max_bytes` of a captured stream, with a note when it was cut.
 std::string tail(const std::string& text, std::size_t max_bytes = 4096);

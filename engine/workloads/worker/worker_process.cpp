@@ -18,8 +18,6 @@
 namespace kwb::worker {
 namespace {
 
-
-
 void close_fd(int& fd)
 {
     if (fd >= 0)
@@ -87,29 +85,9 @@ WorkerProcess::WorkerProcess(const LaunchSpec& spec)
             ::close(fd);
         throw std::runtime_error(fmt::format("could not start: {}", why));
     }
-    if (pid == 0) {
-        // Child: only async-signal-safe calls until exec (as in command/process.cpp).
-        ::setpgid(0, 0);
-        // A kwb killed outright cannot end the worker; the kernel then ends at least its leader.
-        // It fires when the forking thread ends: a worker is started and ended on one thread.
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parent)
-            ::_exit(127);
-        ::dup2(in_pipe[0], STDIN_FILENO);
-        ::dup2(out_pipe[1], STDOUT_FILENO);
-        ::dup2(err_pipe[1], STDERR_FILENO);
-        ::signal(SIGPIPE, SIG_DFL);
-        sigset_t none;
-        sigemptyset(&none);
-        ::sigprocmask(SIG_SETMASK, &none, nullptr);
-        if (!spec.cwd.empty() && ::chdir(spec.cwd.c_str()) != 0) {
-            const char msg[] = "kwb: cannot change to the worker's working directory\n";
-            (void)!::write(STDERR_FILENO, msg, sizeof msg - 1);
-            ::_exit(127);
-        }
-        ::execve("/bin/sh", argv, envp.data());
-        ::_exit(127);
-    }
+    if (pid == 0) // stdin too: the requests come on it
+        command::exec_contained_child(
+            parent, in_pipe[0], out_pipe[1], err_pipe[1], spec.cwd.c_str(), argv, envp.data());
     ::setpgid(pid, pid);
     containment_.set_leader(pid);
     pid_ = pid;
