@@ -81,6 +81,15 @@ Backend worker_backend(const WorkerDescription& d)
     return d.device.kind == "cuda" ? Backend::Cuda : Backend::Cpu;
 }
 
+// A worker runs where it says it runs (describe's device): --backend may only agree with it.
+void check_backend(const NewOptions& o, const WorkerDescription& d, const std::string& option)
+{
+    const std::string kind(to_string(worker_backend(d)));
+    if (o.backend != "auto" && o.backend != kind)
+        throw BadInput(fmt::format(
+            "--backend {}: the worker of {} runs on {} (its describe answer's device)", o.backend, option, kind));
+}
+
 void finish(Study& s, const WorkerSpec& w)
 {
     s.target.kernel = fmt::format("the worker {} (`{}`)", w.description.worker, w.cmd);
@@ -95,6 +104,7 @@ Study build_one_worker(const NewOptions& o)
     check_vary_or_grid(o);
     WorkerSpec w = worker_spec(o, o.worker);
     describe_into(w, "--worker", "baseline");
+    check_backend(o, w.description, "--worker");
     const auto described = worker::described_workload(w.description);
     Study s = build_study_for(o, *described, worker_backend(w.description));
     for (auto& e : s.experiments)
@@ -116,6 +126,8 @@ Study build_two_workers(const NewOptions& o)
     WorkerSpec b = worker_spec(o, o.baseline_worker), t = worker_spec(o, o.treatment_worker);
     describe_into(b, "--baseline-worker", "baseline");
     describe_into(t, "--treatment-worker", "treatment");
+    check_backend(o, b.description, "--baseline-worker");
+    check_backend(o, t.description, "--treatment-worker");
     if (b.description.device.kind != t.description.device.kind)
         throw BadInput(fmt::format("--treatment-worker: it runs on {}, the baseline worker on {}; both arms of an "
                                    "A/B run on one device",

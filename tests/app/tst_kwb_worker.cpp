@@ -59,6 +59,7 @@ private slots:
             {{L("--grid"), L("work=1,2"), L("--grid"), L("variant=a,z")}, L("variant")},
             {{L("--vary"), L("work=1,3"), L("--atol"), L("-2e9999")}, L("--atol")},
             {{L("--vary"), L("work=1,3"), L("--rtol"), L("-1")}, L("--rtol")},
+            {{L("--vary"), L("work=1,3"), L("--backend"), L("cuda")}, L("--backend cuda")}, // it runs on cpu
         };
         for (const auto& [args, name] : bad) {
             r = kwb(QStringList {L("new"), L("--worker"), kFake, L("--force"), L("--out"), study} + args);
