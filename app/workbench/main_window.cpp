@@ -166,6 +166,8 @@ void MainWindow::buildActions()
     m_newAction->setObjectName(u"newAction"_s);
     m_newCommandAction = file->addAction(tr("New &command A/B…"), this, &MainWindow::newCommandAb);
     m_newCommandAction->setObjectName(u"newCommandAbAction"_s);
+    m_newWorkerAction = file->addAction(tr("New &worker A/B…"), this, &MainWindow::newWorkerAb);
+    m_newWorkerAction->setObjectName(u"newWorkerAbAction"_s);
     m_newCommandAction->setToolTip(tr("A new study whose arms are two command lines (your own benchmark), read "
                                       "through an adapter, as kwb new --baseline-cmd … --treatment-cmd … writes it"));
     m_openAction = file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
@@ -352,6 +354,7 @@ void MainWindow::updateRunState()
     // The child owns the study file while it runs; another study can be opened once it stops.
     m_newAction->setEnabled(!running);
     m_newCommandAction->setEnabled(!running);
+    m_newWorkerAction->setEnabled(!running);
     m_devicesEdit->setEnabled(!running);
     m_slurmAction->setEnabled(!running);
     m_openAction->setEnabled(!running);

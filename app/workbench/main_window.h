@@ -90,6 +90,7 @@ private:
     void buildActions();
     void newStudy();
     void newCommandAb(); // File > New command A/B: the dialog, then Save As
+    void newWorkerAb(); // File > New worker A/B: kwb new --worker through the dialog, then Save As
     void open();
     bool save();
     bool saveAs();
@@ -124,6 +125,7 @@ private:
     QTimer* m_progressTimer = nullptr;
     QAction* m_newAction = nullptr;
     QAction* m_newCommandAction = nullptr;
+    QAction* m_newWorkerAction = nullptr;
     QAction* m_openAction = nullptr;
     LeaveAsker m_askLeave;
     RemoteActions* m_remote = nullptr; // Run on host, Reattach (docs/remote.md)

@@ -17,6 +17,7 @@
 #include "pages/target_page.h"
 #include "pages/tradeoff_page.h"
 #include "pages/verdict_page.h"
+#include "pages/worker_ab_dialog.h"
 #include "remote_actions.h"
 #include "report_export.h"
 
@@ -137,6 +138,26 @@ void MainWindow::newCommandAb()
             s.hardware.device_in_use = m_probe->deviceInUse().toStdString();
             s.hardware.captured_at = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString();
         }
+        m_banner->hide();
+        m_document.newStudy(std::move(s));
+        showView(u"5"_s);
+        saveAs();
+    });
+    dialog->open();
+}
+
+void MainWindow::newWorkerAb()
+{
+    if (m_run->isRunning() || findChild<WorkerAbDialog*>())
+        return;
+    if (!maySwitchStudy())
+        return;
+    auto* dialog = new WorkerAbDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        // kwb new wrote the study (the worker described, this machine's devices recorded).
+        Study s = dialog->study();
+        s.description += " Written by the workbench (File > New worker A/B).";
         m_banner->hide();
         m_document.newStudy(std::move(s));
         showView(u"5"_s);
