@@ -2,9 +2,9 @@
 // The engine's description of `attention_decode`, a cuda-only workload: its kernels, reference
 // and parameter checks live in the GPU backend plugin (kernels/cuda/attention_decode_*).
 #include "cpu/cpu_workloads.h"
-#include "workloads/descriptions/builtin_descriptions.h"
 #include "cpu/workload_util.h"
 #include "workloads/cuda_workload.h"
+#include "workloads/descriptions/builtin_descriptions.h"
 
 namespace kwb::cpu {
 namespace {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cpu/cpu_workloads.h"
-#include "workloads/descriptions/builtin_descriptions.h"
 #include "cpu/rmsnorm.h"
 #include "cpu/workload_util.h"
 #include "workloads/cuda_workload.h"
+#include "workloads/descriptions/builtin_descriptions.h"
 
 #include <algorithm>
 #include <cfloat>

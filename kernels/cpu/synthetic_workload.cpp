@@ -13,8 +13,8 @@
 // Draws come from a stream seeded by (seed, arm name, position in the order), so two arms that
 // share a seed do not share their noise and a resumed study draws what the first session would have.
 #include "cpu/cpu_workloads.h"
-#include "workloads/descriptions/builtin_descriptions.h"
 #include "cpu/workload_util.h"
+#include "workloads/descriptions/builtin_descriptions.h"
 
 #include <cmath>
 #include <fmt/format.h>

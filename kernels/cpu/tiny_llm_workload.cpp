@@ -7,12 +7,12 @@
 // rounding and scales (cpu/kv_fp8.h), the bytes-moved model (cpu/decode_traffic.h) and the metrics.
 #include "cpu/continuous_batching.h"
 #include "cpu/cpu_workloads.h"
-#include "workloads/descriptions/builtin_descriptions.h"
 #include "cpu/decode_traffic.h"
 #include "cpu/decoder.h"
 #include "cpu/request_schedule.h"
 #include "cpu/workload_util.h"
 #include "workloads/cuda_workload.h"
+#include "workloads/descriptions/builtin_descriptions.h"
 
 #include <algorithm>
 #include <cfloat>

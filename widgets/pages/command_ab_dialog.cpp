@@ -5,8 +5,8 @@
 #include "models/study_document.h"
 #include "pages/command_arm_editor.h"
 #include "study/plan_limits.h"
-#include "workloads/command/command_study.h"
 #include "workloads/command/command_spec.h"
+#include "workloads/command/command_study.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/hardware_page.h"
 
-#include "workloads/descriptions/block_needs.h"
 #include "hardware/gpu_catalogue.h"
 #include "hardware/peak_table.h"
 #include "hardware/study_traps.h"
@@ -10,6 +9,7 @@
 #include "models/json_convert.h"
 #include "models/study_document.h"
 #include "study/device_identity.h"
+#include "workloads/descriptions/block_needs.h"
 
 #include <QColor>
 #include <QComboBox>

@@ -2,11 +2,11 @@
 // The hardware sheet's traps: a configuration's shared memory per block against a GPU's, the
 // blocks per SM it leaves, the architecture's known pitfalls, and datasheet peaks beside measured
 // ceilings. The numbers are the playbook's (100 KB sm_89 vs 228 KB Hopper) and the gemm kernels'.
-#include "workloads/descriptions/block_needs.h"
 #include "builtin_workloads.h"
 #include "hardware/hardware_traps.h"
 #include "hardware/peak_table.h"
 #include "hardware/study_traps.h"
+#include "workloads/descriptions/block_needs.h"
 
 #include <QTest>
 

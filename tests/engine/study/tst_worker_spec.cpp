@@ -87,7 +87,8 @@ private slots:
         }
         QCOMPARE(s.experiments.front().arms[0].command->max_output_mib, 8.0);
         // A file of the next schema is refused, naming the version.
-        const std::string newer = R"({"schema_version": )" + std::to_string(kStudySchemaVersion + 1) + R"(, "name": "new"})";
+        const std::string newer
+            = R"({"schema_version": )" + std::to_string(kStudySchemaVersion + 1) + R"(, "name": "new"})";
         QVERIFY_THROWS_EXCEPTION(StudyLoadError, parse_study(newer, "newer.json"));
     }
 
