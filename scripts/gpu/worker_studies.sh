@@ -7,6 +7,7 @@
 #            the same call, 16 medians each (do_bench flushes L2 too) -> triton-dobench.json
 #   sdpa     torch SDPA, the flash backend vs cuDNN (torch's default on the H200)
 #   cuda-cpp the CUDA C++ worker (include/kwb/worker.h), a naive vs a shared-memory transpose
+#   triton-vs-torch  the Triton matmul (BLOCK_K 64) against torch.mm on the same inputs, cold, 8192^3
 #   triton-clock  do_bench, the Triton A/B in kwb, do_bench again, each with its SM clocks (cycles too)
 #   triton-aa  A/As of one Triton configuration (identical arms), KWB_AA_STUDIES of them (default 20)
 # Every study and its stderr under $OUT/workers/; summary.json at the end (scripts/gpu/summarise_studies.py).
@@ -39,6 +40,10 @@ for stage in "${stages[@]}"; do
         --vary BLOCK_K=32,64 --runs 16
       python3 "$here/examples/triton_matmul/dobench.py" --size 8192 --block-k 32 64 --medians 16 \
         --study "$out/triton-clock.json" > "$out/triton-dobench-after.json" 2> "$out/triton-dobench-after.log" ;;
+    triton-vs-torch)
+      # The Triton kernel against torch.mm (cuBLAS) on the same inputs, in kwb, in one call.
+      study triton-vs-torch --worker "$triton" --param M=8192 --param N=8192 --param K=8192 --param cache=cold \
+        --vary impl=torch,triton --runs 16 ;;
     triton)
       study triton-ab --worker "$triton" --param M=8192 --param N=8192 --param K=8192 --param cache=cold \
         --vary BLOCK_K=32,64 --runs 16
