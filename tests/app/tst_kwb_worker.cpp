@@ -3,6 +3,7 @@
 // worker described and the study validated against it (bad names and values: exit 2 naming the
 // parameter), an A/B to a verdict, a wrong treatment (exit 1, no verdict), a crashing worker
 // (failed repetitions, exit 1, no process left), and the per-arm checks of command arms.
+#include "../process_alive.h"
 #include "kwb_process.h"
 
 #include <QJsonArray>
@@ -20,15 +21,7 @@ QString L(const char* text)
 
 const QString kFake = QStringLiteral(KWB_BIN_DIR "/kwb_fake_worker");
 
-bool process_alive(int pid)
-{
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(stat, line))
-        return false;
-    const auto close = line.rfind(')');
-    return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
-}
+using kwbtest::process_alive;
 
 } // namespace
 

@@ -6,6 +6,7 @@
 // leave the group, 100 MB of output), signals while an arm runs and under coreutils `timeout`.
 // docs/reliability.md lists each case and the test here that checks it.
 #include "../app/kwb_process.h"
+#include "../process_alive.h"
 #include "spawn.h"
 
 #include <QDir>
@@ -86,16 +87,6 @@ QString new_command_study(const QString& path, const QString& baseline, const QS
     if (r.exit_code != 0)
         qWarning("kwb new failed: %s", r.err.constData());
     return path;
-}
-
-bool process_alive(int pid)
-{
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (pid <= 0 || !stat.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray line = stat.readAll();
-    const int close = line.lastIndexOf(')');
-    return close >= 0 && close + 2 < line.size() && line[close + 2] != 'Z';
 }
 
 // Gives every arm a per-repetition teardown of `command`: it runs after a stop too, so a stop

@@ -4,6 +4,7 @@
 // experiments on the stand-in benchmark through the Runner, through every
 // adapter, with the failure cases (exit, garbage, NaN, empty result file, missing key) recorded as
 // failed repetitions and never as numbers, and the matched-control rules on the verdict.
+#include "../../process_alive.h"
 #include "run/runner.h"
 #include "util/process_containment.h"
 #include "workloads/command/adapter_text.h"
@@ -79,15 +80,7 @@ int failed_count(const Experiment& e)
         std::count_if(e.samples.begin(), e.samples.end(), [](const Sample& x) { return x.failed; }));
 }
 
-bool process_alive(int pid)
-{
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(stat, line))
-        return false;
-    const auto close = line.rfind(')');
-    return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
-}
+using kwbtest::process_alive;
 
 int read_pid(const std::string& path)
 {

@@ -4,6 +4,7 @@
 // treatment, a cached result, the worker's own reference, the baseline as reference under atol /
 // rtol), each protocol fault as failed repetitions with one restart, the failure limit for
 // `ok: false`, a stop during a hang, and no process of a worker left after any of them.
+#include "../../process_alive.h"
 #include "run/runner.h"
 #include "workloads/command/command_controls.h"
 #include "workloads/worker/worker_workload.h"
@@ -23,15 +24,7 @@ namespace {
 
 const std::string kFake = KWB_FAKE_WORKER;
 
-bool process_alive(int pid)
-{
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(stat, line))
-        return false;
-    const auto close = line.rfind(')');
-    return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
-}
+using kwbtest::process_alive;
 
 std::vector<int> pids_in(const std::string& path)
 {
