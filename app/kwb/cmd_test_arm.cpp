@@ -9,15 +9,14 @@
 #include "stop_signal.h"
 #include "study/study_file.h"
 #include "study/study_json.h"
+#include "util/atomic_file.h"
 #include "util/json_reader.h"
 #include "workloads/command/command_workload.h"
 #include "workloads/cuda_workload.h"
 #include "workloads/worker/worker_workload.h"
 
 #include <fmt/format.h>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
 #include <random>
 
@@ -40,14 +39,25 @@ struct ArmUnderTest {
     std::optional<Arm> worker_arm {}; // set for a worker arm (its params and Arm::worker)
 };
 
+// A command object is a few hundred bytes; a MiB is room for any, and bounds what stdin can make
+// kwb hold.
+constexpr std::size_t kMaxCommandJson = std::size_t {1} << 20;
+
 std::string read_text(const std::string& path)
 {
-    if (path == "-")
-        return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw BadInput(fmt::format("--command-json: cannot read '{}'", path));
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (path != "-") {
+        try {
+            return read_file(path, kMaxCommandJson);
+        } catch (const std::runtime_error& e) {
+            throw BadInput(fmt::format("--command-json: {}", e.what()));
+        }
+    }
+    std::string text(kMaxCommandJson + 1, '\0');
+    std::cin.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(std::cin.gcount()));
+    if (text.size() > kMaxCommandJson)
+        throw BadInput("--command-json: stdin holds more than 1 MiB, not a command object");
+    return text;
 }
 
 ArmUnderTest arm_from_command_json(const TestArmOptions& o)
