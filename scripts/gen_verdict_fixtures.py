@@ -67,7 +67,8 @@ def bimodality(x):
     m = max(2, -(-15 * n // 100))     # ceil(0.15 n) in integers
     ss = lambda s: (len(s) - 1) * np.var(s, ddof=1) if len(s) > 1 else 0.0
     pooled = math.sqrt((ss(lo) + ss(hi)) / (n - 2))
-    if len(lo) >= m and len(hi) >= m and gaps[i] > 6 * pooled:
+    floor = 0.01 * float(np.median(np.abs(v)))   # the resolution floor: a gap under 1% of the median is no mode
+    if len(lo) >= m and len(hi) >= m and gaps[i] > 6 * pooled and gaps[i] >= floor:
         modes = [{"share": len(lo) / n, "mean": float(np.mean(lo))}, {"share": len(hi) / n, "mean": float(np.mean(hi))}]
         if modes[1]["share"] > modes[0]["share"]:
             modes.reverse()
@@ -97,7 +98,8 @@ def p_mannwhitney(b, t):
 
 
 def p_welch(b, t):
-    if len(b) < 2 or len(t) < 2 or (np.var(b) == 0 and np.var(t) == 0):
+    # Constant means all values equal: np.var of equal floats can come out a rounding error above 0.
+    if len(b) < 2 or len(t) < 2 or (len(set(b)) == 1 and len(set(t)) == 1):
         return None
     return fnum(stats.ttest_ind(b, t, equal_var=False).pvalue)
 
@@ -224,6 +226,14 @@ def stats_cases():
         t = RNG.normal(mb * (1 - shift), cv * mb * RNG.uniform(0.5, 1.5), nt)
         b, t = np.abs(b) + 1e-3, np.abs(t) + 1e-3
         add(f"random_{i:02d}", list(b), list(t), "higher" if i % 3 == 0 else "lower", nb == nt and i % 2 == 0)
+    # The resolution floor: two tight clusters whose gap is 0.9% (not bimodal) and 1.1% (bimodal) of
+    # the median, and CUDA-event ticks 1 us apart at 0.247 / 0.248 ms (not bimodal).
+    for name, gap in (("floor_gap_0p9_pct", 0.009), ("floor_gap_1p1_pct", 0.011)):
+        low = [100.0, 100.0001, 99.9999, 100.0002, 99.9998, 100.0]
+        add(name, low + [100.0 * (1 + gap) + d for d in (0.0, 0.0001, -0.0001, 0.0002, -0.0002, 0.0)],
+            [99.0, 99.1, 98.9, 99.05, 98.95, 99.0])
+    ticks = [0.247, 0.248, 0.247, 0.247, 0.248, 0.248, 0.247, 0.248, 0.247, 0.248]
+    add("timer_ticks_0p247_0p248", ticks, [0.239, 0.240, 0.239, 0.240, 0.239, 0.240, 0.240, 0.239, 0.239, 0.240])
     return cases
 
 

@@ -10,6 +10,8 @@
 // max(2, ceil(15% of n)) runs each) and the gap is more than six pooled standard deviations of the
 // two sides: far beyond what the within-cluster spread explains. It fires in under 5% of arms of
 // well-behaved data at n = 6 and under 1% from n = 10. Arms of fewer than 6 runs are not assessed.
+// The gap must also reach 1% of the median |value| (the resolution floor): closer clusters cannot
+// move a decision whose lines are at 5% and 10%, and are often one timer tick apart.
 
 #include <optional>
 #include <span>
@@ -18,6 +20,7 @@
 namespace kwb::stats {
 
 inline constexpr std::size_t kBimodalMinN = 6;
+inline constexpr double kBimodalGapFloor = 0.01; // of the median |value|
 
 struct Mode {
     double share = 0; // fraction of the arm's runs in this cluster
