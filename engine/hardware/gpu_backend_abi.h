@@ -77,7 +77,8 @@ struct KwbGpuBackendApi {
     void (*release)(KwbGpuWorkload* workload);
 
     // Measured ceilings of a device, each {"median": X, "n": N, "min": .., "max": .., "cv_pct": .., "unit": ".."}:
-    //   {"copy_gbs": {...}, "bf16_gemm_tflops": {...}, "shapes": {...}} or {"error": "..."}.
+    //   {"copy_gbs": {...}, "read_gbs": {...}, "l2_read_gbs": {...}, "bf16_gemm_tflops": {...},
+    //    "shapes": {...}} or {"error": "..."}; read_gbs / l2_read_gbs are absent in older plugins.
     // bf16_gemm_tflops is absent, with "cublaslt": "why", when cuBLASLt cannot be loaded.
     const char* (*calibrate)(int device);
 

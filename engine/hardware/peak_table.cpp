@@ -43,18 +43,21 @@ std::vector<PeakRow> peak_rows(const nlohmann::json& catalogue, const nlohmann::
         const char* datasheet_key;
         const char* measured_key; // null: nothing measures it
         const char* shape;
+        bool only_measured = false; // a second view of a datasheet figure: shown once measured
     };
     static const Spec specs[] = {
         {"BF16 tensor (dense)", "TFLOP/s", "peak_bf16_tflops", "bf16_gemm_tflops", "bf16_gemm"},
         {"FP8 tensor (dense)", "TFLOP/s", "peak_fp8_tflops", nullptr, nullptr},
         {"FP32 (non-tensor)", "TFLOP/s", "peak_fp32_tflops", nullptr, nullptr},
         {"Memory bandwidth", "GB/s", "peak_hbm_gbs", "copy_gbs", "copy"},
+        {"Memory bandwidth, read only", "GB/s", "peak_hbm_gbs", "read_gbs", "read", true},
+        {"L2 bandwidth, read", "GB/s", nullptr, "l2_read_gbs", "l2_read", true},
     };
     std::vector<PeakRow> rows;
     for (const Spec& s : specs) {
-        PeakRow r {s.quantity, s.unit, positive(catalogue, s.datasheet_key),
+        PeakRow r {s.quantity, s.unit, s.datasheet_key ? positive(catalogue, s.datasheet_key) : std::nullopt,
             s.measured_key ? ceiling(measured, s.measured_key, s.shape) : std::nullopt, std::nullopt};
-        if (!r.datasheet && !r.measured)
+        if ((!r.datasheet && !r.measured) || (s.only_measured && !r.measured))
             continue;
         if (r.datasheet && r.measured)
             r.pct_of_datasheet = 100.0 * r.measured->median / *r.datasheet;

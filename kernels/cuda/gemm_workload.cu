@@ -31,6 +31,19 @@ __global__ void reference_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B, f
     C[static_cast<std::size_t>(row) * N + col] = sum;
 }
 
+__global__ void widen_bf16_kernel(const __nv_bfloat16* in, float* out, std::size_t n)
+{
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        out[i] = __bfloat162float(in[i]);
+}
+
+void widen_bf16(const __nv_bfloat16* in, float* out, std::size_t n, cudaStream_t stream)
+{
+    widen_bf16_kernel<<<1024, 256, 0, stream>>>(in, out, n);
+    KWB_CUDA_LAUNCHED("widen_bf16");
+}
+
 void launch_reference(
     const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K, cudaStream_t stream)
 {
@@ -46,6 +59,8 @@ struct Config {
     bool wgmma;
     int bm, bn, bk, stages, warps;
     bool wrong;
+    bool c_bf16; // C written in bf16 (impl cublaslt only: torch.mm's output type)
+    CublasLt::Algo algo;
     explicit Config(const nlohmann::json& p)
         : m(static_cast<int>(int_param(p, kName, "m", 4096, 1, 1 << 17)))
         , n(static_cast<int>(int_param(p, kName, "n", 4096, 1, 1 << 17)))
@@ -59,7 +74,21 @@ struct Config {
         , stages(static_cast<int>(int_param(p, kName, "stages", 3, 1, 16)))
         , warps(static_cast<int>(int_param(p, kName, "warps", 8, 1, 32)))
         , wrong(wants_wrong_result(p))
+        , c_bf16(c_type(p, impl))
+        , algo(string_param(p, kName, "algo", "best", {"best", "heuristic"}) == "best" ? CublasLt::Algo::Best
+                                                                                       : CublasLt::Algo::Heuristic)
     {
+    }
+    static bool c_type(const nlohmann::json& p, const std::string& impl)
+    {
+        const std::string t = string_param(p, kName, "c_dtype", "auto", {"auto", "fp32", "bf16"});
+        if (t == "bf16" && impl != "cublaslt")
+            throw ConfigError("gemm: c_dtype bf16 is for impl cublaslt only; impl " + impl + " writes fp32 C");
+        return t == "bf16" || (t == "auto" && impl == "cublaslt");
+    }
+    CublasLt::Call lt_call(const void* a, const void* b, void* c) const
+    {
+        return {a, b, c, m, n, k, c_bf16 ? CublasLt::COut::BF16 : CublasLt::COut::F32, algo};
     }
     std::string tile_text() const
     {
@@ -139,6 +168,8 @@ public:
         set_ = acquire_buffers<Matrices>(
             buffer_key(kName, params, {"impl", "block_m", "block_n", "block_k", "stages", "warps"}),
             [&] { return Matrices(cfg, lt_ != nullptr, stream); });
+        if (cfg.c_bf16)
+            c16_ = DeviceBuffer(std::size_t(cfg.m) * cfg.n * 2);
 #ifdef KWB_HAVE_WGMMA
         if (cfg.wgmma)
             plan_ = gemm::make_wgmma_plan(
@@ -157,8 +188,7 @@ public:
                 m().b.as<__nv_bfloat16>(), m().c.as<float>(), cfg_.m, cfg_.n, cfg_.k, cfg_.stages,
                 cfg_.aligned() ? 1 : 0);
         } else {
-            lt_->gemm_bf16(m().a.as<void>(), m().b.as<void>(), m().c.as<float>(), cfg_.m, cfg_.n, cfg_.k,
-                m().workspace.as<void>(), stream);
+            lt_->gemm(cfg_.lt_call(m().a.as<void>(), m().b.as<void>(), c_out()), m().workspace.as<void>(), stream);
         }
     }
     nlohmann::json verify(cudaStream_t stream) override
@@ -173,10 +203,14 @@ public:
             launch_reference(m().a.as<__nv_bfloat16>(), m().b.as<__nv_bfloat16>(), m().ref.as<float>(), cfg_.m, cfg_.n,
                 cfg_.k, stream);
         poison(m().c, stream); // shared with other arms: their output must not count as this arm's
+        if (cfg_.c_bf16)
+            poison(c16_, stream);
         launch(stream);
         KWB_CUDA_LAUNCHED("launch");
         if (cfg_.wrong) // the correctness gate's test hook: C[0][0] replaced by a wrong value
-            KWB_CUDA(cudaMemsetAsync(m().c.as<void>(), 0x7f, 4, stream));
+            KWB_CUDA(cudaMemsetAsync(c_out(), 0x7f, 4, stream));
+        if (cfg_.c_bf16) // compared in fp32: the bf16 C widened (exactly) into the fp32 buffer
+            widen_bf16(c16_.as<__nv_bfloat16>(), m().c.as<float>(), std::size_t(cfg_.m) * cfg_.n, stream);
         const auto cmp = compare(
             m().c.as<float>(), m().ref.as<float>(), std::size_t(cfg_.m) * cfg_.n, 0.0, kTolerance, 1.0, stream);
         const std::string what = cfg_.tiled
@@ -186,8 +220,8 @@ public:
             {"tolerance", kTolerance}, {"mismatches", cmp.mismatches},
             {"compared",
                 what + " vs " + (lt_oracle ? "cuBLASLt" : "an fp32 reference kernel") + " at " + std::to_string(cfg_.m)
-                    + "x" + std::to_string(cfg_.n) + "x" + std::to_string(cfg_.k)
-                    + ", bf16 in, fp32 out; |c - ref| <= 1e-2 * max(|ref|, 1)"}};
+                    + "x" + std::to_string(cfg_.n) + "x" + std::to_string(cfg_.k) + ", bf16 in, "
+                    + (cfg_.c_bf16 ? "bf16" : "fp32") + " out; |c - ref| <= 1e-2 * max(|ref|, 1)"}};
     }
     double flops_per_launch() const override
     {
@@ -195,12 +229,14 @@ public:
     }
     double bytes_per_launch() const override
     {
-        return 2.0 * cfg_.m * double(cfg_.k) + 2.0 * cfg_.k * double(cfg_.n) + 4.0 * cfg_.m * double(cfg_.n);
+        return 2.0 * cfg_.m * double(cfg_.k) + 2.0 * cfg_.k * double(cfg_.n)
+            + (cfg_.c_bf16 ? 2.0 : 4.0) * cfg_.m * double(cfg_.n);
     }
     nlohmann::json metrics() const override
     {
         if (!cfg_.tiled)
-            return {{"impl", "cublaslt"}};
+            return {{"impl", "cublaslt"}, {"c_dtype", cfg_.c_bf16 ? "bf16" : "fp32"},
+                {"algo", lt_->algo_note(cfg_.lt_call(m().a.as<void>(), m().b.as<void>(), c_out()))}};
         return {{"impl", cfg_.impl}, {"smem_bytes_per_block", cfg_.smem()}, {"aligned_loads", cfg_.aligned()}};
     }
 
@@ -214,12 +250,17 @@ private:
     {
         return set_->data;
     }
+    void* c_out() const
+    {
+        return cfg_.c_bf16 ? c16_.as<void>() : m().c.as<void>();
+    }
 
     Config cfg_;
     std::shared_ptr<BufferSet<Matrices>> set_;
     const CublasLt* lt_;
     gemm::TiledKernel kernel_ = nullptr;
     gemm::WgmmaPlan plan_ {};
+    DeviceBuffer c16_; // this arm's own bf16 C (c_dtype bf16)
 };
 
 } // namespace

@@ -28,7 +28,8 @@ cp "$root/scripts/gpu/run-all.sh" "$root/scripts/gpu/torch_reference.py" "$root/
   "$root/scripts/gpu/summarise_grid2.py" "$root/scripts/gpu/ncu_agreement.sh" \
   "$root/scripts/gpu/aa_bias.sh" "$root/scripts/gpu/aa_bias.py" "$root/scripts/gpu/tiny_llm.sh" \
   "$root/scripts/gpu/tiny_llm_serving.sh" "$root/scripts/gpu/gpu_env.sh" \
-  "$root/scripts/gpu/summarise_tiny_llm.py" "$root/scripts/gpu/worker_studies.sh" "$dest/"
+  "$root/scripts/gpu/summarise_tiny_llm.py" "$root/scripts/gpu/worker_studies.sh" "$root/scripts/gpu/anchors.sh" \
+  "$dest/"
 # Worker arms (worker_studies.sh): the Python helper, the C++ header and the examples they run.
 cp -r "$root/python" "$root/include" "$root/examples" "$dest/"
 find "$dest/python" "$dest/examples" -name __pycache__ -prune -exec rm -rf {} +

@@ -3,7 +3,11 @@
 #   decode   F.scaled_dot_product_attention of one query token per sequence over a contiguous KV
 #            cache, GQA 32/8 heads, head dim 128, bf16, contexts 1k/8k/32k, batch 1 and 64; GB/s
 #            counts the K and V bytes read once (as the plugin's attention_decode does)
-#   prefill  causal SDPA with the flash backend, batch 4, 32 heads, seq 4096, head dim 128 and 64;
+#            eager (what a torch user's loop pays: per-call dispatch, 21-28 us on the H200) and
+#            "graph": 20 calls captured in one CUDA graph and replayed, so the time is the kernels'
+#            back to back (compare with the plugin's pdl=0 rows: no launch overlap on either side)
+#   prefill  causal SDPA on torch's default backend (cuDNN on the H200) and on each backend that
+#            runs (flash, cudnn, efficient), batch 4, 32 heads, seq 4096, head dim 128 and 64;
 #            TFLOP/s counts the causal half: 4 * B * H * S * S * D / 2
 # Timing as torch_anchors.py: CUDA events around `inner` calls (batch-1 decode is launch-bound, so
 # many calls per event pair, sized to about 10 ms), 3 warm-ups, 30 repetitions.
@@ -49,27 +53,52 @@ for ctx, B in decode_shapes:
     q = torch.randn(B, Hq, 1, D, device="cuda", dtype=torch.bfloat16)
     k = torch.randn(B, Hkv, ctx, D, device="cuda", dtype=torch.bfloat16)
     v = torch.randn_like(k)
-    case = f"decode SDPA GQA32/8 D128 bf16 B{B} ctx{ctx}"
-    try:
-        ms, inner = bench(lambda: F.scaled_dot_product_attention(q, k, v, enable_gqa=True))
-        out["rows"].append({"case": case, "batch": B, "context": ctx,
-                            **summary(ms, inner, 2 * B * Hkv * ctx * D * 2, 1e9, "GB/s")})
-    except Exception as ex:
-        out["rows"].append({"case": case, "error": str(ex)[:300]})
-    print(json.dumps(out["rows"][-1]), file=sys.stderr)
+    for mode in ("eager", "graph"):
+        case = f"decode SDPA GQA32/8 D128 bf16 B{B} ctx{ctx}" + (" (CUDA graph of 20 calls)" if mode == "graph" else "")
+        try:
+            call = lambda: F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+            per_graph = 20
+            if mode == "graph":
+                side = torch.cuda.Stream()
+                side.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(side):
+                    for _ in range(3):
+                        call()
+                torch.cuda.current_stream().wait_stream(side)
+                g = torch.cuda.CUDAGraph()
+                with torch.cuda.graph(g):
+                    for _ in range(per_graph):
+                        call()
+                ms, inner = bench(g.replay)
+                ms = [t / per_graph for t in ms]
+            else:
+                ms, inner = bench(call)
+            out["rows"].append({"case": case, "batch": B, "context": ctx, "mode": mode,
+                                **summary(ms, inner * (per_graph if mode == "graph" else 1),
+                                          2 * B * Hkv * ctx * D * 2, 1e9, "GB/s")})
+        except Exception as ex:
+            out["rows"].append({"case": case, "mode": mode, "error": str(ex)[:300]})
+        print(json.dumps(out["rows"][-1]), file=sys.stderr)
     del q, k, v
 if "prefill" in stages:
     for D in (128, 64):
         B, H, S = 4, 32, 4096
         q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=torch.bfloat16) for _ in range(3))
-        case = f"prefill SDPA flash causal bf16 B{B} H{H} S{S} D{D}"
-        try:
-            with torch.nn.attention.sdpa_kernel(torch.nn.attention.SDPBackend.FLASH_ATTENTION):
-                ms, inner = bench(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True))
-            out["rows"].append({"case": case, "head_dim": D,
-                                **summary(ms, inner, 4 * B * H * S * S * D / 2, 1e12, "TFLOP/s")})
-        except Exception as ex:
-            out["rows"].append({"case": case, "error": str(ex)[:300]})
-        print(json.dumps(out["rows"][-1]), file=sys.stderr)
+        B_ = torch.nn.attention.SDPBackend
+        for backend, be in (("default", None), ("flash", B_.FLASH_ATTENTION), ("cudnn", B_.CUDNN_ATTENTION),
+                            ("efficient", B_.EFFICIENT_ATTENTION)):
+            case = f"prefill SDPA {backend} causal bf16 B{B} H{H} S{S} D{D}"
+            call = lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            try:
+                if be is None:
+                    ms, inner = bench(call)
+                else:
+                    with torch.nn.attention.sdpa_kernel(be):
+                        ms, inner = bench(call)
+                out["rows"].append({"case": case, "head_dim": D, "backend": backend,
+                                    **summary(ms, inner, 4 * B * H * S * S * D / 2, 1e12, "TFLOP/s")})
+            except Exception as ex:
+                out["rows"].append({"case": case, "head_dim": D, "backend": backend, "error": str(ex)[:300]})
+            print(json.dumps(out["rows"][-1]), file=sys.stderr)
         del q, k, v
 print(json.dumps(out, indent=1))

@@ -45,6 +45,8 @@ int main()
     expect_refused(plugin, "gemm", {{"block_m", 256}, {"block_n", 256}, {"block_k", 32}, {"stages", 2}, {"warps", 4}},
         "is not in this build");
     expect_refused(plugin, "gemm", {{"stages", 5}}, "stages 5 is not supported");
+    expect_refused(plugin, "gemm", {{"impl", "tiled"}, {"c_dtype", "bf16"}}, "c_dtype bf16 is for impl cublaslt only");
+    expect_refused(plugin, "gemm", {{"impl", "cublaslt"}, {"algo", "fastest"}}, "parameter 'algo' must be one of");
     expect_refused(plugin, "gemm", {{"impl", "cutlass"}}, "parameter 'impl' must be one of tiled, cublaslt");
     expect_refused(
         plugin, "bandwidth", {{"block_threads", 2048}}, "needs 2048 threads per block; this GPU allows 1024");

@@ -89,6 +89,19 @@ int main()
         std::printf("cublaslt: %s\n", v.dump().c_str());
         KWB_CHECK(v.at("ok").get<bool>());
         KWB_CHECK(v.at("compared").get<std::string>().find("reference kernel") != std::string::npos);
+        // The reference arm is what torch.mm gives: bf16 C, the best of the heuristic's candidates.
+        KWB_CHECK(v.at("compared").get<std::string>().find("bf16 out") != std::string::npos);
+        const auto run = lt.run(2, false);
+        const std::string algo = run.value("metrics", nlohmann::json()).value("algo", std::string());
+        std::printf("cublaslt algo: %s\n", algo.c_str());
+        KWB_CHECK(algo.find("best of") == 0);
+        KWB_CHECK(run.at("bytes_per_launch").get<double>() == 2.0 * (1000.0 * 520 + 520.0 * 1030 + 1000.0 * 1030));
+        Prepared lt32(plugin, "gemm",
+            {{"m", 1000}, {"n", 1030}, {"k", 520}, {"impl", "cublaslt"}, {"c_dtype", "fp32"}, {"algo", "heuristic"}});
+        KWB_CHECK(lt32 && lt32.verify().at("ok").get<bool>());
+        Prepared lt_wrong(plugin, "gemm",
+            {{"m", 128}, {"n", 128}, {"k", 128}, {"impl", "cublaslt"}, {"inject_fault", "wrong-result"}});
+        KWB_CHECK(lt_wrong && !lt_wrong.verify().at("ok").get<bool>()); // the check sees the bf16 C
     } else {
         std::printf("cublaslt unavailable here: %s\n", lt.error.c_str());
         KWB_CHECK(lt.error.find("cuBLASLt") != std::string::npos);

@@ -118,6 +118,12 @@ json bench_gemm(const Plugin& plugin)
         if (lt.contains("flops_per_launch"))
             lt["tflops"] = rate(lt, lt.at("flops_per_launch").get<double>(), 1e12, "TFLOP/s");
         std::fprintf(stderr, "cublaslt %d: %s\n", n, lt.value("tflops", json()).dump().c_str());
+        // The reference as it was before issue 29 (fp32 C, the heuristic's first algorithm), beside it.
+        json lt_fp32_params = lt_params;
+        lt_fp32_params.update({{"c_dtype", "fp32"}, {"algo", "heuristic"}});
+        auto lt_fp32 = measure(plugin, "gemm", lt_fp32_params);
+        if (lt_fp32.contains("flops_per_launch"))
+            lt_fp32["tflops"] = rate(lt_fp32, lt_fp32.at("flops_per_launch").get<double>(), 1e12, "TFLOP/s");
         json configs = json::array();
         double best = 0, worst = 1e30;
         json best_cfg, worst_cfg;
@@ -171,8 +177,8 @@ json bench_gemm(const Plugin& plugin)
                     m.value("tflops", json()).dump().c_str());
                 configs.push_back(m);
             }
-        shapes.push_back({{"shape", std::to_string(n) + "^3"}, {"cublaslt", lt}, {"best", best_cfg},
-            {"worst", worst_cfg}, {"configs", configs}});
+        shapes.push_back({{"shape", std::to_string(n) + "^3"}, {"cublaslt", lt}, {"cublaslt_fp32_heuristic", lt_fp32},
+            {"best", best_cfg}, {"worst", worst_cfg}, {"configs", configs}});
     }
     return shapes;
 }

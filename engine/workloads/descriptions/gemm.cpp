@@ -29,6 +29,12 @@ const WorkloadDescription& gemm_description()
                 cuda({"impl", "tiled", {"tiled", "cublaslt", "wgmma"},
                     "tiled: the plugin's mma.sync tensor-core kernel; cublaslt: the library, the reference arm; wgmma: "
                     "the Hopper (sm_90a) TMA + wgmma kernel, block 128x128x64 or 128x256x64, 12 warps"}),
+                cuda({"c_dtype", "auto", {"auto", "fp32", "bf16"},
+                    "C's type: auto is bf16 for impl cublaslt (what torch.mm returns for bf16 inputs) and fp32 for the "
+                    "own kernels (what they write); bf16 is for cublaslt only"}),
+                cuda({"algo", "best", {"best", "heuristic"},
+                    "impl cublaslt: best times the heuristic's top 8 algorithms once for the shape and keeps the "
+                    "fastest (as cuBLAS-based frameworks autotune); heuristic takes its first"}),
                 cuda({"block_m", 128, int_values({64, 128, 256}), "rows of C per thread block"}),
                 cuda({"block_n", 128, int_values({64, 128, 256}), "columns of C per thread block"}),
                 cuda({"block_k", 32, int_values({32, 64}), "K slice per pipeline stage"}),

@@ -175,6 +175,17 @@ private slots:
         QCOMPARE(hbm.measured->how, std::string("cudaMemcpyAsync device to device, 1 GiB"));
         QVERIFY(!rows.front().measured); // no GEMM ceiling measured
         QVERIFY(peak_rows(nullptr, nullptr).empty());
+
+        // The read-only and L2 ceilings appear once measured, the first against the HBM datasheet.
+        json more = measured;
+        more["read_gbs"]
+            = {{"median", 4500.0}, {"n", 15}, {"min", 4490.0}, {"max", 4510.0}, {"cv_pct", 0.1}, {"unit", "GB/s"}};
+        more["l2_read_gbs"]
+            = {{"median", 11000.0}, {"n", 15}, {"min", 10900.0}, {"max", 11100.0}, {"cv_pct", 0.3}, {"unit", "GB/s"}};
+        const auto with_reads = peak_rows(catalogue, more);
+        QCOMPARE(with_reads.size(), size_t(6));
+        QVERIFY(qAbs(*with_reads[4].pct_of_datasheet - 100.0 * 4500.0 / 4800.0) < 1e-9);
+        QVERIFY(!with_reads[5].datasheet && with_reads[5].measured && !with_reads[5].pct_of_datasheet);
     }
 };
 
