@@ -74,7 +74,7 @@ std::string number(const nlohmann::json& metrics, const char* name, const char* 
 
 void print_text(const BindingEvidence& b)
 {
-    fmt::print("binding: {}\n", b.constraint.empty() ? "not called (see evidence)" : b.constraint);
+    fmt::print("binding: {}\n", b.constraint.empty() ? "not determined (see evidence)" : b.constraint);
     fmt::print("  profiled: experiment {}, arm {}, source {}\n", b.experiment, b.arm, b.source);
     if (!b.axis.empty())
         fmt::print("  axis: {}\n", b.axis);

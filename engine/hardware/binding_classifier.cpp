@@ -23,6 +23,11 @@ BindingCall classify_binding(const BindingEvidenceInput& in, const BindingThresh
         call.axis = std::move(axis);
     };
 
+    // A call only from a faithful profile: kernels that ran slower under the profiler than in the
+    // timed run describe another run (a clock, serialisation, a code path the profiler changed), so
+    // no class is called from them. Kernels shorter than the timed launch are the normal case of
+    // host-side time between launches; the framing-trap warning below covers that.
+    bool faithful = true;
     if (in.profiled_ms_per_launch && in.timed_ms_per_launch && *in.timed_ms_per_launch > 0) {
         const double diff = 100.0 * (*in.profiled_ms_per_launch - *in.timed_ms_per_launch) / *in.timed_ms_per_launch;
         if (std::abs(diff) > t.disagreement_pct)
@@ -31,6 +36,12 @@ BindingCall classify_binding(const BindingEvidenceInput& in, const BindingThresh
                             "timed A/B {:.3f} ms "
                             "({:+.1f}%, threshold {:.0f}%); clocks or a different code path under the profiler",
                     *in.profiled_ms_per_launch, *in.timed_ms_per_launch, diff, t.disagreement_pct));
+        faithful = diff <= t.disagreement_pct;
+        if (!faithful)
+            ev.push_back(fmt::format("not determined: the profiled kernels ran {:+.1f}% slower than the timed run "
+                                     "({:.3f} vs {:.3f} ms a launch, threshold {:.0f}%), so their counters describe "
+                                     "another run; profile again where the two agree",
+                diff, *in.profiled_ms_per_launch, *in.timed_ms_per_launch, t.disagreement_pct));
     }
     if (in.kernel_share_pct && *in.kernel_share_pct > 105)
         call.warnings.push_back(
@@ -42,6 +53,8 @@ BindingCall classify_binding(const BindingEvidenceInput& in, const BindingThresh
         call.warnings.push_back(fmt::format("kernels cover only {:.0f}% of the wall clock ({:.0f}% outside kernels > "
                                             "{:.0f}%): a kernel-internal gain moves the step by at most that share",
             *in.kernel_share_pct, 100.0 - *in.kernel_share_pct, t.dispatch_share_pct));
+    if (!faithful)
+        return call;
 
     const double pipe = std::max(in.tensor_pct.value_or(0), in.fma_pct.value_or(0));
     if ((in.tensor_pct || in.fma_pct) && pipe >= t.pipe_near_peak_pct) {

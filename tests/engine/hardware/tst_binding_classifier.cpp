@@ -108,8 +108,17 @@ private slots:
         const auto call = classify_binding(in);
         QCOMPARE(call.warnings.size(), size_t {1});
         QVERIFY(call.warnings.front().find("disagree") != std::string::npos);
+        // Slower under the profiler: a call from that profile would describe another run.
+        QVERIFY(call.constraint.empty());
+        QVERIFY(call.evidence.front().find("not determined") == 0);
+        QVERIFY(call.evidence.front().find("+40.2%") != std::string::npos);
         in.profiled_ms_per_launch = 1.075;
         QVERIFY(classify_binding(in).warnings.empty());
+        QCOMPARE(classify_binding(in).constraint, std::string("memory-bandwidth"));
+        // Faster under the profiler (host time between timed launches): warned, still called.
+        in.profiled_ms_per_launch = 0.5;
+        QCOMPARE(classify_binding(in).constraint, std::string("memory-bandwidth"));
+        QCOMPARE(classify_binding(in).warnings.size(), size_t {1});
     }
 
     void warnsOfTheFramingTrap()
