@@ -60,6 +60,29 @@ json verdict_json(const StoredVerdict& v, bool final)
     return j;
 }
 
+json arm_lane_json(const ArmLaneStats& a)
+{
+    return {{"repetitions", a.repetitions}, {"mean", number_or_null(a.mean)},
+        {"ci95", a.ci95_low ? json {*a.ci95_low, *a.ci95_high} : json(nullptr)}, {"cv_pct", number_or_null(a.cv_pct)}};
+}
+
+json metric_diff_json(const MetricDiff& d)
+{
+    json rows = json::array();
+    for (const auto& r : d.rows)
+        rows.push_back({{"metric", r.metric}, {"unit", r.unit}, {"baseline", arm_lane_json(r.baseline)},
+            {"treatment", arm_lane_json(r.treatment)}, {"delta", number_or_null(r.delta)},
+            {"delta_pct", number_or_null(r.delta_pct)}, {"noise_pct", number_or_null(r.noise_pct)},
+            {"beyond_noise", r.beyond_noise}});
+    const auto or_null = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
+    return {{"baseline_arm", d.baseline_arm}, {"treatment_arm", d.treatment_arm}, {"noise_k", d.noise_k},
+        {"rows", rows},
+        {"binding",
+            {{"baseline", or_null(d.baseline_binding)}, {"treatment", or_null(d.treatment_binding)},
+                {"change", or_null(d.binding_change)}}},
+        {"summary", metric_diff_summary(d)}, {"notes", strings(d.notes)}};
+}
+
 json experiment_json(const ExperimentReport& e)
 {
     json j = {{"id", e.id}, {"kind", e.kind}, {"workload", e.workload}, {"backend", e.backend}, {"metric", e.metric},
@@ -113,6 +136,7 @@ json experiment_json(const ExperimentReport& e)
             {"false_alarm_rate", e.split_half->false_alarm_rate()}, {"verdicts", strings(e.split_half->verdicts)},
             {"method", e.split_half->method}}
         : json(nullptr);
+    j["metric_diff"] = e.metric_diff ? metric_diff_json(*e.metric_diff) : json(nullptr);
     j["lanes"] = json::array();
     for (const auto& l : e.lanes)
         j["lanes"].push_back({{"name", l.name}, {"unit", l.unit}, {"n", l.values.size()}});

@@ -203,6 +203,33 @@ std::string modes_text(const stats::Bimodality& b)
     return s;
 }
 
+// Why it is faster: every lane per arm over the judged repetitions, and whether it moved beyond its noise.
+void metric_diff_section(Doc& d, const MetricDiff& m)
+{
+    d.h(3, "Metrics by arm (lanes over the judged repetitions)");
+    d.p(metric_diff_summary(m) + ".");
+    const auto mean_ci = [](const ArmLaneStats& a) {
+        if (!a.mean)
+            return std::string("-");
+        return a.ci95_low
+            ? fmt::format("{} [{}, {}] (n = {})", num(*a.mean), num(*a.ci95_low), num(*a.ci95_high), a.repetitions)
+            : fmt::format("{} (n = {})", num(*a.mean), a.repetitions);
+    };
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& r : m.rows)
+        rows.push_back({r.metric, r.unit, mean_ci(r.baseline), mean_ci(r.treatment), opt(r.delta), opt(r.delta_pct),
+            opt(r.noise_pct), r.delta_pct && r.noise_pct ? (r.beyond_noise ? "beyond" : "within") : "-"});
+    d.table({"lane", "unit", m.baseline_arm + " mean [95% CI]", m.treatment_arm + " mean [95% CI]", "difference",
+                "difference %", fmt::format("noise % ({} x sigma)", num(m.noise_k)), "beyond noise"},
+        rows);
+    d.p(fmt::format("Binding constraint from each arm's lane means: {} -> {}{}.",
+        m.baseline_binding.empty() ? "not called" : m.baseline_binding,
+        m.treatment_binding.empty() ? "not called" : m.treatment_binding,
+        m.binding_change.empty() ? "" : " (changed)"));
+    if (!m.notes.empty())
+        d.list(m.notes);
+}
+
 void experiment_sections(Doc& d, const ExperimentReport& e)
 {
     d.h(2, fmt::format("Experiment {}: {} on {} ({})", e.id, e.workload, e.backend, e.status));
@@ -327,6 +354,8 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
     }
     for (const auto& c : charts_of(e))
         d.chart(c);
+    if (e.metric_diff)
+        metric_diff_section(d, *e.metric_diff);
 
     d.h(3, "Verdict");
     if (e.sample.present) {

@@ -126,6 +126,7 @@ ExperimentReport experiment_report(const Study& study, const Experiment& e)
     if (const AbArms arms = ab_arms(e)) {
         r.diff = diff_arm_pair(*arms.baseline, *arms.treatment);
         r.command_arms = arms.baseline->command && arms.treatment->command;
+        r.metric_diff = metric_diff(e, arms.baseline->name, arms.treatment->name, r.noise_k);
     }
 
     for (const auto& arm : e.arms) {

@@ -15,6 +15,7 @@
 #include "study/study.h"
 #include "verdict/delta_lines.h"
 #include "verdict/evidence.h"
+#include "verdict/metric_diff.h"
 
 #include <array>
 #include <optional>
@@ -115,6 +116,8 @@ struct ExperimentReport {
     std::optional<SplitHalfCheck> split_half;
     std::optional<AaReport> aa; // null: the experiment has no A/A arm
     std::vector<SamplerLane> lanes;
+    // Every lane of the baseline against the treatment (verdict/metric_diff.h); null without lanes.
+    std::optional<MetricDiff> metric_diff;
     std::vector<Sample> samples; // every repetition, for the timeline
     std::optional<Range> clock_mhz;
     std::optional<Range> temperature_c;

@@ -209,6 +209,37 @@ private slots:
         QCOMPARE(problems.size(), std::size_t(2));
     }
 
+    // Why it is faster: a recorded H200 study with CUPTI lanes (Triton vs torch.mm as worker arms)
+    // gets every lane per arm, with its CI and noise call, in the JSON and in every document format.
+    void metric_diff_in_json_and_documents()
+    {
+        const std::string path
+            = KWB_SOURCE_DIR "/bench/results/2026-12-02-h200-worker-arms/studies/triton-vs-torch.json";
+        const Report r = report_from_file(path, "");
+        const auto& e = r.experiments.front();
+        QVERIFY(e.metric_diff);
+        const auto j = render_json(r);
+        std::ifstream in(KWB_SOURCE_DIR "/docs/report-schema.json");
+        std::vector<std::string> problems;
+        kwbtest::check_schema(nlohmann::json::parse(in), j, "$", problems);
+        QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
+        const auto& m = j.at("experiments")[0].at("metric_diff");
+        const auto l2 = std::find_if(m.at("rows").begin(), m.at("rows").end(),
+            [](const nlohmann::json& x) { return x.at("metric") == "l2_pct"; });
+        QVERIFY(l2 != m.at("rows").end());
+        QVERIFY(l2->at("beyond_noise").get<bool>());
+        QVERIFY(l2->at("baseline").at("repetitions").get<int>() >= 3);
+        QCOMPARE(l2->at("baseline").at("ci95").size(), std::size_t(2));
+        QVERIFY(has(m.at("summary").get<std::string>(), "l2_pct"));
+        std::vector<Attachment> charts;
+        const std::string md = render_markdown(r, "triton", charts);
+        QVERIFY(has(md, "Metrics by arm"));
+        QVERIFY(has(md, "| l2_pct | % |"));
+        QVERIFY(has(md, "beyond"));
+        // A study without lanes on the repetitions' clock says nothing rather than a wrong diff.
+        QVERIFY(render_json(report_from_file(kDemo, "")).at("experiments")[0].at("metric_diff").is_null());
+    }
+
     void formats_agree_on_the_numbers()
     {
         // Every number of the statistics table appears in Markdown, HTML and JSON alike.

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "verdict/metric_diff.h"
+
+#include "hardware/binding_classifier.h"
+#include "stats/descriptive.h"
+
+#include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+
+namespace kwb {
+namespace {
+
+struct Window {
+    double begin, end;
+};
+
+// The judged repetitions of an arm, as windows on the lanes' clock.
+std::vector<Window> windows_of(const Experiment& e, const std::string& arm)
+{
+    std::vector<Window> w;
+    for (const Sample& s : e.samples)
+        if (s.arm == arm && !s.warmup && !s.discarded && !s.failed && s.t_s && s.duration_s > 0)
+            w.push_back({*s.t_s, *s.t_s + s.duration_s});
+    return w;
+}
+
+// The mean of the lane's readings inside each window (windows without a reading are left out).
+std::vector<double> repetition_means(const SamplerLane& lane, const std::vector<Window>& windows)
+{
+    std::vector<double> out;
+    for (const Window& w : windows) {
+        const auto lo = std::lower_bound(lane.t_s.begin(), lane.t_s.end(), w.begin);
+        const auto hi = std::upper_bound(lo, lane.t_s.end(), w.end);
+        double sum = 0;
+        std::size_t n = 0;
+        for (auto it = lo; it != hi; ++it) {
+            const double v = lane.values[static_cast<std::size_t>(it - lane.t_s.begin())];
+            if (std::isfinite(v))
+                sum += v, ++n;
+        }
+        if (n)
+            out.push_back(sum / static_cast<double>(n));
+    }
+    return out;
+}
+
+ArmLaneStats stats_of(const std::vector<double>& v)
+{
+    ArmLaneStats s;
+    s.repetitions = v.size();
+    if (v.empty())
+        return s;
+    s.mean = stats::mean(v);
+    if (const auto sd = stats::sample_stddev(v)) {
+        const double n = static_cast<double>(v.size());
+        const double t = boost::math::quantile(boost::math::students_t(n - 1), 0.975);
+        s.ci95_low = *s.mean - t * *sd / std::sqrt(n);
+        s.ci95_high = *s.mean + t * *sd / std::sqrt(n);
+        if (*s.mean != 0)
+            s.cv_pct = 100 * *sd / std::fabs(*s.mean);
+    }
+    return s;
+}
+
+std::string binding_from(const std::map<std::string, double>& means)
+{
+    BindingEvidenceInput in;
+    const auto put = [&](std::optional<double>& field, const char* lane) {
+        if (const auto it = means.find(lane); it != means.end())
+            field = it->second;
+    };
+    put(in.tensor_pct, "tensor_pct");
+    put(in.fma_pct, "fma_pct");
+    put(in.dram_pct, "dram_pct");
+    put(in.sm_pct, "sm_pct");
+    put(in.occupancy_pct, "occupancy");
+    put(in.sm_active_pct, "sm_active_pct");
+    return classify_binding(in).constraint;
+}
+
+} // namespace
+
+std::optional<MetricDiff> metric_diff(
+    const Experiment& e, const std::string& baseline_arm, const std::string& treatment_arm, double noise_k)
+{
+    if (e.lanes.empty())
+        return std::nullopt;
+    const auto wb = windows_of(e, baseline_arm);
+    const auto wt = windows_of(e, treatment_arm);
+    if (wb.empty() || wt.empty())
+        return std::nullopt;
+    MetricDiff d;
+    d.baseline_arm = baseline_arm;
+    d.treatment_arm = treatment_arm;
+    d.noise_k = noise_k;
+    std::map<std::string, double> mean_b, mean_t;
+    for (const SamplerLane& lane : e.lanes) {
+        if (lane.t_s.size() != lane.values.size() || !std::is_sorted(lane.t_s.begin(), lane.t_s.end()))
+            continue;
+        MetricDiffRow row {lane.name, lane.unit, stats_of(repetition_means(lane, wb)),
+            stats_of(repetition_means(lane, wt)), {}, {}, {}, false};
+        if (!row.baseline.mean && !row.treatment.mean)
+            continue;
+        if (row.baseline.mean && row.treatment.mean) {
+            row.delta = *row.treatment.mean - *row.baseline.mean;
+            if (*row.baseline.mean != 0)
+                row.delta_pct = 100 * *row.delta / std::fabs(*row.baseline.mean);
+            if (row.baseline.cv_pct && row.treatment.cv_pct)
+                row.noise_pct = noise_k * std::max(*row.baseline.cv_pct, *row.treatment.cv_pct);
+            // A lane constant in both arms (cv 0) that moved is beyond its noise; one that did not is not.
+            row.beyond_noise = row.delta_pct && row.noise_pct && std::fabs(*row.delta_pct) > *row.noise_pct;
+            mean_b[lane.name] = *row.baseline.mean;
+            mean_t[lane.name] = *row.treatment.mean;
+        }
+        if (row.baseline.repetitions < wb.size() || row.treatment.repetitions < wt.size())
+            d.notes.push_back(fmt::format("{}: readings in {} of {} baseline and {} of {} treatment repetitions",
+                lane.name, row.baseline.repetitions, wb.size(), row.treatment.repetitions, wt.size()));
+        d.rows.push_back(std::move(row));
+    }
+    if (d.rows.empty())
+        return std::nullopt;
+    d.baseline_binding = binding_from(mean_b);
+    d.treatment_binding = binding_from(mean_t);
+    if (!d.baseline_binding.empty() && !d.treatment_binding.empty() && d.baseline_binding != d.treatment_binding)
+        d.binding_change = d.baseline_binding + " -> " + d.treatment_binding;
+    return d;
+}
+
+std::string metric_diff_summary(const MetricDiff& d)
+{
+    std::vector<std::string> moved;
+    for (const auto& r : d.rows)
+        if (r.beyond_noise)
+            moved.push_back(fmt::format("{} {:.4g} -> {:.4g}{}{} ({:+.1f}%)", r.metric, *r.baseline.mean,
+                *r.treatment.mean, r.unit.empty() ? "" : " ", r.unit, *r.delta_pct));
+    std::string s = moved.empty() ? std::string("no lane moved beyond its noise")
+                                  : fmt::format("beyond noise: {}", fmt::join(moved, ", "));
+    if (!d.binding_change.empty())
+        s += fmt::format("; binding constraint {}", d.binding_change);
+    else if (!d.baseline_binding.empty() && d.baseline_binding == d.treatment_binding)
+        s += fmt::format("; both arms {}", d.baseline_binding);
+    return s;
+}
+
+} // namespace kwb
