@@ -10,12 +10,10 @@ namespace kwb::gui {
 using namespace Qt::StringLiterals;
 
 LanePicker::LanePicker(LaneView* view, QWidget* parent)
-    : QToolButton(parent)
+    : QPushButton(parent)
     , m_view(view)
 {
     setObjectName(u"liveLanes"_s);
-    setPopupMode(QToolButton::InstantPopup);
-    setToolButtonStyle(Qt::ToolButtonTextOnly);
     setToolTip(tr("The strips drawn: the default set (latency lanes, occupancy, HBM, SM clock, power; on a CPU run "
                   "its CPU lanes) or any others. The choice is kept for later runs."));
     setMenu(new QMenu(this));

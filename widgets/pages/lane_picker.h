@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <QToolButton>
+#include <QPushButton>
 
 namespace kwb::gui {
 
@@ -9,7 +9,7 @@ class LaneView;
 
 // The live view's one control over its strips: "Lanes: 4 of 24", a menu with the default set,
 // every lane, and each lane to check or uncheck (the view remembers the choice).
-class LanePicker : public QToolButton {
+class LanePicker : public QPushButton {
     Q_OBJECT
 public:
     explicit LanePicker(LaneView* view, QWidget* parent = nullptr);

@@ -79,6 +79,16 @@ LaneView::LaneView(QWidget* parent)
     m_latencyRect = axisRect(); // the default rect becomes the latency strip
     decorate(m_latencyRect);
     m_latencyRect->setMinimumSize(0, kMinLatencyHeight);
+    // Its metric named above it like every strip's: turned up the axis, a long name ran into the title.
+    m_latencyLabel = new QCPItemText(this);
+    m_latencyLabel->setClipToAxisRect(false);
+    m_latencyLabel->position->setAxisRect(m_latencyRect);
+    m_latencyLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_latencyLabel->position->setCoords(0.0, 0.0);
+    m_latencyLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    m_latencyLabel->setPadding(QMargins(2, 0, 2, 1));
+    m_latencyLabel->setFont(QFont(font().family(), 8, QFont::Bold));
+    m_latencyRect->setMargins(QMargins(0, QFontMetrics(m_latencyLabel->font()).height() + 2, 0, 0));
     plotLayout()->setRowStretchFactor(0, 0.001);
     plotLayout()->setRowStretchFactor(1, 1.4);
     plotLayout()->setRowSpacing(0);
@@ -226,8 +236,9 @@ void LaneView::rebuild()
     updateBandRects();
     for (int s = 0; s < armSlots(); ++s)
         latencyGraph(s);
-    m_latencyRect->axis(QCPAxis::atLeft)
-        ->setLabel(m_series ? axisLabel(m_series->metric(), m_series->unit()) : QString());
+    m_latencyLabel->setText(m_series && !m_series->metric().isEmpty()
+            ? tr("%1 of each repetition").arg(axisLabel(m_series->metric(), m_series->unit()))
+            : QString());
     m_defaults.clear();
     m_drawnRevision = ~quint64 {0};
     m_hover = {};

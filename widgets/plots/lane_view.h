@@ -187,6 +187,7 @@ private:
     QStringList m_defaults;
     QStringList m_chosenShown, m_chosenHidden; // the user's choices (QSettings)
     QCPAxisRect* m_latencyRect = nullptr;
+    QCPItemText* m_latencyLabel = nullptr;
     QCPMarginGroup* m_margins = nullptr;
     QList<Lane> m_lanes;
     QList<QCPGraph*> m_latency; // per arm slot (last slot: warm-ups)

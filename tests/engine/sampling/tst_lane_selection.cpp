@@ -78,7 +78,8 @@ private slots:
         // A sampler lane taken for a workload's would be shown as a latency lane (were it in ms).
         for (const auto& c : kCuptiMetrics)
             QCOMPARE(lane_source(c.lane), LaneSource::cupti);
-        for (const auto& m : NvmlSource("").metrics())
+        const NvmlSource nvml("");
+        for (const auto& m : nvml.metrics())
             QVERIFY2(lane_source(m.name) == LaneSource::nvml, m.name.c_str());
         for (const auto* n : {"cpu_util", "bench_thread_cpu", "other_cpu", "rss"})
             QCOMPARE(lane_source(n), LaneSource::host);
