@@ -117,7 +117,7 @@ LaneView::LaneView(QWidget* parent)
     connect(this, &QCustomPlot::afterReplot, this, &LaneView::onReplotted);
     // A strip's first layout or a resize changes its pixel columns: refit the buckets before drawing.
     connect(this, &QCustomPlot::afterLayout, this, [this] {
-        // A new height changes the headroom the strip's name needs: rescale, draw once more.
+        // A strip shown anew has its height only now: rescale, draw once more.
         if (std::any_of(m_lanes.cbegin(), m_lanes.cend(),
                 [](const Lane& l) { return l.shown && l.rect->height() != l.scaledHeight; })) {
             rescaleValues();
@@ -255,7 +255,6 @@ LaneView::Lane& LaneView::laneFor(const QString& name, const QString& unit)
     lane.name = name;
     lane.unit = unit;
     lane.rank = kwb::lane_display_rank(name.toStdString(), unit.toStdString());
-    lane.arrival = static_cast<int>(m_lanes.size());
     lane.rect = new QCPAxisRect(this);
     lane.rect->setMinimumSize(0, kMinLaneHeight);
     decorate(lane.rect);

@@ -151,7 +151,6 @@ private:
         int fittedWidth = -1; // the strip's pixel width when its graph was last fitted
         int scaledHeight = -1; // the strip's pixel height when its value range was last set
         int rank = 0;
-        int arrival = 0;
         bool shown = false;
     };
     void drain();
