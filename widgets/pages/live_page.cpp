@@ -5,6 +5,7 @@
 #include "models/live_series.h"
 #include "models/run_controller.h"
 #include "models/study_document.h"
+#include "pages/lane_picker.h"
 #include "plots/lane_view.h"
 #include "plots/live_plot.h"
 
@@ -23,9 +24,8 @@ using namespace Qt::StringLiterals;
 
 LivePage::LivePage(StudyDocument* document, LiveSeries* series, RunController* controller, QWidget* parent)
     : PhasePage(document, tr("Live"),
-        tr("Every metric the samplers read, one strip each on a shared time axis, with the arm that ran "
-           "at each moment as coloured bands behind them and each repetition's latency above. "
-           "Wheel or drag on a strip zooms and pans every strip; hover reads every lane at that time."),
+        tr("Each repetition's latency and the lanes read first (Lanes shows others) on one time axis, the arm "
+           "running at each moment as bands behind them. Wheel or drag zooms and pans; hover reads every strip."),
         parent)
     , m_series(series)
     , m_controller(controller)
@@ -62,12 +62,14 @@ LivePage::LivePage(StudyDocument* document, LiveSeries* series, RunController* c
     tools->addWidget(m_pause);
     tools->addWidget(m_follow);
     tools->addWidget(m_window);
+    m_lanes = new LaneView;
+    m_lanePicker = new LanePicker(m_lanes, this);
+    tools->addWidget(m_lanePicker);
     tools->addWidget(m_readout, 1);
     body()->addLayout(tools);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(u"liveTabs"_s);
-    m_lanes = new LaneView;
     m_lanes->setSeries(series);
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);

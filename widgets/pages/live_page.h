@@ -10,6 +10,7 @@ class QTabWidget;
 
 namespace kwb::gui {
 
+class LanePicker;
 class LaneView;
 class LivePlot;
 class LiveSeries;
@@ -27,6 +28,7 @@ public:
     LaneView* lanes() const { return m_lanes; }
     QPushButton* pauseButton() const { return m_pause; }
     QPushButton* followButton() const { return m_follow; }
+    LanePicker* lanePicker() const { return m_lanePicker; }
     QLabel* readout() const { return m_readout; }
 
 private:
@@ -36,6 +38,7 @@ private:
     RunController* m_controller;
     LivePlot* m_plot;
     LaneView* m_lanes;
+    LanePicker* m_lanePicker;
     QTabWidget* m_tabs;
     QPushButton* m_pause;
     QPushButton* m_follow;

@@ -3,8 +3,10 @@
 
 #include "models/live_series.h"
 #include "plots/plot_style.h"
+#include "sampling/lane_selection.h"
 
 #include <QApplication>
+#include <QSettings>
 #include <algorithm>
 #include <cmath>
 #include <ctime>
@@ -15,23 +17,6 @@ namespace kwb::gui {
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// The order strips appear in: what an engineer reads first (the binding resources), then clocks
-// and power, then the host. Lanes not listed follow in arrival order.
-const QStringList& preferredOrder()
-{
-    static const QStringList order {u"occupancy"_s, u"dram_pct"_s, u"sm_pct"_s, u"tensor_pct"_s, u"sm_active_pct"_s,
-        u"fma_pct"_s, u"l2_pct"_s, u"smem_pipe_pct"_s, u"ipc"_s, u"dram_read"_s, u"dram_write"_s, u"sm_clock"_s,
-        u"nvml_sm_clock"_s, u"mem_clock"_s, u"power"_s, u"temperature"_s, u"clock_events"_s, u"memory_used"_s,
-        u"pcie_pct"_s, u"other_gpu_processes"_s, u"cpu_util"_s, u"rss"_s};
-    return order;
-}
-
-int rankOf(const QString& lane, int arrival)
-{
-    const auto i = preferredOrder().indexOf(lane);
-    return i >= 0 ? static_cast<int>(i) : static_cast<int>(preferredOrder().size()) + arrival;
-}
 
 // This thread's CPU time in milliseconds.
 double threadCpuMs()
@@ -83,17 +68,29 @@ LaneView::LaneView(QWidget* parent)
     m_margins = new QCPMarginGroup(this);
 
     m_title = new QCPTextElement(this, tr("No readings yet"), QFont(font().family(), 10));
-    // Row 0 is a header: the title, and the legend beside it. Inside the latency strip the legend
-    // hid the first seconds' samples.
-    auto* header = new QCPLayoutGrid;
+    m_title->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    m_titleText = m_title->text();
+    // Row 0 is a header: the title, and the legend beside it (inside the latency strip the legend
+    // hid the first seconds' samples). The title is elided to the room the legend leaves it.
+    auto* header = m_header = new QCPLayoutGrid;
     plotLayout()->insertRow(0);
     plotLayout()->addElement(0, 0, header);
     header->addElement(0, 0, m_title);
     m_latencyRect = axisRect(); // the default rect becomes the latency strip
     decorate(m_latencyRect);
-    m_latencyRect->setMinimumSize(0, 90);
+    m_latencyRect->setMinimumSize(0, kMinLatencyHeight);
+    // Its metric named above it like every strip's: turned up the axis, a long name ran into the title.
+    m_latencyLabel = new QCPItemText(this);
+    m_latencyLabel->setClipToAxisRect(false);
+    m_latencyLabel->position->setAxisRect(m_latencyRect);
+    m_latencyLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_latencyLabel->position->setCoords(0.0, 0.0);
+    m_latencyLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    m_latencyLabel->setPadding(QMargins(2, 0, 2, 1));
+    m_latencyLabel->setFont(QFont(font().family(), 8, QFont::Bold));
+    m_latencyRect->setMargins(QMargins(0, QFontMetrics(m_latencyLabel->font()).height() + 2, 0, 0));
     plotLayout()->setRowStretchFactor(0, 0.001);
-    plotLayout()->setRowStretchFactor(1, 2.2);
+    plotLayout()->setRowStretchFactor(1, 1.4);
     plotLayout()->setRowSpacing(0);
     legend->setVisible(true);
     legend->setBorderPen(Qt::NoPen);
@@ -106,6 +103,11 @@ LaneView::LaneView(QWidget* parent)
     header->setColumnStretchFactors({1, 0.001});
     m_bands = new ArmBands(this);
     updateBandRects();
+    {
+        const QSettings settings;
+        m_chosenShown = settings.value(QLatin1StringView(kShownKey)).toStringList();
+        m_chosenHidden = settings.value(QLatin1StringView(kHiddenKey)).toStringList();
+    }
 
     connect(this, &QCustomPlot::mouseMove, this, &LaneView::onMouseMove);
     connect(this, &QCustomPlot::beforeReplot, this, [this] {
@@ -115,14 +117,18 @@ LaneView::LaneView(QWidget* parent)
     connect(this, &QCustomPlot::afterReplot, this, &LaneView::onReplotted);
     // A strip's first layout or a resize changes its pixel columns: refit the buckets before drawing.
     connect(this, &QCustomPlot::afterLayout, this, [this] {
-        // A new height changes the headroom the strip's name needs: rescale, draw once more.
-        if (std::any_of(
-                m_lanes.cbegin(), m_lanes.cend(), [](const Lane& l) { return l.rect->height() != l.scaledHeight; })) {
+        // A strip shown anew has its height only now: rescale, draw once more.
+        if (std::any_of(m_lanes.cbegin(), m_lanes.cend(),
+                [](const Lane& l) { return l.shown && l.rect->height() != l.scaledHeight; })) {
             rescaleValues();
             replot(rpQueuedReplot);
         }
+        // Strips below their minimum height would be squeezed: the view asks the scroll area for
+        // the room its layout needs (the margins are known only after a layout).
+        if (const int need = plotLayout()->minimumOuterSizeHint().height(); need != minimumHeight())
+            setMinimumHeight(need);
         for (const auto& l : m_lanes)
-            if (l.rect->width() != l.fittedWidth) {
+            if (l.shown && l.rect->width() != l.fittedWidth) {
                 fitLanes();
                 return;
             }
@@ -157,7 +163,8 @@ void LaneView::updateBandRects()
 {
     QList<QCPAxisRect*> rects {m_latencyRect};
     for (const auto& l : m_lanes)
-        rects.append(l.rect);
+        if (l.shown)
+            rects.append(l.rect);
     m_bands->setRects(rects);
 }
 
@@ -202,7 +209,10 @@ void LaneView::rebuild()
         removeItem(l.label);
         removeItem(l.value);
         removeItem(l.cursor);
-        plotLayout()->remove(l.rect);
+        if (l.rect->layout())
+            plotLayout()->remove(l.rect);
+        else
+            delete l.rect; // a hidden lane's strip is out of the layout
     }
     plotLayout()->simplify();
     m_lanes.clear();
@@ -226,8 +236,10 @@ void LaneView::rebuild()
     updateBandRects();
     for (int s = 0; s < armSlots(); ++s)
         latencyGraph(s);
-    m_latencyRect->axis(QCPAxis::atLeft)
-        ->setLabel(m_series ? axisLabel(m_series->metric(), m_series->unit()) : QString());
+    m_latencyLabel->setText(m_series && !m_series->metric().isEmpty()
+            ? tr("%1 of each repetition").arg(axisLabel(m_series->metric(), m_series->unit()))
+            : QString());
+    m_defaults.clear();
     m_drawnRevision = ~quint64 {0};
     m_hover = {};
     m_hoverT.reset();
@@ -242,18 +254,12 @@ LaneView::Lane& LaneView::laneFor(const QString& name, const QString& unit)
     Lane lane;
     lane.name = name;
     lane.unit = unit;
-    lane.rank = rankOf(name, static_cast<int>(m_lanes.size()));
-    // Insert the strip at its rank among those already shown (rows 0 and 1: title, latency).
-    int row = 2;
-    for (const auto& l : m_lanes)
-        if (l.rank < lane.rank)
-            ++row;
+    lane.rank = kwb::lane_display_rank(name.toStdString(), unit.toStdString());
     lane.rect = new QCPAxisRect(this);
-    plotLayout()->insertRow(row);
-    plotLayout()->addElement(row, 0, lane.rect);
-    plotLayout()->setRowStretchFactor(row, 1);
     lane.rect->setMinimumSize(0, kMinLaneHeight);
     decorate(lane.rect);
+    // The name above the plotting area, in the strip's top margin: it hides no reading.
+    lane.rect->setMargins(QMargins(0, QFontMetrics(QFont(font().family(), 8, QFont::Bold)).height() + 2, 0, 0));
     m_settingRange = true;
     lane.rect->axis(QCPAxis::atBottom)->setRange(timeRange());
     m_settingRange = false;
@@ -262,22 +268,22 @@ LaneView::Lane& LaneView::laneFor(const QString& name, const QString& unit)
     lane.graph->removeFromLegend();
     lane.graph->setAdaptiveSampling(true);
     lane.label = new QCPItemText(this);
-    lane.label->setClipAxisRect(lane.rect);
+    lane.label->setClipToAxisRect(false);
     lane.label->position->setAxisRect(lane.rect);
     lane.label->position->setType(QCPItemPosition::ptAxisRectRatio);
-    lane.label->position->setCoords(0.004, 0.02);
-    lane.label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    lane.label->position->setCoords(0.0, 0.0);
+    lane.label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    lane.label->setPadding(QMargins(2, 0, 2, 1));
     lane.label->setFont(QFont(font().family(), 8, QFont::Bold));
     lane.label->setText(unit.isEmpty() ? name : u"%1 (%2)"_s.arg(name, unit));
-    lane.label->setBrush(QColor(255, 255, 255, 190));
     lane.value = new QCPItemText(this);
-    lane.value->setClipAxisRect(lane.rect);
+    lane.value->setClipToAxisRect(false);
     lane.value->position->setAxisRect(lane.rect);
     lane.value->position->setType(QCPItemPosition::ptAxisRectRatio);
-    lane.value->position->setCoords(0.996, 0.02);
-    lane.value->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+    lane.value->position->setCoords(1.0, 0.0);
+    lane.value->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    lane.value->setPadding(QMargins(2, 0, 2, 1));
     lane.value->setFont(QFont(font().family(), 8));
-    lane.value->setBrush(QColor(255, 255, 255, 190));
     lane.value->setText(QString());
     lane.value->setVisible(false);
     lane.cursor = new QCPItemStraightLine(this);
@@ -286,25 +292,31 @@ LaneView::Lane& LaneView::laneFor(const QString& name, const QString& unit)
         p->setAxes(lane.rect->axis(QCPAxis::atBottom), lane.rect->axis(QCPAxis::atRight));
     lane.cursor->setPen(QPen(QColor(200, 30, 30), 1, Qt::DashLine));
     lane.cursor->setVisible(false);
-    const auto at = std::find_if(m_lanes.begin(), m_lanes.end(), [&](const Lane& l) { return l.rank >= lane.rank; });
-    auto it = m_lanes.insert(at, lane);
-    updateBandRects();
-    updateBottomAxes();
-    const int minimum = 90 + 40 + static_cast<int>(m_lanes.size()) * kMinLaneHeight;
-    setMinimumHeight(minimum);
-    return *it;
+    const auto at = std::find_if(m_lanes.begin(), m_lanes.end(), [&](const Lane& l) { return l.rank > lane.rank; });
+    const qsizetype index = std::distance(m_lanes.begin(), at);
+    m_lanes.insert(at, lane);
+    applyLaneChoice(true); // the new strip joins the layout or leaves it (it was made in neither state)
+    emit lanesChanged();
+    return m_lanes[index];
 }
 
 void LaneView::updateBottomAxes()
 {
     // Only the lowest strip labels the time axis; the others keep its grid.
-    QCPAxisRect* last = m_lanes.isEmpty() ? m_latencyRect : m_lanes.last().rect;
+    QCPAxisRect* last = m_latencyRect;
+    for (const auto& l : m_lanes)
+        if (l.shown)
+            last = l.rect;
     for (QCPAxisRect* r : axisRects()) {
         auto* x = r->axis(QCPAxis::atBottom);
         const bool bottom = r == last;
         x->setTickLabels(bottom);
         x->setLabel(bottom ? tr("time since start (s)") : QString());
         x->setTicks(bottom);
+        // The strips above keep a 2-pixel gap, not the room of the axis they do not label.
+        r->setAutoMargins(bottom ? QCP::msLeft | QCP::msRight | QCP::msBottom : QCP::msLeft | QCP::msRight);
+        const QMargins m = r->margins();
+        r->setMargins(QMargins(m.left(), m.top(), m.right(), bottom ? m.bottom() : 2));
     }
 }
 

@@ -25,6 +25,11 @@ struct LaneTrace;
 // dragging the time axis (any strip, all strips move together) stops following; follow()
 // resumes it. Paused: the view freezes while the series keeps filling; resuming catches up.
 // Hovering shows the time, the arm that ran then, its repetition's latency and every lane's value.
+//
+// Lanes: the engine's default set (kwb::default_lanes: latency lanes, occupancy, HBM, SM clock,
+// power; a CPU run's CPU lanes) is drawn; the others wait behind the page's lane control. A lane
+// shown or hidden there stays so in later runs (QSettings kShownKey / kHiddenKey). A percentage
+// lane's axis is [0, 100] whatever it reads; each strip's name sits above its plotting area.
 class LaneView : public LazyPlot {
     Q_OBJECT
 public:
@@ -69,8 +74,23 @@ public:
     void hoverAt(std::optional<double> t);
     const Readout& hover() const { return m_hover; }
 
-    // For tests, the page and the benchmark: what the view has drawn.
+    // Every lane taken in, shown or not, in display order; the ones drawn; the default set.
     QStringList laneNames() const;
+    QStringList shownLaneNames() const;
+    QStringList defaultLaneNames() const { return m_defaults; }
+    bool isLaneShown(const QString& lane) const;
+    QString laneUnit(const QString& lane) const;
+    // The user's choice, remembered: it overrides the default set for that lane from now on.
+    void setLaneShown(const QString& lane, bool shown);
+    void showDefaultLanes(); // forgets every choice
+    void showAllLanes();
+    static constexpr auto kShownKey = "liveView/lanesShown";
+    static constexpr auto kHiddenKey = "liveView/lanesHidden";
+
+    // For tests, the page and the benchmark: what the view has drawn.
+    QCPTextElement* title() const { return m_title; }
+    // Where the title's text is drawn (the element spans its whole column).
+    QRect titleTextRect() const;
     int lanePointCount(const QString& lane) const; // readings taken in
     int laneGraphPointCount(const QString& lane) const; // points the strip draws (after decimation)
     // A strip draws raw readings while its visible span holds at most this many per pixel column;
@@ -79,8 +99,8 @@ public:
     int latencyPointCount() const;
     int spanCount() const { return static_cast<int>(m_spanBegin.size()); }
     QCPAxisRect* laneRect(const QString& lane) const;
-    // The strip's name box, and the pixel row of its highest reading in view (tests: the readings
-    // stay below the name).
+    // The strip's name box, and the pixel row of its highest reading in view as drawn (tests: the
+    // readings stay below the name).
     QRectF laneLabelRect(const QString& lane) const;
     std::optional<double> laneTopReadingPixel(const QString& lane) const;
     QCPAxisRect* latencyRect() const { return m_latencyRect; }
@@ -101,12 +121,16 @@ public:
     void clearLatencyLog() { m_log = {}; }
 
     static constexpr int kRefreshIntervalMs = 25; // 40 Hz
-    static constexpr int kMinLaneHeight = 34; // pixels per strip
+    // A strip's plotting area at least (its name sits above it, in its margin): tick labels at
+    // 0, 50 and 100 stay apart. At 34 pixels for the whole strip 24 lanes read as a barcode.
+    static constexpr int kMinLaneHeight = 40;
+    static constexpr int kMinLatencyHeight = 70;
 
 signals:
     void pausedChanged(bool paused);
     void followingChanged(bool following);
     void hoverChanged(const QString& text);
+    void lanesChanged(); // a lane arrived, or one was shown or hidden
 
 private:
     struct Lane {
@@ -127,6 +151,7 @@ private:
         int fittedWidth = -1; // the strip's pixel width when its graph was last fitted
         int scaledHeight = -1; // the strip's pixel height when its value range was last set
         int rank = 0;
+        bool shown = false;
     };
     void drain();
     void rebuild();
@@ -141,6 +166,11 @@ private:
     void fitLane(Lane& lane, const LaneTrace& trace);
     void updateBottomAxes();
     void updateTitle();
+    void placeTitle();
+    void applyLaneChoice(bool relayout = false);
+    void relayoutLanes();
+    void saveLaneChoice() const;
+    void resizeEvent(QResizeEvent* event) override;
     void onMouseMove(QMouseEvent* event);
     void onReplotted();
     double newestTime() const;
@@ -151,7 +181,12 @@ private:
     quint64 m_generation = ~quint64 {0};
     QTimer m_timer;
     QCPTextElement* m_title = nullptr;
+    QCPLayoutGrid* m_header = nullptr;
+    QString m_titleText; // before eliding to the room the legend leaves
+    QStringList m_defaults;
+    QStringList m_chosenShown, m_chosenHidden; // the user's choices (QSettings)
     QCPAxisRect* m_latencyRect = nullptr;
+    QCPItemText* m_latencyLabel = nullptr;
     QCPMarginGroup* m_margins = nullptr;
     QList<Lane> m_lanes;
     QList<QCPGraph*> m_latency; // per arm slot (last slot: warm-ups)

@@ -56,6 +56,8 @@ LaneView::Readout LaneView::readoutAt(double t) const
         }
     }
     for (const auto& l : m_lanes) {
+        if (!l.shown)
+            continue; // the readout reads what the strips show
         const LaneTrace* trace = m_series ? m_series->lane(l.name) : nullptr;
         const qsizetype n = trace ? std::min({l.drawn, trace->t.size(), trace->value.size()}) : 0;
         if (l.sorted && n > 0) {
@@ -86,7 +88,7 @@ void LaneView::hoverAt(std::optional<double> t)
     m_hoverT = t;
     m_hover = t ? readoutAt(*t) : Readout {};
     for (auto& l : m_lanes) {
-        l.cursor->setVisible(t.has_value());
+        l.cursor->setVisible(t.has_value() && l.shown);
         if (t) {
             l.cursor->point1->setCoords(*t, 0);
             l.cursor->point2->setCoords(*t, 1);
@@ -96,7 +98,7 @@ void LaneView::hoverAt(std::optional<double> t)
             if (v.name == l.name)
                 text = formatValue(v.value) + (v.unit.isEmpty() ? QString() : u" "_s + v.unit);
         l.value->setText(text);
-        l.value->setVisible(!text.isEmpty());
+        l.value->setVisible(l.shown && !text.isEmpty());
     }
     updateTitle();
     emit hoverChanged(m_hover.text());

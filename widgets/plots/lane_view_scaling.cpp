@@ -3,6 +3,7 @@
 #include "models/live_series.h"
 #include "plots/lane_view.h"
 #include "plots/plot_style.h"
+#include "sampling/lane_selection.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,7 +18,9 @@ void LaneView::fitLanes()
     if (!m_series)
         return;
     for (auto& l : m_lanes)
-        if (const LaneTrace* trace = m_series->lane(l.name))
+        if (!l.shown)
+            continue; // fitted from the series when shown
+        else if (const LaneTrace* trace = m_series->lane(l.name))
             fitLane(l, *trace);
 }
 
@@ -101,7 +104,8 @@ std::optional<double> LaneView::laneTopReadingPixel(const QString& lane) const
         const QCPRange r = l.graph->getValueRange(found, QCP::sdBoth, timeRange());
         if (!found)
             return std::nullopt;
-        return l.rect->axis(QCPAxis::atLeft)->coordToPixel(r.upper);
+        // As drawn: the graph is clipped to its strip (a % reading above 100 meets the top edge).
+        return std::max<double>(l.rect->top(), l.rect->axis(QCPAxis::atLeft)->coordToPixel(r.upper));
     }
     return std::nullopt;
 }
@@ -110,28 +114,24 @@ void LaneView::rescaleValues()
 {
     const QCPRange keys = timeRange();
     for (auto& l : m_lanes) {
-        bool found = false;
-        QCPRange r = l.graph->getValueRange(found, QCP::sdBoth, keys);
+        if (!l.shown)
+            continue;
         auto* y = l.rect->axis(QCPAxis::atLeft);
         l.scaledHeight = l.rect->height();
+        // A percentage reads on its whole scale, never stretched past 100 by a reading that
+        // cannot be one (the engine drops those; a recorded study may still hold some).
+        if (kwb::is_percent_unit(l.unit.toStdString())) {
+            y->setRange(kwb::kPercentAxisLow, kwb::kPercentAxisHigh);
+            continue;
+        }
+        bool found = false;
+        const QCPRange r = l.graph->getValueRange(found, QCP::sdBoth, keys);
         if (!found)
             continue;
-        double lo = 0;
-        double hi = 0;
-        if (l.unit == "%"_L1) { // a percentage reads best on its whole scale
-            hi = std::max(105.0, r.upper * 1.05);
-        } else {
-            const double span = r.size();
-            const double pad = span > 0 ? span * 0.12 : std::max(std::abs(r.upper) * 0.05, 0.5);
-            lo = r.lower - pad;
-            hi = r.upper + pad;
-        }
-        // The strip's name sits in its top-left corner on a box: the readings stay below it, or
-        // it hides the first seconds of the line.
-        const double labelPx = QFontMetrics(l.label->font()).height() + 3;
-        const double strip = l.rect->height() > 0 ? l.rect->height() : 60.0;
-        const double headroom = std::min(0.5, labelPx / strip);
-        y->setRange(lo, lo + (hi - lo) / (1 - headroom));
+        // The strip's name sits above the plotting area, so the readings may use all of it.
+        const double span = r.size();
+        const double pad = span > 0 ? span * 0.12 : std::max(std::abs(r.upper) * 0.05, 0.5);
+        y->setRange(r.lower - pad, r.upper + pad);
     }
     bool found = false;
     QCPRange all;
@@ -157,16 +157,15 @@ void LaneView::updateTitle()
     else if (m_following)
         state = tr("following the last %1 s").arg(m_window);
     else if (m_wholeRun)
-        state = tr("the whole recording (drag or wheel to zoom)");
+        state = tr("the whole recording (wheel zooms)");
     else
         state = tr("zoomed (Follow resumes the rolling window)");
-    QString text = tr("%1 lanes · %2 repetitions · %3")
-                       .arg(m_lanes.size())
-                       .arg(m_series ? m_series->sampleCount() : 0)
-                       .arg(state);
-    if (m_hover.valid)
-        text = m_hover.text() + u"   —   "_s + text;
-    m_title->setText(text);
+    const auto shown = std::count_if(m_lanes.cbegin(), m_lanes.cend(), [](const Lane& l) { return l.shown; });
+    const QString lanes = shown == m_lanes.size() ? tr("%1 lanes").arg(m_lanes.size())
+                                                  : tr("%1 of %2 lanes").arg(shown).arg(m_lanes.size());
+    // The hover readout is the page's (beside the buttons): here it pushed the title under the legend.
+    m_titleText = tr("%1 · %2 repetitions · %3").arg(lanes).arg(m_series ? m_series->sampleCount() : 0).arg(state);
+    placeTitle();
 }
 
 } // namespace kwb::gui
