@@ -9,7 +9,9 @@ is named in the row. A figure is never typed here: only the wording around the n
 Caveats the data shows go into the row (lean_caveat for A/A signs).
 """
 
-from readme_figures import Rows, lean_caveat
+from statistics import median
+
+from readme_figures import Rows, lean_caveat, sign_test_p
 
 rows = Rows()
 
@@ -137,8 +139,6 @@ def aa_40(src):
     verdicts = [v for f in fams for v in f["verdicts"]]
     slower = sum(f["delta_time_pct"]["treatment"]["slower"] for f in fams)
     faster = sum(f["delta_time_pct"]["treatment"]["faster"] for f in fams)
-    from readme_figures import sign_test_p
-
     parts = []
     for name, f in zip(("ABBA", "random order"), fams):
         t = f["delta_time_pct"]["treatment"]
@@ -158,3 +158,92 @@ def harness_overhead(src):
         f"{h['median']:.3f} ms median ({h['min']:.3f}-{h['max']:.3f}, n = {h['n']}) of host time per "
         f"repetition outside the timed region"
     )
+
+
+@rows.table("CUPTI PM sampling")
+def pm_sampling(src):
+    log = "2026-12-01-h200-sampling-overhead/gpu_pm_sampling.log"
+    rate = src.bench(log, "achieved_sample_rate")
+    copy = src.bench(log, "overhead_copy_2GiB_x100")
+    gemm = src.bench(log, "overhead_gemm_8192_x20")
+    aa = src.bench(log, "aa_gemm_8192_x20_sampling_off")
+    lat = src.bench(log, "first_sample_latency_ms")["values"]
+
+    def judged(b):
+        lo, hi = b["ci95_delta_pct"]
+        return f"{b['delta_pct']:+.3g}% [{lo:+.3g}, {hi:+.3g}]"
+
+    return (
+        f"{rate['per_s']:.0f} samples/s at {rate['interval_ms']} ms ({rate['overflow']} lost); on vs off, "
+        f"interleaved and judged: copy **{copy['verdict']}**, {judged(copy)} (n = {len(copy['on_ms'])} per arm); "
+        f"cuBLASLt GEMM {gemm['verdict']}, {judged(gemm)} beside its own A/A's {judged(aa)}; a launch "
+        f"reaches the sampler's consumer {median(lat):.1f} ms later (median, {min(lat):.1f}-{max(lat):.1f}, "
+        f"n = {len(lat)})"
+    )
+
+
+@rows.table("PM sampling vs `ncu --clock-control none` (points, PM minus ncu)")
+def pm_vs_ncu(src):
+    k = src.json("2026-12-01-h200-final/second-call/ncu-agreement.json")["kernels"]
+    c, g = k["copy"]["diff_points"], k["gemm"]["diff_points"]
+    return (
+        f"copy DRAM {c['dram_pct']:+.1f}, occupancy {c['occupancy']:+.1f}; GEMM DRAM {g['dram_pct']:+.1f}, "
+        f"occupancy {g['occupancy']:+.1f}, tensor {g['tensor_pct']:+.1f}"
+    )
+
+
+ANCHORS = "2026-12-02-h200-anchors/summary.json"
+
+
+@rows.table("paged decode attention (`attention_decode`), GQA 32/8, head dim 128, bf16, page 16, "
+            "against torch SDPA in a CUDA graph and eager, in one call")
+def decode_anchor(src):
+    cells = src.json(ANCHORS)["decode"]
+
+    def batch(b):
+        sel = [c for c in cells if c["batch"] == b]
+        ctx = " / ".join(f"{c['context'] // 1024}k" for c in sel)
+        own1 = " / ".join(f"{c['own_pdl1']['median']:.0f}" for c in sel)
+        pct1 = " / ".join(f"{c['own_pdl1_pct_of_torch_graph']:.0f}%" for c in sel)
+        pct0 = " / ".join(f"{c['own_pdl0_pct_of_torch_graph']:.0f}%" for c in sel)
+        eager = " / ".join(f"{c['own_pdl1_pct_of_torch_eager']:.0f}%" for c in sel)
+        return (f"batch {b} at {ctx}: {own1} GB/s = {pct1} of the graphed torch call with launch overlap "
+                f"(`pdl=1`), {pct0} without (`pdl=0`); {eager} of eager torch, whose per-call dispatch it measures")
+
+    n_own = cells[0]["own_pdl1"]["n"]
+    n_torch = cells[0]["torch_graph"]["n"]
+    return f"{batch(1)}; {batch(64)} (n = {n_own} / {n_torch})"
+
+
+@rows.table("decode kernel time, `ncu --clock-control none`, own (`pdl=0`) over torch's kernels")
+def decode_ncu(src):
+    cells = src.json(ANCHORS)["decode_ncu"]
+    parts = [f"{c['own_pdl0_over_torch_kernel_time']:.3f} at batch {c['batch']}, {c['context'] // 1024}k"
+             for c in cells]
+    return "; ".join(parts)
+
+
+@rows.table("causal flash prefill (`attention_prefill`), batch 4, 32 heads, seq 4096, against each torch SDPA backend")
+def prefill_anchor(src):
+    parts = []
+    for c in src.json(ANCHORS)["prefill"]:
+        t, pct = c["torch"], c["own_pct_of"]
+        parts.append(
+            f"head dim {c['head_dim']}: {c['own']['median']:.1f} TFLOP/s (cv {c['own']['cv_pct']:.2f}%) = "
+            f"{pct['default']:.0f}% of torch's default ({t['default']['median']:.0f}, cv {t['default']['cv_pct']:.1f}%), "
+            f"{pct['cudnn']:.0f}% of cuDNN ({t['cudnn']['median']:.0f}), {pct['flash']:.0f}% of flash "
+            f"({t['flash']['median']:.0f})")
+    c = src.json(ANCHORS)["prefill"][0]
+    return "; ".join(parts) + f" (n = {c['own']['n']} / {c['torch']['default']['n']})"
+
+
+@rows.table("bf16 GEMM against the fair anchors: cuBLASLt with bf16 C, best of the heuristic's top 8, and torch.mm")
+def gemm_anchor(src):
+    parts = []
+    for g in src.json(ANCHORS)["gemm"]:
+        ref, tm = g["cublaslt_bf16_best"], g["torch_mm_bursts"]
+        parts.append(
+            f"{g['shape']}: own {g['best_own']['median']:.1f} TFLOP/s = {g['own_pct_of_cublaslt_bf16_best']:.1f}% of "
+            f"cuBLASLt ({ref['median']:.1f}, cv {ref['cv_pct']:.1f}%), {g['own_pct_of_torch_mm']:.1f}% of torch.mm "
+            f"({tm['median']:.1f}, cv {tm['cv_pct']:.1f}%)")
+    return "; ".join(parts) + " (n = 15 / 30)"

@@ -66,6 +66,15 @@ class Sources:
             raise MissingFigure(f"bench/results/{rel}: no match for {pattern!r}")
         return m.group(group)
 
+    def bench(self, rel, what):
+        """The JSON of a log's `BENCH {"what": what, ...}` line (the GPU programs' machine-readable output)."""
+        for line in self.text(rel).splitlines():
+            if line.startswith("BENCH "):
+                record = json.loads(line[len("BENCH "):])
+                if record.get("what") == what:
+                    return record
+        raise MissingFigure(f"bench/results/{rel}: no BENCH line with what = {what!r}")
+
     def number(self, rel, pattern, group=1):
         return float(self.grep(rel, pattern, group))
 
