@@ -9,6 +9,8 @@ is named in the row. A figure is never typed here: only the wording around the n
 Caveats the data shows go into the row (lean_caveat for A/A signs).
 """
 
+import json
+import re
 from statistics import median
 
 from readme_figures import Rows, lean_caveat, sign_test_p
@@ -247,3 +249,61 @@ def gemm_anchor(src):
             f"cuBLASLt ({ref['median']:.1f}, cv {ref['cv_pct']:.1f}%), {g['own_pct_of_torch_mm']:.1f}% of torch.mm "
             f"({tm['median']:.1f}, cv {tm['cv_pct']:.1f}%)")
     return "; ".join(parts) + " (n = 15 / 30)"
+
+
+def arm_line(src, rel, study, arm):
+    """The ITL/TTFT arrays (median, min, max) of one arm line of a tiny_llm summary file."""
+    text = src.text(rel)
+    block = text[text.index(study):]
+    m = re.search(r'\{"arm": "' + arm + r'".*\}', block)
+    if not m:
+        raise ValueError(f"{rel}: no {arm} arm after {study}")
+    return json.loads(m.group(0))
+
+
+@rows.table("`tiny_llm` prefill GEMMs, cuBLASLt vs the project's own (`prefill_gemm`), 3.4 GB model, n = 10 per arm")
+def prefill_gemms(src):
+    rel = "2026-12-01-h200-merged-3/call5/summary.txt"
+    parts = []
+    for study, name in (("study-wgmma.json", "`wgmma`, 128x128 tiles"), ("study-tiled.json", "`tiled`")):
+        b, t = arm_line(src, rel, study, "baseline"), arm_line(src, rel, study, "treatment")
+        tb, tt = b["ttft_ms"][0], t["ttft_ms"][0]
+        parts.append(f"TTFT {tb:.3f} ms (cuBLASLt) vs {tt:.3f} ({name}): {100 * (tt - tb) / tb:+.0f}%")
+    return "; ".join(parts) + " (verdicts and the ITL placement effect: the folder's README)"
+
+
+@rows.table("`tiny_llm` KV cache bf16 vs fp8 e4m3 (per-head scales), 1.7 GB model, CUDA graph on, n = 10 per arm")
+def kv_cache(src):
+    rel = "2026-12-01-h200-tiny-llm-serving/summary.txt"
+    text = src.text(rel)
+    arm = re.compile(r"^\s+(baseline|treatment) \| (\w+) \| n=(\d+) \| itl_p50_ms ([\d.]+) \[([\d.]+)-([\d.]+)\]", re.M)
+    verdict = re.compile(r"'verdict': '(\w+)'\} delta CI95 \[([-\d.]+), ([-\d.]+)\]")
+    arms = arm.findall(text)
+    verdicts = verdict.findall(text)
+    if len(arms) != 4 or len(verdicts) != 2:
+        raise ValueError(f"{rel}: expected two studies of two arms")
+    out = []
+    for (label, (b, t), (v, lo, hi)) in zip(("one after another (8 requests, batch 1)",
+                                             "Poisson arrivals (16 requests at 50/s, batching up to 8 rows)"),
+                                            (arms[0:2], arms[2:4]), verdicts):
+        bm, tm = float(b[3]), float(t[3])
+        out.append(f"{label}: ITL p50 {b[3]} ({b[4]}-{b[5]}) -> {t[3]} ms ({t[4]}-{t[5]}), "
+                   f"{100 * (tm - bm) / bm:+.1f}% (CI of the gain [{float(lo):.2f}, {float(hi):.2f}]%), {v}")
+    return "; ".join(out)
+
+
+@rows.table("worker arms through `kwb run` (Triton, torch, CUDA C++ workers; 20 Triton A/As)")
+def worker_arms(src):
+    aa = src.json("2026-12-02-h200-worker-arms/summary.json")["aa"]["aa-triton"]
+    src.path("2026-12-02-h200-worker-arms/figures.md")
+    v = ", ".join(f"{n} {k}" for k, n in sorted(aa["verdicts"].items()))
+    return (f"the figures are generated from the studies in `figures.md` (`scripts/gpu/summarise_workers.py`); "
+            f"Triton A/As: {aa['not_noise']} of {aa['studies']} not NOISE ({v}): open in issues 27 and 29")
+
+
+@rows.table("2x2 GEMM grid (block_n x stages, 30 runs per arm), `kwb run --devices 0,1` on two H200s vs one")
+def two_gpu_grid(src):
+    d = src.json("2026-12-01-h200-x2-grid/summary.json")
+    two, one = d["wall_s"]["two_gpus"], d["wall_s"]["one_gpu"]
+    return (f"{min(two):.1f}-{max(two):.1f} s vs {min(one):.1f}-{max(one):.1f} s wall: "
+            f"{d['speedup_of_medians']:.2f}x (n = {len(two)} each; at most 1.5x for three cells)")
