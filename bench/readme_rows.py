@@ -261,6 +261,41 @@ def arm_line(src, rel, study, arm):
     return json.loads(m.group(0))
 
 
+@rows.table("`tiny_llm` (bf16 Llama-style decoder, 8 requests per repetition), batch 1, decode ITL p50 "
+            "against its bytes-moved bound")
+def tiny_llm_itl(src):
+    call = "2026-12-01-h200-early/call6"
+    rel = f"{call}/tiny-summary.txt"
+    ceiling = src.json(f"{call}/copy-ceiling.json")["copy_gbs"]["median"]
+    study = src.json(f"{call}/study-graph-3.4gb.json")["experiments"][0]["final_verdict"]["verdict"]
+
+    def ratio(arm):
+        return arm["itl_p50_ms"][0] / (arm["step_mb"][0] / ceiling)
+
+    sizes = []
+    for gb in ("3.4", "6.3"):
+        main = arm_line(src, rel, f"base-graph-{gb}gb.json", "treatment")
+        new = arm_line(src, rel, f"final-graph-{gb}gb.json", "treatment")
+        sizes.append((gb, main, new))
+    small = arm_line(src, rel, "final-graph-1.7gb.json", "treatment")
+    met = all(ratio(new) <= 1.3 for _, _, new in sizes)
+    text = ", ".join(
+        f"{gb} GB {main['itl_p50_ms'][0]:.3f} -> **{new['itl_p50_ms'][0]:.3f} ms ({ratio(main):.2f}x -> "
+        f"{ratio(new):.2f}x the bound)**" for gb, main, new in sizes)
+    graph = []
+    for gb in ("1.7", "3.4", "6.3"):
+        off = arm_line(src, rel, f"final-graph-{gb}gb.json", "baseline")
+        on = arm_line(src, rel, f"final-graph-{gb}gb.json", "treatment")
+        graph.append(f"{100 * (on['itl_p50_ms'][0] - off['itl_p50_ms'][0]) / off['itl_p50_ms'][0]:+.1f}% at {gb} GB")
+    return (
+        f"with the CUDA graph, n = {small['n']} per arm, beside main's plugin in one call (copy ceiling "
+        f"{ceiling:.1f} GB/s): {text}, 1.7 GB {small['itl_p50_ms'][0]:.3f} ms ({ratio(small):.2f}x: half the bytes "
+        f"behind the same kernels); **goal <= 1.3x {'met' if met else 'not met'}** at the memory-bound sizes. "
+        f"Graph on vs off: {', '.join(graph)} (3.4 GB: {study}). What did it, and what was measured and dropped: "
+        f"the folder's README (`kwb_gpu_bench timeline`)"
+    )
+
+
 @rows.table("`tiny_llm` prefill GEMMs, cuBLASLt vs the project's own (`prefill_gemm`), 3.4 GB model, n = 10 per arm")
 def prefill_gemms(src):
     rel = "2026-12-01-h200-merged-3/call5/summary.txt"
@@ -307,3 +342,48 @@ def two_gpu_grid(src):
     two, one = d["wall_s"]["two_gpus"], d["wall_s"]["one_gpu"]
     return (f"{min(two):.1f}-{max(two):.1f} s vs {min(one):.1f}-{max(one):.1f} s wall: "
             f"{d['speedup_of_medians']:.2f}x (n = {len(two)} each; at most 1.5x for three cells)")
+
+
+@rows.paragraph
+def stopping_rule(src):
+    d = src.json("2026-12-01-h200-merged/stopping-mc.json")
+    small = src.json("2026-11-30-stopping-mc/stopping-mc.json")
+    cells = d["cells"]
+    gray = [c for c in cells if c["delta_pct"] in (5.0, 8.0, 9.0)]
+    excess = max(c["license_pct_decision"] - c["license_pct_fixed"] for c in gray)
+    clear = [c["mean_runs_per_arm_decision"] for c in cells if c["delta_pct"] in (0.0, 20.0) and c["cv_pct"] <= 3.0]
+    deltas = sorted({c["delta_pct"] for c in gray})
+    return (
+        f"The decision stopping rule (a confidence sequence, `docs/stopping.md`), measured with the `synthetic` "
+        f"workload over {d['simulated_studies']:,} simulated studies ({d['studies_per_cell_and_rule']:,} per cell and "
+        f"rule, on the GPU machine's {d['threads']} cores): its LICENSE rate is at most {excess:.2f} points above the "
+        f"fixed-n rate at the cap for true deltas of {deltas[0]:.0f}-{deltas[-1]:.0f}%, and clear cases (0% or 20%, "
+        f"cv 1-3%) stop after {min(clear):.1f}-{max(clear):.1f} runs per arm of a cap of {d['cap_per_arm']}; "
+        f"{small['simulated_studies']:,} on the 2-core machine"
+    )
+
+
+@rows.paragraph
+def development_machine(src):
+    live = src.json("2026-12-01-live-plot-frame-cost/idle.json")
+    runs = live["runs"]
+    p99 = [r["frame_ms"]["p99"] for r in runs]
+    worst = max(r["frame_ms"]["max"] for r in runs)
+    rate = max(r["offered_pts_per_s"] for r in runs)
+    idle = src.json("2026-12-01-distributions-open-200ms/idle_after.json")
+    loaded = [src.json(f"2026-12-01-distributions-open-200ms/final_after_{i}.json") for i in (1, 2)]
+    o, d, sv = idle["open_study"]["wall"], idle["draw_distributions"]["main_thread_cpu"], idle["save_study"]
+    under = [x["open_study"]["main_thread_cpu"]["median_ms"] for x in loaded]
+    builds = []
+    for log in ("2026-12-01-plugin-build-time/sm90-only.log", "2026-12-01-plugin-build-time/default-archs.log"):
+        m, sec = src.grep(log, r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\d+):(\d+\.\d+)", 0).split(": ")[-1].split(":")
+        builds.append(f"{int(m)} min {round(float(sec))} s")
+    return (
+        f"On the 2-core development machine, idle: the live view draws {rate:,.0f} readings/s at "
+        f"{1000 / live['display_tick_ms']:.0f} frames/s with a p99 frame of {min(p99):.0f}-{max(p99):.0f} ms "
+        f"(max {worst:.1f} ms); a {idle['samples']:,}-sample study opens in {o['median_ms']:.0f} ms "
+        f"({o['min_ms']:.0f}-{o['max_ms']:.0f}, n = {o['n']}; {min(under):.0f}-{max(under):.0f} ms of CPU under load; "
+        f"goal 200 ms), draws its distributions in {d['median_ms']:.0f} ms of CPU ({d['min_ms']:.0f}-{d['max_ms']:.0f}) "
+        f"and saves in {sv['wall']['median_ms']:.0f} ms ({sv['main_thread_cpu']['median_ms']:.0f} of CPU); the GPU "
+        f"plugin builds in {builds[0]} for sm_90 and {builds[1]} for every default arch (n = 1 each)"
+    )
