@@ -184,6 +184,19 @@ def pm_sampling(src):
     )
 
 
+@rows.table("`kwb profile` (CUPTI Activity + PM samples), the baseline arm of a study")
+def kwb_profile(src):
+    parts = []
+    for name in ("copy", "gemm"):
+        study = src.json(f"2026-12-02-h200-run-session/profile-{name}.json")
+        b = study["binding"]
+        arm = [a for a in study["experiments"][0]["arms"] if a["name"] == b["arm"]][0]["params"]
+        what = (f"{arm['size_mb'] // 1024} GiB copy" if name == "copy"
+                else f"`impl={arm['impl']}` {arm['m']}^3")
+        parts.append(f"{what} called {b['constraint']} ({b['evidence'][0]})")
+    return "; ".join(parts)
+
+
 @rows.table("PM sampling vs `ncu --clock-control none` (points, PM minus ncu)")
 def pm_vs_ncu(src):
     k = src.json("2026-12-01-h200-final/second-call/ncu-agreement.json")["kernels"]
@@ -296,35 +309,42 @@ def tiny_llm_itl(src):
     )
 
 
-@rows.table("`tiny_llm` prefill GEMMs, cuBLASLt vs the project's own (`prefill_gemm`), 3.4 GB model, n = 10 per arm")
+@rows.table("`tiny_llm` prefill GEMMs, cuBLASLt vs the project's own (`prefill_gemm`), 3.4 GB model")
 def prefill_gemms(src):
-    rel = "2026-12-01-h200-merged-3/call5/summary.txt"
+    call = "2026-12-01-h200-merged-3/call5"
+    rel = f"{call}/summary.txt"
     parts = []
-    for study, name in (("study-wgmma.json", "`wgmma`, 128x128 tiles"), ("study-tiled.json", "`tiled`")):
-        b, t = arm_line(src, rel, study, "baseline"), arm_line(src, rel, study, "treatment")
+    for impl in ("wgmma", "tiled"):
+        b, t = arm_line(src, rel, f"study-{impl}.json", "baseline"), arm_line(src, rel, f"study-{impl}.json", "treatment")
+        verdict = src.grep(f"{call}/study-{impl}.run.txt", r"final verdict (\w+)")
         tb, tt = b["ttft_ms"][0], t["ttft_ms"][0]
-        parts.append(f"TTFT {tb:.3f} ms (cuBLASLt) vs {tt:.3f} ({name}): {100 * (tt - tb) / tb:+.0f}%")
-    return "; ".join(parts) + " (verdicts and the ITL placement effect: the folder's README)"
+        parts.append(f"TTFT {tb:.3f} ms (cuBLASLt) vs {tt:.3f} (`{impl}`): {100 * (tt - tb) / tb:+.0f}%, {verdict}")
+    n = arm_line(src, rel, "study-tiled.json", "baseline")["n"]
+    return f"n = {n} per arm: " + "; ".join(parts) + " (the ITL placement effect: the folder's README)"
 
 
-@rows.table("`tiny_llm` KV cache bf16 vs fp8 e4m3 (per-head scales), 1.7 GB model, CUDA graph on, n = 10 per arm")
+@rows.table("`tiny_llm` KV cache bf16 vs fp8 e4m3 (per-head scales), 1.7 GB model, CUDA graph on")
 def kv_cache(src):
     rel = "2026-12-01-h200-tiny-llm-serving/summary.txt"
     text = src.text(rel)
+    params = [json.loads(m) for m in re.findall(r" params: (\{.*\})$", text, re.M)]
     arm = re.compile(r"^\s+(baseline|treatment) \| (\w+) \| n=(\d+) \| itl_p50_ms ([\d.]+) \[([\d.]+)-([\d.]+)\]", re.M)
     verdict = re.compile(r"'verdict': '(\w+)'\} delta CI95 \[([-\d.]+), ([-\d.]+)\]")
     arms = arm.findall(text)
     verdicts = verdict.findall(text)
-    if len(arms) != 4 or len(verdicts) != 2:
+    if len(params) != 2 or len(arms) != 4 or len(verdicts) != 2:
         raise ValueError(f"{rel}: expected two studies of two arms")
     out = []
-    for (label, (b, t), (v, lo, hi)) in zip(("one after another (8 requests, batch 1)",
-                                             "Poisson arrivals (16 requests at 50/s, batching up to 8 rows)"),
-                                            (arms[0:2], arms[2:4]), verdicts):
+    for p, (b, t), (v, lo, hi) in zip(params, (arms[0:2], arms[2:4]), verdicts):
+        if p["arrivals"] == "sequential":
+            label = f"one after another ({p['requests']} requests, batch {p['batch']})"
+        else:
+            label = (f"{p['arrivals'].capitalize()} arrivals ({p['requests']} requests at {p['rate']}/s, "
+                     f"batching up to {p['max_batch']} rows)")
         bm, tm = float(b[3]), float(t[3])
         out.append(f"{label}: ITL p50 {b[3]} ({b[4]}-{b[5]}) -> {t[3]} ms ({t[4]}-{t[5]}), "
                    f"{100 * (tm - bm) / bm:+.1f}% (CI of the gain [{float(lo):.2f}, {float(hi):.2f}]%), {v}")
-    return "; ".join(out)
+    return f"n = {arms[0][2]} per arm; " + "; ".join(out)
 
 
 @rows.table("worker arms through `kwb run` (Triton, torch, CUDA C++ workers; 20 Triton A/As)")
@@ -336,11 +356,12 @@ def worker_arms(src):
             f"Triton A/As: {aa['not_noise']} of {aa['studies']} not NOISE ({v}): open in issues 27 and 29")
 
 
-@rows.table("2x2 GEMM grid (block_n x stages, 30 runs per arm), `kwb run --devices 0,1` on two H200s vs one")
+@rows.table("2x2 GEMM grid (block_n x stages), `kwb run --devices 0,1` on two H200s vs one")
 def two_gpu_grid(src):
     d = src.json("2026-12-01-h200-x2-grid/summary.json")
     two, one = d["wall_s"]["two_gpus"], d["wall_s"]["one_gpu"]
-    return (f"{min(two):.1f}-{max(two):.1f} s vs {min(one):.1f}-{max(one):.1f} s wall: "
+    runs = sorted({n for r in d["runs"].values() for c in r["cells"] for n in c["n"]})
+    return (f"{'/'.join(map(str, runs))} runs per arm: {min(two):.1f}-{max(two):.1f} s vs {min(one):.1f}-{max(one):.1f} s wall: "
             f"{d['speedup_of_medians']:.2f}x (n = {len(two)} each; at most 1.5x for three cells)")
 
 

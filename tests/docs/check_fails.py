@@ -3,7 +3,8 @@
 """readme_figures.py --check refuses a README whose measured section differs from bench/results/.
 
 Copies the README to a temporary folder, alters one generated number, and expects exit 1 with a diff;
-also the unaltered copy must pass, and the sign test must match known exact binomial values.
+the unaltered copy must pass, a results folder without the files must fail (rows not generated), and
+the sign test must match scipy.stats.binomtest's exact two-sided values.
 """
 
 import os
@@ -13,8 +14,8 @@ import sys
 import tempfile
 
 
-def check(script, readme):
-    return subprocess.run([sys.executable, script, "--check", "--readme", readme], capture_output=True, text=True)
+def check(script, readme, *extra):
+    return subprocess.run([sys.executable, script, "--check", "--readme", readme, *extra], capture_output=True, text=True)
 
 
 def main():
@@ -33,6 +34,9 @@ def main():
         open(changed, "w", encoding="utf-8").write(altered)
         ok = check(script, same)
         bad = check(script, changed)
+        empty = os.path.join(tmp, "no-results")
+        os.mkdir(empty)
+        gone = check(script, same, "--results", empty)
     failures = []
     if ok.returncode != 0:
         failures.append(f"unaltered copy: exit {ok.returncode}\n{ok.stdout}{ok.stderr}")
@@ -40,6 +44,9 @@ def main():
         failures.append(f"altered copy ({m.group(0)} -> {altered_number}): exit {bad.returncode}, expected 1")
     elif altered_number not in bad.stdout or m.group(0) not in bad.stdout:
         failures.append("altered copy: the diff does not show the altered figure\n" + bad.stdout)
+
+    if gone.returncode != 1 or "row not generated" not in gone.stderr:
+        failures.append(f"no result files: exit {gone.returncode}, expected 1 naming the rows\n{gone.stderr}")
 
     sys.path.insert(0, os.path.dirname(script))
     import readme_figures as rf
