@@ -329,21 +329,20 @@ def kv_cache(src):
     text = src.text(rel)
     params = [json.loads(m) for m in re.findall(r" params: (\{.*\})$", text, re.M)]
     arm = re.compile(r"^\s+(baseline|treatment) \| (\w+) \| n=(\d+) \| itl_p50_ms ([\d.]+) \[([\d.]+)-([\d.]+)\]", re.M)
-    verdict = re.compile(r"'verdict': '(\w+)'\} delta CI95 \[([-\d.]+), ([-\d.]+)\]")
+    verdict = re.compile(r"'measured_delta_pct': ([-\d.]+),.*'verdict': '(\w+)'\} delta CI95 \[([-\d.]+), ([-\d.]+)\]")
     arms = arm.findall(text)
     verdicts = verdict.findall(text)
     if len(params) != 2 or len(arms) != 4 or len(verdicts) != 2:
         raise ValueError(f"{rel}: expected two studies of two arms")
     out = []
-    for p, (b, t), (v, lo, hi) in zip(params, (arms[0:2], arms[2:4]), verdicts):
+    for p, (b, t), (gain, v, lo, hi) in zip(params, (arms[0:2], arms[2:4]), verdicts):
         if p["arrivals"] == "sequential":
             label = f"one after another ({p['requests']} requests, batch {p['batch']})"
         else:
             label = (f"{p['arrivals'].capitalize()} arrivals ({p['requests']} requests at {p['rate']}/s, "
                      f"batching up to {p['max_batch']} rows)")
-        bm, tm = float(b[3]), float(t[3])
         out.append(f"{label}: ITL p50 {b[3]} ({b[4]}-{b[5]}) -> {t[3]} ms ({t[4]}-{t[5]}), "
-                   f"{100 * (tm - bm) / bm:+.1f}% (CI of the gain [{float(lo):.2f}, {float(hi):.2f}]%), {v}")
+                   f"{float(gain):.1f}% lower (kwb's delta, 95% CI [{float(lo):.2f}, {float(hi):.2f}]), {v}")
     return f"n = {arms[0][2]} per arm; " + "; ".join(out)
 
 
