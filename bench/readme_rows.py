@@ -51,36 +51,17 @@ def copy_bandwidth(src):
 
 @rows.table("`kwb calibrate` ceilings")
 def calibrate(src):
-    c = src.json("2026-11-30-h200-gpu-kernels/bench-calibrate.json")["calibrate"]
-    copy, gemm = c["copy_gbs"], c["bf16_gemm_tflops"]
+    c = src.json("2026-12-02-h200-anchors/calibrate.json")
+
+    def bw(key, what):
+        v = c[key]
+        return f"{what} {v['median']:.0f} GB/s (n = {v['n']}, cv {v['cv_pct']:.2f}%)"
+
+    gemm = c["bf16_gemm_tflops"]
     return (
-        f"copy {copy['median']:.0f} GB/s (n = {copy['n']}, cv {copy['cv_pct']:.2f}%); cuBLASLt bf16 "
-        f"8192^3 (fp32 C, the heuristic's first algorithm) {gemm['median']:.1f} TFLOP/s "
+        f"{bw('copy_gbs', 'copy')}; {bw('read_gbs', 'DRAM read only')}; {bw('l2_read_gbs', 'L2 read')}; cuBLASLt "
+        f"8192^3 with bf16 C and the best of the heuristic's top 8 (as torch.mm) {gemm['median']:.1f} TFLOP/s "
         f"(n = {gemm['n']}, min {gemm['min']:.1f}, max {gemm['max']:.1f}, cv {gemm['cv_pct']:.1f}%)"
-    )
-
-
-@rows.table("bf16 GEMM, best own kernel vs cuBLASLt (fp32 C, heuristic's first algorithm)")
-def gemm_best(src):
-    shapes = {g["shape"]: g for g in src.json("2026-11-30-h200-gemm-tuned/bench-gemm.json")["gemm"]}
-    a, b = shapes["4096^3"], shapes["8192^3"]
-    p = a["best"]["params"]
-    cv = max(a["best"]["tflops"]["cv_pct"], b["best"]["tflops"]["cv_pct"])
-
-    def best_tiled(g):
-        return max((c for c in g["configs"] if c["params"]["impl"] == "tiled"), key=lambda c: c["tflops"]["median"])
-
-    tiled = max(best_tiled(a)["pct_of_cublaslt"], best_tiled(b)["pct_of_cublaslt"])
-    ref_cv = [g["cublaslt"]["tflops"]["cv_pct"] for g in (a, b)]
-    spread = [g["best"]["tflops"]["median"] / g["worst"]["tflops"]["median"] for g in (a, b)]
-    return (
-        f"`impl={p['impl']}` (TMA + wgmma, {p['block_m']}x{p['block_n']}x{p['block_k']}, {p['stages']} stages): "
-        f"{a['best']['tflops']['median']:.1f} TFLOP/s = {a['best']['pct_of_cublaslt']:.1f}% of cuBLASLt at 4096^3, "
-        f"{b['best']['tflops']['median']:.1f} = {b['best']['pct_of_cublaslt']:.1f}% at 8192^3 "
-        f"(n = {a['best']['tflops']['n']}, cv <= {cv:.2f}%); the portable mma.sync kernel peaks at "
-        f"{tiled:.0f}%; worst to best configuration {min(spread):.1f}-{max(spread):.1f}x; "
-        f"the reference's own cv is {min(ref_cv):.1f}-{max(ref_cv):.1f}% (the power-capped clock), so its "
-        f"median moves the ratio by several points"
     )
 
 
@@ -252,16 +233,19 @@ def prefill_anchor(src):
     return "; ".join(parts) + f" (n = {c['own']['n']} / {c['torch']['default']['n']})"
 
 
-@rows.table("bf16 GEMM against the fair anchors: cuBLASLt with bf16 C, best of the heuristic's top 8, and torch.mm")
+@rows.table("bf16 GEMM against the fair anchors: cuBLASLt with bf16 C, best of the heuristic's top 8, and torch.mm "
+            "at the same duty cycle (10 ms repetitions back to back)")
 def gemm_anchor(src):
     parts = []
-    for g in src.json(ANCHORS)["gemm"]:
-        ref, tm = g["cublaslt_bf16_best"], g["torch_mm_bursts"]
+    for g in src.json("2026-12-02-h200-anchors-gemm/summary.json")["gemm"]:
+        ref, tm, burst = g["cublaslt_bf16_best"], g["torch_mm_sustained"], g["torch_mm_bursts"]
         parts.append(
-            f"{g['shape']}: own {g['best_own']['median']:.1f} TFLOP/s = {g['own_pct_of_cublaslt_bf16_best']:.1f}% of "
-            f"cuBLASLt ({ref['median']:.1f}, cv {ref['cv_pct']:.1f}%), {g['own_pct_of_torch_mm']:.1f}% of torch.mm "
-            f"({tm['median']:.1f}, cv {tm['cv_pct']:.1f}%)")
-    return "; ".join(parts) + " (n = 15 / 30)"
+            f"{g['shape']}: own best ({g['best_own']['params']['impl']}) {g['best_own']['median']:.1f} TFLOP/s = "
+            f"{g['own_pct_of_cublaslt_bf16_best']:.1f}% of cuBLASLt ({ref['median']:.1f}, cv {ref['cv_pct']:.1f}%), "
+            f"{g['own_pct_of_torch_mm']:.1f}% of torch.mm ({tm['median']:.1f}, cv {tm['cv_pct']:.1f}%; "
+            f"{burst['median']:.1f} in 5-call bursts with idle gaps, the power cap's clock); the old reference "
+            f"(fp32 C, heuristic's first) {g['cublaslt_fp32_heuristic']['median']:.1f}")
+    return "; ".join(parts) + " (n = 15 per side)"
 
 
 def arm_line(src, rel, study, arm):
