@@ -115,7 +115,8 @@ json experiment_json(const ExperimentReport& e)
         : json(nullptr);
     j["lanes"] = json::array();
     for (const auto& l : e.lanes)
-        j["lanes"].push_back({{"name", l.name}, {"unit", l.unit}, {"n", l.values.size()}});
+        j["lanes"].push_back({{"name", l.name}, {"unit", l.unit}, {"n", l.values.size()},
+            {"dropped_out_of_range", l.dropped_out_of_range}});
     return j;
 }
 
