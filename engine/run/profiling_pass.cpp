@@ -3,6 +3,7 @@
 
 #include "hardware/nvml_monitor.h"
 #include "sampling/cupti_metrics.h"
+#include "study/lane_range.h"
 
 #include <algorithm>
 #include <atomic>

@@ -170,6 +170,7 @@ private slots:
         const auto fixture = nlohmann::json::parse(in);
         LaneRun r;
         r.observer = &observer;
+        r.per_repetition = 0; // the recorded readings only
         std::map<std::string, nlohmann::json> expect;
         for (const auto& l : fixture["lanes"]) {
             // One recorded study per lane name: the first.
