@@ -3,6 +3,7 @@
 // the schema). Undefined numbers are null, never NaN, as in the verdict JSON.
 #include "report/render.h"
 #include "study/device_identity.h"
+#include "study/lane_range.h"
 #include "verdict/evidence.h"
 
 namespace kwb::report {
@@ -114,9 +115,13 @@ json experiment_json(const ExperimentReport& e)
             {"method", e.split_half->method}}
         : json(nullptr);
     j["lanes"] = json::array();
-    for (const auto& l : e.lanes)
-        j["lanes"].push_back({{"name", l.name}, {"unit", l.unit}, {"n", l.values.size()},
-            {"dropped_out_of_range", l.dropped_out_of_range}});
+    for (const auto& l : e.lanes) {
+        // n: the readings a report draws; a lane recorded before the range rule may hold some it drops.
+        const unsigned long long dropped = lane_dropped_readings(l);
+        j["lanes"].push_back({{"name", l.name}, {"unit", l.unit},
+            {"n", l.values.size() - static_cast<std::size_t>(dropped - l.dropped_out_of_range)},
+            {"dropped_out_of_range", dropped}});
+    }
     return j;
 }
 

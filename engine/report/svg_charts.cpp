@@ -256,14 +256,17 @@ std::string lanes_svg(const ExperimentReport& e)
         w.grid_y(f, ys);
         w.axes(f);
         w.ticks_y(f, ys);
-        std::string title = l.unit.empty() ? l.name : fmt::format("{} ({})", l.name, l.unit);
-        if (l.dropped_out_of_range > 0)
-            title += fmt::format(
-                " - {} reading{} out of range dropped", l.dropped_out_of_range, l.dropped_out_of_range == 1 ? "" : "s");
-        w.text(f.left, top + 12, title, 12, "start");
+        // A study recorded before the range rule may hold readings it would have dropped: they are
+        // not drawn either, and counted with the lane's own.
         std::vector<std::pair<double, double>> pts;
         for (std::size_t k = 0; k < l.values.size(); ++k)
-            pts.emplace_back(xs(l.t_s[k]), ys(l.values[k]));
+            if (const auto r = check_lane_reading(l.unit, l.values[k]); r.keep)
+                pts.emplace_back(xs(l.t_s[k]), ys(r.value));
+        const unsigned long long dropped = lane_dropped_readings(l);
+        std::string title = l.unit.empty() ? l.name : fmt::format("{} ({})", l.name, l.unit);
+        if (dropped > 0)
+            title += fmt::format(" - {} reading{} out of range dropped", dropped, dropped == 1 ? "" : "s");
+        w.text(f.left, top + 12, title, 12, "start");
         w.polyline(pts, arm_colour(2 + i), 1.5);
         if (i + 1 == lanes.size()) {
             w.text(f.left, f.bottom + 14, fmt::format("{} s", num(l.t_s.front())), 11, "start");

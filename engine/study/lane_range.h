@@ -28,4 +28,9 @@ struct LaneReading {
 
 LaneReading check_lane_reading(std::string_view unit, double value);
 
+struct SamplerLane;
+// What a report shows as a lane's dropped readings: those the rule dropped where they entered the
+// study, plus any that a lane recorded before the rule still holds (a report does not draw them).
+unsigned long long lane_dropped_readings(const SamplerLane& lane);
+
 } // namespace kwb
