@@ -47,6 +47,9 @@ struct Accumulator {
     int samples = 0;
     double coverage = 0;
     std::map<std::string, double> sums;
+    // Samples that carry each lane: the range rule (study/lane_range.h) may have left a lane out
+    // of a window, and its mean is over the windows that have it.
+    std::map<std::string, int> counts;
 };
 
 } // namespace
@@ -99,8 +102,10 @@ ProfileEvidence attribute_kernels(const std::vector<KernelRecord>& kernels, cons
         auto& acc = by_name[top->first];
         ++acc.samples;
         acc.coverage += coverage;
-        for (const auto& [lane, v] : s.values)
+        for (const auto& [lane, v] : s.values) {
             acc.sums[lane] += v;
+            ++acc.counts[lane];
+        }
         ++out.samples_attributed;
     }
 
@@ -121,7 +126,7 @@ ProfileEvidence attribute_kernels(const std::vector<KernelRecord>& kernels, cons
         if (acc.samples > 0) {
             k.coverage_pct = 100.0 * acc.coverage / acc.samples;
             for (const auto& [lane, sum] : acc.sums)
-                k.means[lane] = sum / acc.samples;
+                k.means[lane] = sum / acc.counts.at(lane);
         }
         out.kernels.push_back(std::move(k));
     }

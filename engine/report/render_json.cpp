@@ -3,6 +3,7 @@
 // the schema). Undefined numbers are null, never NaN, as in the verdict JSON.
 #include "report/render.h"
 #include "study/device_identity.h"
+#include "study/lane_range.h"
 #include "verdict/evidence.h"
 
 namespace kwb::report {
@@ -138,8 +139,13 @@ json experiment_json(const ExperimentReport& e)
         : json(nullptr);
     j["metric_diff"] = e.metric_diff ? metric_diff_json(*e.metric_diff) : json(nullptr);
     j["lanes"] = json::array();
-    for (const auto& l : e.lanes)
-        j["lanes"].push_back({{"name", l.name}, {"unit", l.unit}, {"n", l.values.size()}});
+    for (const auto& l : e.lanes) {
+        // n: the readings a report draws; a lane recorded before the range rule may hold some it drops.
+        const unsigned long long dropped = lane_dropped_readings(l);
+        j["lanes"].push_back({{"name", l.name}, {"unit", l.unit},
+            {"n", l.values.size() - static_cast<std::size_t>(dropped - l.dropped_out_of_range)},
+            {"dropped_out_of_range", dropped}});
+    }
     return j;
 }
 

@@ -3,6 +3,7 @@
 
 #include "report/svg_writer.h"
 #include "stats/descriptive.h"
+#include "study/lane_range.h"
 #include "util/chart_labels.h"
 #include "verdict/wording.h"
 
@@ -248,15 +249,24 @@ std::string lanes_svg(const ExperimentReport& e)
         const Frame f {70, top + 18, W - 20, top + panel - 16};
         const auto [vlo, vhi] = std::minmax_element(l.values.begin(), l.values.end());
         const double pad = *vhi > *vlo ? 0.1 * (*vhi - *vlo) : std::max(1.0, 0.1 * std::fabs(*vhi));
-        const Scale ys = Scale::nice(*vlo - pad, *vhi + pad, f.bottom, f.top);
+        // A percentage reads on its whole scale; the range rule keeps its readings inside it.
+        const Scale ys = is_percentage_unit(l.unit) ? Scale::nice(0, kPercentMax, f.bottom, f.top)
+                                                    : Scale::nice(*vlo - pad, *vhi + pad, f.bottom, f.top);
         const Scale xs {l.t_s.front(), std::max(l.t_s.back(), l.t_s.front() + 1e-9), f.left, f.right};
         w.grid_y(f, ys);
         w.axes(f);
         w.ticks_y(f, ys);
-        w.text(f.left, top + 12, l.unit.empty() ? l.name : fmt::format("{} ({})", l.name, l.unit), 12, "start");
+        // A study recorded before the range rule may hold readings it would have dropped: they are
+        // not drawn either, and counted with the lane's own.
         std::vector<std::pair<double, double>> pts;
         for (std::size_t k = 0; k < l.values.size(); ++k)
-            pts.emplace_back(xs(l.t_s[k]), ys(l.values[k]));
+            if (const auto r = check_lane_reading(l.unit, l.values[k]); r.keep)
+                pts.emplace_back(xs(l.t_s[k]), ys(r.value));
+        const unsigned long long dropped = lane_dropped_readings(l);
+        std::string title = l.unit.empty() ? l.name : fmt::format("{} ({})", l.name, l.unit);
+        if (dropped > 0)
+            title += fmt::format(" - {} reading{} out of range dropped", dropped, dropped == 1 ? "" : "s");
+        w.text(f.left, top + 12, title, 12, "start");
         w.polyline(pts, arm_colour(2 + i), 1.5);
         if (i + 1 == lanes.size()) {
             w.text(f.left, f.bottom + 14, fmt::format("{} s", num(l.t_s.front())), 11, "start");

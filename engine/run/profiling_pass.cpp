@@ -3,6 +3,7 @@
 
 #include "hardware/nvml_monitor.h"
 #include "sampling/cupti_metrics.h"
+#include "study/lane_range.h"
 
 #include <algorithm>
 #include <atomic>
@@ -10,6 +11,7 @@
 #include <condition_variable>
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <set>
 #include <sys/resource.h>
@@ -99,6 +101,8 @@ public:
         error = error_;
         return std::move(samples_);
     }
+    // Per lane, the readings the range rule dropped (after finish()).
+    const std::map<std::string, int>& dropped() const { return dropped_; }
 
 private:
     void loop()
@@ -139,8 +143,14 @@ private:
                 if (buffer[i].start_ns < start_ns_)
                     continue;
                 PmWindow w {buffer[i].start_ns, buffer[i].end_ns, {}};
+                // Through the range rule, as the live lanes are: a reading it drops leaves its
+                // lane out of this window (the kernel's mean is over the windows that have it).
+                const auto values = cupti_lane_values(buffer[i].values);
                 for (size_t m = 0; m < lanes_.size(); ++m)
-                    w.values[lanes_[m]] = buffer[i].values[m] * cupti_lane_scale(kCuptiMetrics[m].unit);
+                    if (const auto checked = check_lane_reading(kCuptiLanes[m].unit, values[m]); checked.keep)
+                        w.values[lanes_[m]] = checked.value;
+                    else
+                        ++dropped_[lanes_[m]];
                 samples_.push_back(std::move(w));
             }
             total += n;
@@ -160,6 +170,7 @@ private:
     std::string error_;
     std::uint64_t start_ns_ = 0;
     std::vector<PmWindow> samples_;
+    std::map<std::string, int> dropped_; // lane -> readings the range rule dropped
 };
 
 std::vector<KernelRecord> parse_activity(const char* text, std::string& error)
@@ -295,10 +306,10 @@ ProfilePassResult profile_gpu(const Workload& w, const Arm& arm, const ProfilePa
     std::vector<std::string> lanes;
     if (pm_why.empty()) {
         nlohmann::json names = nlohmann::json::array();
-        for (const auto& m : kCuptiMetrics) {
-            names.push_back(std::string(m.cupti));
+        for (const auto& m : kCuptiCollected)
+            names.push_back(std::string(m));
+        for (const auto& m : kCuptiLanes)
             lanes.emplace_back(m.lane);
-        }
         const char* error = nullptr;
         pm = api->pm_open(
             o.device, names.dump().c_str(), static_cast<unsigned long long>(o.pm_interval_s * 1e9), &error);
@@ -357,6 +368,9 @@ ProfilePassResult profile_gpu(const Workload& w, const Arm& arm, const ProfilePa
         samples = collector->finish(why);
         if (!why.empty())
             result.limitations.push_back(fmt::format("PM sampling stopped early: {}", why));
+        for (const auto& [lane, n] : collector->dropped())
+            result.limitations.push_back(fmt::format(
+                "{}: {} PM reading{} outside [0, 100] dropped (the range rule)", lane, n, n == 1 ? "" : "s"));
     }
     if (pm)
         api->pm_close(pm);

@@ -5,6 +5,7 @@
 #include "run/launch_calibration.h"
 #include "run/stopping.h"
 #include "sampling/lane_downsample.h"
+#include "study/lane_range.h"
 #include "study/study_file.h"
 #include "workloads/command/command_controls.h"
 #include "workloads/worker/output_check.h"
@@ -15,6 +16,7 @@
 #include <fmt/format.h>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -177,9 +179,25 @@ void flush_lanes(Experiment& e, std::vector<SamplerLane>& pending)
         SamplerLane& lane = lane_for(e.lanes, p.name, p.unit);
         for (size_t i = 0; i < p.t_s.size(); ++i)
             append_bounded(lane, p.t_s[i], p.values[i]);
+        lane.dropped_out_of_range += p.dropped_out_of_range;
         p.t_s.clear();
         p.values.clear();
+        p.dropped_out_of_range = 0;
     }
+}
+
+// A reading enters a lane through the range rule (study/lane_range.h): kept (a percentage
+// clamped into [0, 100]) or dropped and counted. The kept value, if any, is what the stream shows.
+std::optional<double> add_reading(SamplerLane& lane, double t_s, double value)
+{
+    const LaneReading checked = check_lane_reading(lane.unit, value);
+    if (!checked.keep) {
+        ++lane.dropped_out_of_range;
+        return std::nullopt;
+    }
+    lane.t_s.push_back(t_s);
+    lane.values.push_back(checked.value);
+    return checked.value;
 }
 
 } // namespace
@@ -280,11 +298,10 @@ void Runner::execute(Session& s, const ScheduledRun& run)
     // The workload's own readings, on the lanes' clock and the stream's, as the samplers' are.
     for (const auto& reading : r.readings) {
         SamplerLane& lane = lane_for(s.pending_lanes, reading.name, reading.unit);
-        lane.t_s.push_back(experiment_clock + start + reading.t_s);
-        lane.values.push_back(reading.value);
-        if (options_.observer)
+        const auto kept = add_reading(lane, experiment_clock + start + reading.t_s, reading.value);
+        if (kept && options_.observer)
             options_.observer->on_metric(
-                {start - options_.run_started_s + reading.t_s, reading.name, reading.value, reading.unit});
+                {start - options_.run_started_s + reading.t_s, reading.name, *kept, reading.unit});
     }
     if (!run.warmup)
         e.timed_elapsed_s = s.duration_clock(options_.clock()); // saved with the sample: a resume continues it
@@ -460,10 +477,9 @@ RunOutcome Runner::run(Study& study, Experiment& e)
                     // the process with the study left "running"); the run loop rethrows it.
                     try {
                         SamplerLane& lane = lane_for(s.pending_lanes, r.name, r.unit);
-                        lane.t_s.push_back(r.t_s + lane_offset);
-                        lane.values.push_back(r.value);
-                        if (options_.observer)
-                            options_.observer->on_metric({r.t_s + stream_offset, r.name, r.value, r.unit});
+                        const auto kept = add_reading(lane, r.t_s + lane_offset, r.value);
+                        if (kept && options_.observer)
+                            options_.observer->on_metric({r.t_s + stream_offset, r.name, *kept, r.unit});
                     } catch (const std::exception& ex) {
                         s.sampler_error = fmt::format("live metric {}: {}", r.name, ex.what());
                     } catch (...) {

@@ -14,10 +14,8 @@ CuptiSource::CuptiSource(const KwbGpuBackendApi* api, int device, double interva
     , interval_s_(interval_s)
     , buffer_(256)
 {
-    for (const auto& m : kCuptiMetrics) {
+    for (const auto& m : kCuptiLanes)
         metrics_.push_back({std::string(m.lane), std::string(m.unit)});
-        scale_.push_back(cupti_lane_scale(m.unit));
-    }
     if (!api_) {
         reason_ = why_no_api.empty() ? "no GPU backend plugin" : why_no_api;
         return;
@@ -31,8 +29,8 @@ CuptiSource::CuptiSource(const KwbGpuBackendApi* api, int device, double interva
         return;
     }
     nlohmann::json names = nlohmann::json::array();
-    for (const auto& m : kCuptiMetrics)
-        names.push_back(std::string(m.cupti));
+    for (const auto& m : kCuptiCollected)
+        names.push_back(std::string(m));
     const char* error = nullptr;
     const auto interval_ns = static_cast<unsigned long long>(interval_s * 1e9);
     pm_ = api_->pm_open(device, names.dump().c_str(), interval_ns, &error);
@@ -68,8 +66,9 @@ void CuptiSource::decode(std::vector<RawReading>& out)
             // The middle of the sample's window, from the moment sampling started.
             const double mid_ns = 0.5 * static_cast<double>(s.start_ns) + 0.5 * static_cast<double>(s.end_ns);
             const double t = (mid_ns - static_cast<double>(origin_ns_)) * 1e-9;
-            for (size_t m = 0; m < metrics_.size(); ++m)
-                out.push_back({t, static_cast<int>(m), s.values[m] * scale_[m]});
+            const auto lanes = cupti_lane_values(s.values);
+            for (size_t m = 0; m < lanes.size(); ++m)
+                out.push_back({t, static_cast<int>(m), lanes[m]});
         }
         if (n < static_cast<int>(buffer_.size()))
             return;

@@ -9,10 +9,11 @@
 
 namespace kwb {
 
-// CUPTI PM sampling through the GPU backend plugin (ABI 3): the kCuptiMetrics set at a GPU-time
-// interval (default 1 ms). Configured at construction (70-380 ms, before the run), so a missing
-// CUPTI, counters restricted to admins (ERR_NVGPUCTRPERM) or an unsupported GPU are known before
-// the first repetition and explained by unavailable_reason().
+// CUPTI PM sampling through the GPU backend plugin (ABI 3): the kCuptiCollected set at a GPU-time
+// interval (default 1 ms), delivered as the kCuptiLanes computed from each sample. Configured at
+// construction (70-380 ms, before the run), so a missing CUPTI, counters restricted to admins
+// (ERR_NVGPUCTRPERM) or an unsupported GPU are known before the first repetition and explained by
+// unavailable_reason().
 class CuptiSource : public SampleSource {
 public:
     static constexpr double kDefaultIntervalS = 1e-3;
@@ -43,7 +44,6 @@ private:
     double interval_s_;
     std::string reason_;
     std::vector<MetricInfo> metrics_;
-    std::vector<double> scale_;
     std::vector<KwbPmSample> buffer_;
     unsigned long long origin_ns_ = 0;
 };

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -66,6 +67,22 @@ std::optional<std::pair<double, double>> parse_proc_stat_machine(const std::stri
     return std::pair {busy, total};
 }
 
+std::optional<double> parse_schedstat_cpu_seconds(const std::string& schedstat)
+{
+    std::istringstream fields(schedstat);
+    unsigned long long on_cpu_ns = 0;
+    if (!(fields >> on_cpu_ns))
+        return std::nullopt;
+    return static_cast<double>(on_cpu_ns) * 1e-9;
+}
+
+std::optional<double> cpu_share_pct(double cpu_seconds, double wall_seconds, double cores)
+{
+    if (!(wall_seconds > 0) || !(cores > 0))
+        return std::nullopt;
+    return 100.0 * cpu_seconds / (wall_seconds * cores);
+}
+
 std::optional<double> parse_proc_statm_rss_mib(const std::string& statm, long page_bytes)
 {
     std::istringstream fields(statm);
@@ -81,6 +98,8 @@ ProcfsSampler::ProcfsSampler()
         ticks_per_second_ = t;
     if (const long p = sysconf(_SC_PAGESIZE); p > 0)
         page_bytes_ = p;
+    if (const long n = sysconf(_SC_NPROCESSORS_ONLN); n > 0)
+        online_cores_ = static_cast<double>(n);
 }
 
 ProcfsSampler::~ProcfsSampler()
@@ -99,9 +118,23 @@ std::optional<ProcfsCounters> ProcfsSampler::read() const
     if (!cpu || !rss)
         return std::nullopt;
     ProcfsCounters c {*cpu, *rss, std::nullopt, std::nullopt, std::nullopt};
-    const std::string task = "/proc/self/task/" + std::to_string(::getpid()) + "/stat";
-    if (const auto thread = slurp(task.c_str()))
-        c.thread_cpu_seconds = parse_proc_stat_cpu_seconds(*thread, ticks_per_second_);
+    // Nanosecond clocks where the kernel has them; the ticks of stat otherwise.
+    if (timespec ts {}; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0)
+        c.cpu_seconds = static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+    // The main thread's CPU clock by its id (the kernel's per-thread CPU clock, as glibc's
+    // pthread_getcpuclockid makes it): the kernel brings a running thread's time up to date on
+    // read, where schedstat and stat lag by up to a tick.
+    const pid_t main_thread = ::getpid();
+    if (timespec ts {};
+        clock_gettime(static_cast<clockid_t>((~static_cast<unsigned>(main_thread) << 3) | 6u), &ts) == 0)
+        c.thread_cpu_seconds = static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+    const std::string task = "/proc/self/task/" + std::to_string(main_thread);
+    if (!c.thread_cpu_seconds)
+        if (const auto sched = slurp((task + "/schedstat").c_str()))
+            c.thread_cpu_seconds = parse_schedstat_cpu_seconds(*sched);
+    if (!c.thread_cpu_seconds)
+        if (const auto thread = slurp((task + "/stat").c_str()))
+            c.thread_cpu_seconds = parse_proc_stat_cpu_seconds(*thread, ticks_per_second_);
     if (const auto machine = slurp("/proc/stat"))
         if (const auto m = parse_proc_stat_machine(*machine, ticks_per_second_)) {
             c.machine_busy_seconds = m->first;
@@ -148,11 +181,13 @@ void ProcfsSampler::loop(MetricSink sink, double period_s)
         const double t = now_seconds();
         const auto now = read();
         if (now && previous && t > previous_t) {
-            sink({t - t0, "cpu_util", 100.0 * (now->cpu_seconds - previous->cpu_seconds) / (t - previous_t), "%"});
+            const double wall = t - previous_t;
+            sink({t - t0, "cpu_util", *cpu_share_pct(now->cpu_seconds - previous->cpu_seconds, wall, online_cores_),
+                "%"});
             sink({t - t0, "rss", now->rss_mib, "MiB"});
             if (now->thread_cpu_seconds && previous->thread_cpu_seconds)
                 sink({t - t0, "bench_thread_cpu",
-                    100.0 * (*now->thread_cpu_seconds - *previous->thread_cpu_seconds) / (t - previous_t), "%"});
+                    *cpu_share_pct(*now->thread_cpu_seconds - *previous->thread_cpu_seconds, wall, 1), "%"});
             if (now->machine_total_seconds && previous->machine_total_seconds
                 && *now->machine_total_seconds > *previous->machine_total_seconds) {
                 const double total = *now->machine_total_seconds - *previous->machine_total_seconds;

@@ -193,6 +193,9 @@ struct SamplerLane {
     std::string unit;
     std::vector<double> t_s; // seconds since the experiment started
     std::vector<double> values;
+    // Readings the range rule dropped (study/lane_range.h: a percentage that cannot be
+    // normalised into [0, 100], or a non-finite reading); 0 in studies recorded before the rule.
+    unsigned long long dropped_out_of_range = 0;
 };
 
 // The split-half stability check: the baseline's own runs split in halves and judged against each

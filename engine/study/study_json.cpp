@@ -224,7 +224,8 @@ json to_json(const Experiment& e, bool with_samples)
     }
     json lanes = json::array();
     for (const auto& l : e.lanes)
-        lanes.push_back({{"name", l.name}, {"unit", l.unit}, {"t_s", l.t_s}, {"values", l.values}});
+        lanes.push_back({{"name", l.name}, {"unit", l.unit}, {"t_s", l.t_s}, {"values", l.values},
+            {"dropped_out_of_range", l.dropped_out_of_range}});
     json aa = nullptr;
     if (e.split_half)
         aa = {{"splits", e.split_half->splits}, {"false_alarms", e.split_half->false_alarms},
@@ -445,6 +446,10 @@ Experiment experiment_from(const JsonReader& r)
             SamplerLane lane {l.string("name"), l.string_or("unit", ""), numbers(l, "t_s"), numbers(l, "values")};
             if (lane.t_s.size() != lane.values.size())
                 l.fail("values", "must have as many entries as t_s");
+            const long long dropped = l.integer_or("dropped_out_of_range", 0);
+            if (dropped < 0)
+                l.fail("dropped_out_of_range", "must not be negative");
+            lane.dropped_out_of_range = static_cast<unsigned long long>(dropped);
             e.lanes.push_back(std::move(lane));
         }
     }

@@ -25,7 +25,7 @@ done | sort -u | { grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux[^/]*|li
 strip --strip-debug "$dest"/bin/* "$dest"/lib/*.so
 cp "$root/scripts/gpu/run-all.sh" "$root/scripts/gpu/torch_reference.py" "$root/scripts/gpu/torch_attention.py" \
   "$root/scripts/gpu/kwb_studies.sh" "$root/scripts/gpu/summarise_studies.py" "$root/scripts/gpu/two_gpu_grid.sh" \
-  "$root/scripts/gpu/summarise_grid2.py" "$root/scripts/gpu/ncu_agreement.sh" \
+  "$root/scripts/gpu/summarise_grid2.py" "$root/scripts/gpu/ncu_agreement.sh" "$root/scripts/gpu/summarise_ncu_agreement.py" \
   "$root/scripts/gpu/aa_bias.sh" "$root/scripts/gpu/aa_bias.py" "$root/scripts/gpu/tiny_llm.sh" \
   "$root/scripts/gpu/tiny_llm_serving.sh" "$root/scripts/gpu/gpu_env.sh" \
   "$root/scripts/gpu/summarise_tiny_llm.py" "$root/scripts/gpu/worker_studies.sh" "$root/scripts/gpu/anchors.sh" \

@@ -20,7 +20,7 @@
 #   torch      torch_reference.py       -> torch.json (copy_ and torch.mm, same GPU, same call)
 #   studies    kwb_studies.sh: kwb calibrate, a GEMM A/B to its verdict, the correctness gate,
 #              A/A false alarms for the copy and the GEMM (studies-summary.json)
-#   ncu        ncu_agreement.sh: PM sampling vs ncu --clock-control none on the copy and the GEMM
+#   ncu        ncu_agreement.sh: every PM lane vs ncu --clock-control none on the copy, the GEMM, the decode
 #              -> ncu-agreement.json
 #   aa-bias    aa_bias.sh: GEMM and copy A/As in ABBA vs random blocks and with a third arm, to
 #              tell a schedule effect from an arm-instance effect -> aa-bias/summary.json

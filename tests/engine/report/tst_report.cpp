@@ -475,6 +475,30 @@ private slots:
         QVERIFY(has(svg, "other_cpu"));
     }
 
+    // The range rule where lanes are shown (study/lane_range.h): a percentage lane is drawn on
+    // 0-100, never above it, and its dropped readings are named in its title and counted in the
+    // JSON, both those dropped on entry and those a study recorded before the rule still holds.
+    void lanes_show_their_dropped_readings()
+    {
+        Study s = load_study(kKill);
+        auto& lanes = s.experiments.front().lanes;
+        lanes.clear();
+        SamplerLane sm {"sm_pct", "%", {0.0, 0.001, 0.002, 0.003}, {50.0, 533.0, 100.3, 60.0}};
+        sm.dropped_out_of_range = 4; // dropped as they entered
+        lanes.push_back(sm);
+        lanes.push_back({"dram_read", "GB/s", {0.0, 0.001}, {4400.0, 4500.0}});
+        const Report r = build_report(s, {});
+        const std::string svg = lanes_svg(r.experiments.front());
+        QVERIFY(has(svg, "sm_pct (%) - 5 readings out of range dropped"));
+        QVERIFY(!has(svg, "dram_read (GB/s) -"));
+        QVERIFY(has(svg, ">100<") && !has(svg, ">200<") && !has(svg, ">500<")); // a 0-100 axis
+        const auto j = render_json(r).at("experiments")[0].at("lanes");
+        QCOMPARE(j[0].at("dropped_out_of_range").get<int>(), 5);
+        QCOMPARE(j[0].at("n").get<int>(), 3);
+        QCOMPARE(j[1].at("dropped_out_of_range").get<int>(), 0);
+        QCOMPARE(j[1].at("n").get<int>(), 2);
+    }
+
     void a_grid_is_drawn_once()
     {
         // One heat map per grid group, the window's grid page: the cell experiments draw none of

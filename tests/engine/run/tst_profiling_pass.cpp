@@ -51,23 +51,20 @@ int fake_pm_decode(KwbPmSampler*, KwbPmSample* out, int capacity, const char**)
         return 0;
     g.decoded = true;
     int n = 0;
-    const auto lane = [](std::string_view name) {
-        for (size_t i = 0; i < kCuptiMetrics.size(); ++i)
-            if (kCuptiMetrics[i].lane == name)
-                return i;
-        return size_t {0};
-    };
+    const auto lane = [](std::string_view expression) { return cupti_collected_index(expression).value(); };
     const auto put = [&](unsigned long long start, unsigned long long end, double dram) {
         if (n >= capacity)
             return;
         KwbPmSample s {};
         s.start_ns = start;
         s.end_ns = end;
-        s.values[lane("dram_pct")] = dram;
-        s.values[lane("occupancy")] = 90;
-        s.values[lane("tensor_pct")] = 0;
-        s.values[lane("fma_pct")] = 1;
-        s.values[lane("sm_active_pct")] = 97;
+        s.values[lane("dram__throughput.avg.pct_of_peak_sustained_elapsed")] = dram;
+        s.values[lane("sm__warps_active_realtime.avg.pct_of_peak_sustained_active")] = 90;
+        s.values[lane("TPC.TriageCompute.sm__cycles_active.avg")] = 1000; // fma_pct 1, tensor_pct 0
+        s.values[lane("TPC.TriageCompute.sm__inst_executed_pipe_fma_realtime.avg")] = 20;
+        s.values[lane("TPC.TriageCompute.sm__inst_executed_pipe_fma_realtime.avg.peak_sustained")] = 2;
+        s.values[lane("TPC.TriageCompute.sm__pipe_tensor_cycles_active_realtime.avg.peak_sustained")] = 1;
+        s.values[lane("sm__cycles_active.avg.pct_of_peak_sustained_elapsed")] = 97;
         out[n++] = s;
     };
     put(0, 3 * kMs, 5); // stale: starts before the session's start (1 ms)

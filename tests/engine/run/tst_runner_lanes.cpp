@@ -12,6 +12,9 @@
 
 #include <QTest>
 #include <algorithm>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 using namespace kwb;
@@ -41,6 +44,9 @@ struct LaneRun {
     ScriptedSampler sampler;
     int per_repetition = 5;
     int delivered = 0;
+    std::string name = "dram_pct", unit = "%";
+    std::vector<MetricReading> script; // when set: all of it, before the first repetition
+    RunObserver* observer = nullptr;
     std::function<double(int)> value = [](int i) { return static_cast<double>(i % 50); };
     std::vector<size_t> lane_points_at_save; // lane points the study held at each checkpoint
     std::vector<size_t> samples_at_save;
@@ -52,9 +58,16 @@ struct LaneRun {
         o.clock = [this] { return clock(); };
         o.samplers = {&sampler};
         o.lane_flush_period_s = flush_period_s;
+        o.observer = observer;
         o.before_repetition = [this] {
+            if (!script.empty()) {
+                for (const auto& r : script)
+                    sampler.deliver(r);
+                script.clear();
+                return;
+            }
             for (int k = 0; k < per_repetition; ++k, ++delivered)
-                sampler.deliver({delivered * 1e-3, "dram_pct", value(delivered), "%"});
+                sampler.deliver({delivered * 1e-3, name, value(delivered), unit});
         };
         o.checkpoint = [this, &e] {
             size_t n = 0;
@@ -124,6 +137,8 @@ private slots:
     {
         LaneRun r;
         r.per_repetition = 3000;
+        r.name = "dram_read"; // not a percentage: the range rule leaves its spikes alone
+        r.unit = "GB/s";
         r.value = [](int i) { return i == 23456 ? 1000.0 : (i == 40001 ? -5.0 : 50.0 + (i % 3)); };
         Study s = make_study(10);
         r.run(s, 2.0);
@@ -139,6 +154,68 @@ private slots:
         // Every save stayed within the bound too.
         for (const size_t n : r.lane_points_at_save)
             QVERIFY(n <= kMaxLanePoints);
+    }
+
+    // Lanes the H200 recorded before the lanes were fixed (tests/data/lanes, with the counts its
+    // script computed), delivered as a sampler would: the study keeps every percentage within
+    // [0, 100], counts what it dropped on its lane (kept through the study file), and the stream
+    // never shows a dropped reading.
+    void recordedReadingsEnterTheStudyThroughTheRangeRule()
+    {
+        struct Metrics : RunObserver {
+            std::vector<MetricReading> seen;
+            void on_metric(const MetricReading& r) override { seen.push_back(r); }
+        } observer;
+        std::ifstream in(KWB_TEST_DATA_DIR "/lanes/recorded_h200_lanes.json");
+        const auto fixture = nlohmann::json::parse(in);
+        LaneRun r;
+        r.observer = &observer;
+        r.per_repetition = 0; // the recorded readings only
+        std::map<std::string, nlohmann::json> expect;
+        for (const auto& l : fixture["lanes"]) {
+            // One recorded study per lane name: the first.
+            const std::string name = l["name"];
+            if (expect.count(name))
+                continue;
+            expect[name] = l["expect"];
+            const auto& t = l["t_s"];
+            for (size_t i = 0; i < t.size(); ++i)
+                r.script.push_back({t[i].get<double>(), name, l["values"][i].get<double>(), l["unit"]});
+        }
+        Study s = make_study(2);
+        r.run(s, 2.0);
+        const Experiment& e = s.experiments[0];
+        QCOMPARE(e.lanes.size(), expect.size());
+        unsigned long long dropped_total = 0;
+        for (const auto& lane : e.lanes) {
+            const auto& x = expect.at(lane.name);
+            QCOMPARE(lane.dropped_out_of_range, x["dropped"].get<unsigned long long>());
+            QCOMPARE(lane.values.size(), x["kept"].get<size_t>() + x["clamped"].get<size_t>());
+            if (lane.unit == "%")
+                for (double v : lane.values)
+                    QVERIFY2(v >= 0 && v <= 100, qPrintable(QString::fromStdString(lane.name)));
+            dropped_total += lane.dropped_out_of_range;
+        }
+        QVERIFY(dropped_total > 30);
+        size_t streamed = 0;
+        for (const auto& m : observer.seen)
+            if (expect.count(m.name)) {
+                ++streamed;
+                if (m.unit == "%")
+                    QVERIFY(m.value >= 0 && m.value <= 100);
+            }
+        size_t kept = 0;
+        for (const auto& lane : e.lanes)
+            kept += lane.values.size();
+        QCOMPARE(streamed, kept);
+        // The counts survive the study file; a lane without one reads 0.
+        const Study back = study_from_json(study_to_json(s));
+        for (size_t i = 0; i < e.lanes.size(); ++i)
+            QCOMPARE(back.experiments[0].lanes[i].dropped_out_of_range, e.lanes[i].dropped_out_of_range);
+        auto old = study_to_json(s);
+        for (auto& l : old["experiments"][0]["lanes"])
+            l.erase("dropped_out_of_range");
+        QCOMPARE(study_from_json(old).experiments[0].lanes[0].dropped_out_of_range, 0ULL);
     }
 
     void samplesCarryTheirStartOnTheLanesClock()

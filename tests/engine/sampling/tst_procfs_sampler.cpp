@@ -58,6 +58,23 @@ private slots:
         QVERIFY(!parse_proc_stat_machine("cpu 1 2\n", 100));
     }
 
+    void parsesSchedstatInNanoseconds()
+    {
+        const auto v = parse_schedstat_cpu_seconds("1234567890 55 7\n");
+        QVERIFY(v.has_value());
+        QCOMPARE(*v, 1.23456789);
+        QVERIFY(!parse_schedstat_cpu_seconds("x"));
+    }
+
+    // Each percentage says what it is of: cpu_util of the machine, bench_thread_cpu of one core.
+    void sharesAreOfTheirCores()
+    {
+        QCOMPARE(*cpu_share_pct(0.4, 0.2, 16), 12.5); // 2 busy threads on 16 cores
+        QCOMPARE(*cpu_share_pct(0.2, 0.2, 1), 100.0);
+        QVERIFY(!cpu_share_pct(1, 0, 4));
+        QVERIFY(!cpu_share_pct(1, 1, 0));
+    }
+
     void deliversReadingsUntilStopped()
     {
         ProcfsSampler sampler;
@@ -91,7 +108,7 @@ private slots:
             if (r.name == "cpu_util") {
                 cpu = true;
                 QCOMPARE(r.unit, std::string("%"));
-                QVERIFY(r.value >= 0);
+                QVERIFY(r.value >= 0 && r.value <= 100.5); // of the machine: two threads cannot fill it past 100
             } else if (r.name == "other_cpu") {
                 other = true;
                 QVERIFY(r.value >= 0 && r.value <= 100);
