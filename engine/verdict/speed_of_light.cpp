@@ -141,22 +141,29 @@ SpeedOfLightFinding judge_speed_of_light(const SpeedOfLightInput& in)
 
     for (const auto& [name, a] : arms) {
         std::vector<std::string> violations;
+        // The bandwidth roofs an arm passed, stated once after its rate: "above the DRAM roof and the L2 roof".
+        std::vector<std::string> above;
+        bool dram_above = false;
         if (roofs.dram_gbs && a.dram_gbs) {
-            const double limit = roofs.dram_gbs->value * factor;
-            if (*a.dram_gbs > limit) {
-                std::string v = work_rate(a, a.bytes, "B", a.gbs.value_or(*a.dram_gbs), false);
-                if (roofs.cache_bytes > 0 && a.bytes)
-                    v += fmt::format(" ({} for the {} {})", rate(*a.dram_gbs),
-                        amount(std::max(0.0, *a.bytes - 2 * roofs.cache_bytes), "B"), cache_words);
-                violations.push_back(fmt::format("{}, above the {} {}", v, roof_rate(*roofs.dram_gbs, false), x));
-            }
+            dram_above = *a.dram_gbs > roofs.dram_gbs->value * factor;
+            if (dram_above)
+                above.push_back(fmt::format("the {} {}", roof_rate(*roofs.dram_gbs, false), x));
             dram_values.push_back(fmt::format("{} {}", name, rate(*a.dram_gbs)));
         }
         if (roofs.l2_gbs && a.gbs) {
             if (*a.gbs > roofs.l2_gbs->value * factor)
-                violations.push_back(fmt::format("{}, above the {} {}", work_rate(a, a.bytes, "B", *a.gbs, false),
-                    roof_rate(*roofs.l2_gbs, false), x));
+                above.push_back(fmt::format("the {} {}", roof_rate(*roofs.l2_gbs, false), x));
             l2_values.push_back(fmt::format("{} {}", name, rate(*a.gbs)));
+        }
+        if (!above.empty()) {
+            std::string v = work_rate(a, a.bytes, "B", a.gbs.value_or(a.dram_gbs.value_or(0)), false);
+            if (dram_above && roofs.cache_bytes > 0 && a.bytes)
+                v += fmt::format(" ({} for the {} {})", rate(*a.dram_gbs),
+                    amount(std::max(0.0, *a.bytes - 2 * roofs.cache_bytes), "B"), cache_words);
+            v += ", above " + above.front();
+            if (above.size() > 1)
+                v += " and " + above.back();
+            violations.push_back(v);
         }
         if (roofs.compute_tflops && a.tflops) {
             if (*a.tflops > roofs.compute_tflops->value * factor)

@@ -120,9 +120,6 @@ FinalVerdict apply_study_rules(const SampleVerdict& sample, const StudyRulesInpu
             aa.false_alarms, aa.splits, num(100 * rate)));
         f.split_half = SplitHalfSummary {aa.splits, aa.false_alarms, rate};
     }
-
-    if (input.speed_of_light) // an arm faster than the hardware measured nothing
-        apply_speed_of_light(f, judge_speed_of_light(*input.speed_of_light));
     return f;
 }
 

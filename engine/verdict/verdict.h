@@ -6,7 +6,6 @@
 
 #include "study/study.h"
 #include "util/direction.h"
-#include "verdict/speed_of_light.h"
 #include "verdict/verdict_json.h"
 #include "verdict/verdict_types.h"
 
@@ -46,12 +45,10 @@ struct StudyRulesInput {
     std::vector<Tradeoff> tradeoffs;
     std::optional<double> predicted_delta_pct;
     std::optional<SplitHalfCheck> split_half; // cited in the reasons when present
-    std::optional<SpeedOfLightInput> speed_of_light; // the arms' rates and the device's roofs, when known
 };
 
 // The study-level rules applied after the sample verdict: guards, tradeoff gate, prediction
-// check; the split-half stability check cited when present; last, the speed-of-light guard
-// (verdict/speed_of_light.h), which no other rule can outvote.
+// check; the split-half stability check cited when present.
 FinalVerdict apply_study_rules(const SampleVerdict& sample, const StudyRulesInput& input, const Profile& profile);
 
 } // namespace kwb

@@ -64,8 +64,9 @@ FinalVerdict licensed_then(const SpeedOfLightInput& sol)
     const SampleVerdict v = judge_samples({10, 10.1, 9.9, 10.05, 9.95}, {8.6, 8.55, 8.58, 8.52, 8.61}, p, false);
     StudyRulesInput in;
     in.tradeoffs = {{"loc-complexity", true, "a second code path"}};
-    in.speed_of_light = sol;
-    return apply_study_rules(v, in, p);
+    FinalVerdict f = apply_study_rules(v, in, p);
+    apply_speed_of_light(f, judge_speed_of_light(sol));
+    return f;
 }
 
 bool any_contains(const std::vector<std::string>& lines, const std::string& part)
@@ -200,10 +201,16 @@ private slots:
         QVERIFY(f.invalid_arms.empty());
         QVERIFY2(f.reasons[0].rfind("speed-of-light guard: not checked: no bandwidth roof for AMD EPYC", 0) == 0,
             f.reasons[0].c_str());
-        // Without the guard's input the final verdict is what it was.
+        // A line that it could not check changes nothing else.
         const Profile p = make_profile("generic", Direction::Lower);
         const SampleVerdict v = judge_samples({10, 10.1, 9.9}, {8.6, 8.55, 8.58}, p, false);
-        QVERIFY(!any_contains(apply_study_rules(v, StudyRulesInput {}, p).reasons, "speed-of-light"));
+        FinalVerdict final = apply_study_rules(v, StudyRulesInput {}, p);
+        const auto before = final.reasons.size();
+        const VerdictWord word = final.word;
+        apply_speed_of_light(final, f);
+        QCOMPARE(final.reasons.size(), before + 1);
+        QCOMPARE(final.word, word);
+        QVERIFY(final.flags.empty());
     }
 };
 
