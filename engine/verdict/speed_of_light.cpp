@@ -194,6 +194,8 @@ SpeedOfLightFinding judge_speed_of_light(const SpeedOfLightInput& in)
         held.push_back("TFLOP/s not checked (no datasheet peak)");
     if (any_bytes && !bandwidth_roof)
         held.push_back("GB/s not checked (no measured ceiling or datasheet peak)");
+    if (held.empty()) // bytes without a time, where the cache's share cannot be taken off
+        held.push_back("nothing comparable (GB/s without time_ms, beside a cache)");
     std::string line;
     for (const auto& h : held)
         line += (line.empty() ? "" : "; ") + h;
