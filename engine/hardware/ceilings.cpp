@@ -45,6 +45,11 @@ nlohmann::json load_ceilings(const std::string& uuid)
     return it == all.end() ? nlohmann::json(nullptr) : *it;
 }
 
+std::string cpu_ceilings_key(const std::string& model)
+{
+    return "cpu:" + model;
+}
+
 void store_ceilings(const std::string& uuid, const std::string& model, const nlohmann::json& measured)
 {
     auto all = read_all_ceilings();

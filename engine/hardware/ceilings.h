@@ -13,8 +13,12 @@ namespace kwb {
 
 std::filesystem::path ceilings_path();
 
-// The stored measurement of the device with this UUID, or null.
+// The stored measurement of the device with this UUID, or null (measured_ceilings.h reads it).
 nlohmann::json load_ceilings(const std::string& uuid);
+
+// The key of a CPU's entry: a CPU has no UUID, so "cpu:" and its model name. No calibration
+// writes it; a person (or a test's fixture) does, for the speed-of-light guard's CPU roofs.
+std::string cpu_ceilings_key(const std::string& model);
 
 // Replaces the device's entry (atomically: other devices' entries are kept). `measured` is the
 // plugin's calibrate reply; model and time are added. Throws std::runtime_error naming the file.

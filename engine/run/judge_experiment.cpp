@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/judge_experiment.h"
 
+#include "run/speed_of_light_input.h"
 #include "run/split_half_check.h"
 #include "study/arm_roles.h"
 #include "study/machine_load.h"
@@ -140,6 +141,8 @@ void judge_experiment(Study& study, Experiment& e, const std::vector<MetricSpec>
     input.predicted_delta_pct = study.prediction.predicted_delta_pct;
     input.split_half = e.split_half;
     FinalVerdict final = apply_study_rules(sample, input, profile);
+    // Last of the study-level rules: an arm faster than the hardware measured nothing.
+    apply_speed_of_light(final, judge_speed_of_light(speed_of_light_input(study, e)));
     if (const auto finding = command::command_control_finding(e)) // command arms: fingerprints, failed requests
         command::apply_control_finding(final, *finding);
     // An unstable run (rule 2) names what the samplers saw rather than generic advice.

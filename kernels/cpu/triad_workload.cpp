@@ -18,8 +18,10 @@ constexpr float kScalar = 3.0f; // STREAM's scalar
 
 class PreparedTriad final : public PreparedWorkload {
 public:
-    PreparedTriad(bool copy, std::size_t n, int threads, int iterations)
+    PreparedTriad(bool copy, std::size_t n, int threads, int iterations, double skip_work_pct)
         : copy_(copy)
+        , skip_work_pct_(skip_work_pct)
+        , done_(std::max<std::size_t>(1, static_cast<std::size_t>(static_cast<double>(n) * (1 - skip_work_pct / 100))))
         , iterations_(iterations)
         , pool_(threads)
         , a_(n)
@@ -38,6 +40,7 @@ public:
         r.iterations = time_iterations(iterations_, [&] { run(); });
         const double ms = mean(r.iterations);
         r.metrics["time_ms"] = ms;
+        // Every element's bytes, also under skip_work_pct: what a kernel that skips work would declare.
         r.metrics["gbs"] = (copy_ ? 2.0 : 3.0) * sizeof(float) * static_cast<double>(a_.size()) / (ms * 1e6);
         return r;
     }
@@ -50,6 +53,14 @@ public:
 
     VerifyResult verify() override
     {
+        if (skip_work_pct_ > 0) { // the test aid's second half: a check that does not look
+            VerifyResult v;
+            v.ok = true;
+            v.detail = fmt::format("check bypassed: skip_work_pct {} (a test aid of the speed-of-light guard; {} of {} "
+                                   "elements processed)",
+                skip_work_pct_, done_, a_.size());
+            return v;
+        }
         run();
         if (copy_)
             return verify_result(max_abs_diff(a_, b_), 0.0, "copy vs its source");
@@ -64,12 +75,14 @@ private:
     void run()
     {
         if (copy_)
-            stream_copy(a_.size(), b_.data(), a_.data(), pool_);
+            stream_copy(done_, b_.data(), a_.data(), pool_);
         else
-            triad(a_.size(), kScalar, b_.data(), c_.data(), a_.data(), pool_);
+            triad(done_, kScalar, b_.data(), c_.data(), a_.data(), pool_);
     }
 
     bool copy_;
+    double skip_work_pct_;
+    std::size_t done_; // elements processed: all of them unless skip_work_pct
     int iterations_;
     ThreadPool pool_;
     std::vector<float> a_, b_, c_;
@@ -93,14 +106,28 @@ public:
         require_cpu(kName, backend);
         const CpuConfig c = cpu_config(params);
         const auto n = static_cast<std::size_t>(c.size_mb) * 1024 * 1024 / sizeof(float);
-        return std::make_unique<PreparedTriad>(op == "copy", n, c.threads, c.iterations);
+        return std::make_unique<PreparedTriad>(op == "copy", n, c.threads, c.iterations, skip_work_pct(params));
     }
 
     void validate(const nlohmann::json& params, Backend backend) const override
     {
         checked_op(params);
+        skip_work_pct(params);
         if (backend == Backend::Cpu)
             cpu_config(params);
+    }
+
+    // The speed-of-light guard's test aid (engine/workloads/descriptions/bandwidth.cpp).
+    static double skip_work_pct(const nlohmann::json& params)
+    {
+        const auto it = params.find("skip_work_pct");
+        if (it == params.end())
+            return 0;
+        const double pct = it->is_number() ? it->get<double>() : -1;
+        if (!(pct >= 0 && pct < 100))
+            throw WorkloadError(
+                fmt::format("{}: parameter 'skip_work_pct' must be a number in [0, 100), got {}", kName, it->dump()));
+        return pct;
     }
 
 private:

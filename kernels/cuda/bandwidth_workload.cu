@@ -88,6 +88,9 @@ struct Config {
     int threads = 256;
     bool wrong = false;
     bool no_write = false; // the GPU tests' hook: the check runs no launch of this arm's kernel
+    // The speed-of-light guard's test aid: launches cover only the first (100 - pct)% of the
+    // elements, bytes_per_launch still counts them all, and the check is bypassed.
+    double skip_work_pct = 0;
 
     explicit Config(const nlohmann::json& p)
     {
@@ -100,10 +103,22 @@ struct Config {
         threads = static_cast<int>(int_param(p, kName, "block_threads", 256, 1, 1 << 20));
         wrong = wants_wrong_result(p);
         no_write = wants_fault(p, "no-write");
+        if (const auto it = p.find("skip_work_pct"); it != p.end()) {
+            skip_work_pct = it->is_number() ? it->get<double>() : -1;
+            if (!(skip_work_pct >= 0 && skip_work_pct < 100))
+                throw ConfigError(
+                    std::string(kName) + ": parameter 'skip_work_pct' must be a number in [0, 100), got " + it->dump());
+        }
+    }
+    // Elements a launch processes: all of them unless skip_work_pct.
+    std::size_t work_count() const
+    {
+        const auto done = static_cast<std::size_t>(static_cast<double>(count) * (1 - skip_work_pct / 100));
+        return std::max<std::size_t>(1, std::min(count, done));
     }
     unsigned blocks() const
     {
-        const std::size_t vectors = count / width;
+        const std::size_t vectors = work_count() / width;
         return static_cast<unsigned>(std::max<std::size_t>(1, (vectors + threads - 1) / threads));
     }
 };
@@ -129,8 +144,8 @@ class Bandwidth final : public GpuWorkload {
 public:
     Bandwidth(const nlohmann::json& params, const Config& cfg, cudaStream_t stream)
         : cfg_(cfg)
-        , set_(acquire_buffers<Arrays>(
-              buffer_key(kName, params, {"vector_width", "block_threads"}), [&] { return Arrays(cfg, stream); }))
+        , set_(acquire_buffers<Arrays>(buffer_key(kName, params, {"vector_width", "block_threads", "skip_work_pct"}),
+              [&] { return Arrays(cfg, stream); }))
         , arrays_(set_->data)
         , kernel_(kernel_for(cfg.width, cfg.triad))
     {
@@ -139,10 +154,16 @@ public:
     void launch(cudaStream_t stream) override
     {
         kernel_<<<cfg_.blocks(), cfg_.threads, 0, stream>>>(
-            arrays_.a.as<float>(), arrays_.b.as<float>(), arrays_.c.as<float>(), cfg_.count);
+            arrays_.a.as<float>(), arrays_.b.as<float>(), arrays_.c.as<float>(), cfg_.work_count());
     }
     nlohmann::json verify(cudaStream_t stream) override
     {
+        if (cfg_.skip_work_pct > 0) // the test aid's second half: a check that does not look
+            return {{"ok", true}, {"max_abs_error", 0.0}, {"tolerance", 0.0},
+                {"compared",
+                    "check bypassed: skip_work_pct " + std::to_string(cfg_.skip_work_pct)
+                        + " (a test aid of the speed-of-light guard; " + std::to_string(cfg_.work_count()) + " of "
+                        + std::to_string(cfg_.count) + " elements processed)"}};
         auto& [a, b, c, ref] = arrays_;
         reference_kernel<<<4096, 256, 0, stream>>>(
             ref.as<float>(), b.as<float>(), c.as<float>(), cfg_.count, cfg_.triad);

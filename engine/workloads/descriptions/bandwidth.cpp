@@ -27,6 +27,11 @@ const WorkloadDescription& bandwidth_description()
                     Backend::Cuda, {"vector_width", 4, int_values({1, 2, 4, 8}), "fp32 elements per thread access"}),
                 only_on(Backend::Cuda, {"block_threads", 256, int_values({128, 256, 512, 1024}), "threads per block"}),
                 cache_param(),
+                {"skip_work_pct", 0.0, {0.0, 90.0, 99.99},
+                    "test aid for the speed-of-light guard, never a measurement: the kernel processes only the first "
+                    "(100 "
+                    "- skip_work_pct)% of the elements while gbs still counts them all, and the correctness check is "
+                    "bypassed (a kernel that skips its work and a check that does not look); a number in [0, 100)"},
             };
         }(),
         []() -> std::vector<MetricSpec> {
