@@ -3,6 +3,7 @@
 
 #include "hardware/binding_classifier.h"
 #include "stats/descriptive.h"
+#include "study/lane_range.h"
 
 #include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
@@ -37,9 +38,11 @@ std::vector<double> repetition_means(const SamplerLane& lane, const std::vector<
         double sum = 0;
         std::size_t n = 0;
         for (auto it = lo; it != hi; ++it) {
-            const double v = lane.values[static_cast<std::size_t>(it - lane.t_s.begin())];
-            if (std::isfinite(v))
-                sum += v, ++n;
+            // The range rule of every lane (study/lane_range.h): a reading a report would not draw
+            // (a study recorded before the rule may hold them) does not count here either.
+            const auto r = check_lane_reading(lane.unit, lane.values[static_cast<std::size_t>(it - lane.t_s.begin())]);
+            if (r.keep)
+                sum += r.value, ++n;
         }
         if (n)
             out.push_back(sum / static_cast<double>(n));

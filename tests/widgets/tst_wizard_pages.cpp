@@ -9,6 +9,7 @@
 #include "run/aa_history.h"
 #include "study/arm_roles.h"
 #include "study/gates.h"
+#include "verdict/metric_diff.h"
 #include "verdict/verdict.h"
 
 #include <QComboBox>
@@ -35,6 +36,7 @@ private slots:
     void abPageBuildsASingleVariableAb();
     void verdictPageShowsTheMissingGates();
     void verdictPageShowsTheDevicesAaHistory();
+    void verdictPageShowsTheMetricDiff();
     void autosaveRestoresAfterACrash();
 
 private:
@@ -258,6 +260,42 @@ void TestWizardPages::verdictPageShowsTheDevicesAaHistory()
         qunsetenv("XDG_STATE_HOME");
     else
         qputenv("XDG_STATE_HOME", oldState);
+}
+
+// Why it is faster, on the page: a recorded H200 study with CUPTI lanes (Triton vs torch.mm worker
+// arms) gets the engine's metric diff (verdict/metric_diff.h), the lanes that moved first.
+void TestWizardPages::verdictPageShowsTheMetricDiff()
+{
+    StudyDocument doc;
+    QVERIFY(doc.load(
+        QStringLiteral(KWB_SOURCE_DIR "/bench/results/2026-12-02-h200-worker-arms/studies/triton-vs-torch.json")));
+    VerdictPage page(&doc);
+    page.refresh();
+    auto* table = page.findChild<QTableWidget*>(u"metricDiffTable"_s);
+    auto* summary = page.findChild<QLabel*>(u"metricDiffSummary"_s);
+    QVERIFY(table && summary);
+    QVERIFY(!table->isHidden());
+    const Experiment& e = doc.study().experiments.front();
+    const auto diff = metric_diff(e, e.arms[0].name, e.arms[1].name, 2.0);
+    QVERIFY(diff);
+    QCOMPARE(table->rowCount(), static_cast<int>(diff->rows.size()));
+    QVERIFY(summary->text().startsWith(u"Why: "_s));
+    QCOMPARE(summary->text(), u"Why: "_s + QString::fromStdString(metric_diff_summary(*diff)));
+    // The lanes beyond their noise lead the table; l2_pct is one of them.
+    int beyond = 0;
+    for (const auto& r : diff->rows)
+        beyond += r.beyond_noise ? 1 : 0;
+    QVERIFY(beyond > 0);
+    for (int i = 0; i < table->rowCount(); ++i)
+        QCOMPARE(table->item(i, 5)->text() == u"beyond"_s, i < beyond);
+    QVERIFY(!table->findItems(u"l2_pct"_s, Qt::MatchExactly).isEmpty());
+
+    // A study without lanes: no table.
+    StudyDocument plain;
+    plain.newStudy();
+    VerdictPage empty(&plain);
+    empty.refresh();
+    QVERIFY(empty.findChild<QTableWidget*>(u"metricDiffTable"_s)->isHidden());
 }
 
 void TestWizardPages::autosaveRestoresAfterACrash()

@@ -10,6 +10,7 @@
 #include "study/arm_roles.h"
 #include "study/gates.h"
 #include "verdict/aa_verdict.h"
+#include "verdict/metric_diff.h"
 #include "verdict/profile_text.h"
 #include "verdict/verdict_json.h"
 
@@ -93,6 +94,20 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
     m_sigma = new SigmaChart(this);
     m_sigma->setObjectName(u"verdictSigmaChart"_s);
     body()->addWidget(m_sigma, 1);
+    // Why it is faster: every lane of the two arms (verdict/metric_diff.h), the moved ones first.
+    m_metricDiffSummary = valueLabel(this);
+    m_metricDiffSummary->setObjectName(u"metricDiffSummary"_s);
+    body()->addWidget(m_metricDiffSummary);
+    m_metricDiff = keyValueTable(this,
+        {tr("lane"), tr("baseline mean [95% CI]"), tr("treatment mean [95% CI]"), tr("difference"), tr("noise band"),
+            tr("beyond noise")});
+    m_metricDiff->setObjectName(u"metricDiffTable"_s);
+    m_metricDiff->setToolTip(tr("Each lane's mean over each arm's judged repetitions (the readings inside them), with "
+                                "a t-based 95% interval; a difference is beyond its noise by the verdict's own rule "
+                                "(|difference| > noise_k x the larger cv)"));
+    m_metricDiff->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_metricDiff->setMaximumHeight(180);
+    body()->addWidget(m_metricDiff);
     m_profile = valueLabel(this);
     m_profile->setForegroundRole(QPalette::PlaceholderText);
     body()->addWidget(m_profile);
@@ -125,6 +140,52 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
     body()->addWidget(m_ledger);
     connect(m_ledger, &QTableWidget::cellChanged, this, &VerdictPage::ledgerEdited);
     connect(m_newAttempt, &QPushButton::clicked, this, &VerdictPage::newAttemptRequested);
+}
+
+void VerdictPage::refreshMetricDiff(const Experiment* e, double noise_k)
+{
+    std::optional<MetricDiff> diff;
+    if (e)
+        if (const AbArms arms = ab_arms(*e))
+            diff = metric_diff(*e, arms.baseline->name, arms.treatment->name, noise_k);
+    m_metricDiffSummary->setVisible(diff.has_value());
+    m_metricDiff->setVisible(diff.has_value());
+    if (!diff)
+        return;
+    setValue(m_metricDiffSummary, tr("Why: %1").arg(qs(metric_diff_summary(*diff))));
+    std::vector<const MetricDiffRow*> rows;
+    for (const auto& r : diff->rows)
+        rows.push_back(&r);
+    std::stable_partition(rows.begin(), rows.end(), [](const MetricDiffRow* r) { return r->beyond_noise; });
+    const auto meanCi = [](const ArmLaneStats& a, const QString& unit) -> QString {
+        if (!a.mean)
+            return u"–"_s;
+        QString text = QString::number(*a.mean, 'g', 4) + (unit.isEmpty() ? QString() : u" "_s + unit);
+        if (a.ci95_low)
+            text += u" [%1, %2]"_s.arg(QString::number(*a.ci95_low, 'g', 4), QString::number(*a.ci95_high, 'g', 4));
+        return text + u" (n = %1)"_s.arg(static_cast<qulonglong>(a.repetitions));
+    };
+    m_metricDiff->setRowCount(static_cast<int>(rows.size()));
+    for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
+        const MetricDiffRow& r = *rows[static_cast<std::size_t>(i)];
+        const QString unit = qs(r.unit);
+        const QStringList cells {qs(r.metric), meanCi(r.baseline, unit), meanCi(r.treatment, unit),
+            r.delta_pct ? QString::number(*r.delta_pct, 'f', 1) + u" %"_s : u"–"_s,
+            r.noise_pct ? u"± "_s + QString::number(*r.noise_pct, 'f', 1) + u" %"_s : u"–"_s,
+            !(r.delta_pct && r.noise_pct) ? u"–"_s : (r.beyond_noise ? tr("beyond") : tr("within"))};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+            item->setToolTip(cells[c]);
+            if (r.beyond_noise)
+                item->setFont([&] {
+                    QFont f = item->font();
+                    f.setBold(true);
+                    return f;
+                }());
+            m_metricDiff->setItem(i, c, item);
+        }
+    }
 }
 
 QString VerdictPage::gatesText() const
@@ -224,6 +285,7 @@ void VerdictPage::refresh()
         evidence += tr("\nWelch p = %1 · Mann-Whitney p = %2").arg(p(sample->p_welch), p(sample->p_mannwhitney));
     }
     setValue(m_evidence, evidence);
+    refreshMetricDiff(e, sample ? sample->profile.noise_k : make_profile("generic", Direction::Lower).noise_k);
 
     const auto& predicted = document()->study().prediction.predicted_delta_pct;
     QString prediction = predicted ? tr("Prediction check: predicted %1 %, measured %2")

@@ -4,6 +4,11 @@
 #include "pages/phase_page.h"
 
 class QPushButton;
+class QTableWidget;
+
+namespace kwb {
+struct Experiment;
+}
 
 namespace kwb::gui {
 
@@ -37,6 +42,7 @@ signals:
 
 private:
     void ledgerEdited(int row, int column);
+    void refreshMetricDiff(const Experiment* e, double noise_k);
 
     bool m_filling = false;
     QLabel* m_gates;
@@ -52,6 +58,8 @@ private:
     QLabel* m_aa;
     QLabel* m_aaHistory;
     SigmaChart* m_sigma;
+    QLabel* m_metricDiffSummary;
+    QTableWidget* m_metricDiff;
 };
 
 } // namespace kwb::gui

@@ -128,6 +128,21 @@ private slots:
         QVERIFY(!metric_diff(e, "baseline", "treatment", 2.0));
     }
 
+    // A study recorded before the range rule holds impossible readings (sm_pct 533%); the diff,
+    // like the report, leaves out what the rule drops and keeps what it clamps.
+    void readingsTheRangeRuleDropsDoNotCount()
+    {
+        Experiment e = two_arms();
+        auto& dram = e.lanes[0];
+        dram.t_s.insert(dram.t_s.begin() + 1, 0.3);
+        dram.values.insert(dram.values.begin() + 1, 533.0);
+        const auto d = metric_diff(e, "baseline", "treatment", 2.0);
+        QVERIFY(std::fabs(*row(*d, "dram_pct").baseline.mean - 66.6) < 1e-12);
+        dram.values[1] = 100.3; // clamped to 100: the first repetition reads (66 + 100 + 67 + 68) / 4
+        const auto c = metric_diff(e, "baseline", "treatment", 2.0);
+        QVERIFY(std::fabs(*row(*c, "dram_pct").baseline.mean - (75.25 + 66 + 68 + 66 + 66) / 5) < 1e-12);
+    }
+
     void aLaneMissingInSomeRepetitionsIsNamed()
     {
         Experiment e = two_arms();
