@@ -32,6 +32,7 @@ struct RunSettings {
     int device = 0; // the CUDA device index
     bool new_device = false; // continue an experiment measured on another device model as a new one
     bool new_attempt = false; // a finished study: attempt its last experiment again
+    bool device_named = false; // --device was given: a command experiment left at auto runs on that GPU
 };
 
 struct PlannedExperiment {
@@ -76,8 +77,8 @@ struct SessionResult {
     std::string stopped_experiment; // the experiment stopped mid-run; empty when the stop came between two
 };
 
-// The identity of the device a backend runs on here: the CPU, or CUDA device `index`. Throws
-// RunRefused when there is no such CUDA device.
+// The identity of the device a backend runs on here: the CPU, or CUDA device `index` (the plugin's
+// sheet, else NVML's: run/visible_gpu.h). Throws RunRefused when there is no such CUDA device.
 DeviceIdentity device_identity_here(Backend backend, int index);
 
 // The device of a worker experiment (docs/worker-protocol.md): what the worker described. A GPU
