@@ -85,9 +85,12 @@ DeviceIdentity worker_device_identity(const WorkerDescription& d, int index)
 {
     if (d.device.kind != "cuda")
         return device_identity_here(Backend::Cpu, index);
+    // The GPU it says it ran on (its uuid), else the one at the run's index, else its own words.
     const auto& nvml = nvml::Library::instance();
-    if (const auto device = nvml.device_by_index(index))
+    if (const auto device = d.device.uuid.empty() ? std::nullopt : nvml.device_by_uuid(d.device.uuid))
         return {"cuda", device->name(), device->uuid(), index, nvml.driver_version()};
+    if (auto gpu = visible_gpu(index))
+        return *gpu;
     return {"cuda", d.device.name.empty() ? std::string("unknown GPU") : d.device.name, d.device.uuid, index, ""};
 }
 

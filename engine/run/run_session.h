@@ -82,9 +82,9 @@ struct SessionResult {
 DeviceIdentity device_identity_here(Backend backend, int index);
 
 // The device of a worker experiment (docs/worker-protocol.md): what the worker described. A GPU
-// worker's is the GPU at the run's --device index as NVML sees it (model, uuid, driver), so its
-// lanes, clocks and A/A history are that GPU's; without NVML, the worker's own words. A CPU worker
-// runs on this host's CPU.
+// worker's is the GPU it described by uuid as NVML sees it (model, uuid, driver), else the GPU at
+// the run's --device index (run/visible_gpu.h), so its lanes, clocks and A/A history are that
+// GPU's; with neither, the worker's own words. A CPU worker runs on this host's CPU.
 DeviceIdentity worker_device_identity(const WorkerDescription& description, int index);
 
 class RunSession {
