@@ -392,9 +392,10 @@ int run(const NewOptions& o)
     if (worker_form && command_form)
         throw BadInput("--worker: a study's arms are commands (--baseline-cmd) or workers (--worker), not both");
     if (!command_form)
-        for (const auto& [option, given] : {std::pair {"--adapter", !o.adapter.empty()},
-                 {"--check-cmd", !o.check_cmd.empty()}, {"--adapter-options", !o.adapter_options.empty()},
-                 {"--baseline-check", !o.baseline_check.empty()}, {"--treatment-check", !o.treatment_check.empty()}})
+        for (const auto& [option, given] :
+            {std::pair {"--adapter", !o.adapter.empty()}, {"--check-cmd", !o.check_cmd.empty()},
+                {"--adapter-options", !o.adapter_options.empty()}, {"--baseline-check", !o.baseline_check.empty()},
+                {"--treatment-check", !o.treatment_check.empty()}, {"--expect-differ", !o.expect_differ.empty()}})
             if (given)
                 throw BadInput(
                     fmt::format("{}: applies to external commands only (--baseline-cmd, --treatment-cmd)", option));

@@ -53,7 +53,8 @@ std::string option_of(const std::string& field)
     static const std::map<std::string, std::string> option
         = {{"baseline", "--baseline-cmd"}, {"treatment", "--treatment-cmd"}, {"adapter", "--adapter"},
             {"metric", "--metric"}, {"profile", "--profile"}, {"runs_per_arm", "--runs"}, {"warmup_runs", "--warmup"},
-            {"split_halves", "--split-half"}, {"duration_s", "--duration"}, {"max_seconds", "--max-seconds"}};
+            {"split_halves", "--split-half"}, {"duration_s", "--duration"}, {"max_seconds", "--max-seconds"},
+            {"backend", "--backend"}, {"expect_differ", "--expect-differ"}};
     const auto it = option.find(field);
     return it == option.end() ? field : it->second;
 }
@@ -80,6 +81,8 @@ Study build_command_study(const NewOptions& o)
     r.guards = o.guards;
     r.profile = o.profile;
     r.aa_arm = o.aa_arm; // the baseline command again, as its own arm (study/arm_roles.h)
+    r.backend = o.backend;
+    r.expect_differ = o.expect_differ;
     if (o.runs < 1)
         throw BadInput("--runs: must be at least 1");
     r.plan.runs_per_arm = planned_runs(o);
@@ -145,6 +148,9 @@ void add_command_form_options(CLI::App* cmd, NewOptions& o)
         "The baseline's own correctness check (exit 0 = correct), instead of a shared --check-cmd");
     cmd->add_option("--treatment-check", o.treatment_check,
         "The treatment's own correctness check (exit 0 = correct), instead of a shared --check-cmd");
+    cmd->add_option("--expect-differ", o.expect_differ,
+        "A fingerprint field the arms are expected to report differently, e.g. benchmark (repeatable): shown "
+        "with the verdict, not a blocker");
 }
 
 } // namespace kwb::cli::new_form

@@ -65,7 +65,7 @@ template<typename... Args> void say(std::FILE* to, fmt::format_string<Args...> f
 
 RunSettings session_settings(const RunOptions& o)
 {
-    return {o.study, o.backend, o.device, o.new_device, o.new_attempt};
+    return {o.study, o.backend, o.device, o.new_device, o.new_attempt, o.device_given || !o.devices.empty()};
 }
 
 // `kwb run STUDY --cell ID`: the part to run. An existing part is resumed when it holds every

@@ -47,6 +47,7 @@ struct NewOptions {
     std::string cwd, check_cmd, adapter_options;
     std::vector<std::string> env;
     std::string baseline_check, treatment_check; // per-arm checks of command arms
+    std::vector<std::string> expect_differ; // fingerprint fields the command arms may report apart
     // Worker arms (docs/worker-protocol.md): one worker and --vary / --grid over its parameters,
     // or two workers. --cwd, --env, --timeout and --max-output apply to them too.
     std::string worker, baseline_worker, treatment_worker;

@@ -145,6 +145,8 @@ void judge_experiment(Study& study, Experiment& e, const std::vector<MetricSpec>
     apply_speed_of_light(final, judge_speed_of_light(speed_of_light_input(study, e)));
     if (const auto finding = command::command_control_finding(e)) // command arms: fingerprints, failed requests
         command::apply_control_finding(final, *finding);
+    for (auto& note : command::command_control_notes(e)) // declared differences: shown, not blockers
+        final.reasons.push_back(std::move(note));
     // An unstable run (rule 2) names what the samplers saw rather than generic advice.
     const MachineLoad load = machine_load(e);
     if (sample.word == VerdictWord::Inconclusive && sample.rule == 2)

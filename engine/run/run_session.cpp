@@ -5,6 +5,7 @@
 #include "hardware/gpu_backend.h"
 #include "hardware/nvml.h"
 #include "hardware/nvml_monitor.h"
+#include "run/visible_gpu.h"
 #include "sampling/queued_sampler.h"
 #include "sampling/sampler_set.h"
 #include "study/arm_roles.h"
@@ -75,12 +76,8 @@ DeviceIdentity device_identity_here(Backend backend, int index)
                 return identity_from_sheet(d);
         return {"cpu", "unknown CPU", "", std::nullopt, ""};
     }
-    const auto* api = GpuBackend::instance().api();
-    const auto devices = nlohmann::json::parse(api ? api->devices_json() : "[]", nullptr, false);
-    if (devices.is_array())
-        for (const auto& d : devices)
-            if (d.value("index", -1) == index)
-                return identity_from_sheet(d);
+    if (auto gpu = visible_gpu(index))
+        return *gpu;
     throw RunRefused(fmt::format("--device: there is no CUDA device {} here", index));
 }
 
@@ -88,9 +85,12 @@ DeviceIdentity worker_device_identity(const WorkerDescription& d, int index)
 {
     if (d.device.kind != "cuda")
         return device_identity_here(Backend::Cpu, index);
+    // The GPU it says it ran on (its uuid), else the one at the run's index, else its own words.
     const auto& nvml = nvml::Library::instance();
-    if (const auto device = nvml.device_by_index(index))
+    if (const auto device = d.device.uuid.empty() ? std::nullopt : nvml.device_by_uuid(d.device.uuid))
         return {"cuda", device->name(), device->uuid(), index, nvml.driver_version()};
+    if (auto gpu = visible_gpu(index))
+        return *gpu;
     return {"cuda", d.device.name.empty() ? std::string("unknown GPU") : d.device.name, d.device.uuid, index, ""};
 }
 
@@ -102,7 +102,7 @@ RunSession::RunSession(const WorkloadRegistry& registry, RunSettings settings)
 
 Runnability RunSession::check(const Study& study, const Experiment& e, Where where) const
 {
-    Runnability r = check_runnable(registry_, study, e, settings_.backend);
+    Runnability r = check_runnable(registry_, study, e, settings_.backend, settings_.device_named);
     if (!r.problem.empty())
         throw RunRefused(fmt::format("{}: experiment {}: {}", settings_.study, e.id, r.problem));
     if (!r.unavailable.empty() && where == Where::Here)

@@ -32,6 +32,7 @@ struct RunSettings {
     int device = 0; // the CUDA device index
     bool new_device = false; // continue an experiment measured on another device model as a new one
     bool new_attempt = false; // a finished study: attempt its last experiment again
+    bool device_named = false; // --device was given: a command experiment left at auto runs on that GPU
 };
 
 struct PlannedExperiment {
@@ -76,14 +77,14 @@ struct SessionResult {
     std::string stopped_experiment; // the experiment stopped mid-run; empty when the stop came between two
 };
 
-// The identity of the device a backend runs on here: the CPU, or CUDA device `index`. Throws
-// RunRefused when there is no such CUDA device.
+// The identity of the device a backend runs on here: the CPU, or CUDA device `index` (the plugin's
+// sheet, else NVML's: run/visible_gpu.h). Throws RunRefused when there is no such CUDA device.
 DeviceIdentity device_identity_here(Backend backend, int index);
 
 // The device of a worker experiment (docs/worker-protocol.md): what the worker described. A GPU
-// worker's is the GPU at the run's --device index as NVML sees it (model, uuid, driver), so its
-// lanes, clocks and A/A history are that GPU's; without NVML, the worker's own words. A CPU worker
-// runs on this host's CPU.
+// worker's is the GPU it described by uuid as NVML sees it (model, uuid, driver), else the GPU at
+// the run's --device index (run/visible_gpu.h), so its lanes, clocks and A/A history are that
+// GPU's; with neither, the worker's own words. A CPU worker runs on this host's CPU.
 DeviceIdentity worker_device_identity(const WorkerDescription& description, int index);
 
 class RunSession {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/runnability.h"
 
+#include "run/visible_gpu.h"
 #include "study/arm_roles.h"
 #include "study/experiment_shape.h"
 #include "workloads/command/command_workload.h"
@@ -59,6 +60,25 @@ Runnability choose_backend(const Workload& w, const Experiment& e, std::string w
     return r;
 }
 
+// A command experiment (docs/adapters.md): kwb cannot see what a command runs on, so it runs on the
+// GPU only when told so: backend "cuda" (the experiment's, kwb new --backend cuda, or the run's),
+// or "auto" when the run names a device (kwb run --device N, a spread-out cell) and a GPU is there;
+// otherwise on the host's CPU. Its GPU needs no plugin code, only a device visible at that index.
+Runnability choose_command_backend(const std::string& wanted, bool device_named)
+{
+    Runnability r;
+    if (wanted != "auto" && wanted != "cpu" && wanted != "cuda") {
+        r.problem = fmt::format("unknown backend '{}' (expected auto, cpu or cuda)", wanted);
+        return r;
+    }
+    const std::string why = wanted == "cpu" ? std::string() : no_visible_gpu_reason(selected_cuda_device());
+    if (wanted == "cuda" && !why.empty())
+        r.unavailable = fmt::format("the commands' GPU is not visible: {}", why);
+    else if (wanted == "cuda" || (wanted == "auto" && device_named && why.empty()))
+        r.backend = Backend::Cuda;
+    return r;
+}
+
 // A worker experiment (docs/worker-protocol.md): each arm's parameters resolve against its own
 // recorded description, and the backend is the device the worker described, not one kwb picks.
 Runnability check_worker_runnable(const Workload& w, const Study& study, const Experiment& e, const std::string& wanted)
@@ -113,8 +133,8 @@ Runnability check_worker_runnable(const Workload& w, const Study& study, const E
 
 } // namespace
 
-Runnability check_runnable(
-    const WorkloadRegistry& registry, const Study& study, const Experiment& e, std::string_view backend_option)
+Runnability check_runnable(const WorkloadRegistry& registry, const Study& study, const Experiment& e,
+    std::string_view backend_option, bool device_named)
 {
     Runnability r;
     const Workload* w = registry.find(e.workload);
@@ -149,7 +169,9 @@ Runnability check_runnable(
         r.problem = shape.problem;
         return r;
     }
-    Runnability chosen = choose_backend(*w, e, backend_option.empty() ? e.backend : std::string(backend_option));
+    const std::string wanted = backend_option.empty() ? e.backend : std::string(backend_option);
+    const bool command = w->name() == command::kCommandWorkload;
+    Runnability chosen = command ? choose_command_backend(wanted, device_named) : choose_backend(*w, e, wanted);
     if (!chosen.runnable())
         return chosen;
     r.backend = chosen.backend;
@@ -158,6 +180,8 @@ Runnability check_runnable(
     // Parameters the chosen backend lacks, and configurations the GPU cannot hold, are bad input
     // found before anything runs ("block 256x256x64, 4 stages needs 256 KiB of shared memory").
     for (const Arm* arm : pair) {
+        if (command) // a command has no parameters, and its GPU no configuration kwb knows
+            break;
         nlohmann::json params;
         try {
             params = resolve_params(*w, arm->params, r.backend);

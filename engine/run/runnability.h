@@ -27,8 +27,9 @@ struct Runnability {
 
 // `backend_option` overrides the experiment's own backend ("auto", "cpu", "cuda"; empty: the
 // experiment's). CUDA configurations are checked against the selected CUDA device
-// (workloads/cuda_workload.h, select_cuda_device).
+// (workloads/cuda_workload.h, select_cuda_device). An external command runs on the CPU unless its
+// backend is cuda, or auto with `device_named` (the run named a device) where a GPU is visible.
 Runnability check_runnable(const WorkloadRegistry& registry, const Study& study, const Experiment& experiment,
-    std::string_view backend_option);
+    std::string_view backend_option, bool device_named = false);
 
 } // namespace kwb

@@ -20,7 +20,7 @@
 // for every incompatible change.
 namespace kwb {
 
-inline constexpr int kStudySchemaVersion = 6;
+inline constexpr int kStudySchemaVersion = 7;
 
 // Phase 1: one metric, from X to Y, and the K/R/W triple.
 struct Target {
@@ -278,6 +278,9 @@ struct Experiment {
     // buffer-defining parameters are equal share them on the GPU backend), false when some arm had
     // its own; absent where the workload does not say (CPU workloads, external commands).
     std::optional<bool> shared_buffers;
+    // Schema 7: fingerprint fields the user declared expected to differ between the arms (kwb new
+    // --expect-differ FIELD): such a difference is reported, not a blocker (command_controls.h).
+    std::vector<std::string> expect_differ;
 };
 
 // Schema 3, phase 6: one variable of a grid and its levels; levels[0] is the baseline level.

@@ -89,6 +89,14 @@ void migrate_5_to_6(nlohmann::json& doc)
     doc["schema_version"] = 6;
 }
 
+// Version 7 lets an experiment declare fingerprint fields expected to differ between its arms
+// (`expect_differ`, kwb new --expect-differ): a new optional field, absent meaning none, so an
+// older document needs nothing but its number.
+void migrate_6_to_7(nlohmann::json& doc)
+{
+    doc["schema_version"] = 7;
+}
+
 } // namespace
 
 void migrate_study_json(nlohmann::json& doc)
@@ -121,6 +129,8 @@ void migrate_study_json(nlohmann::json& doc)
         migrate_4_to_5(doc);
     if (version <= 5)
         migrate_5_to_6(doc);
+    if (version <= 6)
+        migrate_6_to_7(doc);
 }
 
 Study parse_study(std::string_view text, const std::string& origin)

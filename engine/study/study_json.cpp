@@ -251,6 +251,8 @@ json to_json(const Experiment& e, bool with_samples)
         out["timed_elapsed_s"] = *e.timed_elapsed_s;
     if (e.shared_buffers)
         out["shared_buffers"] = *e.shared_buffers;
+    if (!e.expect_differ.empty())
+        out["expect_differ"] = e.expect_differ;
     return out;
 }
 
@@ -492,6 +494,10 @@ Experiment experiment_from(const JsonReader& r)
             r.fail("shared_buffers", "must be true or false");
         e.shared_buffers = r.json().at("shared_buffers").get<bool>();
     }
+    e.expect_differ = strings(r, "expect_differ");
+    for (const auto& field : e.expect_differ)
+        if (field.empty())
+            r.fail("expect_differ", "a fingerprint field name is not empty");
     e.group = r.string_or("group", "");
     if (const auto* cell = r.optional_array("cell"))
         for (size_t i = 0; i < cell->size(); ++i) {

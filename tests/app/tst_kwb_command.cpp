@@ -183,6 +183,114 @@ private slots:
         QCOMPARE(
             kwb({L("new"), L("--baseline-cmd"), L("x"), L("--treatment-cmd"), L("x"), L("--out"), study}).exit_code, 2);
     }
+    // --expect-differ: an undeclared differing fingerprint field blocks the verdict and names the
+    // option; a declared one is recorded and shown (the study, the final verdict's reasons, kwb
+    // report), not a blocker; a field the adapter does not report is refused at kwb new.
+    void expect_differ_declares_a_fingerprint_difference()
+    {
+        QTemporaryDir dir;
+        const auto arm = [&](const char* mean, const char* model, const QString& seq) {
+            return kStandin
+                + L(" --format vllm --mean %1 --model %2 --sequence %3 --out {out}").arg(L(mean), L(model), seq);
+        };
+        const auto make = [&](const QString& study, const QStringList& extra) {
+            QStringList args {L("new"), L("--baseline-cmd"), arm("80", "a", study + L(".b")), L("--treatment-cmd"),
+                arm("60", "b", study + L(".t")), L("--metric"), L("mean_ttft_ms"), L("--runs"), L("6"), L("--warmup"),
+                L("0"), L("--check-cmd"), L("true"), L("--out"), study};
+            return kwb(args + extra);
+        };
+        const auto reasons = [](const QJsonObject& e) {
+            QStringList out;
+            for (const auto& x : e[L("final_verdict")].toObject()[L("reasons")].toArray())
+                out << x.toString();
+            return out.join(L("\n"));
+        };
+        const QString refused = dir.filePath(L("refused.json"));
+        auto r = make(refused, {L("--adapter"), L("vllm"), L("--expect-differ"), L("benchmark")});
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.startsWith("kwb: --expect-differ: 'benchmark' is not a fingerprint field of the vllm adapter "
+                                  "(fields: model_id, "),
+            r.err.constData());
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY(!QFile::exists(refused));
+        r = kwb({L("new"), L("--workload"), L("gemm"), L("--vary"), L("block=32,128"), L("--expect-differ"),
+            L("benchmark"), L("--out"), refused});
+        QCOMPARE(r.exit_code, 2); // built-in arms report no fingerprint
+        QVERIFY2(r.err.contains("--expect-differ: applies to external commands only"), r.err.constData());
+
+        const QString undeclared = dir.filePath(L("undeclared.json"));
+        QCOMPARE(make(undeclared, {}).exit_code, 0);
+        r = kwb({L("run"), undeclared});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        auto e = load(undeclared)[L("experiments")].toArray()[0].toObject();
+        QCOMPARE(e[L("final_verdict")].toObject()[L("verdict")].toString(), L("INCONCLUSIVE"));
+        QVERIFY2(reasons(e).startsWith(L("matched controls: fingerprint field 'model_id' differs between arms "
+                                         "(baseline 'a', treatment 'b'); if expected, `kwb new --expect-differ "
+                                         "model_id`")),
+            qPrintable(reasons(e)));
+
+        const QString declared = dir.filePath(L("declared.json"));
+        r = make(declared, {L("--expect-differ"), L("model_id")});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        auto s = load(declared);
+        QCOMPARE(s[L("schema_version")].toInt(), 7);
+        e = s[L("experiments")].toArray()[0].toObject();
+        QCOMPARE(e[L("expect_differ")].toArray(), QJsonArray {L("model_id")});
+        r = kwb({L("run"), declared});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        e = load(declared)[L("experiments")].toArray()[0].toObject();
+        QCOMPARE(e[L("verdict")].toObject()[L("verdict")].toString(), L("LICENSE")); // 25% lower TTFT
+        QVERIFY2(!reasons(e).contains(L("if expected")), qPrintable(reasons(e)));
+        const QString note = L("matched controls: fingerprint field 'model_id' differs between arms as declared "
+                               "(--expect-differ; not a blocker): baseline 'a', treatment 'b'");
+        QVERIFY2(reasons(e).contains(note), qPrintable(reasons(e)));
+        r = kwb({L("report"), declared, L("--format"), L("md")});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        QVERIFY2(QString::fromUtf8(r.out).contains(note), r.out.constData());
+    }
+    // A command that uses a GPU records that GPU (kwb new --backend cuda, or kwb run --device N on
+    // the default auto), never the host's CPU; without a GPU, cuda fails the run and auto stays on
+    // the CPU. Both halves run here: which one is checked depends on the machine.
+    void command_on_a_gpu_records_the_gpu()
+    {
+        QTemporaryDir dir;
+        QString gpu_name;
+        for (const auto& d :
+            QJsonDocument::fromJson(kwb({L("devices"), L("--json")}).out).object()[L("devices")].toArray())
+            if (d.toObject()[L("kind")].toString() == L("cuda") && d.toObject()[L("index")].toInt(-1) == 0)
+                gpu_name = d.toObject()[L("name")].toString();
+        const auto make = [&](const QString& study, const QStringList& extra) {
+            return kwb(QStringList {L("new"), L("--baseline-cmd"), kStandin + L(" --format gbench"),
+                           L("--treatment-cmd"), kStandin + L(" --format gbench --mean 12"), L("--adapter"),
+                           L("gbench"), L("--runs"), L("2"), L("--warmup"), L("0"), L("--out"), study}
+                + extra);
+        };
+        const auto device = [](const QString& study) {
+            return load(study)[L("experiments")].toArray()[0].toObject()[L("device")].toObject();
+        };
+        const QString cuda = dir.filePath(L("cuda.json"));
+        QCOMPARE(make(cuda, {L("--backend"), L("cuda")}).exit_code, 0);
+        QCOMPARE(load(cuda)[L("experiments")].toArray()[0].toObject()[L("backend")].toString(), L("cuda"));
+        auto r = kwb({L("run"), cuda, L("--no-cupti")});
+        if (gpu_name.isEmpty()) {
+            QCOMPARE(r.exit_code, 1);
+            QVERIFY2(r.err.contains("the commands' GPU is not visible: no CUDA device 0 here"), r.err.constData());
+        } else {
+            QVERIFY2(r.exit_code == 0, r.err.constData());
+            QCOMPARE(device(cuda)[L("kind")].toString(), L("cuda"));
+            QCOMPARE(device(cuda)[L("name")].toString(), gpu_name);
+        }
+        const QString automatic = dir.filePath(L("auto.json"));
+        QCOMPARE(make(automatic, {}).exit_code, 0);
+        QCOMPARE(load(automatic)[L("experiments")].toArray()[0].toObject()[L("backend")].toString(), L("auto"));
+        r = kwb({L("run"), automatic, L("--device"), L("0"), L("--no-cupti")});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        QCOMPARE(device(automatic)[L("kind")].toString(), gpu_name.isEmpty() ? L("cpu") : L("cuda"));
+        const QString plain = dir.filePath(L("plain.json"));
+        QCOMPARE(make(plain, {}).exit_code, 0);
+        QCOMPARE(kwb({L("run"), plain}).exit_code, 0);
+        QCOMPARE(device(plain)[L("kind")].toString(), L("cpu")); // no device named: the host's CPU
+    }
     void test_arm_runs_once_and_records_nothing()
     {
         QTemporaryDir dir;

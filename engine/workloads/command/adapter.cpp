@@ -3,6 +3,7 @@
 
 #include "workloads/command/builtin_adapters.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace kwb::command {
@@ -31,6 +32,25 @@ std::vector<std::string> adapter_names()
 {
     return {"nvbench", "gbench", "ncu", "vllm", "sglang", "genai-perf", "genai-perf-csv", "llama-bench", "keymap",
         "regex", "console"};
+}
+
+std::vector<std::string> fingerprint_fields(const std::string& adapter, const nlohmann::json& options)
+{
+    if (adapter != "auto")
+        return make_adapter(adapter, options)->fingerprint_fields();
+    std::vector<std::string> out;
+    for (const auto& name : adapter_names()) {
+        std::unique_ptr<Adapter> a;
+        try {
+            a = make_adapter(name, options);
+        } catch (const AdapterError&) {
+            continue; // options for another adapter (keymap needs its map): it is not the one detected
+        }
+        for (auto& f : a->fingerprint_fields())
+            if (std::find(out.begin(), out.end(), f) == out.end())
+                out.push_back(std::move(f));
+    }
+    return out;
 }
 
 std::unique_ptr<Adapter> make_adapter(const std::string& name, const nlohmann::json& options)

@@ -47,6 +47,9 @@ public:
     virtual bool detects(const std::string& text) const = 0;
     // Throws AdapterError naming what is missing; never returns a metric it did not read.
     virtual Reading read(const std::string& text) const = 0;
+    // Every fingerprint field read() may report (docs/adapters.md): the names `kwb new
+    // --expect-differ` accepts.
+    virtual std::vector<std::string> fingerprint_fields() const = 0;
 };
 
 // The canonical metric names with their units, directions and definitions.
@@ -60,6 +63,10 @@ std::vector<std::string> adapter_names();
 std::unique_ptr<Adapter> make_adapter(const std::string& name, const nlohmann::json& options = {});
 // The first adapter that detects `text`; null when none does.
 std::unique_ptr<Adapter> detect_adapter(const std::string& text, const nlohmann::json& options = {});
+
+// The fingerprint fields an arm's adapter may report: the named adapter's, or under "auto" every
+// adapter's (in detection order, each once). Throws AdapterError for an unknown name or bad options.
+std::vector<std::string> fingerprint_fields(const std::string& adapter, const nlohmann::json& options = {});
 
 // Unit and direction of a metric any adapter may produce (documented keys first, then by its
 // suffix: *_ms lower, *_tok_s / *throughput higher); nullopt-like spec with empty unit otherwise.

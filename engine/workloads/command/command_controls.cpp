@@ -4,8 +4,10 @@
 #include "study/arm_roles.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fmt/format.h>
+#include <map>
 #include <set>
 
 namespace kwb::command {
@@ -16,36 +18,64 @@ bool judged(const Sample& s)
     return !s.warmup && !s.discarded && !s.failed;
 }
 
+using Values = std::set<std::string>;
+// Fingerprint field -> arm -> the values its judged repetitions reported.
+using Seen = std::map<std::string, std::map<std::string, Values>>;
+
+Seen fingerprints_seen(const Experiment& e)
+{
+    Seen seen;
+    for (const auto& s : e.samples)
+        if (judged(s))
+            for (const auto& [field, value] : s.fingerprint)
+                seen[field][s.arm].insert(value);
+    return seen;
+}
+
+std::string quoted(const Values& v)
+{
+    std::string out;
+    for (const auto& x : v)
+        out += fmt::format("{}'{}'", out.empty() ? "" : ", ", x);
+    return out;
+}
+
+// The option as a shell takes it: a field with a space ("Grid Size") in quotes.
+std::string expect_differ_option(const std::string& field)
+{
+    const bool plain = std::all_of(field.begin(), field.end(),
+        [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-' || c == '.'; });
+    return fmt::format("`kwb new --expect-differ {}`", plain ? field : "'" + field + "'");
+}
+
+bool declared(const Experiment& e, const std::string& field)
+{
+    return std::find(e.expect_differ.begin(), e.expect_differ.end(), field) != e.expect_differ.end();
+}
+
 } // namespace
 
 std::optional<ControlFinding> command_control_finding(const Experiment& e)
 {
     if (ab_arm_count(e) != 2) // an A/A arm beside the A/B is allowed; baseline and treatment are compared
         return std::nullopt;
-    // Fingerprint fields: the set of values each arm saw.
-    std::map<std::string, std::map<std::string, std::set<std::string>>> seen; // field -> arm -> values
-    for (const auto& s : e.samples)
-        if (judged(s))
-            for (const auto& [field, value] : s.fingerprint)
-                seen[field][s.arm].insert(value);
-    for (const auto& [field, arms] : seen) {
-        const auto b = arms.find(e.arms[0].name), t = arms.find(e.arms[1].name);
-        const auto list = [](const std::set<std::string>& v) {
-            std::string out;
-            for (const auto& x : v)
-                out += (out.empty() ? "" : ", ") + x;
-            return out;
-        };
+    const std::string& base = e.arms[0].name;
+    const std::string& treat = e.arms[1].name;
+    for (const auto& [field, arms] : fingerprints_seen(e)) {
+        if (declared(e, field)) // expected: command_control_notes says what differed
+            continue;
+        const auto b = arms.find(base), t = arms.find(treat);
         if (b == arms.end() || t == arms.end()) {
             const auto& has = b == arms.end() ? t : b;
             return ControlFinding {"INCONCLUSIVE",
-                fmt::format("matched controls: fingerprint field '{}' is reported by arm {} only ({})", field,
-                    has->first, list(has->second))};
+                fmt::format("matched controls: fingerprint field '{}' is reported by arm {} only ({}); if expected, {}",
+                    field, has->first, quoted(has->second), expect_differ_option(field))};
         }
         if (b->second != t->second)
             return ControlFinding {"INCONCLUSIVE",
-                fmt::format("matched controls: fingerprint field '{}' differs: {} ran {}, {} ran {}", field, b->first,
-                    list(b->second), t->first, list(t->second))};
+                fmt::format("matched controls: fingerprint field '{}' differs between arms ({} {}, {} {}); if "
+                            "expected, {}",
+                    field, base, quoted(b->second), treat, quoted(t->second), expect_differ_option(field))};
     }
     // Failed requests.
     std::map<std::string, double> failed;
@@ -64,6 +94,42 @@ std::optional<ControlFinding> command_control_finding(const Experiment& e)
         return ControlFinding {"INCONCLUSIVE", fmt::format("failed requests: {}", who)};
     }
     return std::nullopt;
+}
+
+std::vector<std::string> command_control_notes(const Experiment& e)
+{
+    std::vector<std::string> notes;
+    if (ab_arm_count(e) != 2 || e.expect_differ.empty())
+        return notes;
+    const Seen seen = fingerprints_seen(e);
+    const std::string& base = e.arms[0].name;
+    const std::string& treat = e.arms[1].name;
+    for (const auto& field : e.expect_differ) {
+        const auto f = seen.find(field);
+        const Values none;
+        const auto values = [&](const std::string& arm) -> const Values& {
+            if (f == seen.end())
+                return none;
+            const auto a = f->second.find(arm);
+            return a == f->second.end() ? none : a->second;
+        };
+        const Values &b = values(base), &t = values(treat);
+        const auto said = [](const Values& v) { return v.empty() ? std::string("nothing") : quoted(v); };
+        if (b.empty() && t.empty())
+            notes.push_back(fmt::format(
+                "matched controls: fingerprint field '{}' was declared to differ (--expect-differ); neither arm "
+                "reported it",
+                field));
+        else if (b == t)
+            notes.push_back(fmt::format("matched controls: fingerprint field '{}' was declared to differ "
+                                        "(--expect-differ), yet both arms reported {}",
+                field, quoted(b)));
+        else
+            notes.push_back(fmt::format("matched controls: fingerprint field '{}' differs between arms as declared "
+                                        "(--expect-differ; not a blocker): {} {}, {} {}",
+                field, base, said(b), treat, said(t)));
+    }
+    return notes;
 }
 
 void apply_control_finding(FinalVerdict& final, const ControlFinding& f)

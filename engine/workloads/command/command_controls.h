@@ -13,7 +13,9 @@
 //
 // - Matched controls: every judged repetition carries a fingerprint from its adapter (model,
 //   dataset, concurrency, max tokens, benchmark name and state...). A field whose values differ
-//   between the arms means the arms did not run the same workload: INCONCLUSIVE, naming the field.
+//   between the arms means the arms did not run the same workload: INCONCLUSIVE, naming the field
+//   and the option that declares it expected. A field the experiment declares expected to differ
+//   (Experiment::expect_differ, kwb new --expect-differ) is no blocker: its values are reported.
 // - Failed requests (metric failed_requests > 0 in a judged repetition): INCONCLUSIVE naming the
 //   arm and count; KILL when only the treatment had failures (it broke what the baseline serves).
 // - Failed repetitions: a run stops (exit 1, finished repetitions kept) once one arm has more than
@@ -28,6 +30,10 @@ struct ControlFinding {
 };
 
 std::optional<ControlFinding> command_control_finding(const Experiment& experiment);
+
+// One sentence per declared field (Experiment::expect_differ) for the final verdict's reasons:
+// the values each arm reported, or that they did not differ after all, or that no arm reported it.
+std::vector<std::string> command_control_notes(const Experiment& experiment);
 
 // Overrides the final verdict with a finding: the word, and the reason first among the reasons.
 void apply_control_finding(FinalVerdict& final, const ControlFinding& finding);

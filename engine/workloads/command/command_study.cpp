@@ -6,6 +6,7 @@
 #include "workloads/command/adapter.h"
 #include "workloads/command/command_spec.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -71,6 +72,34 @@ RunPlan checked_plan(RunPlan plan)
     return plan;
 }
 
+// Each declared field once, in the order given; one the adapter never reports is refused.
+std::vector<std::string> checked_expect_differ(const CommandStudyRequest& r)
+{
+    std::vector<std::string> out;
+    if (r.expect_differ.empty())
+        return out;
+    std::vector<std::string> known;
+    try {
+        known = fingerprint_fields(r.baseline.adapter, r.baseline.adapter_options);
+    } catch (const AdapterError& e) {
+        throw CommandStudyError("adapter", e.what());
+    }
+    std::string list;
+    for (const auto& k : known)
+        list += (list.empty() ? "" : ", ") + k;
+    const std::string adapter = r.baseline.adapter == "auto" ? "any adapter" : "the " + r.baseline.adapter + " adapter";
+    for (const auto& field : r.expect_differ) {
+        if (std::find(known.begin(), known.end(), field) == known.end())
+            throw CommandStudyError("expect_differ",
+                known.empty()
+                    ? fmt::format("'{}': {} reports no fingerprint fields", field, adapter)
+                    : fmt::format("'{}' is not a fingerprint field of {} (fields: {})", field, adapter, list));
+        if (std::find(out.begin(), out.end(), field) == out.end())
+            out.push_back(field);
+    }
+    return out;
+}
+
 } // namespace
 
 Study new_command_study(const CommandStudyRequest& r)
@@ -86,6 +115,9 @@ Study new_command_study(const CommandStudyRequest& r)
         throw CommandStudyError("treatment",
             "the same command as the baseline (same line, folder and environment); an A/B needs two different "
             "commands");
+    if (r.backend != "auto" && r.backend != "cpu" && r.backend != "cuda")
+        throw CommandStudyError("backend", fmt::format("'{}' is not auto, cpu or cuda", r.backend));
+    const std::vector<std::string> expect_differ = checked_expect_differ(r);
     const std::string metric
         = r.metric.empty() ? default_metric(r.baseline.adapter, r.baseline.adapter_options) : r.metric;
     const KeySpec spec = metric_spec(metric);
@@ -98,7 +130,8 @@ Study new_command_study(const CommandStudyRequest& r)
     Experiment e;
     e.id = "ab-1";
     e.workload = kCommandWorkload;
-    e.backend = "cpu";
+    e.backend = r.backend;
+    e.expect_differ = expect_differ;
     e.metric = metric;
     e.guards = r.guards;
     e.plan = checked_plan(r.plan);

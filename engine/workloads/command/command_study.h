@@ -24,6 +24,14 @@ struct CommandStudyRequest {
     RunPlan plan = default_plan();
     std::string profile = "generic";
     bool aa_arm = false; // a third arm, role aa: the baseline command run again (study/arm_roles.h)
+    // Where the commands run: "cuda" (they use the GPU at kwb run's --device, recorded as the
+    // experiment's device), "cpu", or "auto" (the CPU, unless the run names a device where a GPU is:
+    // run/runnability.h).
+    std::string backend = "auto";
+    // Fingerprint fields the arms are expected to report differently (the benchmark's name when
+    // the two programs name theirs apart): reported with the verdict, not blockers. Each must be a
+    // field the adapter reports (command::fingerprint_fields).
+    std::vector<std::string> expect_differ;
 
     // kwb new's defaults: kDefaultRunsPerArm, one warm-up, ABBA; no launch calibration (a command's
     // repetition is what it is).
@@ -31,7 +39,7 @@ struct CommandStudyRequest {
 };
 
 // Which field of the request is wrong, for kwb to name its option and the window its field:
-// "baseline", "treatment", "adapter", "metric", "profile", or a plan field ("runs_per_arm",
+// "baseline", "treatment", "adapter", "metric", "profile", "backend", "expect_differ", or a plan field ("runs_per_arm",
 // "warmup_runs", "duration_s", "max_seconds", "split_halves", ...).
 class CommandStudyError : public std::invalid_argument {
 public:

@@ -83,6 +83,7 @@ public:
         }
         return r;
     }
+    std::vector<std::string> fingerprint_fields() const override { return {}; }
     const std::vector<Mapped>& map() const { return map_; }
 
 private:
@@ -146,6 +147,7 @@ public:
         }
         return r;
     }
+    std::vector<std::string> fingerprint_fields() const override { return {}; }
 
 private:
     std::vector<Mapped> patterns_;
@@ -249,6 +251,7 @@ public:
             throw AdapterError("console: no 'Mean TTFT (ms): N' or 'throughput (tok/s): N' line in the output");
         return r;
     }
+    std::vector<std::string> fingerprint_fields() const override { return {}; }
 };
 
 } // namespace

@@ -80,13 +80,15 @@ public:
                 if (!r.metrics.count("time_ms"))
                     throw AdapterError(
                         fmt::format("nvbench: state '{}' of '{}' has no nv/cold/time/gpu/mean summary", state, bench));
-                r.fingerprint = {{"benchmark", bench}, {"state", state}};
+                r.fingerprint = {{"benchmark", bench}, {"state", state}}; // as fingerprint_fields()
                 return r;
             }
         }
         throw AdapterError(select_.empty() ? "nvbench: no benchmark state with summaries"
                                            : fmt::format("nvbench: no state matches '{}'", select_));
     }
+
+    std::vector<std::string> fingerprint_fields() const override { return {"benchmark", "state"}; }
 
 private:
     std::string select_;
@@ -188,6 +190,8 @@ public:
         r.fingerprint["benchmark"] = run;
         return r;
     }
+
+    std::vector<std::string> fingerprint_fields() const override { return {"benchmark"}; }
 
 private:
     std::string select_;
@@ -302,6 +306,8 @@ public:
                     }
         return r;
     }
+
+    std::vector<std::string> fingerprint_fields() const override { return {"kernel", "Grid Size", "Block Size"}; }
 
 private:
     std::string select_;

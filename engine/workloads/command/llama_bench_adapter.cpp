@@ -17,6 +17,14 @@ std::string test_name(long long n_prompt, long long n_gen)
     return n_prompt > 0 ? fmt::format("pp{}", n_prompt) : fmt::format("tg{}", n_gen);
 }
 
+// The per-row settings kept in the fingerprint (each from its first row), beside "tests".
+const std::vector<std::string>& row_fingerprint()
+{
+    static const std::vector<std::string> f
+        = {"model_type", "model_filename", "n_batch", "n_ubatch", "n_gpu_layers", "type_k", "type_v", "n_depth"};
+    return f;
+}
+
 class LlamaBenchAdapter : public Adapter {
 public:
     std::string name() const override { return "llama-bench"; }
@@ -90,12 +98,17 @@ public:
             if (*np == 0 && !r.metrics.count("tg_tok_s"))
                 r.metrics["tg_tok_s"] = *ts;
             r.fingerprint["tests"] += (r.fingerprint["tests"].empty() ? "" : ",") + test;
-            for (const char* k :
-                {"model_type", "model_filename", "n_batch", "n_ubatch", "n_gpu_layers", "type_k", "type_v", "n_depth"})
+            for (const auto& k : row_fingerprint())
                 if (row.contains(k) && !row[k].is_null() && !r.fingerprint.count(k))
                     r.fingerprint[k] = scalar_text(row[k]);
         }
         return r;
+    }
+    std::vector<std::string> fingerprint_fields() const override
+    {
+        std::vector<std::string> f = {"tests"};
+        f.insert(f.end(), row_fingerprint().begin(), row_fingerprint().end());
+        return f;
     }
 };
 

@@ -44,6 +44,26 @@ Reading read_flat(const std::string& tool, const json& j, const std::vector<Alia
     return r;
 }
 
+// Each tool's fingerprint fields: what read() reports and fingerprint_fields() lists.
+const std::vector<std::string>& vllm_fingerprint()
+{
+    static const std::vector<std::string> f = {"model_id", "backend", "endpoint_type", "dataset_name", "num_prompts",
+        "request_rate", "max_concurrency", "total_input_tokens", "burstiness"};
+    return f;
+}
+const std::vector<std::string>& sglang_fingerprint()
+{
+    static const std::vector<std::string> f = {"backend", "dataset_name", "request_rate", "max_concurrency",
+        "sharegpt_output_len", "random_input_len", "random_output_len", "random_range_ratio", "total_input"};
+    return f;
+}
+const std::vector<std::string>& genai_perf_fingerprint() // of its input_config
+{
+    static const std::vector<std::string> f = {"model", "concurrency", "request_rate", "output_tokens_mean",
+        "synthetic_input_tokens_mean", "num_prompts", "input_file", "endpoint_type"};
+    return f;
+}
+
 std::vector<KeySpec> latency_keys(const std::string& e2e_key)
 {
     return {{"mean_ttft_ms (else median_ttft_ms)", "ttft_ms", "ms", Direction::Lower,
@@ -99,13 +119,13 @@ public:
                 {"itl_ms", {"mean_itl_ms", "median_itl_ms"}}, {"e2el_ms", {"mean_e2el_ms", "median_e2el_ms"}},
                 {"output_tok_s", {"output_throughput"}}, {"total_tok_s", {"total_token_throughput"}},
                 {"request_per_s", {"request_throughput"}}, {"failed_requests", {"failed"}}},
-            {"model_id", "backend", "endpoint_type", "dataset_name", "num_prompts", "request_rate", "max_concurrency",
-                "total_input_tokens", "burstiness"});
+            vllm_fingerprint());
         r.metrics.erase("request_goodput:");
         if (!r.metrics.count("request_per_s") && !r.metrics.count("ttft_ms"))
             throw AdapterError("vllm: neither request_throughput nor mean_ttft_ms is a number");
         return r;
     }
+    std::vector<std::string> fingerprint_fields() const override { return vllm_fingerprint(); }
 };
 
 class SglangAdapter : public Adapter {
@@ -147,12 +167,12 @@ public:
                 {"itl_ms", {"mean_itl_ms", "median_itl_ms"}},
                 {"e2el_ms", {"mean_e2e_latency_ms", "median_e2e_latency_ms"}}, {"output_tok_s", {"output_throughput"}},
                 {"total_tok_s", {"total_throughput"}}, {"request_per_s", {"request_throughput"}}},
-            {"backend", "dataset_name", "request_rate", "max_concurrency", "sharegpt_output_len", "random_input_len",
-                "random_output_len", "random_range_ratio", "total_input"});
+            sglang_fingerprint());
         if (!r.metrics.count("request_per_s"))
             throw AdapterError("sglang: request_throughput is missing or not a number");
         return r;
     }
+    std::vector<std::string> fingerprint_fields() const override { return sglang_fingerprint(); }
 };
 
 // genai-perf / AIPerf JSON: {"time_to_first_token": {"unit","avg","p50",...}, ..., "input_config": {...}}.
@@ -219,12 +239,11 @@ public:
             throw AdapterError("genai-perf: no metric object with numeric statistics");
         if (j->contains("input_config") && (*j)["input_config"].is_object())
             for (const auto& [k, v] : (*j)["input_config"].items())
-                if (k == "model" || k == "concurrency" || k == "request_rate" || k == "output_tokens_mean"
-                    || k == "synthetic_input_tokens_mean" || k == "num_prompts" || k == "input_file"
-                    || k == "endpoint_type")
+                if (const auto& f = genai_perf_fingerprint(); std::find(f.begin(), f.end(), k) != f.end())
                     r.fingerprint[k] = v.is_null() ? "null" : scalar_text(v);
         return r;
     }
+    std::vector<std::string> fingerprint_fields() const override { return genai_perf_fingerprint(); }
 };
 
 std::string snake(std::string title)
@@ -280,6 +299,7 @@ public:
             throw AdapterError("genai-perf-csv: no 'Metric,...' rows with numbers");
         return r;
     }
+    std::vector<std::string> fingerprint_fields() const override { return {}; } // none in the CSV
 };
 
 } // namespace

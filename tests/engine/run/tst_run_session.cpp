@@ -4,9 +4,11 @@
 // shape rule (study/gates.h run_blocked), so what one refuses the other refuses.
 #include "fake_workload.h"
 #include "run/run_session.h"
+#include "run/visible_gpu.h"
 #include "study/device_identity.h"
 #include "study/gates.h"
 #include "study/study_file.h"
+#include "workloads/command/command_workload.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -49,7 +51,65 @@ Sample judged(const std::string& arm, int position)
 class TestRunSession : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() { registry_.add(std::make_unique<test::FakeWorkload>(nullptr)); }
+    void initTestCase()
+    {
+        registry_.add(std::make_unique<test::FakeWorkload>(nullptr));
+        registry_.add(command::make_command_workload());
+    }
+
+    // A command arm runs where it is told: the GPU at --device for backend cuda (or auto when the
+    // run names a device and a GPU is there), recorded as the experiment's device; else the CPU.
+    // On a machine without a GPU, cuda is this machine's problem and auto stays on the CPU.
+    void commandArmsRecordTheGpuTheyAreToldTheyUse_data()
+    {
+        QTest::addColumn<QString>("backend");
+        QTest::addColumn<bool>("deviceNamed");
+        QTest::addColumn<bool>("onGpu"); // where a GPU is visible at index 0
+        QTest::addRow("cuda") << QStringLiteral("cuda") << false << true;
+        QTest::addRow("cuda, --device") << QStringLiteral("cuda") << true << true;
+        QTest::addRow("auto") << QStringLiteral("auto") << false << false;
+        QTest::addRow("auto, --device") << QStringLiteral("auto") << true << true;
+        QTest::addRow("cpu, --device") << QStringLiteral("cpu") << true << false;
+    }
+    void commandArmsRecordTheGpuTheyAreToldTheyUse()
+    {
+        QFETCH(QString, backend);
+        QFETCH(bool, deviceNamed);
+        QFETCH(bool, onGpu);
+        Experiment e;
+        e.id = "ab-1";
+        e.workload = command::kCommandWorkload;
+        e.metric = "time_ms";
+        e.backend = backend.toStdString();
+        e.arms = {{"baseline", nlohmann::json::object()}, {"treatment", nlohmann::json::object()}};
+        e.arms[0].command = CommandSpec {};
+        e.arms[0].command->cmd = "true";
+        e.arms[1].command = CommandSpec {};
+        e.arms[1].command->cmd = "false";
+        Study s = studyOf({e});
+        const auto gpu = visible_gpu(0);
+        RunSettings settings {"s.json", "", 0, false, false, deviceNamed};
+        const Runnability r = check_runnable(registry_, s, s.experiments[0], "", deviceNamed);
+        QVERIFY2(r.problem.empty(), r.problem.c_str());
+        if (onGpu && !gpu) {
+            if (backend == u"cuda") { // asked for a GPU that is not here: the machine's problem
+                QVERIFY2(
+                    r.unavailable.find("the commands' GPU is not visible: no CUDA device 0 here") != std::string::npos,
+                    r.unavailable.c_str());
+                QVERIFY_THROWS_EXCEPTION(std::runtime_error, (void)RunSession(registry_, settings).plan(s));
+                return;
+            }
+            onGpu = false; // auto falls back to the CPU
+        }
+        QVERIFY2(r.runnable(), r.unavailable.c_str());
+        QCOMPARE(r.backend, onGpu ? Backend::Cuda : Backend::Cpu);
+        const SessionPlan plan = RunSession(registry_, settings).plan(s);
+        QCOMPARE(plan.experiments.size(), size_t {1});
+        const DeviceIdentity& device = s.experiments[0].device;
+        QCOMPARE(device.kind, std::string(onGpu ? "cuda" : "cpu"));
+        if (onGpu)
+            QCOMPARE(device.model, gpu->model); // the GPU, never the host's CPU
+    }
 
     void plansEachRunnableExperimentOnItsBackend()
     {

@@ -10,6 +10,7 @@
 #include <QTest>
 #include <cmath>
 #include <filesystem>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -299,6 +300,36 @@ private slots:
         QCOMPARE(saved["experiments"][0]["device"]["name"].get<std::string>(), std::string("NVIDIA H200"));
         QVERIFY(!saved["experiments"][0]["device"].contains("model"));
         QVERIFY(same_device(s.experiments.at(0).device, h200));
+    }
+
+    // Schema 7 adds an experiment's expect_differ (kwb new --expect-differ): a version 6 study reads
+    // with none declared and is saved as 7; a declared list is kept; a malformed one is refused.
+    void schema6MigratesToSevenWithExpectDiffer()
+    {
+        const Study old = parse_study(R"({"schema_version": 6, "name": "v6", "experiments": [{"id": "a",
+            "workload": "command", "metric": "time_ms", "arms": []}]})",
+            "v6.json");
+        QCOMPARE(kStudySchemaVersion, 7);
+        QCOMPARE(old.schema_version, 7);
+        QVERIFY(old.experiments.at(0).expect_differ.empty());
+        const auto saved = nlohmann::json::parse(study_text(old));
+        QCOMPARE(saved["schema_version"].get<int>(), 7);
+        QVERIFY(!saved["experiments"][0].contains("expect_differ")); // none declared: not written
+        Study s = old;
+        s.experiments[0].expect_differ = {"benchmark", "Grid Size"};
+        const Study back = parse_study(study_text(s), "v7.json");
+        QCOMPARE(back.experiments.at(0).expect_differ, (std::vector<std::string> {"benchmark", "Grid Size"}));
+        for (const char* bad : {R"("expect_differ": [3])", R"("expect_differ": [""])", R"("expect_differ": "x")"}) {
+            const std::string text = fmt::format(R"({{"schema_version": 7, "name": "v7", "experiments": [{{"id": "a",
+                "workload": "command", "metric": "time_ms", "arms": [], {}}}]}})",
+                bad);
+            try {
+                (void)parse_study(text, "bad.json");
+                QFAIL(bad);
+            } catch (const StudyLoadError& e) {
+                QVERIFY2(std::string(e.what()).find("expect_differ") != std::string::npos, e.what());
+            }
+        }
     }
 
     void nullMeasurementsLoad()

@@ -81,6 +81,53 @@ private slots:
         QCOMPARE(new_command_study(r).experiments.front().plan.runs_per_arm, 5);
     }
 
+    // --expect-differ: fields the adapter reports, each once; anything else is refused by name.
+    void expectDifferIsAFingerprintFieldOfTheAdapter()
+    {
+        auto r = request();
+        r.baseline.adapter = r.treatment.adapter = "gbench";
+        r.expect_differ = {"benchmark", "benchmark"};
+        Study s = new_command_study(r);
+        QCOMPARE(s.experiments.front().expect_differ, std::vector<std::string> {"benchmark"});
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("s.json")).toStdString();
+        save_study(s, path);
+        QCOMPARE(load_study(path).experiments.front().expect_differ, std::vector<std::string> {"benchmark"});
+        r.expect_differ = {"model_id"}; // vllm's, not gbench's
+        QCOMPARE(refusedField(r), std::string("expect_differ"));
+        try {
+            (void)new_command_study(r);
+        } catch (const CommandStudyError& e) {
+            QCOMPARE(std::string(e.what()),
+                std::string("'model_id' is not a fingerprint field of the gbench adapter "
+                            "(fields: benchmark)"));
+        }
+        r.baseline.adapter = r.treatment.adapter = "auto"; // any adapter's field, under auto
+        QCOMPARE(refusedField(r), std::string("(accepted)"));
+        r.expect_differ = {"Grid Size"};
+        QCOMPARE(refusedField(r), std::string("(accepted)"));
+        r.expect_differ = {"nosuch"};
+        QCOMPARE(refusedField(r), std::string("expect_differ"));
+        r.baseline.adapter = r.treatment.adapter = "console"; // reports no fingerprint at all
+        r.expect_differ = {"benchmark"};
+        QCOMPARE(refusedField(r), std::string("expect_differ"));
+        QVERIFY(fingerprint_fields("console").empty());
+        const auto every = fingerprint_fields("auto");
+        for (const char* field : {"benchmark", "state", "kernel", "model_id", "tests", "concurrency"})
+            QVERIFY2(std::count(every.begin(), every.end(), std::string(field)) == 1, field);
+    }
+
+    // Where the commands run: auto (the CPU unless the run names a GPU), cpu or cuda.
+    void backendIsRecorded()
+    {
+        auto r = request();
+        QCOMPARE(new_command_study(r).experiments.front().backend, std::string("auto"));
+        r.backend = "cuda";
+        QCOMPARE(new_command_study(r).experiments.front().backend, std::string("cuda"));
+        r.backend = "gpu";
+        QCOMPARE(refusedField(r), std::string("backend"));
+    }
+
     void eachRuleNamesItsField()
     {
         QCOMPARE(refusedField(request("", "./b")), std::string("baseline"));

@@ -15,6 +15,7 @@
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -489,6 +490,45 @@ private slots:
         const auto& v = s.experiments.front().final_verdict;
         QCOMPARE(std::string(kwb::to_string(v->word)), std::string("INCONCLUSIVE"));
         QVERIFY(v->reasons.at(0).find("'model_id'") != std::string::npos);
+        // It says what each arm ran and the option that declares the difference expected.
+        QVERIFY2(v->reasons.at(0).find("differs between arms (baseline 'a', treatment 'b'); if expected, `kwb new "
+                                       "--expect-differ model_id`")
+                != std::string::npos,
+            v->reasons.at(0).c_str());
+    }
+    // A field declared expected to differ (kwb new --expect-differ) is shown, never a blocker: the
+    // verdict is the one the same A/B gets when the field agrees.
+    void declared_fingerprint_difference_is_no_blocker()
+    {
+        Study same = command_study(spec(standin("--format vllm --mean 80 --model a")),
+            spec(standin("--format vllm --mean 60 --model a")), "ttft_ms");
+        QCOMPARE(run(same), RunOutcome::Done);
+        const auto& control = same.experiments.front().final_verdict;
+        Study s = command_study(spec(standin("--format vllm --mean 80 --model a")),
+            spec(standin("--format vllm --mean 60 --model b")), "ttft_ms");
+        s.experiments.front().expect_differ = {"model_id", "num_prompts"};
+        QCOMPARE(run(s), RunOutcome::Done);
+        const auto& v = s.experiments.front().final_verdict;
+        QCOMPARE(std::string(kwb::to_string(v->word)), std::string(kwb::to_string(control->word)));
+        // Led by the sample verdict's reason, as the control is, never by a matched-control blocker.
+        QVERIFY2(v->reasons.at(0).rfind("delta ", 0) == 0 && control->reasons.at(0).rfind("delta ", 0) == 0,
+            v->reasons.at(0).c_str());
+        const auto has = [&](const std::string& text) {
+            return std::any_of(v->reasons.begin(), v->reasons.end(),
+                [&](const std::string& r) { return r.find(text) != std::string::npos; });
+        };
+        QVERIFY(has("fingerprint field 'model_id' differs between arms as declared (--expect-differ; not a blocker): "
+                    "baseline 'a', treatment 'b'"));
+        // Declared, yet the same on both arms: said too.
+        QVERIFY(has("fingerprint field 'num_prompts' was declared to differ (--expect-differ), yet both arms "
+                    "reported '100'"));
+        QVERIFY(!has("if expected") && !has("differs between arms ("));
+        // An undeclared field that differs still blocks, beside a declared one.
+        s.experiments.front().expect_differ = {"num_prompts"};
+        s.experiments.front().samples.clear();
+        s.experiments.front().status = ExperimentStatus::Pending;
+        QCOMPARE(run(s), RunOutcome::Done);
+        QCOMPARE(std::string(kwb::to_string(s.experiments.front().final_verdict->word)), std::string("INCONCLUSIVE"));
     }
     void failed_requests_rules()
     {
