@@ -219,8 +219,12 @@ json to_json(const FinalVerdict& f)
         guards.push_back(guard_json(g));
     j["guards"] = guards;
     j["tradeoff_named"] = f.tradeoff_named;
-    j["gpu_sharing"] = to_json(f.gpu_sharing);
-    j["cycles"] = to_json(f.cycles);
+    // Written only when recorded, so a study judged before these entries existed reads and writes
+    // back byte for byte.
+    if (f.gpu_sharing)
+        j["gpu_sharing"] = to_json(f.gpu_sharing);
+    if (f.cycles)
+        j["cycles"] = to_json(f.cycles);
     return j;
 }
 
