@@ -58,6 +58,8 @@ json verdict_json(const StoredVerdict& v, bool final)
         j["guards"].push_back({{"metric", g.metric}, {"verdict", g.verdict.empty() ? json(nullptr) : json(g.verdict)},
             {"assessed", g.assessed}, {"regressed", g.regressed}, {"delta_pct", number_or_null(g.delta_pct)},
             {"sigma_pct", number_or_null(g.sigma_pct)}, {"ci95_delta_pct", interval_or_null(g.ci95_delta_pct)}});
+    j["gpu_sharing"] = v.gpu_sharing.is_null() ? json(nullptr) : v.gpu_sharing;
+    j["cycles"] = v.cycles.is_null() ? json(nullptr) : v.cycles;
     return j;
 }
 

@@ -40,6 +40,8 @@ StoredVerdict final_verdict_of(const Experiment& e)
     v.predicted_delta_pct = f.predicted_delta_pct;
     v.measured_delta_pct = f.measured_delta_pct;
     v.tradeoff_named = f.tradeoff_named;
+    v.gpu_sharing = to_json(f.gpu_sharing);
+    v.cycles = to_json(f.cycles);
     for (const auto& g : f.guards) {
         StoredGuard s;
         s.metric = g.metric;

@@ -42,6 +42,8 @@ struct StoredVerdict {
     std::optional<double> measured_delta_pct;
     std::optional<bool> tradeoff_named;
     std::vector<StoredGuard> guards;
+    nlohmann::json gpu_sharing; // the final verdict's "gpu_sharing" entry, or null
+    nlohmann::json cycles; // its "cycles" entry, or null
 };
 
 StoredVerdict sample_verdict_of(const Experiment& e);

@@ -7,6 +7,8 @@
 #include "study/machine_load.h"
 #include "study/study_file.h"
 #include "verdict/aa_verdict.h"
+#include "verdict/cycles.h"
+#include "verdict/gpu_sharing.h"
 #include "workloads/command/command_controls.h"
 
 #include <algorithm>
@@ -140,6 +142,8 @@ void judge_experiment(Study& study, Experiment& e, const std::vector<MetricSpec>
     input.tradeoffs = study.tradeoffs;
     input.predicted_delta_pct = study.prediction.predicted_delta_pct;
     input.split_half = e.split_half;
+    input.gpu_sharing = gpu_sharing_evidence(e);
+    input.cycles = cycles_arms(e, direction);
     FinalVerdict final = apply_study_rules(sample, input, profile);
     // Last of the study-level rules: an arm faster than the hardware measured nothing.
     apply_speed_of_light(final, judge_speed_of_light(speed_of_light_input(study, e)));

@@ -6,6 +6,7 @@
 #include "hardware/nvml.h"
 #include "hardware/nvml_monitor.h"
 #include "run/visible_gpu.h"
+#include "sampling/nvml_source.h"
 #include "sampling/queued_sampler.h"
 #include "sampling/sampler_set.h"
 #include "study/arm_roles.h"
@@ -47,6 +48,7 @@ public:
         const auto& nvml = nvml::Library::instance();
         std::optional<nvml::Device> device = nvml.device_by_uuid(e.device.uuid);
         if (device) {
+            warn_if_shared(e, *device, notice);
             monitor_ = std::make_unique<NvmlRepetitionMonitor>(*device);
             return;
         }
@@ -59,6 +61,22 @@ public:
         add_limitation(e, limitation);
     }
     RepetitionMonitor* monitor() const { return monitor_.get(); }
+
+    // Said before the first repetition, and the run goes on: the process may end before it
+    // matters, and each repetition it overlaps is counted in the verdict (verdict/gpu_sharing.h).
+    static void warn_if_shared(
+        const Experiment& e, const nvml::Device& device, const std::function<void(const std::string&)>& notice)
+    {
+        const auto others = foreign_compute_processes(device);
+        if (others.empty() || !notice)
+            return;
+        std::string pids;
+        for (unsigned pid : others)
+            pids += fmt::format("{}{}", pids.empty() ? "" : ", ", pid);
+        notice(fmt::format("{}: warning: another process is using the GPU (pid {}): every repetition it overlaps "
+                           "makes the verdict INCONCLUSIVE",
+            e.id, pids));
+    }
     const RangeTracer& tracer() const { return tracer_; }
 
 private:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sampling/nvml_source.h"
 
+#include "util/process_tree.h"
+
 #include <chrono>
 #include <unistd.h>
 
@@ -14,7 +16,33 @@ double now_s()
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// Whether `pid` is this process or descends from it; a chain longer than any real one (a loop
+// read while pids were reused) counts as foreign.
+bool started_here(unsigned pid)
+{
+    const auto self = static_cast<pid_t>(::getpid());
+    auto p = static_cast<pid_t>(pid);
+    for (int depth = 0; depth < 64 && p > 1; ++depth) {
+        if (p == self)
+            return true;
+        const auto entry = read_process(p);
+        if (!entry)
+            return false;
+        p = entry->ppid;
+    }
+    return false;
+}
+
 } // namespace
+
+std::vector<unsigned> foreign_compute_processes(const nvml::Device& device)
+{
+    std::vector<unsigned> out;
+    for (const auto& p : device.compute_processes())
+        if (!started_here(p.pid))
+            out.push_back(p.pid);
+    return out;
+}
 
 NvmlSource::NvmlSource(const std::string& uuid)
     : metrics_ {{"nvml_sm_clock", "MHz"}, {"mem_clock", "MHz"}, {"temperature", "C"}, {"power", "W"},
@@ -52,10 +80,7 @@ void NvmlSource::poll(std::vector<RawReading>& out)
     add(Power, r.power_w);
     add(MemoryUsed, r.memory_used_mib);
     add(ClockEvents, r.clock_event_reasons);
-    const auto self = static_cast<unsigned>(::getpid());
-    int others = 0;
-    for (const auto& p : device_->compute_processes())
-        others += p.pid != self ? 1 : 0;
+    const int others = static_cast<int>(foreign_compute_processes(*device_).size());
     max_other_ = std::max(max_other_, others);
     out.push_back({t, OtherProcesses, static_cast<double>(others)});
 }

@@ -6,10 +6,12 @@
 #include "study/device_identity.h"
 #include "study/experiment_shape.h"
 #include "study/machine_load.h"
+#include "verdict/gpu_sharing.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <fmt/format.h>
 #include <map>
 
 namespace kwb {
@@ -131,6 +133,8 @@ void record_run_measured_controls(Experiment& e)
     std::string how;
     if (const auto ok = no_heavy_process(machine_load(e), how))
         e.controls.checklist[kNoOtherProcess] = *ok;
+    if (const auto gpu = gpu_sharing_evidence(e); gpu && gpu->shared > 0) // another process on the GPU itself
+        e.controls.checklist[kNoOtherProcess] = false;
 }
 
 std::vector<ControlMeasurement> measure_controls(
@@ -168,6 +172,11 @@ std::vector<ControlMeasurement> measure_controls(
     // No heavy process beside it: measured by the CPU sampler where it ran (study/machine_load.h).
     ControlMeasurement others {kNoOtherProcess, std::nullopt, ""};
     others.measured = no_heavy_process(machine_load(e), others.how);
+    if (const auto gpu = gpu_sharing_evidence(e); gpu && gpu->shared > 0) {
+        others.measured = false;
+        others.how
+            = fmt::format("another process used the GPU in {} of {} repetitions (NVML)", gpu->shared, gpu->repetitions);
+    }
     out.push_back(others);
 
     // Same shapes and dtypes: every parameter but the one varied agrees.

@@ -7,7 +7,9 @@
 // model predicted means the model of the kernel is wrong even when the verdict is right
 // (prediction check: a flag to investigate, never a verdict change).
 #include "study/gates.h"
+#include "verdict/cycles.h"
 #include "verdict/evidence.h"
+#include "verdict/gpu_sharing.h"
 #include "verdict/profile.h"
 #include "verdict/verdict.h"
 #include "verdict/wording.h"
@@ -120,6 +122,11 @@ FinalVerdict apply_study_rules(const SampleVerdict& sample, const StudyRulesInpu
             aa.false_alarms, aa.splits, num(100 * rate)));
         f.split_half = SplitHalfSummary {aa.splits, aa.false_alarms, rate};
     }
+
+    if (input.cycles) // beside the wall-time verdict, never changing its word
+        f.cycles = judge_cycles(*input.cycles, sample, profile, f.reasons);
+    if (input.gpu_sharing) // last: a shared GPU voids whatever the rules above decided
+        apply_gpu_sharing(f, *input.gpu_sharing);
     return f;
 }
 

@@ -6,6 +6,7 @@
 
 #include "study/study.h"
 #include "util/direction.h"
+#include "verdict/cycles.h"
 #include "verdict/verdict_json.h"
 #include "verdict/verdict_types.h"
 
@@ -45,10 +46,13 @@ struct StudyRulesInput {
     std::vector<Tradeoff> tradeoffs;
     std::optional<double> predicted_delta_pct;
     std::optional<SplitHalfCheck> split_half; // cited in the reasons when present
+    std::optional<GpuSharingSummary> gpu_sharing; // verdict/gpu_sharing.h; null: no process list
+    std::optional<CyclesArms> cycles; // verdict/cycles.h; null: no clock
 };
 
 // The study-level rules applied after the sample verdict: guards, tradeoff gate, prediction
-// check; the split-half stability check cited when present.
+// check; the split-half stability check cited when present; the comparison in cycles cited
+// beside the verdict; another process on the GPU makes it INCONCLUSIVE (last: it overrides all).
 FinalVerdict apply_study_rules(const SampleVerdict& sample, const StudyRulesInput& input, const Profile& profile);
 
 } // namespace kwb

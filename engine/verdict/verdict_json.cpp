@@ -180,6 +180,24 @@ json to_json(const SampleVerdict& v)
     return j;
 }
 
+json to_json(const std::optional<GpuSharingSummary>& g)
+{
+    if (!g)
+        return nullptr;
+    return {{"source", g->source}, {"repetitions", g->repetitions}, {"shared", g->shared}, {"positions", g->positions}};
+}
+
+json to_json(const std::optional<CyclesComparison>& c)
+{
+    if (!c)
+        return nullptr;
+    return {{"clock_source", c->clock_source}, {"caveat", c->caveat.empty() ? json(nullptr) : json(c->caveat)},
+        {"verdict", std::string(to_string(c->word))}, {"delta_pct", num(c->delta_pct)},
+        {"sigma_pct", num(c->sigma_pct)}, {"ci95_delta_pct", interval(c->ci95_delta_pct)},
+        {"clock_baseline_mhz", num(c->clock_baseline_mhz)}, {"clock_treatment_mhz", num(c->clock_treatment_mhz)},
+        {"n_baseline", c->n_baseline}, {"n_treatment", c->n_treatment}, {"disagrees", c->disagrees}};
+}
+
 json to_json(const FinalVerdict& f)
 {
     json j;
@@ -201,6 +219,12 @@ json to_json(const FinalVerdict& f)
         guards.push_back(guard_json(g));
     j["guards"] = guards;
     j["tradeoff_named"] = f.tradeoff_named;
+    // Written only when recorded, so a study judged before these entries existed reads and writes
+    // back byte for byte.
+    if (f.gpu_sharing)
+        j["gpu_sharing"] = to_json(f.gpu_sharing);
+    if (f.cycles)
+        j["cycles"] = to_json(f.cycles);
     return j;
 }
 
@@ -290,6 +314,34 @@ FinalVerdict final_verdict_from_json(const json& j, const std::string& path)
     if (auto aa = r.optional_object(r.has("split_half") ? "split_half" : "aa"))
         f.split_half = SplitHalfSummary {static_cast<int>(aa->integer_or("splits", 0)),
             static_cast<int>(aa->integer_or("false_alarms", 0)), aa->number_or("false_alarm_rate", 0)};
+    if (auto g = r.optional_object("gpu_sharing")) {
+        GpuSharingSummary s;
+        s.source = g->string_or("source", "");
+        s.repetitions = static_cast<int>(g->integer_or("repetitions", 0));
+        s.shared = static_cast<int>(g->integer_or("shared", 0));
+        if (const auto* positions = g->optional_array("positions"))
+            for (std::size_t i = 0; i < positions->size(); ++i) {
+                if (!(*positions)[i].is_number_integer())
+                    g->fail("positions", "expected an array of integers");
+                s.positions.push_back((*positions)[i].get<int>());
+            }
+        f.gpu_sharing = std::move(s);
+    }
+    if (auto c = r.optional_object("cycles")) {
+        CyclesComparison out;
+        out.clock_source = c->string_or("clock_source", "");
+        out.caveat = c->optional_string("caveat").value_or("");
+        out.word = word_of(*c, "verdict");
+        out.delta_pct = c->optional_number("delta_pct");
+        out.sigma_pct = c->optional_number("sigma_pct");
+        out.ci95_delta_pct = interval_of(*c, "ci95_delta_pct");
+        out.clock_baseline_mhz = c->optional_number("clock_baseline_mhz");
+        out.clock_treatment_mhz = c->optional_number("clock_treatment_mhz");
+        out.n_baseline = count_of(*c, "n_baseline");
+        out.n_treatment = count_of(*c, "n_treatment");
+        out.disagrees = c->boolean_or("disagrees", false);
+        f.cycles = std::move(out);
+    }
     return f;
 }
 

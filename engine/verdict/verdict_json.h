@@ -14,6 +14,9 @@ namespace kwb {
 
 nlohmann::json to_json(const SampleVerdict& verdict);
 nlohmann::json to_json(const FinalVerdict& verdict);
+// The final verdict's "gpu_sharing" and "cycles" entries (null when absent), also for the report.
+nlohmann::json to_json(const std::optional<GpuSharingSummary>& sharing);
+nlohmann::json to_json(const std::optional<CyclesComparison>& cycles);
 
 // Missing keys take their defaults (null numbers); a present key of the wrong type throws
 // kwb::FormatError naming `path` and the field, e.g. "experiments[0].verdict.delta_pct".

@@ -119,6 +119,32 @@ struct SplitHalfSummary {
     double false_alarm_rate = 0;
 };
 
+// Repetitions during which another process used the study's GPU (verdict/gpu_sharing.h): the
+// evidence behind the "GPU to ourselves" rule. JSON key "gpu_sharing" of the final verdict.
+struct GpuSharingSummary {
+    std::string source; // what was read, in words ("NVML's compute-process list")
+    int repetitions = 0; // judged repetitions looked at
+    int shared = 0; // of them, those another process used the GPU during
+    std::vector<int> positions; // the shared repetitions' positions in the run order
+};
+
+// The target's comparison in cycles (verdict/cycles.h): each repetition's value times (a time) or
+// divided by (a rate) that repetition's mean SM clock, judged as the wall-time samples are.
+// Reported beside the wall-time verdict, never replacing it. JSON key "cycles" of the final verdict.
+struct CyclesComparison {
+    std::string clock_source; // "cupti_sm_clock" or "nvml_sm_clock"
+    std::string caveat; // non-empty for NVML's clock
+    VerdictWord word = VerdictWord::Inconclusive;
+    std::optional<double> delta_pct;
+    std::optional<double> sigma_pct;
+    std::optional<DeltaInterval> ci95_delta_pct;
+    std::optional<double> clock_baseline_mhz; // mean of the judged repetitions' clocks
+    std::optional<double> clock_treatment_mhz;
+    std::size_t n_baseline = 0;
+    std::size_t n_treatment = 0;
+    bool disagrees = false; // with the wall-time verdict, in sign or class
+};
+
 // The study's answer: the sample verdict after guards, the tradeoff gate and the prediction check.
 struct FinalVerdict {
     VerdictWord word = VerdictWord::Inconclusive;
@@ -132,6 +158,8 @@ struct FinalVerdict {
     std::optional<double> predicted_delta_pct;
     std::optional<double> measured_delta_pct;
     std::optional<SplitHalfSummary> split_half; // JSON key "split_half" (read from "aa" in older files)
+    std::optional<GpuSharingSummary> gpu_sharing; // null: no process list was recorded (CPU, no NVML)
+    std::optional<CyclesComparison> cycles; // null: no clock (CPU backend, no sampler)
 };
 
 } // namespace kwb
