@@ -11,7 +11,7 @@ namespace kwb {
 namespace {
 
 // NvmlSource's and ProcfsSampler's lanes (nvml_source.h, procfs_sampler.cpp); CUPTI's come from
-// kCuptiMetrics. tst_lane_selection checks NvmlSource's list against this one.
+// kCuptiLanes. tst_lane_selection checks NvmlSource's list against this one.
 constexpr std::array<std::string_view, 7> kNvmlLanes {
     "nvml_sm_clock", "mem_clock", "temperature", "power", "memory_used", "clock_events", "other_gpu_processes"};
 constexpr std::array<std::string_view, 4> kHostLanes {"cpu_util", "bench_thread_cpu", "other_cpu", "rss"};
@@ -47,7 +47,7 @@ bool is_workload_latency(const MetricInfo& m)
 
 LaneSource lane_source(std::string_view name)
 {
-    if (std::any_of(kCuptiMetrics.begin(), kCuptiMetrics.end(), [&](const CuptiMetric& c) { return c.lane == name; }))
+    if (std::any_of(kCuptiLanes.begin(), kCuptiLanes.end(), [&](const CuptiLane& c) { return c.lane == name; }))
         return LaneSource::cupti;
     if (listed(kNvmlLanes, name))
         return LaneSource::nvml;

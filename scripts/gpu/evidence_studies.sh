@@ -10,6 +10,9 @@
 #              bypassed): the speed-of-light guard must refuse it
 #   shared     a copy A/B while a torch GEMM loop runs in a second process on the same GPU: the
 #              verdict must say another process used the GPU
+#   command    a command A/B (torch.mm 4096 vs 3072 printing Google Benchmark JSON, whose benchmark
+#              names differ as declared with --expect-differ) with --backend cuda: the study must
+#              record the H200, not the CPU
 # Writes studies, reports and logs under $1 (default $OUT)/evidence.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,7 +21,7 @@ mkdir -p "$out"
 . "$here/gpu_env.sh"
 kwb="$here/bin/kwb"
 stages=("${@:2}")
-[ ${#stages[@]} -eq 0 ] && stages=(calibrate decode profile sol shared)
+[ ${#stages[@]} -eq 0 ] && stages=(calibrate decode profile sol shared command)
 status=0
 run_study() {   # name, kwb new arguments...
   local name=$1; shift
@@ -60,6 +63,24 @@ PY
       run_study copy-shared --workload bandwidth --param op=copy --param size_mb=2048 --vary vector_width=4,8 \
         --runs 6 || status=1
       kill $loop 2>/dev/null; wait $loop 2>/dev/null ;;
+    command)
+      cat > "$out/mm_gbench.py" <<'PY'
+import json, sys, time, torch
+n = int(sys.argv[1])
+a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+for _ in range(5):
+    a @ a
+torch.cuda.synchronize()
+t = time.perf_counter()
+for _ in range(50):
+    a @ a
+torch.cuda.synchronize()
+ms = (time.perf_counter() - t) / 50 * 1e3
+print(json.dumps({"benchmarks": [{"name": f"mm{n}", "run_name": f"mm{n}", "run_type": "iteration", "iterations": 50,
+                                  "real_time": ms, "cpu_time": ms, "time_unit": "ms"}]}))
+PY
+      run_study command-gpu --baseline-cmd "python3 $out/mm_gbench.py 4096" --treatment-cmd "python3 $out/mm_gbench.py 3072" \
+        --adapter gbench --expect-differ benchmark --runs 4 || status=1 ;;
     *) echo "evidence_studies.sh: unknown stage $stage" >&2; status=2 ;;
   esac
   echo "stage $stage: $(( $(date +%s) - start )) s" | tee -a "$out/stages.txt"

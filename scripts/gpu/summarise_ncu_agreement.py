@@ -11,7 +11,7 @@ import csv, io, json, statistics, sys
 POINTS = 5.0  # percentage lanes: |pm - ncu| in points
 RELATIVE = 0.05  # other lanes: |pm - ncu| / |ncu|
 # ncu base units (--print-units base) into the lanes' units.
-TO_LANE_UNIT = {("MHz", "cycle/second"): 1e-6, ("MHz", "hz"): 1e-6, ("GB/s", "byte/second"): 1e-9,
+TO_LANE_UNIT = {("MHz", "cycle/second"): 1e-6, ("MHz", "hz"): 1e-6, ("GB/s", "byte/second"): 1e-9, ("GB/s", "byte/s"): 1e-9, ("MHz", "cycle/s"): 1e-6,
                 ("%", "%"): 1.0, ("inst/cycle", "inst/cycle"): 1.0, ("inst/cycle", "warp/cycle"): 1.0}
 
 

@@ -16,7 +16,7 @@ namespace {
 std::vector<MetricInfo> h200Lanes()
 {
     std::vector<MetricInfo> out;
-    for (const auto& c : kCuptiMetrics)
+    for (const auto& c : kCuptiLanes)
         out.push_back({std::string(c.lane), std::string(c.unit)});
     for (const auto& m : std::vector<MetricInfo> {{"cpu_util", "%"}, {"rss", "MiB"}, {"bench_thread_cpu", "%"},
              {"other_cpu", "%"}, {"nvml_sm_clock", "MHz"}, {"mem_clock", "MHz"}, {"temperature", "C"}, {"power", "W"},
@@ -76,7 +76,7 @@ private slots:
     void everySamplerLaneIsKnown()
     {
         // A sampler lane taken for a workload's would be shown as a latency lane (were it in ms).
-        for (const auto& c : kCuptiMetrics)
+        for (const auto& c : kCuptiLanes)
             QCOMPARE(lane_source(c.lane), LaneSource::cupti);
         const NvmlSource nvml("");
         for (const auto& m : nvml.metrics())
