@@ -90,7 +90,13 @@ private slots:
         input.cycles = cycles_arms(s.experiments.at(0), Direction::Lower);
         const auto without = apply_study_rules(*s.experiments.at(0).verdict, input, f.profile);
         QCOMPARE(without.word, f.word);
-        QCOMPARE(without.reasons, f.reasons);
+        // judge_experiment applies the speed-of-light guard after the study rules: its line aside,
+        // the reasons are the same.
+        std::vector<std::string> reasons;
+        for (const auto& r : f.reasons)
+            if (r.rfind("speed-of-light guard", 0) != 0)
+                reasons.push_back(r);
+        QCOMPARE(without.reasons, reasons);
     }
 
     void repetitions_without_start_times_count_as_shared_when_the_lane_saw_another_process()
