@@ -100,6 +100,7 @@ std::optional<MetricDiff> metric_diff(
     d.treatment_arm = treatment_arm;
     d.noise_k = noise_k;
     std::map<std::string, double> mean_b, mean_t;
+    std::vector<std::string> too_slow;
     for (const SamplerLane& lane : e.lanes) {
         if (lane.t_s.size() != lane.values.size() || !std::is_sorted(lane.t_s.begin(), lane.t_s.end()))
             continue;
@@ -107,22 +108,29 @@ std::optional<MetricDiff> metric_diff(
             stats_of(repetition_means(lane, wt)), {}, {}, {}, false};
         if (!row.baseline.mean && !row.treatment.mean)
             continue;
-        if (row.baseline.mean && row.treatment.mean) {
-            row.delta = *row.treatment.mean - *row.baseline.mean;
-            if (*row.baseline.mean != 0)
-                row.delta_pct = 100 * *row.delta / std::fabs(*row.baseline.mean);
-            if (row.baseline.cv_pct && row.treatment.cv_pct)
-                row.noise_pct = noise_k * std::max(*row.baseline.cv_pct, *row.treatment.cv_pct);
-            // A lane constant in both arms (cv 0) that moved is beyond its noise; one that did not is not.
-            row.beyond_noise = row.delta_pct && row.noise_pct && std::fabs(*row.delta_pct) > *row.noise_pct;
-            mean_b[lane.name] = *row.baseline.mean;
-            mean_t[lane.name] = *row.treatment.mean;
+        // A lane read more slowly than the repetitions last (NVML and /proc at their own periods
+        // beside 10 ms repetitions) has no per-repetition value to compare: named once, not a row.
+        if (row.baseline.repetitions < 2 || row.treatment.repetitions < 2) {
+            too_slow.push_back(lane.name);
+            continue;
         }
+        row.delta = *row.treatment.mean - *row.baseline.mean;
+        if (*row.baseline.mean != 0)
+            row.delta_pct = 100 * *row.delta / std::fabs(*row.baseline.mean);
+        if (row.baseline.cv_pct && row.treatment.cv_pct)
+            row.noise_pct = noise_k * std::max(*row.baseline.cv_pct, *row.treatment.cv_pct);
+        row.beyond_noise = row.delta_pct && row.noise_pct && std::fabs(*row.delta_pct) > *row.noise_pct;
+        mean_b[lane.name] = *row.baseline.mean;
+        mean_t[lane.name] = *row.treatment.mean;
         if (row.baseline.repetitions < wb.size() || row.treatment.repetitions < wt.size())
             d.notes.push_back(fmt::format("{}: readings in {} of {} baseline and {} of {} treatment repetitions",
                 lane.name, row.baseline.repetitions, wb.size(), row.treatment.repetitions, wt.size()));
         d.rows.push_back(std::move(row));
     }
+    if (!too_slow.empty())
+        d.notes.push_back(fmt::format("not compared, read too rarely for a value per repetition (fewer than 2 "
+                                      "repetitions of an arm hold a reading): {}",
+            fmt::join(too_slow, ", ")));
     if (d.rows.empty())
         return std::nullopt;
     d.baseline_binding = binding_from(mean_b);
@@ -137,8 +145,13 @@ std::string metric_diff_summary(const MetricDiff& d)
     std::vector<std::string> moved;
     for (const auto& r : d.rows)
         if (r.beyond_noise)
-            moved.push_back(fmt::format("{} {:.4g} -> {:.4g}{}{} ({:+.1f}%)", r.metric, *r.baseline.mean,
-                *r.treatment.mean, r.unit.empty() ? "" : " ", r.unit, *r.delta_pct));
+            // A percentage lane moves in points: +14.4 points reads right where +17414% of a
+            // near-idle baseline does not.
+            moved.push_back(is_percentage_unit(r.unit)
+                    ? fmt::format("{} {:.4g} -> {:.4g} % ({:+.2f} points)", r.metric, *r.baseline.mean,
+                        *r.treatment.mean, *r.delta)
+                    : fmt::format("{} {:.4g} -> {:.4g}{}{} ({:+.1f}%)", r.metric, *r.baseline.mean, *r.treatment.mean,
+                        r.unit.empty() ? "" : " ", r.unit, *r.delta_pct));
     std::string s = moved.empty() ? std::string("no lane moved beyond its noise")
                                   : fmt::format("beyond noise: {}", fmt::join(moved, ", "));
     if (!d.binding_change.empty())

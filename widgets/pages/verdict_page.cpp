@@ -170,7 +170,9 @@ void VerdictPage::refreshMetricDiff(const Experiment* e, double noise_k)
         const MetricDiffRow& r = *rows[static_cast<std::size_t>(i)];
         const QString unit = qs(r.unit);
         const QStringList cells {qs(r.metric), meanCi(r.baseline, unit), meanCi(r.treatment, unit),
-            r.delta_pct ? QString::number(*r.delta_pct, 'f', 1) + u" %"_s : u"–"_s,
+            r.delta_pct ? QString::number(*r.delta_pct, 'f', 1) + u" %"_s
+                    + (r.unit == "%" && r.delta ? u" (%1 pts)"_s.arg(*r.delta, 0, 'f', 2) : QString())
+                        : u"–"_s,
             r.noise_pct ? u"± "_s + QString::number(*r.noise_pct, 'f', 1) + u" %"_s : u"–"_s,
             !(r.delta_pct && r.noise_pct) ? u"–"_s : (r.beyond_noise ? tr("beyond") : tr("within"))};
         for (int c = 0; c < cells.size(); ++c) {

@@ -112,7 +112,7 @@ private slots:
         QCOMPARE(d->treatment_binding, std::string("memory-bandwidth"));
         QCOMPARE(d->binding_change, std::string("at-extremes -> memory-bandwidth"));
         const auto summary = metric_diff_summary(*d);
-        QVERIFY(summary.find("dram_pct 66.6 -> 88.4 %") != std::string::npos);
+        QVERIFY(summary.find("dram_pct 66.6 -> 88.4 % (+21.80 points)") != std::string::npos);
         QVERIFY(summary.find("binding constraint at-extremes -> memory-bandwidth") != std::string::npos);
         QVERIFY(summary.find("sm_clock") == std::string::npos);
     }
@@ -141,6 +141,18 @@ private slots:
         dram.values[1] = 100.3; // clamped to 100: the first repetition reads (66 + 100 + 67 + 68) / 4
         const auto c = metric_diff(e, "baseline", "treatment", 2.0);
         QVERIFY(std::fabs(*row(*c, "dram_pct").baseline.mean - (75.25 + 66 + 68 + 66 + 66) / 5) < 1e-12);
+    }
+
+    // A lane read once a second beside short repetitions has no value per repetition: one note, no row.
+    void aLaneReadTooRarelyIsNamedNotCompared()
+    {
+        Experiment e = two_arms();
+        e.lanes.push_back({"power", "W", {0.5, 2.5}, {300.0, 310.0}}); // one baseline, one treatment reading
+        const auto d = metric_diff(e, "baseline", "treatment", 2.0);
+        QCOMPARE(d->rows.size(), std::size_t(3));
+        QCOMPARE(d->notes.size(), std::size_t(1));
+        QVERIFY(d->notes.front().find("read too rarely") != std::string::npos);
+        QVERIFY(d->notes.front().find("power") != std::string::npos);
     }
 
     void aLaneMissingInSomeRepetitionsIsNamed()
