@@ -38,7 +38,7 @@ profile() {  # name, kernel regex, kwb new arguments...
   printf '%s: kwb new %s\n%s: %s\n' "$name" "$*" "$name" "${cmd[*]}" >> "$out/ncu/commands.txt"
   "${cmd[@]}" > "$out/ncu-$name.csv" 2>> "$out/ncu/ncu.log"
 }
-profile copy 'stream_kernel<4' --workload bandwidth --param op=copy --param size_mb=2048 --vary block_threads=256,512
+profile copy 'stream_kernel' --workload bandwidth --param op=copy --param size_mb=2048 --vary block_threads=256,512
 profile gemm 'nvjet' --workload gemm --param impl=cublaslt --param m=8192 --param n=8192 --param k=8192 \
   --vary block_n=64,128
 profile decode 'decode_mma_kernel' --workload attention_decode --param batch=64 --param context=8192 \
