@@ -178,14 +178,20 @@ def kwb_profile(src):
     return "; ".join(parts)
 
 
-@rows.table("PM sampling vs `ncu --clock-control none` (points, PM minus ncu)")
+@rows.table("PM sampling vs `ncu --clock-control none`, every lane, on the copy, the cuBLASLt GEMM and the paged decode "
+            "(% lanes within 5 points, rates within 5%)")
 def pm_vs_ncu(src):
-    k = src.json("2026-12-01-h200-final/second-call/ncu-agreement.json")["kernels"]
-    c, g = k["copy"]["diff_points"], k["gemm"]["diff_points"]
-    return (
-        f"copy DRAM {c['dram_pct']:+.1f}, occupancy {c['occupancy']:+.1f}; GEMM DRAM {g['dram_pct']:+.1f}, "
-        f"occupancy {g['occupancy']:+.1f}, tensor {g['tensor_pct']:+.1f}"
-    )
+    d = src.json("2026-12-02-h200-evidence/ncu-agreement.json")
+    parts, total, agreeing = [], 0, 0
+    for kernel in ("copy", "gemm", "decode"):
+        m = {x["lane"]: x for x in d["kernels"][kernel]["metrics"] if x["ncu"] is not None}
+        total += len(m)
+        agreeing += sum(1 for x in m.values() if x["agree"])
+        shown = [f"{lane} {m[lane]['difference']:+.1f}" for lane in ("dram_pct", "sm_pct", "tensor_pct", "occupancy")
+                 if lane in m]
+        parts.append(f"{kernel} " + ", ".join(shown))
+    return (f"{agreeing} of {total} agree; PM minus ncu: " + "; ".join(parts)
+            + f"; not agreeing: {', '.join(d['not_agreeing'])}")
 
 
 ANCHORS = "2026-12-02-h200-anchors/summary.json"
