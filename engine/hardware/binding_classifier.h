@@ -24,9 +24,10 @@
 // The branch the matrix leaves implicit is the first (a pipe near peak is compute-bound, not
 // "compute-suboptimal"). Without DRAM and a pipe reading the call stays empty and the evidence
 // says what was not measured. When the profiled kernels ran slower than the timed run by more than
-// disagreement_pct, nothing is called ("not determined", with the numbers in the evidence). Warnings: profiled vs timed time per launch differ by more than
-// disagreement_pct; kernels cover over 100% of the wall clock; kernels cover so little of the wall
-// clock (outside share > dispatch_share_pct) that a kernel-internal call binds only that share.
+// disagreement_pct, nothing is called ("not determined", with the numbers in the evidence).
+// Warnings: profiled vs timed time per launch differ by more than disagreement_pct; kernels
+// cover over 100% of the wall clock; kernels cover so little of the wall clock (outside share >
+// dispatch_share_pct) that a kernel-internal call binds only that share.
 namespace kwb {
 
 struct BindingThresholds {
