@@ -189,7 +189,7 @@ private slots:
     void expect_differ_declares_a_fingerprint_difference()
     {
         QTemporaryDir dir;
-        const auto arm = [&](const char* mean, const char* model, const QString& seq) {
+        const auto arm = [&](const char* mean, const char* model, const QString& seq) -> QString {
             return kStandin
                 + L(" --format vllm --mean %1 --model %2 --sequence %3 --out {out}").arg(L(mean), L(model), seq);
         };
