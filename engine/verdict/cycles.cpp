@@ -2,12 +2,12 @@
 #include "verdict/cycles.h"
 
 #include "study/arm_roles.h"
+#include "study/lane_window.h"
 #include "verdict/verdict.h"
 #include "verdict/wording.h"
 
 #include <cmath>
 #include <fmt/format.h>
-#include <limits>
 #include <numeric>
 
 namespace kwb {
@@ -18,7 +18,7 @@ using wording::num;
 const SamplerLane* pm_clock_lane(const Experiment& e)
 {
     for (const auto& l : e.lanes)
-        if (l.name == kPmClockLane && !l.values.empty() && l.values.size() == l.t_s.size())
+        if (l.name == kPmClockLane && !l.values.empty() && lane_in_time_order(l))
             return &l;
     return nullptr;
 }
@@ -29,30 +29,24 @@ bool usable(double x)
 }
 
 // The lane's mean over [t0, t1]; when no reading fell inside (a repetition shorter than the
-// sampling interval), the mean of the nearest reading on each side.
+// sampling interval), the mean of the nearest usable reading on each side.
 std::optional<double> lane_mean(const SamplerLane& lane, double t0, double t1)
 {
+    const LaneSpan span = readings_within(lane, t0, t1);
     double sum = 0;
     int n = 0;
-    double before_t = -std::numeric_limits<double>::infinity(), after_t = std::numeric_limits<double>::infinity();
-    std::optional<double> before, after;
-    for (size_t i = 0; i < lane.t_s.size(); ++i) {
-        const double t = lane.t_s[i], v = lane.values[i];
-        if (!usable(v))
-            continue;
-        if (t >= t0 && t <= t1) {
-            sum += v;
-            ++n;
-        } else if (t < t0 && t >= before_t) {
-            before_t = t;
-            before = v;
-        } else if (t > t1 && t < after_t) {
-            after_t = t;
-            after = v;
-        }
-    }
+    for (std::size_t i = span.begin; i < span.end; ++i)
+        if (usable(lane.values[i]))
+            sum += lane.values[i], ++n;
     if (n > 0)
         return sum / n;
+    std::optional<double> before, after;
+    for (std::size_t i = span.begin; i-- > 0 && !before;)
+        if (usable(lane.values[i]))
+            before = lane.values[i];
+    for (std::size_t i = span.end; i < lane.values.size() && !after; ++i)
+        if (usable(lane.values[i]))
+            after = lane.values[i];
     if (before && after)
         return (*before + *after) / 2;
     return before ? before : after;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "verdict/gpu_sharing.h"
 
+#include "study/lane_window.h"
+
+#include <algorithm>
 #include <fmt/format.h>
-#include <limits>
 
 namespace kwb {
 namespace {
@@ -10,7 +12,7 @@ namespace {
 const SamplerLane* process_lane(const Experiment& e)
 {
     for (const auto& l : e.lanes)
-        if (l.name == kOtherGpuProcessesLane && !l.values.empty() && l.values.size() == l.t_s.size())
+        if (l.name == kOtherGpuProcessesLane && !l.values.empty() && lane_in_time_order(l))
             return &l;
     return nullptr;
 }
@@ -23,23 +25,13 @@ bool judged(const Sample& s)
 // The readings during [t0, t1]; when none fell inside, the nearest one before and after it.
 bool shared_during(const SamplerLane& lane, double t0, double t1)
 {
-    bool inside = false, shared_inside = false;
-    double before_t = -std::numeric_limits<double>::infinity(), after_t = std::numeric_limits<double>::infinity();
-    double before_v = 0, after_v = 0;
-    for (size_t i = 0; i < lane.t_s.size(); ++i) {
-        const double t = lane.t_s[i], v = lane.values[i];
-        if (t >= t0 && t <= t1) {
-            inside = true;
-            shared_inside = shared_inside || v > 0;
-        } else if (t < t0 && t >= before_t) {
-            before_t = t;
-            before_v = v;
-        } else if (t > t1 && t < after_t) {
-            after_t = t;
-            after_v = v;
-        }
-    }
-    return inside ? shared_inside : (before_v > 0 || after_v > 0);
+    const LaneSpan span = readings_within(lane, t0, t1);
+    if (!span.empty())
+        return std::any_of(lane.values.begin() + static_cast<std::ptrdiff_t>(span.begin),
+            lane.values.begin() + static_cast<std::ptrdiff_t>(span.end), [](double v) { return v > 0; });
+    const bool before = span.begin > 0 && lane.values[span.begin - 1] > 0;
+    const bool after = span.end < lane.values.size() && lane.values[span.end] > 0;
+    return before || after;
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "hardware/binding_classifier.h"
 #include "stats/descriptive.h"
 #include "study/lane_range.h"
+#include "study/lane_window.h"
 
 #include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
@@ -33,14 +34,13 @@ std::vector<double> repetition_means(const SamplerLane& lane, const std::vector<
 {
     std::vector<double> out;
     for (const Window& w : windows) {
-        const auto lo = std::lower_bound(lane.t_s.begin(), lane.t_s.end(), w.begin);
-        const auto hi = std::upper_bound(lo, lane.t_s.end(), w.end);
+        const LaneSpan span = readings_within(lane, w.begin, w.end);
         double sum = 0;
         std::size_t n = 0;
-        for (auto it = lo; it != hi; ++it) {
+        for (std::size_t i = span.begin; i < span.end; ++i) {
             // The range rule of every lane (study/lane_range.h): a reading a report would not draw
             // (a study recorded before the rule may hold them) does not count here either.
-            const auto r = check_lane_reading(lane.unit, lane.values[static_cast<std::size_t>(it - lane.t_s.begin())]);
+            const auto r = check_lane_reading(lane.unit, lane.values[i]);
             if (r.keep)
                 sum += r.value, ++n;
         }
@@ -102,7 +102,7 @@ std::optional<MetricDiff> metric_diff(
     std::map<std::string, double> mean_b, mean_t;
     std::vector<std::string> too_slow;
     for (const SamplerLane& lane : e.lanes) {
-        if (lane.t_s.size() != lane.values.size() || !std::is_sorted(lane.t_s.begin(), lane.t_s.end()))
+        if (!lane_in_time_order(lane))
             continue;
         MetricDiffRow row {lane.name, lane.unit, stats_of(repetition_means(lane, wb)),
             stats_of(repetition_means(lane, wt)), {}, {}, {}, false};
