@@ -5,6 +5,7 @@
 // disagreement warned), the permission fallback (ERR_NVGPUCTRPERM: PM sampling never opened, the
 // line with its fix stamped, Activity still used), no plugin at all (event timing only), the CPU
 // path (procfs, launch-overhead does not apply) and what store_binding writes.
+#include "../../any_contains.h"
 #include "fake_workload.h"
 #include "run/profiling_pass.h"
 #include "sampling/cupti_metrics.h"
@@ -12,6 +13,7 @@
 #include <QTest>
 
 using namespace kwb;
+using kwbtest::any_contains;
 using namespace kwb::test;
 
 namespace {
@@ -115,11 +117,6 @@ KwbGpuBackendApi fake_api()
 Arm launchable_arm()
 {
     return {"baseline", {{"launchable", 1}, {"jitter", 0.0}, {"speed", 1.0}}};
-}
-
-bool any_contains(const std::vector<std::string>& lines, const std::string& what)
-{
-    return std::any_of(lines.begin(), lines.end(), [&](const auto& l) { return l.find(what) != std::string::npos; });
 }
 
 } // namespace

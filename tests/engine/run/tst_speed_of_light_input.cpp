@@ -3,6 +3,7 @@
 // ceilings of the experiment's GPU (this machine's ceilings.json, else the study's hardware
 // snapshot), the larger of read-only and copy; the datasheet's dense peak for compute, never the
 // measured GEMM; and the whole path through judge_experiment on H200-shaped samples.
+#include "../../any_contains.h"
 #include "run/judge_experiment.h"
 #include "run/speed_of_light_input.h"
 
@@ -12,6 +13,7 @@
 #include <fstream>
 
 using namespace kwb;
+using kwbtest::any_contains;
 
 namespace {
 
@@ -56,14 +58,6 @@ void add_samples(Experiment& e, double base_ms, double treat_ms, double bytes, i
 
 const std::vector<MetricSpec> kMetrics {
     {"time_ms", "ms", Direction::Lower, ""}, {"gbs", "GB/s", Direction::Higher, ""}};
-
-bool any_contains(const std::vector<std::string>& lines, const std::string& part)
-{
-    for (const auto& l : lines)
-        if (l.find(part) != std::string::npos)
-            return true;
-    return false;
-}
 
 } // namespace
 

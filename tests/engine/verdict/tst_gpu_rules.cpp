@@ -3,6 +3,7 @@
 // INCONCLUSIVE with the count; the comparison in cycles is reported beside the wall-time verdict
 // and its disagreement named. Recorded-style studies and their expected numbers come from
 // scripts/gen_gpu_rules_fixtures.py (tests/data/studies/gpu).
+#include "../../any_contains.h"
 #include "../report/json_schema_check.h"
 #include "report/render.h"
 #include "report/report_model.h"
@@ -18,6 +19,7 @@
 #include <fstream>
 
 using namespace kwb;
+using kwbtest::any_contains;
 
 namespace {
 
@@ -41,11 +43,6 @@ Study judged(const std::string& name, const std::function<void(Experiment&)>& ed
 FinalVerdict final_of(const Study& s)
 {
     return *s.experiments.at(0).final_verdict;
-}
-
-bool any_contains(const std::vector<std::string>& v, const std::string& s)
-{
-    return std::any_of(v.begin(), v.end(), [&](const std::string& x) { return x.find(s) != std::string::npos; });
 }
 
 } // namespace

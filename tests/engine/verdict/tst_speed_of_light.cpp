@@ -9,12 +9,14 @@
 // 762 TFLOP/s (above the calibration's GEMM by 10.3%). Both stay under their roofs x 1.10:
 // 4.5 < 4.26 x 1.10 = 4.686 TB/s, 762 < 989.4 x 1.10 = 1088 TFLOP/s. The calibration's GEMM
 // is no roof: 762 > 691 x 1.10 = 760.1 would refuse an honest cuBLASLt.
+#include "../../any_contains.h"
 #include "verdict/speed_of_light.h"
 #include "verdict/verdict.h"
 
 #include <QTest>
 
 using namespace kwb;
+using kwbtest::any_contains;
 
 namespace {
 
@@ -67,14 +69,6 @@ FinalVerdict licensed_then(const SpeedOfLightInput& sol)
     FinalVerdict f = apply_study_rules(v, in, p);
     apply_speed_of_light(f, judge_speed_of_light(sol));
     return f;
-}
-
-bool any_contains(const std::vector<std::string>& lines, const std::string& part)
-{
-    for (const auto& l : lines)
-        if (l.find(part) != std::string::npos)
-            return true;
-    return false;
 }
 
 } // namespace

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The study-level rules of spec/verdict.md: guards, the tradeoff gate, the prediction check, and
 // the split-half stability check cited in the reasons.
+#include "../../any_contains.h"
 #include "verdict/verdict.h"
 
 #include <QTest>
 
 using namespace kwb;
+using kwbtest::any_contains;
 
 using Values = std::vector<double>;
 
@@ -43,11 +45,6 @@ GuardArms guard(const char* metric, Direction dir, Values b, Values t, double to
 bool has(const std::vector<std::string>& v, const std::string& s)
 {
     return std::find(v.begin(), v.end(), s) != v.end();
-}
-
-bool any_contains(const std::vector<std::string>& v, const std::string& s)
-{
-    return std::any_of(v.begin(), v.end(), [&](const std::string& x) { return x.find(s) != std::string::npos; });
 }
 
 } // namespace
