@@ -11,6 +11,7 @@
 #include "verdict/evidence.h"
 #include "verdict/gpu_sharing.h"
 #include "verdict/profile.h"
+#include "verdict/regression.h"
 #include "verdict/verdict.h"
 #include "verdict/wording.h"
 
@@ -39,10 +40,11 @@ GuardVerdict judge_guard(const GuardArms& g, const Profile& target_profile, std:
     }
     const SampleVerdict v = judge_samples(g.baseline, g.treatment, p, false);
     out.judged = true;
-    out.assessed = v.rule != 1 && v.rule != 2; // enough runs and stable
-    const double delta = v.delta_pct.value_or(0.0);
-    const double sigma = v.sigma_pct.value_or(0.0);
-    out.regressed = out.assessed && delta < 0 && std::fabs(delta) > p.noise_k * sigma && -delta > g.tolerance_pct;
+    const RegressionCall call = call_regression(v, p, g.tolerance_pct);
+    out.assessed = call.assessed;
+    out.regressed = call.regressed;
+    const double delta = call.delta_pct;
+    const double sigma = call.sigma_pct;
     out.word = v.word;
     out.delta_pct = v.delta_pct;
     out.sigma_pct = v.sigma_pct;
