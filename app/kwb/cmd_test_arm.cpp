@@ -28,6 +28,7 @@ struct TestArmOptions {
     std::string experiment;
     std::string arm;
     std::string command_json; // a file, or "-"
+    std::string worker_json; // a file, or "-": {"worker": {...}, "params": {...}}
     std::string metric; // the metric judged; the study's when an arm of it is tested
     bool json = false;
 };
@@ -43,32 +44,57 @@ struct ArmUnderTest {
 // kwb hold.
 constexpr std::size_t kMaxCommandJson = std::size_t {1} << 20;
 
-std::string read_text(const std::string& path)
+std::string read_text(const std::string& path, const char* option)
 {
     if (path != "-") {
         try {
             return read_file(path, kMaxCommandJson);
         } catch (const std::runtime_error& e) {
-            throw BadInput(fmt::format("--command-json: {}", e.what()));
+            throw BadInput(fmt::format("{}: {}", option, e.what()));
         }
     }
     std::string text(kMaxCommandJson + 1, '\0');
     std::cin.read(text.data(), static_cast<std::streamsize>(text.size()));
     text.resize(static_cast<std::size_t>(std::cin.gcount()));
     if (text.size() > kMaxCommandJson)
-        throw BadInput("--command-json: stdin holds more than 1 MiB, not a command object");
+        throw BadInput(fmt::format("{}: stdin holds more than 1 MiB, not an arm's object", option));
     return text;
 }
 
 ArmUnderTest arm_from_command_json(const TestArmOptions& o)
 {
     const std::string where = o.command_json == "-" ? "stdin" : o.command_json;
-    const auto doc = nlohmann::json::parse(read_text(o.command_json), nullptr, false);
+    const auto doc = nlohmann::json::parse(read_text(o.command_json, "--command-json"), nullptr, false);
     if (doc.is_discarded() || !doc.is_object())
         throw BadInput(fmt::format("--command-json: {} is not a JSON object", where));
     try {
         return {o.arm.empty() ? "arm" : o.arm, command_spec_from(JsonReader(doc, where)), o.metric};
     } catch (const FormatError& e) {
+        throw BadInput(e.what());
+    }
+}
+
+// A worker arm as the window holds it, unsaved: its `worker` object (the study format's) and the
+// arm's `params`.
+ArmUnderTest arm_from_worker_json(const TestArmOptions& o)
+{
+    const std::string where = o.worker_json == "-" ? "stdin" : o.worker_json;
+    const auto doc = nlohmann::json::parse(read_text(o.worker_json, "--worker-json"), nullptr, false);
+    if (doc.is_discarded() || !doc.is_object())
+        throw BadInput(fmt::format("--worker-json: {} is not a JSON object", where));
+    try {
+        const JsonReader r(doc, where);
+        Arm arm;
+        arm.name = o.arm.empty() ? "arm" : o.arm;
+        arm.worker = worker_spec_from(r.object("worker"));
+        arm.params = doc.value("params", nlohmann::json::object());
+        if (!arm.params.is_object())
+            r.fail("params", "expected an object of parameter values");
+        worker::validate(*arm.worker, arm.name);
+        return {arm.name, {}, o.metric.empty() ? std::string("time_ms") : o.metric, arm};
+    } catch (const FormatError& e) {
+        throw BadInput(e.what());
+    } catch (const WorkloadError& e) {
         throw BadInput(e.what());
     }
 }
@@ -182,9 +208,13 @@ int test_worker(const TestArmOptions& o, const ArmUnderTest& arm)
 
 int run(const TestArmOptions& o)
 {
-    if (o.command_json.empty() == o.study.empty())
-        throw BadInput("test-arm: give a study (with --experiment and --arm) or --command-json, one of the two");
-    const ArmUnderTest arm = o.command_json.empty() ? arm_from_study(o) : arm_from_command_json(o);
+    const int sources = !o.study.empty() + !o.command_json.empty() + !o.worker_json.empty();
+    if (sources != 1)
+        throw BadInput(
+            "test-arm: give a study (with --experiment and --arm), --command-json or --worker-json, one of the three");
+    const ArmUnderTest arm = !o.study.empty() ? arm_from_study(o)
+        : !o.command_json.empty()             ? arm_from_command_json(o)
+                                              : arm_from_worker_json(o);
     if (arm.worker_arm)
         return test_worker(o, arm);
     try {
@@ -221,6 +251,9 @@ void add_test_arm_command(CLI::App& app, Action& action)
     cmd->add_option("--arm", o->arm, "The arm's name (default: baseline)");
     cmd->add_option("--command-json", o->command_json,
         "An arm's command object as the study format writes it, from a file or - (stdin), instead of a study");
+    cmd->add_option("--worker-json", o->worker_json,
+        "A worker arm as {\"worker\": {...}, \"params\": {...}} (the study format's objects), from a file or - "
+        "(stdin)");
     cmd->add_option("--metric", o->metric, "The metric judged (default: the experiment's)");
     cmd->add_flag("--json", o->json, "One JSON object: ok, error, adapter, metric, value, metrics, notes, tails");
     cmd->callback([&action, o] { action = [o] { return run(*o); }; });

@@ -4,6 +4,7 @@
 #include "run/visible_gpu.h"
 #include "study/arm_roles.h"
 #include "study/experiment_shape.h"
+#include "workloads/backend_choice.h"
 #include "workloads/command/command_workload.h"
 #include "workloads/cuda_workload.h"
 #include "workloads/worker/worker_workload.h"
@@ -39,24 +40,26 @@ Runnability choose_backend(const Workload& w, const Experiment& e, std::string w
         }
         wanted = "cuda";
     }
-    const auto fits = [&](Backend b) {
-        const AbArms arms = ab_arms(e);
-        return params_fit_backend(w, arms.baseline->params, b) && params_fit_backend(w, arms.treatment->params, b);
-    };
+    // Asked only when CUDA is a candidate: it loads the GPU backend.
+    const std::string unavailable
+        = wanted != "cpu" && has_backend(w, Backend::Cuda) ? cuda_unavailable_reason(w.name()) : "";
     if (wanted == "cuda") {
         if (!has_backend(w, Backend::Cuda)) {
             r.problem = fmt::format("{} has no cuda backend", w.name());
             return r;
         }
-        if (const auto why = cuda_unavailable_reason(w.name()); !why.empty()) {
-            r.unavailable = fmt::format("the cuda backend is not available here: {}", why);
+        if (!unavailable.empty()) {
+            r.unavailable = fmt::format("the cuda backend is not available here: {}", unavailable);
             return r;
         }
-        r.backend = Backend::Cuda;
-    } else if (wanted == "auto" && has_backend(w, Backend::Cuda) && fits(Backend::Cuda)
-        && cuda_unavailable_reason(w.name()).empty()) {
-        r.backend = Backend::Cuda;
     }
+    BackendContext here;
+    here.cuda_kernels = has_backend(w, Backend::Cuda) && unavailable.empty();
+    const AbArms arms = ab_arms(e);
+    const WorkloadBackends backends {has_backend(w, Backend::Cpu), has_backend(w, Backend::Cuda),
+        params_fit_backend(w, arms.baseline->params, Backend::Cuda)
+            && params_fit_backend(w, arms.treatment->params, Backend::Cuda)};
+    r.backend = chosen_backend(e, wanted, backends, here);
     return r;
 }
 
@@ -64,7 +67,7 @@ Runnability choose_backend(const Workload& w, const Experiment& e, std::string w
 // GPU only when told so: backend "cuda" (the experiment's, kwb new --backend cuda, or the run's),
 // or "auto" when the run names a device (kwb run --device N, a spread-out cell) and a GPU is there;
 // otherwise on the host's CPU. Its GPU needs no plugin code, only a device visible at that index.
-Runnability choose_command_backend(const std::string& wanted, bool device_named)
+Runnability choose_command_backend(const Experiment& e, const std::string& wanted, bool device_named)
 {
     Runnability r;
     if (wanted != "auto" && wanted != "cpu" && wanted != "cuda") {
@@ -72,10 +75,14 @@ Runnability choose_command_backend(const std::string& wanted, bool device_named)
         return r;
     }
     const std::string why = wanted == "cpu" ? std::string() : no_visible_gpu_reason(selected_cuda_device());
-    if (wanted == "cuda" && !why.empty())
+    if (wanted == "cuda" && !why.empty()) {
         r.unavailable = fmt::format("the commands' GPU is not visible: {}", why);
-    else if (wanted == "cuda" || (wanted == "auto" && device_named && why.empty()))
-        r.backend = Backend::Cuda;
+        return r;
+    }
+    BackendContext here;
+    here.gpu_visible = why.empty();
+    here.device_named = device_named;
+    r.backend = chosen_backend(e, wanted, {}, here);
     return r;
 }
 
@@ -117,7 +124,7 @@ Runnability check_worker_runnable(const Workload& w, const Study& study, const E
         return r;
     }
     const std::string& kind = ab.baseline->worker->description.device.kind;
-    r.backend = kind == "cuda" ? Backend::Cuda : Backend::Cpu;
+    r.backend = chosen_backend(e, wanted, {}, {});
     if (wanted != "auto" && wanted != to_string(r.backend)) {
         r.problem
             = fmt::format("the worker runs on {} (its describe answer); --backend {} cannot move it", kind, wanted);
@@ -171,7 +178,7 @@ Runnability check_runnable(const WorkloadRegistry& registry, const Study& study,
     }
     const std::string wanted = backend_option.empty() ? e.backend : std::string(backend_option);
     const bool command = w->name() == command::kCommandWorkload;
-    Runnability chosen = command ? choose_command_backend(wanted, device_named) : choose_backend(*w, e, wanted);
+    Runnability chosen = command ? choose_command_backend(e, wanted, device_named) : choose_backend(*w, e, wanted);
     if (!chosen.runnable())
         return chosen;
     r.backend = chosen.backend;

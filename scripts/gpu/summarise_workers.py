@@ -46,3 +46,26 @@ for name in sorted(os.listdir(folder)):
         print(f"| {name} | {bk} | {c['dobench_median_ms']:.4f} ({c['dobench_spread_ms'][0]:.4f}-{c['dobench_spread_ms'][1]:.4f}) | "
               f"{clk:.0f} |" if clk else f"| {name} | {bk} | {c['dobench_median_ms']:.4f} ({c['dobench_spread_ms'][0]:.4f}-{c['dobench_spread_ms'][1]:.4f}) | - |",
               f"{kwb} | {ratio} | {cyc} |")
+
+# Wall time of kwb run per study (exits.txt, written by worker_studies.sh): the worker A/B against the
+# same A/B as command arms (a process per repetition).
+exits = os.path.join(folder, "exits.txt")
+walls = {}
+if os.path.exists(exits):
+    for line in open(exits):
+        words = line.split()
+        if len(words) >= 6 and words[1] == "run:" and words[5] == "ms":
+            walls[words[0]] = int(words[4])
+if "wall-worker" in walls and "wall-command" in walls:
+    print()
+    print("| study | arms | kwb run wall time (s) | n per arm | host overhead per rep (ms, median) |")
+    print("| --- | --- | --- | --- | --- |")
+    for name, kind in (("wall-worker", "worker (one process per arm)"), ("wall-command", "command (a process per repetition)")):
+        s = summary["studies"].get(name, {})
+        over = s.get("harness_overhead_ms") or {}
+        n = s.get("n") or ["-", "-"]
+        print(f"| {name} | {kind} | {walls[name] / 1000:.1f} | {n[0]}/{n[1]} | "
+              f"{over['median']:.2f} |" if over else f"| {name} | {kind} | {walls[name] / 1000:.1f} | {n[0]}/{n[1]} | - |")
+    print()
+    print(f"The command arms' run took {walls['wall-command'] / walls['wall-worker']:.2f}x the worker arms' "
+          f"({walls['wall-command'] / 1000:.1f} s against {walls['wall-worker'] / 1000:.1f} s).")

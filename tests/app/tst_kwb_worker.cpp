@@ -6,7 +6,10 @@
 #include "../process_alive.h"
 #include "kwb_process.h"
 
+#include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <fstream>
 
@@ -149,6 +152,51 @@ private slots:
         r = kwb({L("test-arm"), study, L("--arm"), L("treatment")});
         QCOMPARE(r.exit_code, 1);
         QVERIFY2(r.out.startsWith("Not usable: "), r.out.constData());
+    }
+
+    // The window's Test once sends the arm as it holds it, unsaved: --worker-json.
+    void test_arm_takes_an_unsaved_worker_arm()
+    {
+        QTemporaryDir dir;
+        const QString study = dir.filePath(L("s.json"));
+        auto r = kwb({L("new"), L("--baseline-worker"), kFake, L("--treatment-worker"), kFake + L(" --mode wrong"),
+            L("--out"), study});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        const auto arms = load(study)[L("experiments")].toArray()[0].toObject()[L("arms")].toArray();
+        const auto write = [&](const QString& name, const QJsonObject& o) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QJsonDocument(o).toJson());
+        };
+        QJsonObject worker = arms[0].toObject()[L("worker")].toObject();
+        worker[L("cmd")] = QString(kFake + L(" --reference"));
+        write(L("good.json"), {{L("worker"), worker}, {L("params"), QJsonObject {{L("work"), 2}}}});
+        r = kwb(
+            {L("test-arm"), L("--worker-json"), dir.filePath(L("good.json")), L("--arm"), L("treatment"), L("--json")});
+        QVERIFY2(r.exit_code == 0, QByteArray(r.out + r.err).constData());
+        const QJsonObject a = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(a[L("check")].toObject()[L("ok")].toBool());
+        QCOMPARE(a[L("arm")].toString(), L("treatment"));
+        QVERIFY(a[L("value")].toDouble() > 0);
+        // Against its own reference, a wrong output fails the check: exit 1.
+        worker[L("cmd")] = QString(kFake + L(" --mode wrong --reference"));
+        write(L("wrong.json"), {{L("worker"), worker}});
+        r = kwb({L("test-arm"), L("--worker-json"), dir.filePath(L("wrong.json"))});
+        QCOMPARE(r.exit_code, 1);
+        QVERIFY2(r.out.startsWith("Not usable: the check failed"), r.out.constData());
+        // Bad input, one line, exit 2: no worker object, a bad field, two sources at once.
+        write(L("none.json"), {{L("params"), QJsonObject {}}});
+        r = kwb({L("test-arm"), L("--worker-json"), dir.filePath(L("none.json"))});
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.contains("worker"), r.err.constData());
+        worker[L("timeout_s")] = -1;
+        write(L("bad.json"), {{L("worker"), worker}});
+        r = kwb({L("test-arm"), L("--worker-json"), dir.filePath(L("bad.json"))});
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.contains("timeout_s"), r.err.constData());
+        r = kwb({L("test-arm"), study, L("--worker-json"), dir.filePath(L("good.json"))});
+        QCOMPARE(r.exit_code, 2);
+        QVERIFY2(r.err.contains("one of the three"), r.err.constData());
     }
 
     void per_arm_checks_of_command_arms()

@@ -34,6 +34,7 @@ private slots:
     void unsavedStudyIsSavedBeforeTheRun();
     void programDefaultsBesideTheExecutable();
     void deviceProbeReadsKwbDevices();
+    void runningDeviceIsTheEnginesChoice();
     void devicesRunFollowsInterleavedCells();
     void realKwbSpreadsACpuGridOverTwoDevices();
     void devicesHoldOnAHostToo();
@@ -187,6 +188,48 @@ void TestRunController::programDefaultsBesideTheExecutable()
     qputenv("KWB_PROGRAM", "/opt/x/kwb");
     QCOMPARE(RunController::defaultProgram(), u"/opt/x/kwb"_s);
     qunsetenv("KWB_PROGRAM");
+}
+
+// The device an experiment would run on is the engine's rule (workloads/backend_choice.h), not the
+// window's: an embedded workload's auto goes to the GPU, a command's auto stays on the CPU unless a
+// device is named, a worker's is the GPU it described.
+void TestRunController::runningDeviceIsTheEnginesChoice()
+{
+    using kwb::Arm;
+    using kwb::Experiment;
+    using kwb::WorkerSpec;
+    const auto experiment = [](const char* workload, const char* backend) {
+        Experiment e;
+        e.workload = workload;
+        e.backend = backend;
+        e.arms = {Arm {"baseline", nlohmann::json::object(), std::nullopt},
+            Arm {"treatment", nlohmann::json::object(), std::nullopt}};
+        return e;
+    };
+    DeviceProbe probe;
+    probe.setResult(R"({"devices":[{"kind":"cpu","name":"c"},
+        {"kind":"cuda","name":"NVIDIA H200","uuid":"GPU-a","index":0},
+        {"kind":"cuda","name":"NVIDIA H100","uuid":"GPU-b","index":1}]})",
+        {});
+    QCOMPARE(probe.runningDevice(experiment("gemm", "auto")).model, std::string("NVIDIA H200"));
+    QCOMPARE(probe.runningDevice(experiment("gemm", "cpu")).model, std::string("c"));
+    QCOMPARE(probe.runningDevice(experiment("command", "auto")).model, std::string("c"));
+    QCOMPARE(probe.runningDevice(experiment("command", "auto"), true).model, std::string("NVIDIA H200"));
+    QCOMPARE(probe.runningDevice(experiment("command", "cuda")).model, std::string("NVIDIA H200"));
+    Experiment worker = experiment("worker", "auto");
+    for (auto& arm : worker.arms) {
+        arm.worker = WorkerSpec {};
+        arm.worker->cmd = "w";
+        arm.worker->description.device = {"cuda", "GPU-b", "NVIDIA H100", 1};
+    }
+    QCOMPARE(probe.runningDevice(worker).uuid, std::string("GPU-b"));
+    for (auto& arm : worker.arms)
+        arm.worker->description.device = {"cpu", "", "", std::nullopt};
+    QCOMPARE(probe.runningDevice(worker).model, std::string("c"));
+    // No GPU listed (the GPU backend did not load): auto stays on the CPU.
+    probe.setResult(R"({"devices":[{"kind":"cpu","name":"c"}]})", {});
+    QCOMPARE(probe.runningDevice(experiment("gemm", "auto")).model, std::string("c"));
+    QVERIFY(probe.runningDevice(experiment("gemm", "cuda")).empty());
 }
 
 void TestRunController::deviceProbeReadsKwbDevices()

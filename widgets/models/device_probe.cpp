@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "models/device_probe.h"
 
+#include "models/workload_catalog.h"
+#include "study/arm_roles.h"
 #include "study/device_identity.h"
+#include "workloads/backend_choice.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -85,18 +88,37 @@ QString DeviceProbe::deviceInUse() const
     return cpu.isEmpty() ? tr("unknown (kwb devices failed: see the tooltip)") : tr("CPU: %1").arg(cpu);
 }
 
-DeviceIdentity DeviceProbe::runningDevice(const std::string& backend) const
+DeviceIdentity DeviceProbe::runningDevice(const Experiment& e, bool deviceNamed) const
 {
-    const auto pick = [&](const char* kind) -> DeviceIdentity {
-        for (const auto& d : m_devices)
-            if (d.toObject().value("kind"_L1).toString() == QLatin1StringView(kind))
-                return identity_from_sheet(nlohmann::json::parse(QJsonDocument(d.toObject()).toJson().toStdString()));
-        return {};
+    const auto pick = [&](const char* kind, const std::string& uuid) -> DeviceIdentity {
+        DeviceIdentity first;
+        for (const auto& d : m_devices) {
+            if (d.toObject().value("kind"_L1).toString() != QLatin1StringView(kind))
+                continue;
+            DeviceIdentity id
+                = identity_from_sheet(nlohmann::json::parse(QJsonDocument(d.toObject()).toJson().toStdString()));
+            if (uuid.empty() || id.uuid == uuid)
+                return id;
+            if (first.empty())
+                first = id;
+        }
+        return first;
     };
-    if (backend == "cpu")
-        return pick("cpu");
-    DeviceIdentity gpu = pick("cuda");
-    return gpu.empty() && backend == "auto" ? pick("cpu") : gpu;
+    // kwb devices lists a CUDA GPU only where the GPU backend loads: then its kernels can run, and
+    // the GPU is visible.
+    const bool gpu = !pick("cuda", "").empty();
+    BackendContext here;
+    here.cuda_kernels = gpu;
+    here.gpu_visible = gpu;
+    here.device_named = deviceNamed;
+    const WorkloadDescription* described = findWorkload(e.workload);
+    const Backend b
+        = chosen_backend(e, e.backend, described ? workload_backends(*described, e) : WorkloadBackends {}, here);
+    if (b == Backend::Cpu)
+        return pick("cpu", "");
+    const Arm* baseline = ab_arms(e).baseline;
+    const bool worker = baseline && baseline->worker;
+    return pick("cuda", worker ? baseline->worker->description.device.uuid : std::string());
 }
 
 void DeviceProbe::setResult(const QByteArray& stdoutText, const QByteArray& stderrText)

@@ -29,9 +29,11 @@ public:
     QJsonArray devices() const { return m_devices; }
     // The first CUDA GPU's name if any, else the CPU's; a short notice while unknown.
     QString deviceInUse() const;
-    // The device an experiment of this backend would run on ("cuda": the first GPU, "cpu": the
-    // CPU, "auto": a GPU if any), as the engine's same_device rule compares it; empty when unknown.
-    DeviceIdentity runningDevice(const std::string& backend) const;
+    // The device `experiment` would run on here, by the engine's rule (workloads/backend_choice.h:
+    // an embedded workload's auto goes to a GPU that can run it, a command's stays on the CPU unless
+    // told, a worker's is the device it described), as the engine's same_device rule compares it;
+    // empty when unknown. `deviceNamed`: the run names its devices (--devices).
+    DeviceIdentity runningDevice(const Experiment& experiment, bool deviceNamed = false) const;
     // Why GPUs are unavailable (kwb's stderr line), or why the probe itself failed.
     QString gpuUnavailableReason() const { return m_reason; }
 

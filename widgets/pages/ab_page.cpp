@@ -8,11 +8,13 @@
 #include "models/study_document.h"
 #include "models/workload_catalog.h"
 #include "pages/command_arm_editor.h"
+#include "pages/worker_arm_editor.h"
 #include "study/arm_diff.h"
 #include "study/arm_roles.h"
 #include "study/gates.h"
 #include "study/plan_limits.h"
 #include "workloads/command/command_spec.h"
+#include "workloads/worker/worker_check.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -96,6 +98,9 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     // External-command arms (docs/adapters.md) are edited here instead of the parameter table.
     m_commandArms = new CommandArmEditor(document, this);
     body()->addWidget(m_commandArms);
+    // Worker arms (docs/worker-protocol.md): their processes here, their parameters in the table.
+    m_workerArms = new WorkerArmEditor(document, this);
+    body()->addWidget(m_workerArms);
 
     auto* columns = new QHBoxLayout;
     auto* left = new QVBoxLayout;
@@ -198,13 +203,12 @@ int AbPage::experimentIndex() const
 void AbPage::createExperiment()
 {
     const std::string workload = m_workload->currentText().toStdString();
-    const DeviceIdentity device = m_probe ? m_probe->runningDevice("cpu") : DeviceIdentity {};
     m_varied.clear();
-    document()->edit(tr("New A/B"), [workload, device](Study& s) {
-        Experiment e = makeAbExperiment(s, workload);
-        applyMeasuredControls(e, device.empty() ? nullptr : &device);
-        s.experiments.push_back(std::move(e));
-    });
+    // Its controls are measured for the device the engine would run it on.
+    Experiment made = makeAbExperiment(document()->study(), workload);
+    const DeviceIdentity device = m_probe ? m_probe->runningDevice(made) : DeviceIdentity {};
+    applyMeasuredControls(made, device.empty() ? nullptr : &device);
+    document()->edit(tr("New A/B"), [made](Study& s) { s.experiments.push_back(made); });
 }
 
 void AbPage::cellEdited(int row, int column)
@@ -218,7 +222,7 @@ void AbPage::cellEdited(int row, int column)
     const nlohmann::json value = parseCellValue(m_arms->item(row, column)->text().trimmed().toStdString());
     const std::string varied = m_varied.toStdString();
     const DeviceIdentity device
-        = m_probe ? m_probe->runningDevice(document()->study().experiments[i].backend) : DeviceIdentity {};
+        = m_probe ? m_probe->runningDevice(document()->study().experiments[static_cast<size_t>(i)]) : DeviceIdentity {};
     m_refusal.clear();
     if (column == 2) {
         Experiment trial = document()->study().experiments[static_cast<size_t>(i)];
@@ -327,6 +331,13 @@ void AbPage::refresh()
              m_arms, m_armsLabel, m_variedBox, m_variedLabel, m_workload, m_workloadLabel, m_backend, m_backendLabel})
         w->setVisible(!commandArms);
     m_commandArms->showExperiment(commandArms ? i : -1);
+    // A worker runs on the device it described, not on one the page picks.
+    const bool workerArms = e && e->workload == worker::kWorkerWorkload;
+    m_workerArms->setVisible(workerArms);
+    m_workerArms->showExperiment(workerArms ? i : -1);
+    if (workerArms)
+        for (QWidget* w : std::initializer_list<QWidget*> {m_backend, m_backendLabel})
+            w->setVisible(false);
     if (!e) {
         setValue(m_experiment, tr("No A/B yet: choose a workload and press New A/B."));
         setValue(m_diff, QString());

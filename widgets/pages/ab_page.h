@@ -20,6 +20,7 @@ struct Experiment;
 namespace kwb::gui {
 
 class CommandArmEditor;
+class WorkerArmEditor;
 class DeviceProbe;
 class RunController;
 
@@ -38,6 +39,7 @@ public:
     QString runBlockedReason() const;
     QString lastRefusal() const { return m_refusal; }
     CommandArmEditor* commandArmEditor() const { return m_commandArms; }
+    WorkerArmEditor* workerArmEditor() const { return m_workerArms; }
 
 signals:
     void runRequested();
@@ -91,6 +93,7 @@ private:
     QPushButton* m_stopButton;
     QLabel* m_progress;
     CommandArmEditor* m_commandArms = nullptr;
+    WorkerArmEditor* m_workerArms = nullptr;
 };
 
 } // namespace kwb::gui

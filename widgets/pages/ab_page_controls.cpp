@@ -25,7 +25,7 @@ using namespace Qt::StringLiterals;
 void AbPage::fillControls(const Experiment& e, const nlohmann::json& defaults)
 {
     // Controls: the engine's measurement wins where it has one; the user ticks the rest.
-    const DeviceIdentity device = m_probe ? m_probe->runningDevice(e.backend) : DeviceIdentity {};
+    const DeviceIdentity device = m_probe ? m_probe->runningDevice(e) : DeviceIdentity {};
     const auto measured = measure_controls(e, defaults, device.empty() ? nullptr : &device);
     m_controls->setRowCount(static_cast<int>(e.controls.checklist.size()));
     const Gate gate = controls_gate(e.controls);

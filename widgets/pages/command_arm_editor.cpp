@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/command_arm_editor.h"
 
+#include "models/env_text.h"
 #include "models/json_convert.h"
 #include "models/run_controller.h"
 #include "models/study_document.h"
+#include "models/test_arm_run.h"
 #include "study/study_json.h"
 #include "workloads/command/adapter.h"
 #include "workloads/command/command_spec.h"
@@ -17,8 +19,6 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPointer>
-#include <QProcess>
 #include <QPushButton>
 #include <QVBoxLayout>
 #include <memory>
@@ -28,33 +28,6 @@ namespace kwb::gui {
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// Environment overrides as the user types them: K=V words, quoted like a shell ("K=a b").
-std::map<std::string, std::string> parseEnv(const QString& text, QString* error)
-{
-    std::map<std::string, std::string> env;
-    for (const QString& word : QProcess::splitCommand(text)) {
-        const auto eq = word.indexOf(u'=');
-        if (eq <= 0) {
-            *error = QObject::tr("environment: \"%1\" is not K=V").arg(word);
-            return {};
-        }
-        env[word.left(eq).toStdString()] = word.mid(eq + 1).toStdString();
-    }
-    return env;
-}
-
-QString envText(const std::map<std::string, std::string>& env)
-{
-    QStringList words;
-    for (const auto& [k, v] : env) {
-        QString w = qs(k) + u'=' + qs(v);
-        if (w.contains(u' ') || w.contains(u'"'))
-            w = u'"' + QString(w).replace(u'"', u"\\\""_s) + u'"';
-        words << w;
-    }
-    return words.join(u' ');
-}
 
 QString number(double v)
 {
@@ -154,16 +127,7 @@ CommandArmEditor::CommandArmEditor(StudyDocument* document, QWidget* parent)
     connect(m_test, &QPushButton::clicked, this, &CommandArmEditor::testOnce);
 }
 
-CommandArmEditor::~CommandArmEditor()
-{
-    // A command under test is ended with everything it started (kwb test-arm stops on SIGTERM).
-    if (m_test_run) {
-        m_test_run->disconnect(this);
-        m_test_run->terminate();
-        if (!m_test_run->waitForFinished(5000))
-            m_test_run->kill();
-    }
-}
+CommandArmEditor::~CommandArmEditor() = default;
 
 int CommandArmEditor::armIndex() const
 {
@@ -265,7 +229,7 @@ void CommandArmEditor::armFieldEdited()
         return;
     CommandSpec spec = *e.arms[arm].command;
     QString envError;
-    const auto env = parseEnv(m_env->text(), &envError);
+    const auto env = parseEnvText(m_env->text(), &envError);
     if (!envError.isEmpty())
         return refuse(envError);
     spec.cmd = m_command->text().trimmed().toStdString();
@@ -371,43 +335,22 @@ void CommandArmEditor::testOnce()
     // The window runs nothing itself: kwb runs the arm once, as it would in a run, and answers in
     // one JSON object (docs/cli.md, kwb test-arm). The arm goes as the study writes it, so an
     // unsaved edit is what is tested.
-    m_test_run = new QProcess(this);
-    m_test_run->setProgram(RunController::defaultProgram());
-    m_test_run->setArguments({u"test-arm"_s, u"--command-json"_s, u"-"_s, u"--arm"_s, qs(e.arms[arm].name),
-        u"--metric"_s, qs(e.metric), u"--json"_s});
-    connect(m_test_run, &QProcess::started, this, [this, spec] {
-        m_test_run->write(QByteArray::fromStdString(command_spec_json(spec).dump()));
-        m_test_run->closeWriteChannel();
-    });
-    connect(m_test_run, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error != QProcess::FailedToStart)
-            return;
-        m_result->setText(
-            tr("Not run: %1 could not be started (%2)").arg(m_test_run->program(), m_test_run->errorString()));
-        m_test_run->deleteLater();
-        m_test_run = nullptr;
-        m_test->setEnabled(true);
-        emit testFinished(false);
-    });
-    connect(m_test_run, &QProcess::finished, this, [this] { testOnceFinished(); });
+    m_test_run = new TestArmRun(this);
+    connect(m_test_run, &TestArmRun::finished, this, &CommandArmEditor::testOnceFinished);
     m_test->setEnabled(false);
     m_result->setText(tr("Running `%1` once (timeout %2 s)…").arg(qs(spec.cmd), number(spec.timeout_s)));
-    m_test_run->start();
+    m_test_run->start(RunController::defaultProgram(),
+        {u"--command-json"_s, u"-"_s, u"--arm"_s, qs(e.arms[arm].name), u"--metric"_s, qs(e.metric), u"--json"_s},
+        QByteArray::fromStdString(command_spec_json(spec).dump()));
 }
 
-void CommandArmEditor::testOnceFinished()
+void CommandArmEditor::testOnceFinished(const QJsonObject& a, const QString& failure)
 {
-    QProcess* run = m_test_run;
+    m_test_run->deleteLater();
     m_test_run = nullptr;
-    run->deleteLater();
     m_test->setEnabled(true);
-    const QByteArray out = run->readAllStandardOutput();
-    const QJsonObject a = QJsonDocument::fromJson(out.trimmed()).object();
     if (a.isEmpty()) {
-        // Bad input (exit 2) or a crash: kwb's own one line says why.
-        const QString why = QString::fromUtf8(run->readAllStandardError()).trimmed().section(u'\n', -1);
-        m_result->setText(
-            tr("Not run: %1").arg(why.isEmpty() ? tr("kwb test-arm ended with status %1").arg(run->exitCode()) : why));
+        m_result->setText(tr("Not run: %1").arg(failure));
         emit testFinished(false);
         return;
     }

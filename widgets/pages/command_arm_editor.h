@@ -8,11 +8,12 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QProcess;
+class QJsonObject;
 
 namespace kwb::gui {
 
 class StudyDocument;
+class TestArmRun;
 
 // The A/B page's editor of an external-command experiment (docs/adapters.md): per arm the command
 // line, working directory, environment overrides, timeout and check command; for the experiment the
@@ -20,9 +21,8 @@ class StudyDocument;
 // so unlike quantities never meet in one verdict). Every edit is checked by the engine's
 // command::validate before it reaches the study, and goes through the document's undo stack.
 //
-// "Test once" runs the shown arm's command one time through the engine's command workload
-// (command::run_attempt, on a worker thread so the window stays live) and shows what the adapter
-// read, or in one line why it read nothing.
+// "Test once" runs the shown arm's command one time through `kwb test-arm` in a child process (the
+// window stays live) and shows what the adapter read, or in one line why it read nothing.
 class CommandArmEditor : public QWidget {
     Q_OBJECT
 public:
@@ -49,7 +49,7 @@ public slots:
 
 private:
     void fill();
-    void testOnceFinished();
+    void testOnceFinished(const QJsonObject& answer, const QString& failure);
     void armFieldEdited();
     void adapterChosen();
     void metricChosen();
@@ -60,7 +60,7 @@ private:
     int m_experiment = -1;
     bool m_filling = false;
     QString m_refusal;
-    QProcess* m_test_run = nullptr; // `kwb test-arm`, while Test once runs
+    TestArmRun* m_test_run = nullptr; // `kwb test-arm`, while Test once runs
 
     QComboBox* m_arm;
     QLineEdit* m_command;

@@ -337,7 +337,7 @@ void HardwarePage::showTraps(const nlohmann::json& device)
     // The engine's same_device rule: samples of one device model must not be continued on another.
     if (m_probe->isFinished())
         for (const auto& e : document()->study().experiments) {
-            const DeviceIdentity now = m_probe->runningDevice(e.backend);
+            const DeviceIdentity now = m_probe->runningDevice(e);
             if (!now.empty() && !may_continue_on(e, now))
                 warnings << tr("⚠ %1 was measured on %2 but would run on %3 here: a run would mix two devices' "
                                "samples (kwb run refuses to continue it; start a new study or attempt)")

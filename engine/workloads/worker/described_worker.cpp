@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A worker's description as a Workload (its parameters with their domains, its metrics), the
-// one-shot describe of `kwb new`, and the checks of a worker arm's settings.
+// one-shot describe of `kwb new` (the checks of an arm's settings: worker_check.h).
 #include "workloads/command/process.h"
 #include "workloads/worker/worker_client.h"
 #include "workloads/worker/worker_workload.h"
@@ -94,19 +94,6 @@ nlohmann::json worker_params(const WorkerDescription& d, const nlohmann::json& r
     for (const auto& p : d.params)
         out[p.name] = resolved.contains(p.name) ? resolved[p.name] : p.default_value;
     return out;
-}
-
-void validate(const WorkerSpec& s, const std::string& arm)
-{
-    if (s.cmd.empty())
-        throw WorkloadError(fmt::format("arm {}: worker.cmd is empty", arm));
-    if (!(s.timeout_s > 0))
-        throw WorkloadError(fmt::format("arm {}: worker.timeout_s must be above 0 seconds", arm));
-    if (!(s.max_output_mib >= kMinOutputMib && s.max_output_mib <= kMaxOutputMib))
-        throw WorkloadError(fmt::format("arm {}: worker.max_output_mib {} must be between {} and {} (MiB)", arm,
-            s.max_output_mib, kMinOutputMib, kMaxOutputMib));
-    if (!s.cwd.empty() && !std::filesystem::is_directory(s.cwd))
-        throw WorkloadError(fmt::format("arm {}: worker.cwd '{}' is not a directory", arm, s.cwd));
 }
 
 WorkerDescription describe_worker(const WorkerSpec& spec, const std::string& arm, int device)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "study/study.h"
+#include "workloads/worker/worker_check.h"
 #include "workloads/workload.h"
 
 #include <memory>
@@ -21,7 +22,6 @@
 // (command::too_many_failures). A failure to start, describe or prepare fails the arm.
 namespace kwb::worker {
 
-inline constexpr const char* kWorkerWorkload = "worker";
 // kwb's own parameter of every worker arm: hot (launches back to back) or cold (L2 flushed before
 // each launch), as for the embedded CUDA workloads. Sent to the worker only when it describes it.
 inline constexpr const char* kCacheParam = "cache";
@@ -38,10 +38,6 @@ std::unique_ptr<Workload> described_workload(const WorkerDescription& descriptio
 
 // The parameters sent in `prepare`: the arm's values of the described parameters, defaults filled.
 nlohmann::json worker_params(const WorkerDescription& description, const nlohmann::json& resolved);
-
-// Checks a worker arm before it runs: a command, a positive timeout, an existing cwd, a cap in
-// range. Throws WorkloadError naming the field.
-void validate(const WorkerSpec& spec, const std::string& arm);
 
 // Starts the worker once (on CUDA device `device`), says hello, asks describe and releases it:
 // what `kwb new` records. Throws WorkloadError (a WorkerFault with the stderr tail, or the
