@@ -19,8 +19,14 @@ std::optional<DeviceIdentity> plugin_gpu(int index)
     const auto devices = nlohmann::json::parse(api->devices_json(), nullptr, false);
     if (devices.is_array())
         for (const auto& d : devices)
-            if (d.is_object() && d.value("index", -1) == index)
-                return identity_from_sheet(d);
+            if (d.is_object() && d.value("index", -1) == index) {
+                DeviceIdentity id = identity_from_sheet(d);
+                // One spelling of the driver in every identity, embedded, command or worker arm:
+                // the release as nvidia-smi names it (NVML), not the CUDA driver API's 13000.
+                if (const std::string release = nvml::Library::instance().driver_version(); !release.empty())
+                    id.driver = release;
+                return id;
+            }
     return std::nullopt;
 }
 

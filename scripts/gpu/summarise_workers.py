@@ -17,10 +17,11 @@ print("| --- | --- | --- | --- | --- | --- | --- | --- |")
 for name, s in summary["studies"].items():
     if name.startswith("aa-"):
         continue
-    clock = s["clock_mhz"]["median"] if s["clock_mhz"] else None
-    over = s["harness_overhead_ms"]["median"] if s["harness_overhead_ms"] else None
+    clock = f"{s['clock_mhz']['median']:.0f}" if s["clock_mhz"] else "-"
+    # A command arm's repetition is a whole process: no launch count, so no host overhead per rep.
+    over = f"{s['harness_overhead_ms']['median']:.2f}" if s["harness_overhead_ms"] else "-"
     print(f"| {name} | {s['verdict']} | {s['final_verdict']} | {s['n'][0]}/{s['n'][1]} | {s['delta_pct']:.2f} | "
-          f"{s['sigma_pct']:.2f} | {clock:.0f} | {over:.2f} |")
+          f"{s['sigma_pct']:.2f} | {clock} | {over} |")
 print()
 for fam, f in summary["aa"].items():
     n, bad = f["studies"], f["not_noise"]
@@ -54,8 +55,8 @@ walls = {}
 if os.path.exists(exits):
     for line in open(exits):
         words = line.split()
-        if len(words) >= 6 and words[1] == "run:" and words[5] == "ms":
-            walls[words[0]] = int(words[4])
+        if len(words) >= 7 and words[1] == "run:" and words[6] == "ms":
+            walls[words[0]] = int(words[5])
 if "wall-worker" in walls and "wall-command" in walls:
     print()
     print("| study | arms | kwb run wall time (s) | n per arm | host overhead per rep (ms, median) |")

@@ -7,6 +7,7 @@
 // `kwb test-arm --worker-json -` (check and one launch) and shows what came back.
 #include "models/study_document.h"
 #include "pages/ab_page.h"
+#include "pages/command_arm_editor.h"
 #include "pages/worker_ab_dialog.h"
 #include "pages/worker_arm_editor.h"
 
