@@ -25,7 +25,7 @@ HistoryPlot::HistoryPlot(QWidget* parent)
     m_bars->setSelectable(QCP::stNone);
     setInteractions(QCP::iSelectPlottables);
     connect(this, &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable* p, int index, QMouseEvent*) {
-        if (p == m_points)
+        if (p == m_points || p == m_bars) // the error bar lies over its point
             activatePoint(index);
     });
 }
