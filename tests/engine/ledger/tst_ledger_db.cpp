@@ -166,6 +166,26 @@ private slots:
         QCOMPARE(count(db, "SELECT count(*) FROM experiments"), 1LL);
     }
 
+    void aStudysRealAaJoinsTheAaRunsAndSurvivesARebuild()
+    {
+        QTemporaryDir dir;
+        Study s;
+        auto e = ledger_test::judged_experiment("ab-1", ledger_test::around(10.0, 1, 6, 0),
+            ledger_test::around(10.0, 1, 6, 1), "NVIDIA H100", "2026-11-05T00:00:00Z");
+        e.aa_verdict = judge_samples(ledger_test::around(10.0, 1, 6, 0), ledger_test::around(10.0, 1, 6, 3),
+            make_profile("generic", Direction::Lower), false);
+        s.experiments.push_back(std::move(e));
+        const auto path = in(dir, "aa.json");
+        save_study(s, path);
+        Database db(in(dir, "l.sqlite"), no_history(dir));
+        index_study(db, path, load_study(path));
+        QCOMPARE(aa_runs(db, "NVIDIA H100").runs, 1);
+        index_study(db, path, load_study(path)); // again: replaced, not added
+        QCOMPARE(aa_runs(db, "NVIDIA H100").runs, 1);
+        rebuild(db);
+        QCOMPARE(aa_runs(db, "NVIDIA H100").runs, 1);
+    }
+
     void twoConcurrentWritersLoseNothing()
     {
         QTemporaryDir dir;
