@@ -4,6 +4,7 @@
 // only when something changed, so running it twice changes nothing (docs/cluster.md).
 #include "builtin_workloads.h"
 #include "commands.h"
+#include "ledger_hook.h"
 #include "run/fold_parts.h"
 #include "stop_signal.h"
 #include "study/study_file.h"
@@ -58,6 +59,7 @@ int collect(const std::string& path)
         set_protected(true);
         save_study(study, path);
         set_protected(false);
+        index_in_ledger(path, study); // the machine that holds the study indexes it (docs/ledger.md)
         for (const auto& grid : study.grids)
             if (grid.interaction)
                 fmt::print("{}: interaction: {}\n", grid.id, grid.interaction->summary);

@@ -5,6 +5,7 @@
 #include "builtin_workloads.h"
 #include "commands.h"
 #include "hardware/device_sheet.h"
+#include "ledger_hook.h"
 #include "new_options.h"
 #include "run/split_half_check.h"
 #include "study/arm_roles.h"
@@ -422,6 +423,8 @@ int run(const NewOptions& o)
                             : fmt::format("{} cell experiments against the baseline cell, ", study.experiments.size()),
         e.plan.runs_per_arm, to_string(e.plan.order), to_string(e.plan.stop));
     print_aa_note(study);
+    if (o.expected_noise)
+        print_expected_noise(study);
     return kOk;
 }
 
@@ -461,6 +464,9 @@ void add_new_command(CLI::App& app, Action& action)
     cmd->add_flag("--split-half{" + std::to_string(kDefaultSplitHalves) + "}", o->split_half,
         "Split-half stability check: split the baseline against itself K times (--split-half gives 5, "
         "--split-half=K)");
+    cmd->add_flag("--expected-noise", o->expected_noise,
+        "Show the sigma% this benchmark had on each device in the ledger and the runs per arm it suggests "
+        "(shown only: the plan and profile stay as given)");
     cmd->add_flag("--aa-arm", o->aa_arm,
         "A real A/A: a third arm that runs the baseline's configuration (or command) again, interleaved, to the "
         "same n; a grid's runs beside its first cell");

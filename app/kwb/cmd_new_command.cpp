@@ -2,6 +2,7 @@
 // `kwb new --baseline-cmd ... --treatment-cmd ...`: the external-command form (docs/adapters.md).
 #include "commands.h"
 #include "hardware/device_sheet.h"
+#include "ledger_hook.h"
 #include "new_options.h"
 #include "study/study_file.h"
 #include "workloads/command/command_study.h"
@@ -126,6 +127,8 @@ int run_command_form(const NewOptions& o)
             : e.arms[1].command->check.empty() ? "; no --treatment-check: the treatment is unverified"
                                                : "");
     print_aa_note(study);
+    if (o.expected_noise)
+        print_expected_noise(study);
     return kOk;
 }
 

@@ -5,6 +5,7 @@
 // naming the parameter), and records the description in every worker arm; kwb run does the rest.
 #include "commands.h"
 #include "hardware/device_sheet.h"
+#include "ledger_hook.h"
 #include "new_options.h"
 #include "study/arm_roles.h"
 #include "study/plan_limits.h"
@@ -230,6 +231,8 @@ int run_worker_form(const NewOptions& o)
         e.plan.runs_per_arm, to_string(e.plan.order), w.description.worker, w.description.device.kind,
         w.description.has_reference ? ", checked against its reference" : ", checked against the baseline's output");
     print_aa_note(study);
+    if (o.expected_noise)
+        print_expected_noise(study);
     return kOk;
 }
 

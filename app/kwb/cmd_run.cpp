@@ -4,6 +4,7 @@
 // anything runs, so bad input never leaves a half-started study behind.
 #include "builtin_workloads.h"
 #include "commands.h"
+#include "ledger_hook.h"
 #include "progress_bar.h"
 #include "progress_stream.h"
 #include "remote_run.h"
@@ -286,6 +287,9 @@ int run(const RunOptions& o)
         observer.on_end("failed", kRunFailed);
         throw;
     }
+    // The saved study's judged experiments join the ledger; a part file's join when it is folded.
+    if (o.cell.empty())
+        index_in_ledger(o.study, study);
     int code = kOk;
     if (result.status == "failed") {
         const Experiment* e = study.find_experiment(result.failed_experiment);

@@ -37,6 +37,10 @@ void add_collect_command(CLI::App& app, Action& action);
 void add_submit_command(CLI::App& app, Action& action);
 void add_status_command(CLI::App& app, Action& action);
 void add_profile_command(CLI::App& app, Action& action);
+// The ledger (docs/ledger.md): attempts across studies, one benchmark's history, the CI gate.
+void add_ledger_command(CLI::App& app, Action& action);
+void add_history_command(CLI::App& app, Action& action);
+void add_gate_command(CLI::App& app, Action& action);
 // One run of a command arm, nothing recorded: the window's Test once.
 void add_test_arm_command(CLI::App& app, Action& action);
 

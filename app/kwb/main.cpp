@@ -36,6 +36,9 @@ int main(int argc, char** argv)
     add_status_command(app, action);
     add_profile_command(app, action);
     add_test_arm_command(app, action);
+    add_ledger_command(app, action);
+    add_history_command(app, action);
+    add_gate_command(app, action);
 
     try {
         app.parse(argc, argv);

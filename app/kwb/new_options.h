@@ -36,6 +36,7 @@ struct NewOptions {
     int split_half = 0; // --split-half[=K]: the split-half stability check
     int old_aa = 0; // --aa, its name before the real A/A arm: refused with the new names
     bool aa_arm = false; // --aa-arm: a third arm, the baseline again
+    bool expected_noise = false; // --expected-noise: the ledger's sigma of this benchmark, shown (docs/ledger.md)
     double min_rep_ms = 10;
     std::string profile = "generic";
     std::string backend = "auto";

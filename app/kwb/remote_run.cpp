@@ -7,6 +7,7 @@
 #include "remote_run.h"
 
 #include "commands.h"
+#include "ledger_hook.h"
 #include "progress_stream.h"
 #include "ssh_session.h"
 #include "stop_signal.h"
@@ -384,6 +385,7 @@ int run_remote(const RemoteRunOptions& o)
     }
     write_file_atomically(o.study, fetched.out);
     remove_remote_marker(o.study);
+    index_in_ledger(o.study); // the machine that holds the study indexes it (docs/ledger.md)
     ssh_run(host,
         fmt::format(
             "rm -rf {} && rmdir {} 2>/dev/null; true", folder, remote_shell_path(parent_dir_of(run.remote_folder))));

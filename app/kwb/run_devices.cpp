@@ -3,6 +3,7 @@
 
 #include "builtin_workloads.h"
 #include "commands.h"
+#include "ledger_hook.h"
 #include "progress_stream.h"
 #include "run/fold_parts.h"
 #include "run/progress_events.h"
@@ -247,6 +248,7 @@ private:
             return;
         }
         set_protected(false);
+        index_in_ledger(r_.study, study_);
     }
 
     void fail(const std::string& message)

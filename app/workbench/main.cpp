@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // kernel-workbench [STUDY] [--phase P --screenshot PNG [--size WxH]] [--palette light|dark]  (see shared/spec/cli.md)
 
+#include "history_action.h"
 #include "main_window.h"
 #include "models/device_probe.h"
+#include "pages/history_dialog.h"
 #include "style/app_palette.h"
 
 #include <QApplication>
@@ -102,7 +104,11 @@ int main(int argc, char** argv)
     const QCommandLineOption palette(u"palette"_s,
         u"light or dark: the Fusion style with that palette (default: the desktop's; KWB_PALETTE=dark also works)."_s,
         u"NAME"_s);
-    parser.addOptions({phase, screenshot, size, palette});
+    const QCommandLineOption history(u"history"_s,
+        u"Show the ledger's history of a benchmark key (docs/ledger.md); with --screenshot, of that view."_s, u"KEY"_s);
+    const QCommandLineOption historyDevice(
+        u"history-device"_s, u"The device model of --history (default: the one with the most points)."_s, u"MODEL"_s);
+    parser.addOptions({phase, screenshot, size, palette, history, historyDevice});
     if (!parser.parse(QApplication::arguments()))
         return fail(2, parser.errorText());
     if (parser.isSet(u"help"_s))
@@ -140,20 +146,33 @@ int main(int argc, char** argv)
     }
     if (!view.isEmpty())
         window.showView(view);
+    kwb::gui::HistoryDialog* historyView = nullptr;
+    if (parser.isSet(history)) {
+        QString why;
+        historyView = kwb::gui::makeHistoryDialog(window, parser.value(history), parser.value(historyDevice), &why);
+        if (!historyView)
+            return fail(2, u"--history: %1"_s.arg(why));
+    }
 
     if (!shoot) {
         window.show();
+        if (historyView)
+            historyView->show();
         return QApplication::exec();
     }
     window.resize(windowSize);
     window.show();
+    if (historyView) {
+        historyView->resize(windowSize);
+        historyView->show();
+    }
     // The device line comes from a child process; give it a moment so the status bar is complete.
     window.deviceProbe()->waitForFinished(5000);
     int status = 0;
     // Plots replot on the event loop (queued); render once those are done.
     QTimer::singleShot(300, &window, [&] {
         const QString path = parser.value(screenshot);
-        if (!window.grab().save(path, "PNG"))
+        if (!(historyView ? historyView->grab() : window.grab()).save(path, "PNG"))
             status = fail(1, u"cannot write the screenshot %1"_s.arg(path));
         QApplication::quit();
     });

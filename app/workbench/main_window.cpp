@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "main_window.h"
 
+#include "history_action.h"
 #include "models/device_probe.h"
 #include "models/json_convert.h"
 #include "models/run_controller.h"
@@ -10,6 +11,7 @@
 #include "pages/formula_page.h"
 #include "pages/grid_page.h"
 #include "pages/hardware_page.h"
+#include "pages/history_dialog.h"
 #include "pages/live_page.h"
 #include "pages/results_page.h"
 #include "pages/slurm_dialog.h"
@@ -200,6 +202,17 @@ void MainWindow::buildActions()
         a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + phase)));
         a->setObjectName(u"goPhase%1"_s.arg(phase));
     }
+
+    // The ledger's history of this study's benchmark (docs/ledger.md).
+    go->addSeparator();
+    go->addAction(tr("Benchmark &history…"), this, [this] {
+          QString why;
+          if (auto* dialog = makeHistoryDialog(*this, {}, {}, &why)) {
+              dialog->setAttribute(Qt::WA_DeleteOnClose);
+              dialog->show();
+          } else
+              showError(tr("No history: %1").arg(why));
+      })->setObjectName(u"historyAction"_s);
 
     QToolBar* bar = addToolBar(tr("Run"));
     bar->setObjectName(u"runToolBar"_s);
