@@ -49,6 +49,18 @@ QStringList hidden_leftovers(const QString& folder)
 
 // Every cell done, judged, with its runs, and the grid's interaction estimated: what a local run
 // of the same study holds.
+// The experiments the ledger (docs/ledger.md) holds for one study, as `kwb ledger --json` lists them.
+QStringList ledger_experiments(const QString& study)
+{
+    const auto r = kwbtest::kwb({QStringLiteral("ledger"), QStringLiteral("--json")});
+    QStringList ids;
+    for (const auto& a : QJsonDocument::fromJson(r.out).object().value(QStringLiteral("attempts")).toArray())
+        if (a.toObject().value(QStringLiteral("study")).toString() == QFileInfo(study).absoluteFilePath())
+            ids << a.toObject().value(QStringLiteral("experiment")).toString();
+    ids.sort();
+    return ids;
+}
+
 void verify_complete(const kwb::Study& s)
 {
     QCOMPARE(s.experiments.size(), size_t {3});
@@ -130,7 +142,7 @@ private slots:
             }
             QVERIFY2(o.value(u"device").isDouble(), line.constData());
             if (o.value(u"type").toString() == u"start")
-                started << o.value(u"experiment").toString();
+                started << o.value(QStringLiteral("experiment")).toString();
         }
         QCOMPARE(ends, 1);
         const QJsonObject end = QJsonDocument::fromJson(lines.last()).object();
@@ -211,6 +223,8 @@ private slots:
     void cellWritesItsPartAndCollectFoldsOnce()
     {
         QTemporaryDir dir;
+        // A ledger of this test's own: the cells' part files are not indexed, the collected study is.
+        qputenv("KWB_LEDGER", dir.filePath(QStringLiteral("ledger.sqlite")).toLocal8Bit());
         const QString path = new_grid(dir);
         const QByteArray fresh = read_all(path);
         for (const auto& id : kCells) {
@@ -219,6 +233,7 @@ private slots:
         }
         // The study itself is untouched: each cell wrote only its part.
         QCOMPARE(read_all(path), fresh);
+        QVERIFY(ledger_experiments(path).isEmpty());
         const std::string study = path.toStdString();
         QCOMPARE(kwb::part_ids(study), (std::vector<std::string> {"grid-1-r0c1", "grid-1-r1c0", "grid-1-r1c1"}));
         const kwb::Study part = kwb::load_study(kwb::part_path(study, "grid-1-r1c1"));
@@ -238,6 +253,8 @@ private slots:
         QVERIFY2(r.out.contains("grid-1: interaction: "), r.out.constData());
         const kwb::Study s = kwb::load_study(study);
         verify_complete(s);
+        // Indexed on the machine that holds the study, once collect folded the cells (docs/ledger.md).
+        QCOMPARE(ledger_experiments(path), kCells);
         for (const auto& e : s.experiments)
             QVERIFY(kwb::measured_state(e)
                 == kwb::measured_state(kwb::load_study(kwb::part_path(study, e.id)).experiments[0]));
