@@ -7,6 +7,7 @@
 #include "study/study_parts.h"
 
 #include <QDir>
+#include <QScopeGuard>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -224,7 +225,9 @@ private slots:
     {
         QTemporaryDir dir;
         // A ledger of this test's own: the cells' part files are not indexed, the collected study is.
+        const QByteArray ledger_before = qgetenv("KWB_LEDGER");
         qputenv("KWB_LEDGER", dir.filePath(QStringLiteral("ledger.sqlite")).toLocal8Bit());
+        const auto restore = qScopeGuard([&] { qputenv("KWB_LEDGER", ledger_before); });
         const QString path = new_grid(dir);
         const QByteArray fresh = read_all(path);
         for (const auto& id : kCells) {
