@@ -336,13 +336,31 @@ def kv_cache(src):
     return f"n = {arms[0][2]} per arm; " + "; ".join(out)
 
 
-@rows.table("worker arms through `kwb run` (Triton, torch, CUDA C++ workers; 20 Triton A/As)")
+@rows.table("worker arms through `kwb run` (Triton, torch, CUDA C++ workers; Triton A/As)")
 def worker_arms(src):
-    aa = src.json("2026-12-02-h200-worker-arms/summary.json")["aa"]["aa-triton"]
+    aa1 = src.json("2026-12-02-h200-worker-arms/summary.json")["aa"]["aa-triton"]
     src.path("2026-12-02-h200-worker-arms/figures.md")
-    v = ", ".join(f"{n} {k}" for k, n in sorted(aa["verdicts"].items()))
-    return (f"the figures are generated from the studies in `figures.md` (`scripts/gpu/summarise_workers.py`); "
-            f"Triton A/As: {aa['not_noise']} of {aa['studies']} not NOISE ({v}): open in issues 27 and 29")
+    second = "2026-12-02-h200-worker-arms-2"
+    summary2 = src.json(f"{second}/summary.json")
+    aa2 = summary2["aa"]["aa-triton"]
+    aa_deltas = [st["delta_pct"] for name, st in summary2["studies"].items() if name.startswith("aa-triton-")]
+    src.path(f"{second}/aa-positions.json")
+    figures = src.text(f"{second}/figures.md")
+    wall = re.search(r"took ([0-9.]+)x the worker arms' \(([0-9.]+) s against ([0-9.]+) s\)", figures)
+    ratios = re.findall(r"\| triton-duty-dobench-after\.json \| (\d+) \|.*?\| ([0-9.]+) \| [0-9.]+ \|\n", figures)
+
+    def verdicts(aa):
+        return ", ".join(f"{n} {k}" for k, n in sorted(aa["verdicts"].items()))
+
+    return (f"the figures are generated from the studies in each folder's `figures.md` "
+            f"(`scripts/gpu/summarise_workers.py`); a 6-runs-per-arm Triton A/B took {wall.group(3)} s of `kwb run` as "
+            f"worker arms and {wall.group(2)} s as command arms ({wall.group(1)}x); kwb / do_bench at a matched "
+            f"duty cycle: {', '.join(f'{r} (BLOCK_K {bk})' for bk, r in ratios)}; Triton A/As: "
+            f"{aa1['not_noise']} of {aa1['studies']} not NOISE in the first round ({verdicts(aa1)}), "
+            f"{aa2['not_noise']} of {aa2['studies']} after the bimodality floor ({verdicts(aa2)}), "
+            f"{sum(d > 0 for d in aa_deltas)} of {len(aa_deltas)} deltas positive (median {median(aa_deltas):+.2f}%): "
+            f"an arm effect "
+            f"between two worker processes, open in issue 27")
 
 
 @rows.table("2x2 GEMM grid (block_n x stages), `kwb run --devices 0,1` on two H200s vs one")
