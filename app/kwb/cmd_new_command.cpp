@@ -59,6 +59,8 @@ std::string option_of(const std::string& field)
     return it == option.end() ? field : it->second;
 }
 
+} // namespace
+
 Study build_command_study(const NewOptions& o)
 {
     if (!o.workload.empty() || !o.vary.empty() || !o.params.empty())
@@ -111,8 +113,6 @@ Study build_command_study(const NewOptions& o)
     s.hardware.devices = sheet.devices;
     return s;
 }
-
-} // namespace
 
 int run_command_form(const NewOptions& o)
 {
