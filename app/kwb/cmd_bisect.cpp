@@ -49,8 +49,8 @@ Experiment run_step(Study& study, const std::string& path, const Experiment& tmp
         set_git_arm(arm, &arm == ab_arms(e).treatment ? candidate : good);
     }
     sync_aa_arm(e);
-    e.controls.notes = fmt::format("kwb bisect: {} against the good commit {}", short_commit(candidate),
-        short_commit(good));
+    e.controls.notes
+        = fmt::format("kwb bisect: {} against the good commit {}", short_commit(candidate), short_commit(good));
     Study one = study;
     one.experiments = {e};
     const std::string scratch = path + ".bisect-step.json";
@@ -105,8 +105,8 @@ int run(const BisectOptions& o)
         throw BadInput("--bad: it is the good commit; nothing to search");
     const int runs = o.runs > 0 ? o.runs : tmpl.plan.runs_per_arm;
     BisectSearch search(commits);
-    fmt::print(stderr, "kwb: bisect: {} commits after {} up to {}\n", commits.size(), short_commit(good),
-        short_commit(bad));
+    fmt::print(
+        stderr, "kwb: bisect: {} commits after {} up to {}\n", commits.size(), short_commit(good), short_commit(bad));
     while (!search.done()) {
         const int mid = search.next();
         GitArm candidate = good;

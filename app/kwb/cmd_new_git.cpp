@@ -36,11 +36,12 @@ void check_options(const NewOptions& o)
                                        "run in each commit's worktree",
                 option));
     if (!o.worker.empty())
-        for (const auto& [option, given] : {std::pair {"--adapter", !o.adapter.empty()},
-                 {"--check-cmd", !o.check_cmd.empty()}, {"--baseline-check", !o.baseline_check.empty()},
-                 {"--treatment-check", !o.treatment_check.empty()}})
+        for (const auto& [option, given] :
+            {std::pair {"--adapter", !o.adapter.empty()}, {"--check-cmd", !o.check_cmd.empty()},
+                {"--baseline-check", !o.baseline_check.empty()}, {"--treatment-check", !o.treatment_check.empty()}})
             if (given)
-                throw BadInput(fmt::format("{}: applies to --cmd commit arms (a worker verifies its own output)", option));
+                throw BadInput(
+                    fmt::format("{}: applies to --cmd commit arms (a worker verifies its own output)", option));
 }
 
 Study build_git_study(const NewOptions& o)
@@ -111,8 +112,9 @@ int run_git_form(const NewOptions& o)
     const Study study = write_new_study(o, build_git_study);
     const auto& e = study.experiments.front();
     const auto b = git_arm_of(*ab_arms(e).baseline), t = git_arm_of(*ab_arms(e).treatment);
-    fmt::print(stderr, "kwb: wrote {}: {} ({} runs per arm, {} order; baseline {}, treatment {}; kwb run builds each "
-                       "commit in its worktree)\n",
+    fmt::print(stderr,
+        "kwb: wrote {}: {} ({} runs per arm, {} order; baseline {}, treatment {}; kwb run builds each "
+        "commit in its worktree)\n",
         o.out, study.name, e.plan.runs_per_arm, to_string(e.plan.order), b->sha, t->sha);
     print_aa_note(study);
     return kOk;
@@ -124,7 +126,8 @@ void add_git_form_options(CLI::App* cmd, NewOptions& o)
     cmd->add_option("--git-treatment", o.git_treatment, "Commit arms: the treatment's ref");
     cmd->add_option("--repo", o.repo, "Commit arms: the repository (default: the current directory)");
     cmd->add_option("--build", o.build, "Commit arms: the build command, run once per commit in its worktree");
-    cmd->add_option("--cmd", o.git_cmd, "Commit arms: the benchmark command run in each worktree ({out} as for commands)");
+    cmd->add_option(
+        "--cmd", o.git_cmd, "Commit arms: the benchmark command run in each worktree ({out} as for commands)");
     cmd->add_flag("--allow-dirty", o.allow_dirty,
         "Commit arms: accept uncommitted changes; the ref WORKTREE then names the working tree as it is");
 }

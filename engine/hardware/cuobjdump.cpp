@@ -4,12 +4,12 @@
 #include "workloads/command/process.h"
 #include "workloads/git/shell_quote.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <fstream>
-#include <algorithm>
 #include <unistd.h>
 
 namespace kwb {
@@ -32,8 +32,8 @@ bool is_elf(const fs::path& p)
 
 std::string utc_now()
 {
-    return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::to_time_t(
-                                                    std::chrono::system_clock::now())));
+    return fmt::format(
+        "{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
 }
 
 command::ProcessResult run(const std::string& cmd)
@@ -119,8 +119,8 @@ KernelInventory read_build_kernels(const fs::path& root)
         const auto sass = run(fmt::format("{} -sass {}", git::shell_quote(tool), file));
         const auto hashes = sass.ok() ? parse_sass_hashes(sass.out) : std::map<std::string, std::string> {};
         if (!sass.ok())
-            inv.notes.push_back(fmt::format("{}: cuobjdump -sass failed ({}): no SASS hashes", rel.string(),
-                sass.describe()));
+            inv.notes.push_back(
+                fmt::format("{}: cuobjdump -sass failed ({}): no SASS hashes", rel.string(), sass.describe()));
         for (auto& k : kernels) {
             const auto it = hashes.find(k.arch + "|" + k.name);
             if (it != hashes.end())

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The parsers of cuobjdump's text (pure: recorded output in, kernels out).
 #include "hardware/cuobjdump.h"
-
 #include "report/sha256.h"
 
 #include <regex>

@@ -26,8 +26,8 @@ std::optional<KernelOccupancy> kernel_occupancy(const KernelResource& k, const G
     KernelOccupancy o;
     o.blocks_per_sm = part.max_blocks_per_sm;
     o.limiter = "blocks per SM";
-    for (const auto& [blocks, name] : {std::pair {by_threads, "threads"}, std::pair {by_smem, "shared memory"},
-             std::pair {by_regs, "registers"}})
+    for (const auto& [blocks, name] :
+        {std::pair {by_threads, "threads"}, std::pair {by_smem, "shared memory"}, std::pair {by_regs, "registers"}})
         if (blocks < o.blocks_per_sm || (blocks == o.blocks_per_sm && std::string(name) == "registers")) {
             o.blocks_per_sm = blocks;
             o.limiter = name;

@@ -39,8 +39,8 @@ StepCall call_bisect_step(const Experiment& e)
         c.reason = fmt::format("INCONCLUSIVE: {}", v.reasons.empty() ? std::string() : v.reasons.front());
     } else {
         c.outcome = StepOutcome::Good;
-        c.reason = fmt::format("no regression: delta {:.3g}%, noise band {:.3g}% ({})", r.delta_pct, r.noise_band_pct,
-            to_string(v.word));
+        c.reason = fmt::format(
+            "no regression: delta {:.3g}%, noise band {:.3g}% ({})", r.delta_pct, r.noise_band_pct, to_string(v.word));
     }
     return c;
 }

@@ -60,8 +60,9 @@ private slots:
         QDir().mkpath(repo_);
         write_all(repo_ + L("/bench.cpp"), read_all(kBenchSource));
         write_all(repo_ + L("/work"), "1\n");
-        sh(repo_, L("git init -q && git config user.email t@example.com && git config user.name t && git add -A && "
-                    "git commit -qm base"));
+        sh(repo_,
+            L("git init -q && git config user.email t@example.com && git config user.name t && git add -A && "
+              "git commit -qm base"));
         write_all(repo_ + L("/work"), "4\n"); // the CPU kernel's loop runs 4x longer
         sh(repo_, L("git commit -qam slow"));
         write_all(repo_ + L("/README"), "docs\n");
@@ -151,9 +152,12 @@ private slots:
         QVERIFY(!QFile::exists(out));
         r = make(dir_.filePath(L("worktree.json")), {L("--allow-dirty")}, L("HEAD"), L("WORKTREE"));
         QVERIFY2(r.exit_code == 0, r.err.constData());
-        const auto arms = load(dir_.filePath(L("worktree.json")))[L("experiments")].toArray()[0].toObject()[L("arms")]
-                              .toArray();
-        QCOMPARE(arms[1].toObject()[L("command")].toObject()[L("env")].toObject()[L("KWB_GIT_DIFF_SHA256")]
+        const auto arms
+            = load(dir_.filePath(L("worktree.json")))[L("experiments")].toArray()[0].toObject()[L("arms")].toArray();
+        QCOMPARE(arms[1]
+                     .toObject()[L("command")]
+                     .toObject()[L("env")]
+                     .toObject()[L("KWB_GIT_DIFF_SHA256")]
                      .toString()
                      .size(),
             64);

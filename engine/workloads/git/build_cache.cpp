@@ -17,7 +17,8 @@ namespace {
 
 std::string slug(const GitArm& g)
 {
-    return g.diff_sha256.empty() ? g.sha.substr(0, 12) : fmt::format("{}-{}", g.sha.substr(0, 12), g.diff_sha256.substr(0, 8));
+    return g.diff_sha256.empty() ? g.sha.substr(0, 12)
+                                 : fmt::format("{}-{}", g.sha.substr(0, 12), g.diff_sha256.substr(0, 8));
 }
 
 command::ProcessResult sh(const std::string& cmd, const std::string& cwd = {}, double timeout_s = 600)
@@ -107,7 +108,8 @@ PreparedCommit prepare_commit(const GitArm& g, const std::atomic<bool>* stop)
             const fs::path patch = base / "logs" / (slug(g) + ".diff");
             write_file_atomically(patch, diff);
             if (!diff.empty()) {
-                const auto apply = sh(fmt::format("git apply --binary {}", shell_quote(patch.string())), p.worktree.string());
+                const auto apply
+                    = sh(fmt::format("git apply --binary {}", shell_quote(patch.string())), p.worktree.string());
                 if (!apply.ok()) {
                     remove_worktree(g.repo, p.worktree);
                     throw GitError(fmt::format("WORKTREE: the working tree's diff does not apply to {}: {}",
@@ -128,8 +130,8 @@ PreparedCommit prepare_commit(const GitArm& g, const std::atomic<bool>* stop)
             r.ok() ? std::string("ok") : r.describe()));
     if (!r.ok()) {
         remove_worktree(g.repo, p.worktree); // nothing half-made stays: the next run starts clean
-        throw BuildFailed(fmt::format("the build of {} failed ({}); log: {}", short_commit(g), r.describe(),
-                              p.log.string()),
+        throw BuildFailed(
+            fmt::format("the build of {} failed ({}); log: {}", short_commit(g), r.describe(), p.log.string()),
             p.log.string());
     }
     write_file_atomically(marker, key + "\n");

@@ -37,8 +37,8 @@ std::string toplevel(const std::string& dir)
         throw GitError(fmt::format("--repo: {} is not a directory", dir));
     const auto r = git(dir, "rev-parse --show-toplevel");
     if (!r.ok())
-        throw GitError(fmt::format("--repo: {} is not a git repository ({})", dir,
-            r.spawn_failed ? r.error : first_line(r.err)));
+        throw GitError(
+            fmt::format("--repo: {} is not a git repository ({})", dir, r.spawn_failed ? r.error : first_line(r.err)));
     return first_line(r.out);
 }
 
