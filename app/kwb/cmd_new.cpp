@@ -388,6 +388,12 @@ int run(const NewOptions& o)
     if (o.old_aa != 0)
         throw BadInput("--aa: renamed: --split-half[=K] is the split-half stability check it ran; --aa-arm adds a "
                        "real A/A arm (the baseline run again beside the A/B)");
+    if (!o.git_baseline.empty() || !o.git_treatment.empty())
+        return run_git_form(o); // commit arms (docs/git-arms.md): their own checks of the other forms' options
+    for (const auto& [option, given] : {std::pair {"--build", !o.build.empty()}, {"--cmd", !o.git_cmd.empty()},
+             {"--allow-dirty", o.allow_dirty}, {"--repo", o.repo != "."}})
+        if (given)
+            throw BadInput(fmt::format("{}: applies to commit arms only (--git-baseline, --git-treatment)", option));
     const bool worker_form = !o.worker.empty() || !o.baseline_worker.empty() || !o.treatment_worker.empty();
     const bool command_form = !o.baseline_cmd.empty() || !o.treatment_cmd.empty();
     if (worker_form && command_form)
@@ -479,6 +485,7 @@ void add_new_command(CLI::App& app, Action& action)
     cmd->add_option("--guard", o->guards, "A metric that must not regress (repeatable)");
     add_command_form_options(cmd, *o);
     add_worker_form_options(cmd, *o);
+    add_git_form_options(cmd, *o);
     cmd->callback([&action, o] { action = [o] { return run(*o); }; });
 }
 

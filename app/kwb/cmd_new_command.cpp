@@ -60,6 +60,8 @@ std::string option_of(const std::string& field)
     return it == option.end() ? field : it->second;
 }
 
+} // namespace
+
 Study build_command_study(const NewOptions& o)
 {
     if (!o.workload.empty() || !o.vary.empty() || !o.params.empty())
@@ -112,8 +114,6 @@ Study build_command_study(const NewOptions& o)
     s.hardware.devices = sheet.devices;
     return s;
 }
-
-} // namespace
 
 int run_command_form(const NewOptions& o)
 {

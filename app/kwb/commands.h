@@ -43,5 +43,7 @@ void add_history_command(CLI::App& app, Action& action);
 void add_gate_command(CLI::App& app, Action& action);
 // One run of a command arm, nothing recorded: the window's Test once.
 void add_test_arm_command(CLI::App& app, Action& action);
+// The first commit that regressed, over a study of two commits (docs/git-arms.md).
+void add_bisect_command(CLI::App& app, Action& action);
 
 } // namespace kwb::cli

@@ -25,6 +25,7 @@ int main(int argc, char** argv)
     add_verdict_command(app, action);
     add_new_command(app, action);
     add_run_command(app, action);
+    add_bisect_command(app, action);
     add_predict_command(app, action);
     add_calibrate_command(app, action);
     add_report_command(app, action, argc, argv);

@@ -54,6 +54,9 @@ struct NewOptions {
     std::string worker, baseline_worker, treatment_worker;
     // NaN: not given, the default (WorkerSpec); any number given is checked (-inf too).
     double atol = std::numeric_limits<double>::quiet_NaN(), rtol = std::numeric_limits<double>::quiet_NaN();
+    // Commit arms (docs/git-arms.md): two refs of a repository, built by --build, run by --cmd or --worker.
+    std::string git_baseline, git_treatment, repo = ".", build, git_cmd;
+    bool allow_dirty = false;
 };
 
 // Runs per arm as the plan stores them: whole ABBA blocks, an odd --runs rounded up with a note.
@@ -81,5 +84,11 @@ void add_worker_form_options(CLI::App* cmd, NewOptions& o);
 // The command form.
 int run_command_form(const NewOptions& o);
 void add_command_form_options(CLI::App* cmd, NewOptions& o);
+// The command form's study of o.baseline_cmd and o.treatment_cmd (bad input naming the option).
+Study build_command_study(const NewOptions& o);
+
+// The commit form (cmd_new_git.cpp): --git-baseline REF --git-treatment REF.
+int run_git_form(const NewOptions& o);
+void add_git_form_options(CLI::App* cmd, NewOptions& o);
 
 } // namespace kwb::cli::new_form

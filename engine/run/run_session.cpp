@@ -5,17 +5,21 @@
 #include "hardware/gpu_backend.h"
 #include "hardware/nvml.h"
 #include "hardware/nvml_monitor.h"
+#include "run/git_prepare.h"
 #include "run/visible_gpu.h"
 #include "sampling/nvml_source.h"
 #include "sampling/queued_sampler.h"
 #include "sampling/sampler_set.h"
 #include "study/arm_roles.h"
 #include "study/device_identity.h"
+#include "study/git_arm.h"
 #include "study/grid.h"
+#include "study/kernel_inventory.h"
 #include "study/new_attempt.h"
 #include "study/path_names.h"
 #include "study/study_file.h"
 #include "verdict/grid_interaction.h"
+#include "verdict/kernel_code.h"
 #include "workloads/cuda_workload.h"
 #include "workloads/worker/worker_workload.h"
 
@@ -179,6 +183,18 @@ SessionPlan RunSession::plan(Study& study) const
     for (size_t i = 0; i < existing; ++i) {
         if (!is_runnable(study.experiments[i]))
             continue;
+        if (is_git_experiment(study.experiments[i])) {
+            // Commit arms (docs/git-arms.md): the runnability rule first (one commit twice is an A/A,
+            // refused unless asked for), then each commit built in its worktree or its build reused.
+            (void)check(study, study.experiments[i]);
+            PreparedGitArms prepared = prepare_git_arms(study.experiments[i]);
+            plan.notices.insert(plan.notices.end(), prepared.notices.begin(), prepared.notices.end());
+            if (!path.empty()) {
+                KernelInventories all = load_kernel_inventories(path);
+                all[study.experiments[i].id] = std::move(prepared.kernels);
+                save_kernel_inventories(path, all);
+            }
+        }
         const Runnability r = check(study, study.experiments[i]);
         for (const auto& notice : r.notices)
             plan.notices.push_back(fmt::format("{}: experiment {}: {}", path, study.experiments[i].id, notice));
@@ -261,6 +277,17 @@ SessionResult RunSession::run(Study& study, const SessionPlan& plan, const Sessi
             for (const auto& g : e.missing_gates)
                 gates += fmt::format("{}{}", gates.empty() ? "" : "; ", g.substr(0, g.find(':')));
             notice(fmt::format("{}: gates not met, recorded in the study: {}", e.id, gates));
+        }
+        if (outcome == RunOutcome::Done && e.final_verdict && !settings_.study.empty()) {
+            // The kernels' code (docs/verdict.md): unchanged SASS in both arms is said with the verdict.
+            const KernelInventories kernels = load_kernel_inventories(settings_.study);
+            if (const auto it = kernels.find(e.id); it != kernels.end()) {
+                const AbArms ab = ab_arms(e);
+                const auto b = it->second.find(ab.baseline->name), t = it->second.find(ab.treatment->name);
+                if (b != it->second.end() && t != it->second.end()
+                    && apply_kernel_code_rule(*e.final_verdict, diff_kernels(b->second, t->second)))
+                    guarded([&] { save_study(study, io.file); });
+            }
         }
         if (io.experiment_done)
             io.experiment_done(e, outcome);

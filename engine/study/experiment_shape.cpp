@@ -3,6 +3,7 @@
 
 #include "study/arm_diff.h"
 #include "study/arm_roles.h"
+#include "study/git_arm.h"
 #include "study/grid.h"
 #include "verdict/verdict.h"
 
@@ -95,8 +96,16 @@ ShapeCheck check_experiment_shape(const Study& study, const Experiment& e, const
     const ArmDiff pair = workers
         ? diff_workers(*arms.baseline->worker, baseline_params, *arms.treatment->worker, treatment_params)
         : diff;
-    if ((commands ? diff_arm_pair(*arms.baseline, *arms.treatment) : pair).differences.empty())
+    if ((commands ? diff_arm_pair(*arms.baseline, *arms.treatment) : pair).differences.empty()) {
+        // Two commit arms that are one commit built one way measure nothing but noise: an A/A is
+        // asked for by name (docs/git-arms.md), with the real A/A arm.
+        if (is_git_experiment(e) && !aa_arm(e)) {
+            check.problem = "the arms are the same commit, built and run the same way (an A/A run); give two "
+                            "different refs, or --aa-arm to run an A/A on purpose";
+            return check;
+        }
         check.notices.emplace_back("the arms are identical (an A/A run)");
+    }
     try {
         // The direction does not matter here: only the name and the overrides are checked.
         (void)apply_overrides(make_profile(e.profile, Direction::Lower), e.profile_overrides);

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "study/kernel_inventory.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+// Reading the CUDA kernels of a build through the toolkit's cuobjdump (docs/git-arms.md):
+// `--dump-resource-usage` for registers, shared and local memory, `-sass` for the code's hash.
+// Where cuobjdump is absent the inventory says so and holds no kernels: nothing is invented.
+namespace kwb {
+
+// cuobjdump's path: $KWB_CUOBJDUMP, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin; empty when none.
+std::string find_cuobjdump();
+
+// Every ELF executable, shared library, object and .cubin under `root` (not .git), relative paths.
+std::vector<std::filesystem::path> device_code_candidates(const std::filesystem::path& root);
+
+// The kernels of those files. `source` is "cuobjdump" when it ran; notes say what it could not do.
+KernelInventory read_build_kernels(const std::filesystem::path& root);
+
+// The pure parsers, tested on recorded output.
+std::vector<KernelResource> parse_resource_usage(const std::string& text, const std::string& binary);
+// function name -> sha256 of its SASS lines (addresses and encodings included), per arch as
+// "arch|name".
+std::map<std::string, std::string> parse_sass_hashes(const std::string& text);
+
+} // namespace kwb
