@@ -274,8 +274,13 @@ SessionResult RunSession::run(Study& study, const SessionPlan& plan, const Sessi
                     e.limitations.push_back(std::move(why));
         if (!e.missing_gates.empty()) {
             std::string gates;
+            std::vector<std::string> named; // one word per gate: two arms' missing checks are one gate
             for (const auto& g : e.missing_gates)
-                gates += fmt::format("{}{}", gates.empty() ? "" : "; ", g.substr(0, g.find(':')));
+                if (const std::string word = g.substr(0, g.find(':'));
+                    std::find(named.begin(), named.end(), word) == named.end()) {
+                    gates += fmt::format("{}{}", gates.empty() ? "" : "; ", word);
+                    named.push_back(word);
+                }
             notice(fmt::format("{}: gates not met, recorded in the study: {}", e.id, gates));
         }
         if (outcome == RunOutcome::Done && e.final_verdict && !settings_.study.empty()) {
@@ -284,9 +289,13 @@ SessionResult RunSession::run(Study& study, const SessionPlan& plan, const Sessi
             if (const auto it = kernels.find(e.id); it != kernels.end()) {
                 const AbArms ab = ab_arms(e);
                 const auto b = it->second.find(ab.baseline->name), t = it->second.find(ab.treatment->name);
-                if (b != it->second.end() && t != it->second.end()
-                    && apply_kernel_code_rule(*e.final_verdict, diff_kernels(b->second, t->second)))
-                    guarded([&] { save_study(study, io.file); });
+                if (b != it->second.end() && t != it->second.end()) {
+                    const KernelDiff diff = diff_kernels(b->second, t->second);
+                    const GpuPart* part = study_gpu_part(study.hardware.device_in_use, study.hardware.devices);
+                    const bool same_code = apply_kernel_code_rule(*e.final_verdict, diff);
+                    if (apply_resource_diff_rule(*e.final_verdict, diff, part) || same_code)
+                        guarded([&] { save_study(study, io.file); });
+                }
             }
         }
         if (io.experiment_done)

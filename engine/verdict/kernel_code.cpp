@@ -1,13 +1,74 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "verdict/kernel_code.h"
 
+#include "verdict/wording.h"
+
 #include <algorithm>
+#include <fmt/format.h>
 
 namespace kwb {
 
 bool apply_kernel_code_rule(FinalVerdict& verdict, const KernelDiff& diff)
 {
     const auto reason = identical_sass_reason(diff);
+    if (!reason || std::find(verdict.reasons.begin(), verdict.reasons.end(), *reason) != verdict.reasons.end())
+        return false;
+    verdict.reasons.push_back(*reason);
+    return true;
+}
+
+namespace {
+
+std::string change(const char* what, const std::optional<int>& b, const std::optional<int>& t, const char* unit)
+{
+    if (b == t || !b || !t)
+        return {};
+    return fmt::format("{} {} -> {}{}", what, *b, *t, unit);
+}
+
+} // namespace
+
+std::optional<std::string> resource_diff_reason(const KernelDiff& diff, const GpuPart* part, std::size_t limit)
+{
+    std::vector<std::string> named;
+    std::size_t differing = 0;
+    for (const auto& row : diff.rows) {
+        if (!row.resources_differ || !row.baseline || !row.treatment)
+            continue;
+        if (++differing > limit)
+            continue;
+        std::vector<std::string> parts;
+        for (auto c : {change("registers", row.baseline->registers, row.treatment->registers, " per thread"),
+                 change("static shared memory", row.baseline->static_smem_bytes, row.treatment->static_smem_bytes,
+                     " bytes"),
+                 change("local memory", row.baseline->local_bytes, row.treatment->local_bytes, " bytes per thread")})
+            if (!c.empty())
+                parts.push_back(std::move(c));
+        if (part) {
+            const auto ob = kernel_occupancy(*row.baseline, *part), ot = kernel_occupancy(*row.treatment, *part);
+            if (ob && ot && ob->occupancy_pct != ot->occupancy_pct)
+                parts.push_back(fmt::format("occupancy {}% -> {}% (limited by {} on {}, {} threads per block assumed)",
+                    wording::num(ob->occupancy_pct), wording::num(ot->occupancy_pct), ot->limiter, part->name,
+                    kAssumedBlockThreads));
+        }
+        std::string joined;
+        for (const auto& p : parts)
+            joined += (joined.empty() ? "" : ", ") + p;
+        named.push_back(fmt::format("{}: {}", row.name, joined));
+    }
+    if (named.empty())
+        return std::nullopt;
+    std::string text = "kernels whose resources differ: ";
+    for (std::size_t i = 0; i < named.size(); ++i)
+        text += (i ? "; " : "") + named[i];
+    if (differing > limit)
+        text += fmt::format("; and {} more (STUDY.kernels.json)", differing - limit);
+    return text;
+}
+
+bool apply_resource_diff_rule(FinalVerdict& verdict, const KernelDiff& diff, const GpuPart* part)
+{
+    const auto reason = resource_diff_reason(diff, part);
     if (!reason || std::find(verdict.reasons.begin(), verdict.reasons.end(), *reason) != verdict.reasons.end())
         return false;
     verdict.reasons.push_back(*reason);

@@ -86,6 +86,41 @@ private slots:
         // No kernels read (no cuobjdump): nothing to say.
         QVERIFY(!diff_kernels(KernelInventory {}, KernelInventory {}).all_sass_identical);
     }
+
+    // The verdict names what changed in the kernels, with the occupancy it allows on the device:
+    // 18 registers x 32 lanes round to 768 per warp, 10 blocks of 256 fit, threads allow 8: 100%;
+    // 80 registers are 2560 per warp, 20480 per block, 3 blocks = 24 of 64 warps: 37.5%.
+    void verdict_names_the_resource_change_and_its_occupancy()
+    {
+        const GpuPart* h200 = find_gpu_part("NVIDIA H200");
+        QVERIFY(h200);
+        KernelInventory b, t;
+        b.kernels = {{"_Z6kernelPKfPfi", "bench", "sm_90", "h1", 18, 0, 0}, {"same", "bench", "sm_90", "h9", 32, 0, 0}};
+        t.kernels = {{"_Z6kernelPKfPfi", "bench", "sm_90", "h2", 80, 0, 0}, {"same", "bench", "sm_90", "h9", 32, 0, 0}};
+        const KernelDiff d = diff_kernels(b, t);
+        const auto reason = resource_diff_reason(d, h200);
+        QVERIFY(reason);
+        QVERIFY2(reason->find("_Z6kernelPKfPfi: registers 18 -> 80 per thread") != std::string::npos, reason->c_str());
+        QVERIFY2(reason->find("occupancy 100% -> 37.5% (limited by registers") != std::string::npos, reason->c_str());
+        QVERIFY2(reason->find("same") == std::string::npos, reason->c_str()); // an unchanged kernel is not named
+        // Without a known part: the registers, no occupancy.
+        const auto bare = resource_diff_reason(d, nullptr);
+        QVERIFY(bare && bare->find("occupancy") == std::string::npos);
+        FinalVerdict v;
+        QVERIFY(apply_resource_diff_rule(v, d, h200));
+        QVERIFY(!apply_resource_diff_rule(v, d, h200)); // once
+        // Only the code differs (same resources): nothing to name here.
+        t.kernels[0].registers = 18;
+        QVERIFY(!resource_diff_reason(diff_kernels(b, t), h200));
+        // More kernels than the limit: the rest counted.
+        KernelInventory many_b, many_t;
+        for (int i = 0; i < 5; ++i) {
+            many_b.kernels.push_back({"k" + std::to_string(i), "bin", "sm_90", "x", 32, 0, 0});
+            many_t.kernels.push_back({"k" + std::to_string(i), "bin", "sm_90", "y", 64, 0, 0});
+        }
+        const auto capped = resource_diff_reason(diff_kernels(many_b, many_t), h200, 3);
+        QVERIFY2(capped && capped->find("and 2 more") != std::string::npos, capped->c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestKernelResources)
