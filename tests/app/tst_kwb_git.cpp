@@ -88,10 +88,13 @@ private slots:
         QVERIFY2(r.err.contains(QByteArray(QByteArray("built ") + shas_[0].left(7).toUtf8())), r.err.constData());
         s = load(study);
         const auto e = s[L("experiments")].toArray()[0].toObject();
-        // 4x slower: KILL, unless this shared machine's noise trips the stability rule (rule 2),
-        // which the delta must then still show.
+        // 4x slower: KILL, unless this shared machine's noise trips the stability rule (rule 2) or the
+        // bimodality check (a CPU whose clock moves between processes), which the delta must then
+        // still show.
         const auto v = e[L("verdict")].toObject();
-        QVERIFY2(v[L("verdict")].toString() == L("KILL") || (v[L("rule")].toInt() == 2),
+        const bool noisy
+            = v[L("rule")].toInt() == 2 || v[L("bimodal_baseline")].toBool() || v[L("bimodal_treatment")].toBool();
+        QVERIFY2(v[L("verdict")].toString() == L("KILL") || (v[L("verdict")].toString() == L("INCONCLUSIVE") && noisy),
             QJsonDocument(v[L("reasons")].toArray()).toJson().constData());
         QVERIFY2(v[L("delta_pct")].toDouble() < -150, QByteArray::number(v[L("delta_pct")].toDouble()).constData());
         arms = e[L("arms")].toArray();
