@@ -12,6 +12,8 @@
 #   triton-aa  A/As of one Triton configuration (identical arms), KWB_AA_STUDIES of them (default 20)
 #   triton-duty  do_bench, the Triton A/B in kwb with 100 ms repetitions (do_bench's own duty: its
 #            100 ms of back-to-back launches, so both run in the same power state), do_bench again
+#   triton-aa3  A/As with a third worker process (--aa-arm: the baseline's command again, started
+#            third), KWB_AA3_STUDIES of them (default 4): is the faster arm the later-started process?
 #   wall     the same 6-runs-per-arm A/B (BLOCK_K 32 vs 64, 4096^3, hot) as worker arms and as command
 #            arms (examples/triton_matmul/as_command.py: a process per repetition), each timed whole
 # Every study and its stderr under $OUT/workers/; summary.json at the end (scripts/gpu/summarise_studies.py).
@@ -76,6 +78,11 @@ for stage in "${stages[@]}"; do
       cmdline="python3 $here/examples/triton_matmul/as_command.py --size 4096 --launches 50 --block-k"
       study wall-command --baseline-cmd "$cmdline 32" --treatment-cmd "$cmdline 64" --adapter gbench \
         --backend cuda --runs 6 ;;
+    triton-aa3)
+      for i in $(seq 1 "${KWB_AA3_STUDIES:-4}"); do
+        study "aa3-triton-$i" --baseline-worker "$triton" --treatment-worker "$triton" --aa-arm --param M=4096 \
+          --param N=4096 --param K=4096 --runs 6
+      done ;;
     triton-aa)
       for i in $(seq "${KWB_AA_FIRST:-1}" "${KWB_AA_STUDIES:-20}"); do
         study "aa-triton-$i" --baseline-worker "$triton" --treatment-worker "$triton" --param M=4096 \
