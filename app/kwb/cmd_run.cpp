@@ -24,6 +24,7 @@
 #include "verdict/aa_verdict.h"
 #include "verdict/grid_interaction.h"
 #include "verdict/verdict.h"
+#include "verdict/verdict_story.h"
 
 #include <csignal>
 #include <cstdlib>
@@ -41,6 +42,8 @@ struct RunOptions {
     std::string backend; // empty: each experiment's own setting
     bool json_progress = false;
     bool new_attempt = false;
+    bool continue_runs = false; // --continue: add runs to the finished experiment
+    std::optional<int> continue_to; // --runs-per-arm with --continue
     bool no_cupti = false; // CUPTI PM sampling off (NVML and procfs stay)
     int device = 0; // the CUDA device index
     bool new_device = false;
@@ -66,7 +69,10 @@ template<typename... Args> void say(std::FILE* to, fmt::format_string<Args...> f
 
 RunSettings session_settings(const RunOptions& o)
 {
-    return {o.study, o.backend, o.device, o.new_device, o.new_attempt, o.device_given || !o.devices.empty()};
+    RunSettings s {o.study, o.backend, o.device, o.new_device, o.new_attempt, o.device_given || !o.devices.empty()};
+    s.continue_runs = o.continue_runs;
+    s.continue_to = o.continue_to;
+    return s;
 }
 
 // `kwb run STUDY --cell ID`: the part to run. An existing part is resumed when it holds every
@@ -118,9 +124,13 @@ void print_result(const Experiment& e)
     const auto num = [](const std::optional<double>& x) { return x ? fmt::format("{:.4g}", *x) : std::string("-"); };
     say(stdout, "{}: n = {}/{}, delta {}%, sigma {}%; sample verdict {}; final verdict {}\n", e.id, v.n_baseline(),
         v.n_treatment(), num(v.delta_pct), num(v.sigma_pct), to_string(v.word), to_string(e.final_verdict->word));
+    // The verdict's story (verdict/verdict_story.h): the sentences the window and the reports say.
+    for (const auto& line : story_lines(verdict_story(*e.final_verdict, v)))
+        say(stdout, "{}: {}\n", e.id, line);
     const std::string aa = e.aa_verdict ? aa_summary(*e.aa_verdict) : std::string();
     if (!aa.empty()) // beside the A/B's verdict, so not again among the reasons
         say(stdout, "{}: {}{}\n", e.id, aa, aa_false_alarm(*e.aa_verdict) ? " (a false alarm)" : "");
+    say(stdout, "{}: all reasons:\n", e.id);
     for (const auto& r : e.final_verdict->reasons)
         if (aa.empty() || !r.starts_with(aa))
             say(stdout, "  - {}\n", r);
@@ -318,6 +328,14 @@ void add_run_command(CLI::App& app, Action& action)
     cmd->add_flag("--json-progress", o->json_progress, "Write the progress stream (JSON lines) on stdout");
     cmd->add_flag("--new-attempt", o->new_attempt,
         "A finished study: run a new attempt of its last experiment (kept beside the earlier ones)");
+    auto* continue_flag = cmd->add_flag("--continue", o->continue_runs,
+        "A finished study: add runs to its last experiment (the same experiment, same order), to the verdict's "
+        "estimate or --runs-per-arm");
+    auto* runs_to = cmd->add_option("--runs-per-arm", o->continue_to,
+                           "With --continue: the runs per arm to continue to (more than it holds)")
+                        ->check(CLI::PositiveNumber);
+    runs_to->needs(continue_flag);
+    continue_flag->excludes("--new-attempt");
     cmd->add_flag("--no-cupti", o->no_cupti, "GPU runs: no CUPTI PM sampling (NVML and CPU lanes stay)");
     cmd->add_option("--device", o->device, "The CUDA device to run on (default 0)");
     auto* new_device = cmd->add_flag("--new-device", o->new_device,
@@ -338,7 +356,8 @@ void add_run_command(CLI::App& app, Action& action)
                         ->delimiter(',')
                         ->check(CLI::NonNegativeNumber);
     devices->excludes(cell)->excludes(new_device)->excludes("--device")->excludes("--new-attempt");
-    cell->excludes(new_device)->excludes("--new-attempt");
+    devices->excludes(continue_flag);
+    cell->excludes(new_device)->excludes("--new-attempt")->excludes(continue_flag);
     auto* host = cmd->add_option("--host", o->remote.host,
         "Run on this ssh destination (as ssh understands it; KWB_SSH replaces the ssh command): the study is sent, "
         "runs there detached, and comes back when the run ends");
@@ -360,14 +379,14 @@ void add_run_command(CLI::App& app, Action& action)
         o->remote.study = o->study;
         o->remote.json_progress = o->json_progress;
         // The run's own options go to the remote kwb as given.
-        for (const char* name : {"--backend", "--device", "--devices"})
+        for (const char* name : {"--backend", "--device", "--devices", "--runs-per-arm"})
             if (cmd->count(name) > 0) {
                 std::string values;
                 for (const auto& value : cmd->get_option(name)->results())
                     values += (values.empty() ? "" : ",") + value;
                 o->remote.run_arguments.insert(o->remote.run_arguments.end(), {name, values});
             }
-        for (const char* name : {"--new-attempt", "--no-cupti", "--new-device"})
+        for (const char* name : {"--new-attempt", "--no-cupti", "--new-device", "--continue"})
             if (cmd->count(name) > 0)
                 o->remote.run_arguments.emplace_back(name);
         action = [o] { return run_remote(o->remote); };

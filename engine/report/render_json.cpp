@@ -63,6 +63,17 @@ json verdict_json(const StoredVerdict& v, bool final)
     return j;
 }
 
+// The verdict story (verdict/verdict_story.h): the sentences every format and the window say.
+json story_json(const VerdictStory& s)
+{
+    return {{"verdict", std::string(to_string(s.word))}, {"reason", s.reason}, {"change", s.change},
+        {"numbers_alone", s.numbers_alone}, {"numbers_verdict", std::string(to_string(s.numbers_word))},
+        {"next_step",
+            {{"kind", std::string(to_string(s.next.kind))}, {"text", s.next.text}, {"action", s.next.action},
+                {"runs_per_arm", s.next.runs_per_arm ? json(*s.next.runs_per_arm) : json(nullptr)},
+                {"phase", s.next.phase}}}};
+}
+
 json arm_lane_json(const ArmLaneStats& a)
 {
     return {{"repetitions", a.repetitions}, {"mean", number_or_null(a.mean)},
@@ -134,6 +145,7 @@ json experiment_json(const ExperimentReport& e)
     }
     j["sample_verdict"] = verdict_json(e.sample, false);
     j["final_verdict"] = verdict_json(e.final, true);
+    j["story"] = e.story ? story_json(*e.story) : json(nullptr);
     j["split_half"] = e.split_half
         ? json {{"splits", e.split_half->splits}, {"false_alarms", e.split_half->false_alarms},
             {"false_alarm_rate", e.split_half->false_alarm_rate()}, {"verdicts", strings(e.split_half->verdicts)},

@@ -233,7 +233,9 @@ void metric_diff_section(Doc& d, const MetricDiff& m)
 void experiment_sections(Doc& d, const ExperimentReport& e)
 {
     d.h(2, fmt::format("Experiment {}: {} on {} ({})", e.id, e.workload, e.backend, e.status));
-    if (e.final.present)
+    if (e.story) // the one story: word, deciding reason, what would change it, next step, the numbers alone
+        d.verdict(e.final.word, story_lines(*e.story));
+    else if (e.final.present)
         d.verdict(e.final.word, e.final.reasons);
     else
         d.verdict("NOT JUDGED", {e.error.empty() ? "the experiment has no verdict" : e.error});

@@ -112,6 +112,8 @@ ExperimentReport experiment_report(const Study& study, const Experiment& e)
     r.controls_notes = e.controls.notes;
     r.sample = sample_verdict_of(e);
     r.final = final_verdict_of(e);
+    if (e.verdict && e.final_verdict)
+        r.story = verdict_story(*e.final_verdict, *e.verdict);
     r.split_half = e.split_half;
     r.aa = aa_report(study, e);
     r.lanes = e.lanes;

@@ -16,6 +16,7 @@
 #include "verdict/delta_lines.h"
 #include "verdict/evidence.h"
 #include "verdict/metric_diff.h"
+#include "verdict/verdict_story.h"
 
 #include <array>
 #include <optional>
@@ -113,6 +114,9 @@ struct ExperimentReport {
     std::optional<SampleEvidence> evidence; // arms[0] against arms[1]; null unless both have runs
     StoredVerdict sample;
     StoredVerdict final;
+    // The verdict as one story (verdict/verdict_story.h), the sentences the window and kwb run say;
+    // null until both verdicts exist.
+    std::optional<VerdictStory> story;
     std::optional<SplitHalfCheck> split_half;
     std::optional<AaReport> aa; // null: the experiment has no A/A arm
     std::vector<SamplerLane> lanes;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/judge_experiment.h"
 
+#include "run/continue_run.h"
 #include "run/speed_of_light_input.h"
 #include "run/split_half_check.h"
 #include "study/arm_roles.h"
@@ -156,6 +157,8 @@ void judge_experiment(Study& study, Experiment& e, const std::vector<MetricSpec>
     if (sample.word == VerdictWord::Inconclusive && sample.rule == 2)
         for (auto& r : busy_machine_reasons(load))
             final.reasons.push_back(std::move(r));
+    for (auto& r : continuation_reasons(e)) // runs added to a finished experiment (run/continue_run.h)
+        final.reasons.push_back(std::move(r));
     record_run_measured_controls(e);
     if (e.aa_verdict) // cited beside the A/B's word, never changing it
         final.reasons.push_back(aa_summary(*e.aa_verdict)

@@ -5,6 +5,7 @@
 #include "hardware/gpu_backend.h"
 #include "hardware/nvml.h"
 #include "hardware/nvml_monitor.h"
+#include "run/continue_run.h"
 #include "run/git_prepare.h"
 #include "run/visible_gpu.h"
 #include "sampling/nvml_source.h"
@@ -174,6 +175,13 @@ SessionPlan RunSession::plan(Study& study) const
         for (const auto& id : new_attempt_if_finished(study))
             list += fmt::format("{}{}", list.empty() ? "" : ", ", id);
         plan.notices.push_back(fmt::format("{}: new attempt of {}: {}", path, source, list));
+    }
+    if (settings_.continue_runs) {
+        try {
+            plan.notices.push_back(fmt::format("{}: {}", path, reopen_for_more_runs(study, settings_.continue_to)));
+        } catch (const std::invalid_argument& ex) {
+            throw RunRefused(fmt::format("{}: {}", path, ex.what()));
+        }
     }
     if (settings_.device < 0)
         throw RunRefused("--device: a CUDA device index is 0 or more");

@@ -289,6 +289,54 @@ private slots:
         QVERIFY(after.value(u"verdict").isObject());
     }
 
+    void continueAddsRunsToTheSameExperiment()
+    {
+        const QString p = new_study("continue.json", {QStringLiteral("--runs"), QStringLiteral("4")});
+        const auto first = kwb({QStringLiteral("run"), p});
+        QCOMPARE(first.exit_code, 0);
+        // The summary prints the verdict's story (verdict/verdict_story.h) under the experiment's id.
+        QVERIFY2(first.out.contains("ab-1: the numbers alone: "), first.out.constData());
+        QVERIFY2(first.out.contains("ab-1: what would change it: ") || first.out.contains("ab-1: next step: "),
+            first.out.constData());
+        // The engine's estimate, as a strict profile's not-significant verdict would store it.
+        QJsonObject e = experiment(p);
+        QJsonObject v = e.value(u"verdict").toObject();
+        v[QStringLiteral("verdict")] = QStringLiteral("INCONCLUSIVE");
+        v[QStringLiteral("rule")] = 5;
+        v[QStringLiteral("runs_needed_per_arm")] = 6;
+        e[QStringLiteral("verdict")] = v;
+        QJsonObject f = e.value(u"final_verdict").toObject();
+        f[QStringLiteral("verdict")] = QStringLiteral("INCONCLUSIVE");
+        f[QStringLiteral("sample_verdict")] = QStringLiteral("INCONCLUSIVE");
+        e[QStringLiteral("final_verdict")] = f;
+        set_experiment(p, e);
+
+        const auto r = kwb({QStringLiteral("run"), p, QStringLiteral("--continue")});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        QVERIFY2(r.err.contains("continuing from 4 to 6 runs per arm, the verdict's estimate"), r.err.constData());
+        const auto s = load(p);
+        QCOMPARE(s.value(u"experiments").toArray().size(), 1); // the same experiment, no new attempt
+        const auto after = experiment(p);
+        QCOMPARE(after.value(u"id").toString(), QStringLiteral("ab-1"));
+        QCOMPARE(after.value(u"status").toString(), QStringLiteral("done"));
+        QCOMPARE(judged(after, QStringLiteral("baseline")), 6);
+        QCOMPARE(judged(after, QStringLiteral("treatment")), 6);
+        QCOMPARE(order_of(after), QStringLiteral("ABBAABBAABBA")); // the ABBA blocks go on
+        // Count stopping: the reasons say the run was extended after a look.
+        bool said = false;
+        for (const auto& reason : after.value(u"final_verdict").toObject().value(u"reasons").toArray())
+            said = said || reason.toString().startsWith(u"extended after a look: ");
+        QVERIFY(said);
+
+        // Not more than it holds: refused, and the study is left as it was.
+        const QByteArray before = read_all(p);
+        const auto refused = kwb({QStringLiteral("run"), p, QStringLiteral("--continue"),
+            QStringLiteral("--runs-per-arm"), QStringLiteral("6")});
+        QCOMPARE(refused.exit_code, 2);
+        QVERIFY2(refused.err.contains("already holds 6 runs per arm"), refused.err.constData());
+        QCOMPARE(read_all(p), before);
+    }
+
     void brokenStudiesAreRefusedAndLeftUntouched_data()
     {
         QTest::addColumn<QByteArray>("mutation");
