@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "hardware/cuobjdump_text.h"
 #include "study/kernel_inventory.h"
 
 #include <filesystem>
@@ -20,11 +21,5 @@ std::vector<std::filesystem::path> device_code_candidates(const std::filesystem:
 
 // The kernels of those files. `source` is "cuobjdump" when it ran; notes say what it could not do.
 KernelInventory read_build_kernels(const std::filesystem::path& root);
-
-// The pure parsers, tested on recorded output.
-std::vector<KernelResource> parse_resource_usage(const std::string& text, const std::string& binary);
-// function name -> sha256 of its SASS lines (addresses and encodings included), per arch as
-// "arch|name".
-std::map<std::string, std::string> parse_sass_hashes(const std::string& text);
 
 } // namespace kwb

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The parsers of cuobjdump's text (pure: recorded output in, kernels out).
-#include "hardware/cuobjdump.h"
+#include "hardware/cuobjdump_text.h"
+
 #include "report/sha256.h"
 
 #include <regex>

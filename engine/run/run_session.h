@@ -32,11 +32,12 @@ struct RunSettings {
     int device = 0; // the CUDA device index
     bool new_device = false; // continue an experiment measured on another device model as a new one
     bool new_attempt = false; // a finished study: attempt its last experiment again
+    bool device_named = false; // --device was given: a command experiment left at auto runs on that GPU
+    // Last, so that the positional initialisers of the fields above keep their meaning.
     // A finished study: add runs to its last experiment (run/continue_run.h), to `continue_to` per
     // arm, or the verdict's estimate when null.
     bool continue_runs = false;
     std::optional<int> continue_to {};
-    bool device_named = false; // --device was given: a command experiment left at auto runs on that GPU
 };
 
 struct PlannedExperiment {

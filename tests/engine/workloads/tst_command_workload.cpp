@@ -501,12 +501,14 @@ private slots:
     // verdict is the one the same A/B gets when the field agrees.
     void declared_fingerprint_difference_is_no_blocker()
     {
-        Study same = command_study(spec(standin("--format vllm --mean 80 --model a")),
-            spec(standin("--format vllm --mean 60 --model a")), "ttft_ms");
+        // Noiseless arms: the two verdicts are compared word for word, so a chance bimodal draw of
+        // the stand-in's noise must not lead either one.
+        Study same = command_study(spec(standin("--format vllm --noise 0 --mean 80 --model a")),
+            spec(standin("--format vllm --noise 0 --mean 60 --model a")), "ttft_ms");
         QCOMPARE(run(same), RunOutcome::Done);
         const auto& control = same.experiments.front().final_verdict;
-        Study s = command_study(spec(standin("--format vllm --mean 80 --model a")),
-            spec(standin("--format vllm --mean 60 --model b")), "ttft_ms");
+        Study s = command_study(spec(standin("--format vllm --noise 0 --mean 80 --model a")),
+            spec(standin("--format vllm --noise 0 --mean 60 --model b")), "ttft_ms");
         s.experiments.front().expect_differ = {"model_id", "num_prompts"};
         QCOMPARE(run(s), RunOutcome::Done);
         const auto& v = s.experiments.front().final_verdict;
