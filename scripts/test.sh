@@ -2,16 +2,25 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Command 2 of the README: install what is missing, build, and run the whole test suite.
 # GPU tests (label gpu) skip with a message where no GPU is usable.
-# KWB_SANITIZE=1 (.ci/run sets it) adds a second pass: the engine and kwb (CLI) suites and the fuzz
-# corpus replays (CTest labels engine, app, fuzz; not the Slurm cluster test), built with
+# KWB_SANITIZE=1 (.ci/run sets it) runs the engine and kwb (CLI) suites and the fuzz corpus replays
+# (CTest labels engine, app, fuzz; not the Slurm cluster test) in a second pass instead, built with
 # AddressSanitizer + UndefinedBehaviorSanitizer in a second build folder, CUDA and the GUI off
-# (docs/reliability.md). Opt-in here: it compiles the engine, kwb and their tests a second time, a
+# (docs/reliability.md); the first pass runs the rest. Opt-in here: it compiles the engine, kwb and their tests a second time, a
 # long wait for a newcomer's first answer on a small machine; CI always runs it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
 # CI builds the GPU plugin for sm_90 only (a third of the time); packages build every default arch.
-"$root/scripts/build.sh" -DKWB_CUDA_ARCHS="${KWB_CUDA_ARCHS:-90-real}"
+# -O1 -g1 rather than RelWithDebInfo's -O2 -g: on 2 cores about 40% less compile time per file
+# (measured: docs/reliability.md), with file and line in every stack trace (nvcc's -O is the host
+# code's: device code is optimised by ptxas either way); the CPU backend's kernels
+# are built at -O2 whatever the flags (kernels/cpu/CMakeLists.txt), so what they time is the same.
+# With the sanitizer pass on, its suites (engine, app, fuzz) are built and run there only.
+elsewhere=""
+[ "${KWB_SANITIZE:-0}" != 0 ] && elsewhere="engine;app;fuzz"
+"$root/scripts/build.sh" -DKWB_CUDA_ARCHS="${KWB_CUDA_ARCHS:-90-real}" \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_CUDA_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG" \
+  -DKWB_SUITES_ELSEWHERE="$elsewhere"
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir "${KWB_BUILD_DIR:-$root/build}" --output-on-failure -j "${KWB_JOBS:-$(nproc)}" "$@"
 
