@@ -48,4 +48,12 @@ std::optional<std::size_t> cupti_collected_index(std::string_view expression)
     return std::nullopt;
 }
 
+std::string_view cupti_retired_reason(std::string_view lane)
+{
+    for (const auto& r : kCuptiRetiredLanes)
+        if (r.lane == lane)
+            return r.reason;
+    return {};
+}
+
 } // namespace kwb

@@ -7,7 +7,7 @@
 #include <string_view>
 
 // The CUPTI PM-sampling counters kwb collects live on a GPU, and the lanes computed from them.
-// All 18 fit one PM-sampling pass on the H200 (GH100; checked offline with the Profiler Host API,
+// All 16 fit one PM-sampling pass on the H200 (GH100; checked offline with the Profiler Host API,
 // scripts/cupti/metric_deps.cpp, as shared/notes/cupti-h200.md section 3.2 describes).
 //
 // Why lanes are computed rather than read as CUPTI's own ratios: on GH100 the PM counters come
@@ -25,25 +25,23 @@
 namespace kwb {
 
 // What PM sampling collects, in the order of KwbPmSample::values.
-inline constexpr std::array<std::string_view, 18> kCuptiCollected {{
+inline constexpr std::array<std::string_view, 16> kCuptiCollected {{
     "sm__warps_active_realtime.avg.pct_of_peak_sustained_active", // 0
     "dram__throughput.avg.pct_of_peak_sustained_elapsed", // 1
-    "LTS.TriageCompute.lts__throughput.avg.pct_of_peak_sustained_elapsed", // 2
-    "sm__cycles_active.avg.pct_of_peak_sustained_elapsed", // 3
-    "sm__inst_executed_realtime.avg.per_cycle_active", // 4
-    "gpc__cycles_elapsed.avg.per_second", // 5
-    "dram__bytes_read.sum.per_second", // 6
-    "dram__bytes_write.sum.per_second", // 7
-    "pcie__throughput.avg.pct_of_peak_sustained_elapsed", // 8
-    "TPC.TriageCompute.sm__cycles_active.avg", // 9: the TPC domain's active cycles
-    "TPC.TriageCompute.sm__pipe_tensor_cycles_active_realtime.avg", // 10
-    "TPC.TriageCompute.sm__pipe_tensor_cycles_active_realtime.avg.peak_sustained", // 11
-    "TPC.TriageCompute.sm__inst_executed_pipe_fma_realtime.avg", // 12
-    "TPC.TriageCompute.sm__inst_executed_pipe_fma_realtime.avg.peak_sustained", // 13
-    "TPC.TriageCompute.sm__inst_executed_realtime.avg", // 14: issue
-    "TPC.TriageCompute.sm__inst_executed_realtime.avg.peak_sustained", // 15
-    "TPC.TriageCompute.sm__inst_executed_pipe_alu_realtime.avg", // 16
-    "TPC.TriageCompute.sm__inst_executed_pipe_alu_realtime.avg.peak_sustained", // 17
+    "sm__cycles_active.avg.pct_of_peak_sustained_elapsed", // 2
+    "gpc__cycles_elapsed.avg.per_second", // 3
+    "dram__bytes_read.sum.per_second", // 4
+    "dram__bytes_write.sum.per_second", // 5
+    "pcie__throughput.avg.pct_of_peak_sustained_elapsed", // 6
+    "TPC.TriageCompute.sm__cycles_active.avg", // 7: the TPC domain's active cycles
+    "TPC.TriageCompute.sm__pipe_tensor_cycles_active_realtime.avg", // 8
+    "TPC.TriageCompute.sm__pipe_tensor_cycles_active_realtime.avg.peak_sustained", // 9
+    "TPC.TriageCompute.sm__inst_executed_pipe_fma_realtime.avg", // 10
+    "TPC.TriageCompute.sm__inst_executed_pipe_fma_realtime.avg.peak_sustained", // 11
+    "TPC.TriageCompute.sm__inst_executed_realtime.avg", // 12: issue
+    "TPC.TriageCompute.sm__inst_executed_realtime.avg.peak_sustained", // 13
+    "TPC.TriageCompute.sm__inst_executed_pipe_alu_realtime.avg", // 14
+    "TPC.TriageCompute.sm__inst_executed_pipe_alu_realtime.avg.peak_sustained", // 15
 }};
 
 // How a lane is computed from the collected values.
@@ -65,37 +63,54 @@ struct CuptiLane {
 
 inline constexpr std::size_t kNone = 0;
 
-inline constexpr std::array<CuptiLane, 12> kCuptiLanes {{
+inline constexpr std::array<CuptiLane, 10> kCuptiLanes {{
     {"occupancy", "%", CuptiFormula::Direct, 0, kNone, kNone, 1.0,
         "achieved occupancy: active warps over the SM's maximum, % (active cycles)",
         "sm__warps_active.avg.pct_of_peak_sustained_active"},
     {"dram_pct", "%", CuptiFormula::Direct, 1, kNone, kNone, 1.0, "HBM throughput, % of peak (elapsed)",
         "dram__throughput.avg.pct_of_peak_sustained_elapsed"},
-    {"sm_pct", "%", CuptiFormula::Busiest, 3, kNone, 9, 1.0,
+    {"sm_pct", "%", CuptiFormula::Busiest, 2, kNone, 7, 1.0,
         "SM throughput: the busiest of the tensor, FMA and ALU pipes and instruction issue, % of peak (elapsed)",
         "sm__throughput.avg.pct_of_peak_sustained_elapsed"},
-    {"tensor_pct", "%", CuptiFormula::PctOfActive, 10, 11, 9, 1.0, "tensor pipe active, % of active cycles",
+    {"tensor_pct", "%", CuptiFormula::PctOfActive, 8, 9, 7, 1.0, "tensor pipe active, % of active cycles",
         "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active"},
-    {"fma_pct", "%", CuptiFormula::PctOfActive, 12, 13, 9, 1.0, "FMA pipe issue, % of peak (active cycles)",
+    {"fma_pct", "%", CuptiFormula::PctOfActive, 10, 11, 7, 1.0, "FMA pipe issue, % of peak (active cycles)",
         "sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active"},
-    {"l2_pct", "%", CuptiFormula::Direct, 2, kNone, kNone, 1.0, "L2 throughput, % of peak (elapsed)",
-        "lts__throughput.avg.pct_of_peak_sustained_elapsed"},
-    {"sm_active_pct", "%", CuptiFormula::Direct, 3, kNone, kNone, 1.0, "SMs with work, % of elapsed cycles",
+    {"sm_active_pct", "%", CuptiFormula::Direct, 2, kNone, kNone, 1.0, "SMs with work, % of elapsed cycles",
         "sm__cycles_active.avg.pct_of_peak_sustained_elapsed"},
-    {"ipc", "inst/cycle", CuptiFormula::Direct, 4, kNone, kNone, 1.0, "instructions per active cycle per SM",
-        "sm__inst_executed.avg.per_cycle_active"},
-    {"sm_clock", "MHz", CuptiFormula::Direct, 5, kNone, kNone, 1e-6,
+    {"sm_clock", "MHz", CuptiFormula::Direct, 3, kNone, kNone, 1e-6,
         "SM clock from the counters (NVML reads high under tensor load)", "gpc__cycles_elapsed.avg.per_second"},
-    {"dram_read", "GB/s", CuptiFormula::Direct, 6, kNone, kNone, 1e-9, "HBM read bandwidth",
+    {"dram_read", "GB/s", CuptiFormula::Direct, 4, kNone, kNone, 1e-9, "HBM read bandwidth",
         "dram__bytes_read.sum.per_second"},
-    {"dram_write", "GB/s", CuptiFormula::Direct, 7, kNone, kNone, 1e-9, "HBM write bandwidth",
+    {"dram_write", "GB/s", CuptiFormula::Direct, 5, kNone, kNone, 1e-9, "HBM write bandwidth",
         "dram__bytes_write.sum.per_second"},
-    {"pcie_pct", "%", CuptiFormula::Direct, 8, kNone, kNone, 1.0, "PCIe throughput, % of peak (elapsed)",
+    {"pcie_pct", "%", CuptiFormula::Direct, 6, kNone, kNone, 1.0, "PCIe throughput, % of peak (elapsed)",
         "pcie__throughput.avg.pct_of_peak_sustained_elapsed"},
 }};
 
 // The sub-throughputs sm_pct takes the busiest of: (counter, its peak per cycle), all TPC domain.
-inline constexpr std::array<std::array<std::size_t, 2>, 4> kCuptiBusiestOf {{{10, 11}, {12, 13}, {14, 15}, {16, 17}}};
+inline constexpr std::array<std::array<std::size_t, 2>, 4> kCuptiBusiestOf {{{8, 9}, {10, 11}, {12, 13}, {14, 15}}};
+
+// Lanes kwb recorded once and no longer does, with why: a lane that cannot agree with `ncu
+// --clock-control none` is not evidence (issue 30; bench/results/2026-12-02-h200-evidence/
+// ncu-agreement.md). Studies recorded before keep them; lane_source() still names their source,
+// and the metric diff leaves them out.
+struct RetiredCuptiLane {
+    std::string_view lane;
+    std::string_view reason;
+};
+inline constexpr std::array<RetiredCuptiLane, 3> kCuptiRetiredLanes {{
+    {"l2_pct",
+        "LTS.TriageCompute.lts__throughput read 51% on the copy and 34% on the paged decode where ncu's "
+        "lts__throughput read 93% and 79%: the triage counter sees only part of the L2's traffic"},
+    {"ipc",
+        "sm__inst_executed_realtime per active cycle read 1.25 on the paged decode and 0.46 on the cuBLASLt GEMM "
+        "where ncu's sm__inst_executed.avg.per_cycle_active read 1.62 and 0.65"},
+    {"smem_pipe_pct", "read the same counter as tensor_pct in every recorded study (one counter under two names)"},
+}};
+
+// Why `lane` is no longer recorded; empty when it is not a retired lane.
+std::string_view cupti_retired_reason(std::string_view lane);
 
 // The lanes' values, in kCuptiLanes order and units, from one sample's collected values
 // (kCuptiCollected order). A ratio whose denominator is not positive reads 0 (no active cycles:

@@ -18,8 +18,8 @@ constexpr std::array<std::string_view, 4> kHostLanes {"cpu_util", "bench_thread_
 
 // The display order of the lanes the samplers record: the binding resources first, then clocks and
 // power, then the host.
-constexpr auto kOrder = std::to_array<std::string_view>(
-    {"occupancy", "dram_pct", "sm_pct", "tensor_pct", "sm_active_pct", "fma_pct", "l2_pct", "smem_pipe_pct", "ipc",
+constexpr auto kOrder
+    = std::to_array<std::string_view>({"occupancy", "dram_pct", "sm_pct", "tensor_pct", "sm_active_pct", "fma_pct",
         "dram_read", "dram_write", "sm_clock", "nvml_sm_clock", "mem_clock", "power", "temperature", "clock_events",
         "memory_used", "pcie_pct", "other_gpu_processes", "cpu_util", "bench_thread_cpu", "other_cpu", "rss"});
 
@@ -47,7 +47,8 @@ bool is_workload_latency(const MetricInfo& m)
 
 LaneSource lane_source(std::string_view name)
 {
-    if (std::any_of(kCuptiLanes.begin(), kCuptiLanes.end(), [&](const CuptiLane& c) { return c.lane == name; }))
+    if (std::any_of(kCuptiLanes.begin(), kCuptiLanes.end(), [&](const CuptiLane& c) { return c.lane == name; })
+        || !cupti_retired_reason(name).empty())
         return LaneSource::cupti;
     if (listed(kNvmlLanes, name))
         return LaneSource::nvml;

@@ -2,6 +2,7 @@
 #include "verdict/metric_diff.h"
 
 #include "hardware/binding_classifier.h"
+#include "sampling/cupti_metrics.h"
 #include "stats/descriptive.h"
 #include "study/lane_range.h"
 #include "study/lane_window.h"
@@ -102,7 +103,9 @@ std::optional<MetricDiff> metric_diff(
     std::map<std::string, double> mean_b, mean_t;
     std::vector<std::string> too_slow;
     for (const SamplerLane& lane : e.lanes) {
-        if (!lane_in_time_order(lane))
+        // A lane retired for disagreeing with ncu (cupti_metrics.h) is not evidence, even in a
+        // study recorded while it was collected.
+        if (!lane_in_time_order(lane) || !cupti_retired_reason(lane.name).empty())
             continue;
         MetricDiffRow row {lane.name, lane.unit, stats_of(repetition_means(lane, wb)),
             stats_of(repetition_means(lane, wt)), {}, {}, {}, false};

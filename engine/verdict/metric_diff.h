@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-// Why it is faster (issue 30): every recorded lane compared between two arms, repetition by
+// Why it is faster (issue 30): every recorded lane (but those retired, sampling/cupti_metrics.h)
+// compared between two arms, repetition by
 // repetition. A repetition's value of a lane is the mean of the lane's readings that fall inside
 // it ([t_s, t_s + duration_s] on the lanes' clock); an arm's value is the mean over its judged
 // repetitions with a t-based 95% CI of that mean; the difference is beyond its noise by the

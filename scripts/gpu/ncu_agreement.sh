@@ -5,7 +5,8 @@
 # over a long back-to-back window of each kernel) beside `ncu --clock-control none` on the same
 # kernels launched by `kwb run --no-cupti` (ncu's profiler and PM sampling cannot share a
 # process): the 2 GiB copy (vector width 4), the bf16 8192^3 cuBLASLt GEMM and the paged decode
-# attention (batch 64, 8k context, impl=mma). The lane -> ncu metric map comes from the PM
+# attention (batch 64, 8k context, impl=mma, pdl=0 on both sides: ncu serialises launches, so
+# programmatic dependent launch's overlap exists only in the PM run). The lane -> ncu metric map comes from the PM
 # program's output (one owner: the lane table). Writes pm-lane-means.log, ncu-*.csv,
 # ncu/commands.txt and ncu-agreement.md under $1 (default $OUT) and the JSON summary
 # (summarise_ncu_agreement.py) to stdout.
@@ -42,5 +43,5 @@ profile copy 'stream_kernel' --workload bandwidth --param op=copy --param size_m
 profile gemm 'nvjet' --workload gemm --param impl=cublaslt --param m=8192 --param n=8192 --param k=8192 \
   --vary block_n=64,128
 profile decode 'decode_mma_kernel' --workload attention_decode --param batch=64 --param context=8192 \
-  --param length_spread=0 --param stages=2 --param impl=mma --vary seed=1,2
+  --param length_spread=0 --param stages=2 --param impl=mma --param pdl=0 --vary seed=1,2
 python3 "$here/summarise_ncu_agreement.py" "$out"

@@ -4,7 +4,15 @@
 # the PM mean (pm-lane-means.log, gpu_pm_agreement's pm_lane_means line), ncu's mean over the
 # profiled launches (ncu-<kernel>.csv, --print-units base), their difference and whether they agree:
 # a percentage within 5 points, a rate (GB/s, MHz, inst/cycle) within 5 % of ncu's value (issue 30,
-# Decided). Prints the JSON summary and writes ncu-agreement.md (the table) beside the inputs.
+# Decided). Two conditions the rule states rather than hides:
+# - ncu replays each profiled launch on its own, so under the power cap its launches can run at
+#   another SM clock than PM sampling's back-to-back window (the GEMM: 1368 vs 1580 MHz). When the
+#   two sm_clock readings differ by more than 5 %, the rates are compared per SM cycle (each side's
+#   GB/s over its own clock) and the sm_clock row says the condition differs, not that it disagrees;
+# - a DRAM rate below 1 % of the HBM peak (the decode writes 1-5 GB/s of ~4800) is compared in
+#   points of that peak, as dram_pct is: 4 GB/s is 0.1 point, noise, not a 500 % disagreement. The
+#   peak is the PM run's own: (dram_read + dram_write) / dram_pct.
+# Prints the JSON summary and writes ncu-agreement.md (the table) beside the inputs.
 # Usage: summarise_ncu_agreement.py OUT_DIR
 import csv, io, json, statistics, sys
 
@@ -41,6 +49,33 @@ def agree(unit, pm, ncu):
     return abs(pm - ncu) / abs(ncu) <= RELATIVE, f"within {RELATIVE:.0%}"
 
 
+LOW_SHARE = 0.01  # a DRAM rate below this share of the peak is compared in points of the peak
+CLOCK_GAP = 0.05  # sm_clock readings further apart than this: rates compared per SM cycle
+
+
+def hbm_peak(pm_kernel):
+    m = pm_kernel["means"]
+    total, pct = (m.get("dram_read") or 0) + (m.get("dram_write") or 0), m.get("dram_pct")
+    return total * 100.0 / pct if pct and pct >= 5 else None
+
+
+def judge(lane, unit, p, n, clocks, peak):
+    """(agree, rule, condition): agree True/False/None; condition names what differed."""
+    if lane == "sm_clock" and clocks and abs(clocks[0] - clocks[1]) / clocks[1] > CLOCK_GAP:
+        return None, f"condition differs: ncu's serialised launches ran at {clocks[1]:.0f} MHz", "clock"
+    if unit == "GB/s" and lane.startswith("dram_") and peak and p is not None and n is not None \
+            and max(p, n) < LOW_SHARE * peak:
+        points = abs(p - n) * 100.0 / peak
+        return points <= POINTS, f"within {POINTS:g} points of the {peak:.0f} GB/s peak ({points:.2f})", None
+    if unit == "GB/s" and clocks and abs(clocks[0] - clocks[1]) / clocks[1] > CLOCK_GAP \
+            and p is not None and n:
+        per_pm, per_ncu = p / clocks[0], n / clocks[1]
+        ok = abs(per_pm - per_ncu) / abs(per_ncu) <= RELATIVE
+        return ok, f"within {RELATIVE:.0%} per SM cycle ({per_pm:.3f} vs {per_ncu:.3f} GB/s per MHz)", None
+    ok, rule = agree(unit, p, n)
+    return ok, rule, None
+
+
 def main(out):
     pm = pm_means(out)
     if pm is None:
@@ -52,8 +87,9 @@ def main(out):
     except OSError:
         commands = []
     summary = {"rule": {"percent_points": POINTS, "relative": RELATIVE}, "commands": commands, "kernels": {}}
-    md = ["| kernel | lane | ncu metric | PM | ncu | difference | agree |", "| --- | --- | --- | --- | --- | --- | --- |"]
-    disagree = []
+    md = ["| kernel | lane | ncu metric | PM | ncu | difference | agree | rule |",
+          "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    disagree, conditions = [], []
     for kernel, pm_kernel in pm["kernels"].items():
         values, seen_units, launches, kernel_names = {}, {}, set(), set()
         for r in ncu_rows(f"{out}/ncu-{kernel}.csv"):
@@ -66,31 +102,42 @@ def main(out):
             seen_units[metric] = (r.get("Metric Unit") or "").strip().lower()
             launches.add(r.get("ID"))
             kernel_names.add((r.get("Kernel Name") or "")[:100])
-        rows = []
+        ncu_value = {}
         for lane, metric in names.items():
             unit = units[lane]
-            p = pm_kernel["means"].get(lane)
-            n = None
             if metric in values:
                 scale = TO_LANE_UNIT.get((unit, seen_units[metric]))
                 if scale is None and unit in ("%", "inst/cycle"):
                     scale = 1.0
-                n = statistics.mean(values[metric]) * scale if scale is not None else None
-            ok, rule = agree(unit, p, n)
+                ncu_value[lane] = statistics.mean(values[metric]) * scale if scale is not None else None
+        pm_clock, ncu_clock = pm_kernel["means"].get("sm_clock"), ncu_value.get("sm_clock")
+        clocks = (pm_clock, ncu_clock) if pm_clock and ncu_clock else None
+        peak = hbm_peak(pm_kernel)
+        rows = []
+        for lane, metric in names.items():
+            unit = units[lane]
+            p, n = pm_kernel["means"].get(lane), ncu_value.get(lane)
+            ok, rule, condition = judge(lane, unit, p, n, clocks, peak)
             row = {"lane": lane, "unit": unit, "ncu_metric": metric, "ncu_unit": seen_units.get(metric),
                    "pm": p, "ncu": n, "difference": None if p is None or n is None else p - n,
-                   "agree": ok, "rule": rule, "pm_dropped_by_range_rule": pm_kernel.get("dropped", {}).get(lane)}
+                   "agree": ok, "rule": rule, "condition_differs": condition,
+                   "pm_dropped_by_range_rule": pm_kernel.get("dropped", {}).get(lane)}
             rows.append(row)
-            if ok is not True:
+            if condition:
+                conditions.append(f"{kernel}/{lane}")
+            elif ok is not True:
                 disagree.append(f"{kernel}/{lane}")
             fmt = lambda x: "-" if x is None else f"{x:.1f}" if abs(x) >= 100 else f"{x:.2f}"
+            verdict = "condition differs" if condition else "yes" if ok else "no" if ok is False else "missing"
             md.append(f"| {kernel} | {lane} ({unit}) | `{metric}` | {fmt(p)} | {fmt(n)} | {fmt(row['difference'])} | "
-                      f"{'yes' if ok else 'no' if ok is False else 'missing'} |")
+                      f"{verdict} | {rule} |")
         summary["kernels"][kernel] = {"pm_samples": pm_kernel.get("samples"), "ncu_launches": len(launches),
                                       "ncu_kernels": sorted(kernel_names), "metrics": rows,
-                                      "all_agree": all(r["agree"] is True for r in rows)}
+                                      "sm_clock_mhz": {"pm": pm_clock, "ncu": ncu_clock}, "hbm_peak_gbs": peak,
+                                      "all_agree": all(r["agree"] is True or r["condition_differs"] for r in rows)}
     summary["all_agree"] = not disagree
     summary["not_agreeing"] = disagree
+    summary["condition_differs"] = conditions
     open(f"{out}/ncu-agreement.md", "w").write("\n".join(md) + "\n")
     print(json.dumps(summary, indent=1))
     return 0

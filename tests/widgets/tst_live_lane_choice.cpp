@@ -205,15 +205,17 @@ void TestLiveLaneChoice::choiceIsRemembered()
     {
         Replayed r;
         QVERIFY(r.open(kGemm, QSize(800, 560)));
-        action(r.page->lanePicker(), u"liveLane:l2_pct"_s)->trigger();
+        action(r.page->lanePicker(), u"liveLane:tensor_pct"_s)->trigger();
         action(r.page->lanePicker(), u"liveLane:power"_s)->trigger(); // a default lane hidden
-        QCOMPARE(r.view->shownLaneNames(), QStringList({u"occupancy"_s, u"dram_pct"_s, u"l2_pct"_s, u"sm_clock"_s}));
+        QCOMPARE(
+            r.view->shownLaneNames(), QStringList({u"occupancy"_s, u"dram_pct"_s, u"tensor_pct"_s, u"sm_clock"_s}));
     }
     // A later window: the same choice, from the settings.
-    QCOMPARE(QSettings().value(QLatin1StringView(LaneView::kShownKey)).toStringList(), QStringList {u"l2_pct"_s});
+    QCOMPARE(QSettings().value(QLatin1StringView(LaneView::kShownKey)).toStringList(), QStringList {u"tensor_pct"_s});
     Replayed again;
     QVERIFY(again.open(kGemm, QSize(800, 560)));
-    QCOMPARE(again.view->shownLaneNames(), QStringList({u"occupancy"_s, u"dram_pct"_s, u"l2_pct"_s, u"sm_clock"_s}));
+    QCOMPARE(
+        again.view->shownLaneNames(), QStringList({u"occupancy"_s, u"dram_pct"_s, u"tensor_pct"_s, u"sm_clock"_s}));
     // "Default set only" forgets it.
     action(again.page->lanePicker(), u"liveLanesDefault"_s)->trigger();
     Replayed third;

@@ -224,17 +224,24 @@ private slots:
         kwbtest::check_schema(nlohmann::json::parse(in), j, "$", problems);
         QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
         const auto& m = j.at("experiments")[0].at("metric_diff");
-        const auto l2 = std::find_if(m.at("rows").begin(), m.at("rows").end(),
-            [](const nlohmann::json& x) { return x.at("metric") == "l2_pct"; });
-        QVERIFY(l2 != m.at("rows").end());
-        QVERIFY(l2->at("beyond_noise").get<bool>());
-        QVERIFY(l2->at("baseline").at("repetitions").get<int>() >= 3);
-        QCOMPARE(l2->at("baseline").at("ci95").size(), std::size_t(2));
-        QVERIFY(has(m.at("summary").get<std::string>(), "l2_pct"));
+        auto row = [&](const std::string& name) {
+            return std::find_if(m.at("rows").begin(), m.at("rows").end(),
+                [&](const nlohmann::json& x) { return x.at("metric") == name; });
+        };
+        const auto occupancy = row("occupancy");
+        QVERIFY(occupancy != m.at("rows").end());
+        QVERIFY(occupancy->at("beyond_noise").get<bool>());
+        QVERIFY(occupancy->at("baseline").at("repetitions").get<int>() >= 3);
+        QCOMPARE(occupancy->at("baseline").at("ci95").size(), std::size_t(2));
+        QVERIFY(has(m.at("summary").get<std::string>(), "occupancy"));
+        // The study recorded l2_pct, since retired for disagreeing with ncu: not evidence.
+        QVERIFY(row("l2_pct") == m.at("rows").end());
+        QVERIFY(!has(m.at("summary").get<std::string>(), "l2_pct"));
         std::vector<Attachment> charts;
         const std::string md = render_markdown(r, "triton", charts);
         QVERIFY(has(md, "Metrics by arm"));
-        QVERIFY(has(md, "| l2_pct | % |"));
+        QVERIFY(has(md, "| occupancy | % |"));
+        QVERIFY(!has(md, "| l2_pct |"));
         QVERIFY(has(md, "beyond"));
         // A study without lanes on the repetitions' clock says nothing rather than a wrong diff.
         QVERIFY(render_json(report_from_file(kDemo, "")).at("experiments")[0].at("metric_diff").is_null());

@@ -86,6 +86,21 @@ private slots:
         QCOMPARE(lane_source("ttft"), LaneSource::workload);
     }
 
+    // Lanes retired for disagreeing with ncu: still a GPU counter's when an old study has them, never
+    // among the lanes shown first, and after every lane kwb records.
+    void retiredLanesAreNamedButNotShownFirst()
+    {
+        std::vector<MetricInfo> lanes;
+        for (const auto& r : kCuptiRetiredLanes) {
+            QCOMPARE(lane_source(r.lane), LaneSource::cupti);
+            QVERIFY(!r.reason.empty());
+            lanes.push_back({std::string(r.lane), "%"});
+            QVERIFY(lane_display_rank(r.lane, "%") > lane_display_rank("other_gpu_processes", "count"));
+        }
+        lanes.push_back({"dram_pct", "%"});
+        QCOMPARE(default_lanes(lanes), std::vector<std::string>({"dram_pct"}));
+    }
+
     void percentAxisIsTheWholeScale()
     {
         QVERIFY(is_percent_unit("%"));

@@ -4,6 +4,7 @@
 #include "verdict/metric_diff.h"
 
 #include <QTest>
+#include <algorithm>
 #include <cmath>
 
 using namespace kwb;
@@ -144,6 +145,22 @@ private slots:
     }
 
     // A lane read once a second beside short repetitions has no value per repetition: one note, no row.
+    // A lane retired for disagreeing with ncu (sampling/cupti_metrics.h) is not evidence, even in a
+    // study recorded while it was collected: the same readings under a live lane's name are.
+    void aRetiredLaneIsLeftOut()
+    {
+        Experiment e = two_arms();
+        SamplerLane l2 = e.lanes[0];
+        l2.name = "l2_pct";
+        e.lanes.push_back(l2);
+        const auto d = metric_diff(e, "baseline", "treatment", 2.0);
+        QVERIFY(d);
+        QVERIFY(
+            std::none_of(d->rows.begin(), d->rows.end(), [](const MetricDiffRow& r) { return r.metric == "l2_pct"; }));
+        QVERIFY(row(*d, "dram_pct").beyond_noise);
+        QVERIFY(metric_diff_summary(*d).find("l2_pct") == std::string::npos);
+    }
+
     void aLaneReadTooRarelyIsNamedNotCompared()
     {
         Experiment e = two_arms();
