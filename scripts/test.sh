@@ -11,15 +11,13 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
 # CI builds the GPU plugin for sm_90 only (a third of the time); packages build every default arch.
-# -O1 -g1 rather than RelWithDebInfo's -O2 -g: on 2 cores about 40% less compile time per file
-# (measured: docs/reliability.md), with file and line in every stack trace (nvcc's -O is the host
-# code's: device code is optimised by ptxas either way); the CPU backend's kernels
-# are built at -O2 whatever the flags (kernels/cpu/CMakeLists.txt), so what they time is the same.
+# The flags are demo.sh's (scripts/build-flags.sh). KWB_WITH_CUDA=AUTO again: where nvcc exists the
+# plugin and its tests are built whatever an earlier configure of the folder said.
 # With the sanitizer pass on, its suites (engine, app, fuzz) are built and run there only.
+source "$root/scripts/build-flags.sh"
 elsewhere=""
 [ "${KWB_SANITIZE:-0}" != 0 ] && elsewhere="engine;app;fuzz"
-"$root/scripts/build.sh" -DKWB_CUDA_ARCHS="${KWB_CUDA_ARCHS:-90-real}" \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_CUDA_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG" \
+"$root/scripts/build.sh" -DKWB_CUDA_ARCHS="${KWB_CUDA_ARCHS:-90-real}" -DKWB_WITH_CUDA=AUTO "${kwb_build_flags[@]}" \
   -DKWB_SUITES_ELSEWHERE="$elsewhere"
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir "${KWB_BUILD_DIR:-$root/build}" --output-on-failure -j "${KWB_JOBS:-$(nproc)}" "$@"

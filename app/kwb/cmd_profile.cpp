@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "hardware/gpu_backend.h"
 #include "run/profiling_pass.h"
+#include "run/speed_of_light_input.h"
 #include "study/study_file.h"
 #include "study/study_lock.h"
 #include "workloads/command/command_workload.h"
@@ -142,6 +143,10 @@ int profile(const ProfileOptions& o)
     options.device = o.device;
     options.cupti = !o.no_cupti;
     options.profile_ms = o.duration_ms;
+    if (const auto roofs = speed_of_light_roofs(study, e); roofs.dram_gbs) {
+        options.bandwidth_ceiling_gbs = roofs.dram_gbs->value;
+        options.bandwidth_ceiling_name = roofs.dram_gbs->what;
+    }
     if (backend == Backend::Cuda) {
         const auto& plugin = GpuBackend::instance();
         options.api = plugin.api();

@@ -63,8 +63,19 @@ BindingCall classify_binding(const BindingEvidenceInput& in, const BindingThresh
         decide("compute", "fewer or cheaper operations: lower precision, a better algorithm; the pipe is saturated");
         return call;
     }
-    if (in.dram_pct && *in.dram_pct > t.dram_bound_pct) {
-        ev.push_back(fmt::format("DRAM throughput {:.1f} % of peak > {:.0f}%", *in.dram_pct, t.dram_bound_pct));
+    const std::optional<double> of_ceiling = in.timed_gbs && in.bandwidth_ceiling_gbs && *in.bandwidth_ceiling_gbs > 0
+        ? std::optional<double>(100.0 * *in.timed_gbs / *in.bandwidth_ceiling_gbs)
+        : std::nullopt;
+    const bool dram_bound = in.dram_pct && *in.dram_pct > t.dram_bound_pct;
+    if (dram_bound || (of_ceiling && *of_ceiling >= t.ceiling_bound_pct)) {
+        if (dram_bound)
+            ev.push_back(fmt::format("DRAM throughput {:.1f} % of peak > {:.0f}%", *in.dram_pct, t.dram_bound_pct));
+        if (of_ceiling && *of_ceiling >= t.ceiling_bound_pct)
+            ev.push_back(fmt::format("the declared bytes move at {:.0f} GB/s in the timed run, {:.0f}% of the measured "
+                                     "{} ({:.0f} GB/s) >= {:.0f}%",
+                *in.timed_gbs, *of_ceiling,
+                in.bandwidth_ceiling_name.empty() ? "bandwidth ceiling" : in.bandwidth_ceiling_name,
+                *in.bandwidth_ceiling_gbs, t.ceiling_bound_pct));
         decide("memory-bandwidth",
             "fewer bytes: fuse kernels, store in lower precision, reuse through shared memory or L2");
         return call;
@@ -143,6 +154,8 @@ nlohmann::json binding_metrics_json(const BindingEvidenceInput& in)
     put("kernel_share_pct", in.kernel_share_pct);
     put("profiled_ms_per_launch", in.profiled_ms_per_launch);
     put("timed_ms_per_launch", in.timed_ms_per_launch);
+    put("timed_gbs", in.timed_gbs);
+    put("bandwidth_ceiling_gbs", in.bandwidth_ceiling_gbs);
     return j;
 }
 
@@ -152,7 +165,8 @@ nlohmann::json binding_thresholds_json(const BindingThresholds& t)
         {"smem_bound_kib", t.smem_bound_kib}, {"tensor_low_pct", t.tensor_low_pct},
         {"occupancy_ok_pct", t.occupancy_ok_pct}, {"launches_per_s", t.launches_per_s},
         {"dispatch_share_pct", t.dispatch_share_pct}, {"sm_active_low_pct", t.sm_active_low_pct},
-        {"extremes_pct", t.extremes_pct}, {"disagreement_pct", t.disagreement_pct}};
+        {"extremes_pct", t.extremes_pct}, {"disagreement_pct", t.disagreement_pct},
+        {"ceiling_bound_pct", t.ceiling_bound_pct}};
 }
 
 } // namespace kwb

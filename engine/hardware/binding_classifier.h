@@ -11,7 +11,10 @@
 //
 // Branches, first match wins, each with its threshold (BindingThresholds):
 //   compute             tensor or FMA pipe >= pipe_near_peak_pct (80)
-//   memory-bandwidth    DRAM throughput > dram_bound_pct (80) of peak
+//   memory-bandwidth    DRAM throughput > dram_bound_pct (80) of peak, or the declared bytes moved
+//                       at >= ceiling_bound_pct (80) of the measured bandwidth ceiling in the timed
+//                       run (DRAM % is of the datasheet peak, which no kernel reaches: the H200's
+//                       copy tops out at 89 %, and a decode reading 4.4 TB/s timed sat at 67-72 %)
 //   smem                1 block per SM and > smem_bound_kib (90) KiB of shared memory per block
 //   compute-suboptimal  tensor pipe < tensor_low_pct (40) with occupancy > occupancy_ok_pct (50)
 //   launch-overhead     > launches_per_s (200) launches/s and host dispatch > dispatch_share_pct
@@ -41,6 +44,7 @@ struct BindingThresholds {
     double sm_active_low_pct = 60;
     double extremes_pct = 60;
     double disagreement_pct = 10; // profiled vs timed kernel time
+    double ceiling_bound_pct = 80; // timed bytes rate, % of the measured bandwidth ceiling
 };
 
 // The measured evidence (means over the profiled kernels' windows); absent = not measured.
@@ -57,6 +61,11 @@ struct BindingEvidenceInput {
     std::optional<double> kernel_share_pct; // share of wall clock covered by kernels
     std::optional<double> profiled_ms_per_launch; // CUPTI Activity
     std::optional<double> timed_ms_per_launch; // CUDA events of the A/B (baseline)
+    // The bytes the workload declares per launch over the timed time (GB/s), and the device's
+    // measured bandwidth ceiling (`kwb calibrate`: the larger of read-only and copy) with its name.
+    std::optional<double> timed_gbs;
+    std::optional<double> bandwidth_ceiling_gbs;
+    std::string bandwidth_ceiling_name;
 };
 
 struct BindingCall {

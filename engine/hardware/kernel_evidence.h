@@ -66,8 +66,9 @@ ProfileEvidence attribute_kernels(const std::vector<KernelRecord>& kernels, cons
     double wall_ms, const AttributionRules& rules = {});
 
 // The classifier's input from the dominant kernel (the most kernel time) and the whole pass
-// (launches/s, kernel share). `workload_launches` > 0 gives profiled_ms_per_launch = kernel time /
-// workload launches, comparable with `timed_ms_per_launch` (CUDA events without the profiler).
+// (launches/s, kernel share). `workload_launches` > 0 gives profiled_ms_per_launch = the time any
+// kernel ran (overlapping kernels once) / workload launches, comparable with `timed_ms_per_launch`
+// (CUDA events without the profiler).
 BindingEvidenceInput binding_input(const ProfileEvidence& evidence, int workload_launches,
     std::optional<double> timed_ms_per_launch, std::optional<int> blocks_per_sm = std::nullopt,
     std::optional<double> smem_per_block_kib = std::nullopt);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <fmt/format.h>
 #include <fstream>
@@ -281,10 +282,14 @@ ProfilePassResult profile_gpu(const Workload& w, const Arm& arm, const ProfilePa
 
     // The wall-clock view: event-timed repetitions with nothing attached.
     NvmlRecord nvml(api, o.device, result.limitations);
-    std::vector<double> timed, timed_clocks, profiled_clocks;
-    for (int i = 0; i < 3; ++i)
-        if (const auto t = ms_per_launch(nvml.run(*prepared, arm, i, timed_clocks)))
+    std::vector<double> timed, timed_gbs, timed_clocks, profiled_clocks;
+    for (int i = 0; i < 3; ++i) {
+        const auto r = nvml.run(*prepared, arm, i, timed_clocks);
+        if (const auto t = ms_per_launch(r))
             timed.push_back(*t);
+        if (const auto it = r.metrics.find("gbs"); it != r.metrics.end() && std::isfinite(it->second))
+            timed_gbs.push_back(it->second);
+    }
     const std::optional<double> timed_ms = timed.empty() ? std::nullopt : std::optional<double>(median(timed));
     result.extra["timed_ms_per_launch_n"] = timed.size();
     if (!timed.empty()) {
@@ -384,6 +389,10 @@ ProfilePassResult profile_gpu(const Workload& w, const Arm& arm, const ProfilePa
     const double wall_ms = t1 > t0 ? static_cast<double>(t1 - t0) * 1e-6 : host_ms;
     result.evidence = attribute_kernels(kernels, samples, kernels.empty() ? 0 : wall_ms);
     result.input = binding_input(result.evidence, kernels.empty() ? 0 : workload_launches, timed_ms);
+    if (!timed_gbs.empty())
+        result.input.timed_gbs = median(timed_gbs);
+    result.input.bandwidth_ceiling_gbs = o.bandwidth_ceiling_gbs;
+    result.input.bandwidth_ceiling_name = o.bandwidth_ceiling_name;
     config_occupancy(api, w, arm, o.device, result.input);
     result.source = !samples.empty() ? "cupti" : !kernels.empty() ? "activity" : "events";
     result.extra["profiled_repetitions"] = reps;

@@ -31,6 +31,10 @@ struct ProfilePassOptions {
     BindingThresholds thresholds {};
     const KwbGpuBackendApi* api = nullptr; // the plugin (null: what the CUDA backend lacks is stamped)
     std::string api_reason; // why there is no plugin
+    // The device's measured bandwidth ceiling (speed_of_light_roofs: the larger of kwb calibrate's
+    // read-only and copy ceilings) and its name; the classifier compares the timed bytes with it.
+    std::optional<double> bandwidth_ceiling_gbs;
+    std::string bandwidth_ceiling_name;
 };
 
 struct ProfilePassResult {

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # cmake -DBUILD_DIR=... -DCPACK=... -P check_deb.cmake
+# Two packages from one build (packaging/CMakeLists.txt): `kwb` without any Qt or GUI library,
+# `kernel-workbench` with the window, depending on `kwb` of its version.
 set(out "${BUILD_DIR}/packaging-test")
 file(REMOVE_RECURSE "${out}")
 execute_process(COMMAND ${CPACK} -G DEB -B "${out}" WORKING_DIRECTORY "${BUILD_DIR}"
@@ -9,26 +11,75 @@ if(NOT rc EQUAL 0)
 endif()
 file(GLOB debs "${out}/*.deb")
 list(LENGTH debs count)
-if(NOT count EQUAL 1)
-  message(FATAL_ERROR "expected one .deb in ${out}, found ${count}")
+file(GLOB cli_deb "${out}/kwb_*.deb")
+file(GLOB gui_deb "${out}/kernel-workbench_*.deb")
+if(NOT count EQUAL 2 OR NOT cli_deb OR NOT gui_deb)
+  message(FATAL_ERROR "expected kwb_*.deb and kernel-workbench_*.deb in ${out}, found: ${debs}")
 endif()
-execute_process(COMMAND dpkg-deb --contents ${debs} OUTPUT_VARIABLE contents RESULT_VARIABLE rc)
-foreach(path ./usr/bin/kwb ./usr/bin/kernel-workbench
-        ./usr/share/applications/org.kernelworkbench.KernelWorkbench.desktop
-        ./usr/share/metainfo/org.kernelworkbench.KernelWorkbench.metainfo.xml
-        ./usr/share/icons/hicolor/scalable/apps/kernel-workbench.svg
-        ./usr/lib/python3/dist-packages/kwb_worker/__main__.py ./usr/include/kwb/worker.h
-        ./usr/include/kwb/worker/server.h)
-  string(FIND "${contents}" "${path}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "the .deb lacks ${path}:\n${contents}")
+
+function(expect_contents deb)
+  execute_process(COMMAND dpkg-deb --contents ${deb} OUTPUT_VARIABLE contents)
+  foreach(path ${ARGN})
+    string(FIND "${contents}" " ${path}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${deb} lacks ${path}:\n${contents}")
+    endif()
+  endforeach()
+  set(contents "${contents}" PARENT_SCOPE)
+endfunction()
+
+expect_contents(${cli_deb} ./usr/bin/kwb ./usr/lib/python3/dist-packages/kwb_worker/__main__.py
+  ./usr/include/kwb/worker.h ./usr/include/kwb/worker/server.h ./usr/share/doc/KernelWorkbench/copyright)
+if(contents MATCHES "kernel-workbench\n|\\.desktop|metainfo|icons/")
+  message(FATAL_ERROR "the kwb package holds the window's files:\n${contents}")
+endif()
+expect_contents(${gui_deb} ./usr/bin/kernel-workbench
+  ./usr/share/applications/org.kernelworkbench.KernelWorkbench.desktop
+  ./usr/share/metainfo/org.kernelworkbench.KernelWorkbench.metainfo.xml
+  ./usr/share/icons/hicolor/scalable/apps/kernel-workbench.svg)
+if(contents MATCHES "/usr/bin/kwb\n")
+  message(FATAL_ERROR "the kernel-workbench package holds kwb itself:\n${contents}")
+endif()
+
+execute_process(COMMAND dpkg-deb --field ${cli_deb} Depends OUTPUT_VARIABLE cli_depends)
+execute_process(COMMAND dpkg-deb --field ${gui_deb} Depends OUTPUT_VARIABLE gui_depends)
+execute_process(COMMAND dpkg-deb --field ${gui_deb} Version OUTPUT_VARIABLE version OUTPUT_STRIP_TRAILING_WHITESPACE)
+message(STATUS "kwb Depends: ${cli_depends}")
+message(STATUS "kernel-workbench Depends: ${gui_depends}")
+foreach(depends "${cli_depends}" "${gui_depends}")
+  if(depends MATCHES "cuda|nvidia|cupti")
+    message(FATAL_ERROR "a package depends on NVIDIA packages: ${depends}")
   endif()
 endforeach()
-execute_process(COMMAND dpkg-deb --field ${debs} Depends OUTPUT_VARIABLE depends)
-message(STATUS "Depends: ${depends}")
-if(depends MATCHES "cuda|nvidia|cupti")
-  message(FATAL_ERROR "the .deb depends on NVIDIA packages: ${depends}")
+if(cli_depends MATCHES "qt6|qcustomplot|libx11|libgl1|libegl|libopengl|libxcb" OR NOT cli_depends MATCHES "libfmt")
+  message(FATAL_ERROR "kwb must depend on no Qt or GUI library (and on fmt): ${cli_depends}")
 endif()
-if(NOT depends MATCHES "libqt6widgets6" OR NOT depends MATCHES "libqcustomplot")
-  message(FATAL_ERROR "the .deb misses its Qt or QCustomPlot dependency: ${depends}")
+if(NOT gui_depends MATCHES "libqt6widgets6" OR NOT gui_depends MATCHES "libqcustomplot")
+  message(FATAL_ERROR "kernel-workbench misses its Qt or QCustomPlot dependency: ${gui_depends}")
 endif()
+string(REGEX REPLACE "([.+])" "\\\\\\1" version_re "${version}")
+if(NOT gui_depends MATCHES "kwb \\(= ${version_re}\\)")
+  message(FATAL_ERROR "kernel-workbench must depend on kwb (= ${version}): ${gui_depends}")
+endif()
+
+# The unpacked kwb: no Qt among the NEEDED entries of anything it ships, and it runs.
+set(root "${out}/kwb-root")
+execute_process(COMMAND dpkg-deb -x ${cli_deb} ${root} RESULT_VARIABLE rc)
+file(GLOB_RECURSE elves "${root}/usr/bin/*" "${root}/usr/lib/*.so")
+foreach(elf ${elves})
+  execute_process(COMMAND readelf -d ${elf} OUTPUT_VARIABLE dyn)
+  if(dyn MATCHES "NEEDED[^\n]*libQt")
+    message(FATAL_ERROR "${elf} needs a Qt library:\n${dyn}")
+  endif()
+endforeach()
+execute_process(COMMAND ${root}/usr/bin/kwb --version RESULT_VARIABLE rc OUTPUT_VARIABLE v ERROR_VARIABLE v)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the unpacked kwb does not run: ${v}")
+endif()
+# The newest glibc symbol it needs names the oldest release it runs on (docs/packaging.md).
+execute_process(COMMAND objdump -T ${root}/usr/bin/kwb OUTPUT_VARIABLE syms)
+string(REGEX MATCHALL "GLIBC_2\\.[0-9]+" versions "${syms}")
+list(REMOVE_DUPLICATES versions)
+list(SORT versions COMPARE NATURAL)
+list(POP_BACK versions newest)
+message(STATUS "kwb ${v}: newest glibc symbol ${newest}")

@@ -141,7 +141,7 @@ private slots:
         BindingThresholds t;
         t.dram_bound_pct = 75;
         const auto j = binding_thresholds_json(t);
-        QCOMPARE(j.size(), size_t {10});
+        QCOMPARE(j.size(), size_t {11});
         QCOMPARE(j.at("dram_bound_pct").get<double>(), 75.0);
         BindingEvidenceInput in;
         in.dram_pct = 77; // over a lowered threshold
@@ -163,6 +163,40 @@ private slots:
         gemm.sm_pct = 93.38;
         gemm.tensor_pct = 96.93;
         QCOMPARE(classify_binding(gemm).constraint, std::string("compute"));
+    }
+
+    // The H200's paged decode at batch 64, 8k (bench/results/2026-12-02-h200-evidence/evidence/
+    // profile-decode.json): DRAM 66.8 % of the datasheet peak, under 80, and every other axis under
+    // its threshold, so the matrix's last row read "at-extremes"; its declared K/V bytes move at
+    // 4.2 TB/s timed, 96% of the measured read-only ceiling: memory-bandwidth.
+    void bytesAtTheMeasuredCeilingAreMemoryBound()
+    {
+        BindingEvidenceInput in;
+        in.dram_pct = 66.83;
+        in.fma_pct = 27.6;
+        in.tensor_pct = 0.08;
+        in.sm_pct = 49.2;
+        in.occupancy_pct = 12.5;
+        in.sm_active_pct = 99.3;
+        in.blocks_per_sm = 2;
+        in.smem_per_block_kib = 103;
+        QCOMPARE(classify_binding(in).constraint, std::string("at-extremes"));
+        in.timed_gbs = 4200;
+        in.bandwidth_ceiling_gbs = 4367;
+        in.bandwidth_ceiling_name = "read-only ceiling";
+        const auto call = classify_binding(in);
+        QCOMPARE(call.constraint, std::string("memory-bandwidth"));
+        QCOMPARE(call.evidence.size(), size_t {1});
+        QVERIFY2(
+            call.evidence.front().find("96% of the measured read-only ceiling (4367 GB/s) >= 80%") != std::string::npos,
+            call.evidence.front().c_str());
+        in.timed_gbs = 3400; // 78 %: under the threshold, back to the matrix
+        QCOMPARE(classify_binding(in).constraint, std::string("at-extremes"));
+        in.timed_gbs = 4200;
+        in.bandwidth_ceiling_gbs.reset(); // no ceiling measured: no comparison
+        QCOMPARE(classify_binding(in).constraint, std::string("at-extremes"));
+        QVERIFY(binding_metrics_json(in).contains("timed_gbs"));
+        QVERIFY(!binding_metrics_json(in).contains("bandwidth_ceiling_gbs"));
     }
 
     void metricsJsonLeavesOutWhatWasNotMeasured()
