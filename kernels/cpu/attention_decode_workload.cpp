@@ -21,10 +21,9 @@ public:
     {
         if (backend != Backend::Cuda)
             throw WorkloadError(std::string(kName) + ": runs on the cuda backend only");
-        return prepare_cuda(kName, params, cuda_run_options(params), [](const nlohmann::json& run, auto& metrics) {
-            cuda_time_metrics(run, metrics);
-            metrics.erase("tflops");
-        });
+        // gbs from the K and V bytes, tflops from the FLOPs the plugin declares per launch: for every
+        // query head and cached token a score (q . k) and a P V update, head_dim multiply-adds each.
+        return prepare_cuda(kName, params, cuda_run_options(params), cuda_time_metrics);
     }
     void validate(const nlohmann::json& params, Backend backend) const override
     {

@@ -136,6 +136,19 @@ int main()
              with_mma({{"page_order", "ordered"}, {"splits", 0}})})
         expect_verified(plugin, "attention_decode", order);
 
+    // The declared work per launch, for the roofline and the speed-of-light guard: equal contexts
+    // (length_spread 0) make the cached tokens batch x context. FLOPs: 4 x tokens x heads x
+    // head_dim; bytes: K and V, 2 x tokens x kv_heads x head_dim x 2 (bf16).
+    {
+        Prepared w(plugin, "attention_decode", with({{"length_spread", 0}, {"context", 1024}}));
+        KWB_CHECK(w);
+        const auto run = w.run(1, false);
+        const double tokens = 5.0 * 1024;
+        std::printf("declared per launch: %s\n", run.dump().c_str());
+        KWB_CHECK(run.value("flops_per_launch", 0.0) == 4 * tokens * 32 * 128);
+        KWB_CHECK(run.value("bytes_per_launch", 0.0) == 2 * tokens * 8 * 128 * 2);
+    }
+
     Prepared wrong(plugin, "attention_decode", with({{"inject_fault", "wrong-result"}}));
     KWB_CHECK(wrong && !wrong.verify().at("ok").get<bool>());
     for (const json& bad : {with({{"kv_heads", 3}}), with({{"heads", 48}, {"kv_heads", 3}}), with({{"head_dim", 96}}),

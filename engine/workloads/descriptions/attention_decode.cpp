@@ -51,7 +51,11 @@ const WorkloadDescription& attention_decode_description()
             return {time_metric("one decode step of the batch (main kernel, plus the combine kernel with splits)"),
                 {"gbs", "GB/s", Direction::Higher,
                     "K and V bytes of every sequence's context (read once) / time_ms; the query and output are not "
-                    "counted"}};
+                    "counted"},
+                {"tflops", "TFLOP/s", Direction::Higher,
+                    "4 x cached tokens x heads x head_dim FLOPs (each query head's score q . k and P V update, "
+                    "head_dim multiply-adds each, per cached token) / time_ms; the softmax and the combine kernel "
+                    "are not counted"}};
         }(),
         {},
         false,

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <set>
 
 using namespace kwb;
@@ -77,6 +78,17 @@ private slots:
         }
         for (const auto& m : w.metrics())
             QVERIFY(!m.unit.empty() && !m.description.empty());
+    }
+
+    // Decode attention declares its FLOPs beside its bytes, so the roofline places it (its count is
+    // the plugin's flops_per_launch, checked in tests/gpu/gpu_attention_decode.cpp).
+    void decodeAttentionDeclaresBytesAndFlops()
+    {
+        std::map<std::string, std::string> units;
+        for (const auto& m : workload("attention_decode").metrics())
+            units[m.name] = m.unit;
+        QCOMPARE(units["gbs"], std::string("GB/s"));
+        QCOMPARE(units["tflops"], std::string("TFLOP/s"));
     }
 
     void everyListedValuePrepares_data()
