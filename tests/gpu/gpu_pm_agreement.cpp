@@ -29,9 +29,11 @@ struct Reading {
     double value;
 };
 
-// Launches `launches` launches of `w` in `reps` back-to-back calls under PM sampling.
+// Launches `launches` launches of `w` in `reps` back-to-back calls under PM sampling; the time
+// per launch of those calls into `ms_per_launch` (the summary compares bytes per launch with ncu's
+// when the two runs' clocks differ).
 std::map<std::string, std::vector<Reading>> sampled(
-    kwb::QueuedSampler& sampler, const Prepared& w, int launches, int reps)
+    kwb::QueuedSampler& sampler, const Prepared& w, int launches, int reps, double& ms_per_launch)
 {
     std::map<std::string, std::vector<Reading>> out;
     std::mutex m;
@@ -41,9 +43,11 @@ std::map<std::string, std::vector<Reading>> sampled(
             out[r.name].push_back({r.t_s, r.value});
         },
         0.001);
+    double total_ms = 0;
     for (int i = 0; i < reps; ++i)
-        w.run(launches, false);
+        total_ms += w.run(launches, false).value("total_ms", 0.0);
     sampler.stop();
+    ms_per_launch = total_ms / (static_cast<double>(launches) * reps);
     return out;
 }
 
@@ -122,7 +126,9 @@ int main()
         if (!c.w)
             continue;
         c.w.run(5, false); // warm
-        kernels[c.name] = window_means(sampled(sampler, c.w, c.launches, c.reps), c.name, in_range);
+        double ms_per_launch = 0;
+        kernels[c.name] = window_means(sampled(sampler, c.w, c.launches, c.reps, ms_per_launch), c.name, in_range);
+        kernels[c.name]["ms_per_launch"] = ms_per_launch;
         KWB_CHECK(kernels[c.name]["samples"].get<size_t>() > 20);
     }
     std::printf("BENCH %s\n",
