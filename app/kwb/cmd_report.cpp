@@ -5,6 +5,9 @@
 #include "report/render.h"
 #include "study/study_file.h"
 #include "util/atomic_file.h"
+#ifdef KWB_HAVE_RASTER
+#include "report/report_fonts.h"
+#endif
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -97,6 +100,11 @@ int run(const ReportOptions& o)
         std::fwrite(text.data(), 1, text.size(), stdout);
         std::fflush(stdout);
     }
+#ifdef KWB_HAVE_RASTER
+    if (*format == report::Format::Pdf)
+        if (const auto& fonts = ensure_report_fonts(); !fonts.problem.empty())
+            fmt::print(stderr, "kwb: warning: {}\n", fonts.problem);
+#endif
     if (!r.final_word.empty() && fail_on.count(r.final_word)) {
         fmt::print(stderr, "kwb: --fail-on: the final verdict is {}\n", r.final_word);
         return kFailOn;

@@ -10,6 +10,8 @@
 #include <stdexcept>
 
 #ifdef KWB_HAVE_RASTER
+#include "report/report_fonts.h"
+
 #include <algorithm>
 #include <cairo-pdf.h>
 #include <cairo.h>
@@ -54,6 +56,7 @@ struct Svg {
     explicit Svg(const std::string& text)
     {
         GError* error = nullptr;
+        ensure_report_fonts();
         handle = rsvg_handle_new_from_data(reinterpret_cast<const guint8*>(text.data()), text.size(), &error);
         if (!handle) {
             std::string what = error ? error->message : "unknown error";
@@ -85,6 +88,7 @@ class PdfLayout {
 public:
     explicit PdfLayout(std::string& out)
     {
+        ensure_report_fonts();
         surface_ = cairo_pdf_surface_create_for_stream(append, &out, kPageW, kPageH);
         cr_ = cairo_create(surface_);
         y_ = kMargin;

@@ -6,6 +6,9 @@
 #   decode     paged decode attention A/B, batch 64, 8k, impl simt vs mma, CUPTI sampling on: the
 #              metric diff and the binding call per arm in kwb report (json, md, pdf)
 #   profile    kwb profile of that decode A/B's baseline: the binding call from a faithful profile
+#   bound      kwb profile of the paged decode at batch 64, 8k with impl=mma and automatic splits (the
+#              decode that reads about 4.4 TB/s timed): called memory-bandwidth from its bytes against
+#              the measured ceiling (run calibrate first, in the same call)
 #   sol        bandwidth copy A/B whose treatment skips 95% of its work (skip_work_pct, its check
 #              bypassed): the speed-of-light guard must refuse it
 #   shared     a copy A/B while a torch GEMM loop runs in a second process on the same GPU: the
@@ -21,7 +24,7 @@ mkdir -p "$out"
 . "$here/gpu_env.sh"
 kwb="$here/bin/kwb"
 stages=("${@:2}")
-[ ${#stages[@]} -eq 0 ] && stages=(calibrate decode profile sol shared command)
+[ ${#stages[@]} -eq 0 ] && stages=(calibrate decode profile bound sol shared command)
 status=0
 run_study() {   # name, kwb new arguments...
   local name=$1; shift
@@ -44,6 +47,10 @@ for stage in "${stages[@]}"; do
     profile)
       "$kwb" profile "$out/decode-impl.json" > "$out/profile-decode.txt" 2>&1 || status=1
       cp "$out/decode-impl.json" "$out/profile-decode.json" ;;
+    bound)
+      "$kwb" new --workload attention_decode --param batch=64 --param context=8192 --param impl=mma \
+        --vary seed=1,2 --backend cuda --out "$out/decode-bound.json" --force 2>> "$out/kwb.log" || status=1
+      "$kwb" profile "$out/decode-bound.json" > "$out/profile-decode-bound.txt" 2>&1 || status=1 ;;
     sol)
       run_study sol-skip --workload bandwidth --param op=copy --param size_mb=2048 --param vector_width=4 \
         --vary skip_work_pct=0,95 --runs 6 || status=1 ;;

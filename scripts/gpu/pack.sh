@@ -15,6 +15,10 @@ for prog in kwb "$build"/bin/gpu_* "$build"/bin/kwb_bench "$build"/bin/kwb_gpu_b
   [ -x "$build/bin/$prog" ] && cp "$build/bin/$prog" "$dest/bin/"
 done
 cp "$build"/lib/libkwb_gpu_backend.so "$dest/lib/"
+# The reports' own font faces (engine/report/report_fonts.h), where the build has them: kwb finds
+# them at bin/../share/kernel-workbench/fonts on a server with no fontconfig configuration.
+[ -d "$build/share/kernel-workbench/fonts" ] && mkdir -p "$dest/share/kernel-workbench" \
+  && cp -r "$build/share/kernel-workbench/fonts" "$dest/share/kernel-workbench/"
 # Shared libraries from Debian packages that the programs link (not the C/C++ runtime): muParser,
 # fmt, and the reports' librsvg/cairo with what they pull in, which the GPU machine lacks.
 for f in "$dest"/bin/*; do

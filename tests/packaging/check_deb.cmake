@@ -30,6 +30,10 @@ endfunction()
 
 expect_contents(${cli_deb} ./usr/bin/kwb ./usr/lib/python3/dist-packages/kwb_worker/__main__.py
   ./usr/include/kwb/worker.h ./usr/include/kwb/worker/server.h ./usr/share/doc/KernelWorkbench/copyright)
+if(EXPECT_FONTS) # the reports' own faces (engine/report/report_fonts.h)
+  expect_contents(${cli_deb} ./usr/share/kernel-workbench/fonts/DejaVuSans.ttf
+    ./usr/share/kernel-workbench/fonts/DejaVuSans-Bold.ttf)
+endif()
 if(contents MATCHES "kernel-workbench\n|\\.desktop|metainfo|icons/")
   message(FATAL_ERROR "the kwb package holds the window's files:\n${contents}")
 endif()
