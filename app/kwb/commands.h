@@ -45,5 +45,6 @@ void add_gate_command(CLI::App& app, Action& action);
 void add_test_arm_command(CLI::App& app, Action& action);
 // The first commit that regressed, over a study of two commits (docs/git-arms.md).
 void add_bisect_command(CLI::App& app, Action& action);
+void add_remote_command(CLI::App& app, Action& action);
 
 } // namespace kwb::cli

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // kwb: the Kernel Workbench engine without a window (spec/cli.md).
 #include "commands.h"
+#include "remote_install.h"
 #include "run/run_session.h"
 #include "stdout_check.h"
 #include "util/atomic_file.h"
@@ -18,6 +19,7 @@ int main(int argc, char** argv)
     app.require_subcommand(0, 1);
     app.fallthrough(false);
 
+    forget_bundle_library_path(); // an installed bundle's libraries are for kwb, not what it starts
     ignore_broken_pipe_signal();
     Action action;
     add_devices_command(app, action);
@@ -40,6 +42,7 @@ int main(int argc, char** argv)
     add_ledger_command(app, action);
     add_history_command(app, action);
     add_gate_command(app, action);
+    add_remote_command(app, action);
 
     try {
         app.parse(argc, argv);

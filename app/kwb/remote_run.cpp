@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "ledger_hook.h"
 #include "progress_stream.h"
+#include "remote_hosts.h"
 #include "ssh_session.h"
 #include "stop_signal.h"
 #include "study/remote_marker.h"
@@ -256,7 +257,7 @@ int run_remote(const RemoteRunOptions& o)
             run.remote_kwb = o.remote_kwb;
     } else {
         run.host = o.host;
-        run.remote_kwb = o.remote_kwb.empty() ? "kwb" : o.remote_kwb;
+        run.remote_kwb = remote_kwb_for(o.host, o.remote_kwb);
         run.remote_folder = remote_folder_for(o.study, o.remote_dir);
         run.study_name = std::filesystem::path(o.study).filename().string();
         run.local_host = this_host();
@@ -401,7 +402,7 @@ int run_remote(const RemoteRunOptions& o)
 
 int devices_remote(const std::string& host, const std::string& remote_kwb, bool json)
 {
-    const std::string kwb = remote_kwb.empty() ? "kwb" : remote_kwb;
+    const std::string kwb = remote_kwb_for(host, remote_kwb);
     const auto r
         = ssh_run(host, fmt::format("{0} --version && {0} devices{1}", shell_quote(kwb), json ? " --json" : ""));
     if (r.exit_code == 255)

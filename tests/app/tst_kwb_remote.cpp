@@ -96,6 +96,7 @@ private slots:
     void stream_version_skew_is_named_once();
     void devices_over_ssh();
     void unreachable_host_is_one_line();
+    void install_then_run_without_remote_kwb();
 };
 
 void TestKwbRemote::initTestCase()
@@ -363,6 +364,56 @@ void TestKwbRemote::unreachable_host_is_one_line()
     QCOMPARE(r.err.count('\n'), 1);
     QVERIFY2(r.err.startsWith("kwb: kwb-no-such-host.invalid: ssh failed: "), r.err.constData());
     QVERIFY(!QFile::exists(path(QStringLiteral(".nohost.json.remote"))));
+}
+
+// `kwb remote install`: the bundle lands under the "remote" home, runs there, is recorded, and `kwb
+// run --host` / `kwb devices --host` use it without --remote-kwb; a destination it cannot be
+// unpacked in fails in one line and leaves the record as it was.
+void TestKwbRemote::install_then_run_without_remote_kwb()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QString state = path(QStringLiteral("state"));
+    qputenv("XDG_STATE_HOME", state.toUtf8());
+    const QString dir = path(QStringLiteral("installed"));
+    const auto r = kwb({QStringLiteral("remote"), QStringLiteral("install"), QStringLiteral("kwbtest"),
+        QStringLiteral("--dir"), dir, QStringLiteral("--json")});
+    QVERIFY2(r.exit_code == 0, r.err.constData());
+    const auto answer = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(answer.value(u"kwb").toString(), dir + QStringLiteral("/bin/kwb"));
+    QCOMPARE(answer.value(u"version").toString(), QStringLiteral(KWB_VERSION));
+    for (const char* part : {"bin/kwb", "bin/kwb.bin", "deps"})
+        QVERIFY2(QFileInfo::exists(dir + u'/' + QLatin1StringView(part)), part);
+    QVERIFY(!QDir(dir + QStringLiteral("/deps")).entryList({QStringLiteral("libfmt.so*")}, QDir::Files).isEmpty());
+    QVERIFY(!QFileInfo::exists(dir + QStringLiteral(".new")));
+    QProcess installed;
+    installed.start(dir + QStringLiteral("/bin/kwb"), {QStringLiteral("--version")});
+    QVERIFY(installed.waitForFinished(30000));
+    QCOMPARE(installed.readAllStandardOutput().trimmed(), QByteArray("kwb " KWB_VERSION));
+    const auto record = load(state + QStringLiteral("/kernel-workbench/remote-hosts.json"));
+    QCOMPARE(record.value(u"kwbtest").toObject().value(u"kwb").toString(), dir + QStringLiteral("/bin/kwb"));
+
+    // Used from then on: no --remote-kwb, and ssh ran the installed program.
+    const QString study
+        = new_gemm_study(path(QStringLiteral("installed.json")), {QStringLiteral("--runs"), QStringLiteral("3")});
+    const auto run = kwb({QStringLiteral("run"), study, QStringLiteral("--backend"), QStringLiteral("cpu"),
+        QStringLiteral("--host"), QStringLiteral("kwbtest"), QStringLiteral("--remote-dir"), m_remoteDir});
+    QVERIFY2(run.exit_code == 0, run.err.constData());
+    QCOMPARE(load(study).value(u"experiments").toArray().first().toObject().value(u"status").toString(),
+        QStringLiteral("done"));
+    QVERIFY(read_all(path(QStringLiteral("sshd/ssh.log"))).contains((dir + QStringLiteral("/bin/kwb")).toUtf8()));
+    const auto devices = kwb(
+        {QStringLiteral("devices"), QStringLiteral("--json"), QStringLiteral("--host"), QStringLiteral("kwbtest")});
+    QVERIFY2(devices.exit_code == 0 && !devices.err.contains("version skew"), devices.err.constData());
+
+    // Nowhere to unpack: one line, exit 1, the record unchanged.
+    const QByteArray before = read_all(state + QStringLiteral("/kernel-workbench/remote-hosts.json"));
+    const auto bad = kwb({QStringLiteral("remote"), QStringLiteral("install"), QStringLiteral("kwbtest"),
+        QStringLiteral("--dir"), QStringLiteral("/proc/kwb-cannot-be-here")});
+    QCOMPARE(bad.exit_code, 1);
+    QCOMPARE(bad.err.count('\n'), 1);
+    QCOMPARE(read_all(state + QStringLiteral("/kernel-workbench/remote-hosts.json")), before);
+    qunsetenv("XDG_STATE_HOME");
 }
 
 QTEST_GUILESS_MAIN(TestKwbRemote)
