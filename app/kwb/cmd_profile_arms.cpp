@@ -79,8 +79,7 @@ void print_diff(const RangeProfileDiff& d)
             scope.size() > 10 ? scope.substr(0, 9) + "~" : scope, r.metric, stats_text(r.baseline, r.unit),
             stats_text(r.treatment, r.unit), r.delta ? fmt::format("{:+.4g}{}", *r.delta, pct ? " pt" : "") : "-",
             r.delta_pct ? fmt::format("{:+.1f}%", *r.delta_pct) : "-",
-            r.noise_pct ? fmt::format("{:.1f}%", *r.noise_pct) : "-",
-            r.beyond_noise ? "beyond noise" : "within noise");
+            r.noise_pct ? fmt::format("{:.1f}%", *r.noise_pct) : "-", r.beyond_noise ? "beyond noise" : "within noise");
     }
     for (const auto& n : d.notes)
         fmt::print("  note: {}\n", n);

@@ -12,6 +12,8 @@
 // Version 2: workloads (prepare / run / verify / release), configuration checks, ceilings
 // calibration and NVTX ranges.
 // Version 3: CUPTI (loaded by the plugin with dlopen): PM sampling and kernel activity records.
+// Beside the table: the range profiler's own table (KwbGpuRangeProfilerApi, version 1, at the end),
+// so the main table's layout is unchanged. Activity records gained fields (registers, shared memory).
 
 #define KWB_GPU_BACKEND_ABI_VERSION 3
 #define KWB_GPU_BACKEND_ENTRY "kwb_gpu_backend_api"
@@ -110,8 +112,10 @@ struct KwbGpuBackendApi {
     // cuptiGetTimestamp: the clock of PM samples and activity records (ns).
     unsigned long long (*gpu_timestamp_ns)(void);
     // Kernel activity records (CUPTI Activity, concurrent-kernel kind): begin, run launches,
-    // end returns {"kernels": [{"name": s, "start_ns": t, "end_ns": t}, ...]} or {"error": "..."}. 0 from begin on
-    // success, else *error is set.
+    // end returns {"kernels": [{"name": s, "start_ns": t, "end_ns": t, "registers_per_thread": r,
+    // "static_smem_bytes": b, "dynamic_smem_bytes": b, "grid": [x, y, z], "block": [x, y, z]}, ...]} (the last
+    // five added with the range profiler; readers ignore what they do not know) or {"error": "..."}. 0 from
+    // begin on success, else *error is set.
     int (*activity_begin)(const char** error);
     const char* (*activity_end)(void);
 };

@@ -35,14 +35,14 @@ std::vector<RangeProfileArm> range_profile_arms(
             continue;
         }
         if (!o.api) {
-            a.unavailable = o.api_reason.empty() ? std::string("no range profiler in the GPU backend plugin")
-                                                 : o.api_reason;
+            a.unavailable
+                = o.api_reason.empty() ? std::string("no range profiler in the GPU backend plugin") : o.api_reason;
             out.push_back(std::move(a));
             continue;
         }
         const auto params = resolve_params(workload, arm.params, Backend::Cuda);
-        const char* text
-            = o.api->range_profile(workload.name().c_str(), params.dump().c_str(), o.device, o.launches, metrics.c_str());
+        const char* text = o.api->range_profile(
+            workload.name().c_str(), params.dump().c_str(), o.device, o.launches, metrics.c_str());
         const auto reply = nlohmann::json::parse(text ? text : "", nullptr, false);
         a = range_profile_from_reply(arm.name, reply);
         if (reply.is_object()) {

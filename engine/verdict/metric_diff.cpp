@@ -90,8 +90,8 @@ ArmLaneStats repetition_stats(const std::vector<double>& v)
 MetricDiffRow diff_repetitions(std::string metric, std::string unit, const std::vector<double>& baseline,
     const std::vector<double>& treatment, double noise_k)
 {
-    MetricDiffRow row {std::move(metric), std::move(unit), repetition_stats(baseline), repetition_stats(treatment), {},
-        {}, {}, false};
+    MetricDiffRow row {
+        std::move(metric), std::move(unit), repetition_stats(baseline), repetition_stats(treatment), {}, {}, {}, false};
     if (!row.baseline.mean || !row.treatment.mean)
         return row;
     row.delta = *row.treatment.mean - *row.baseline.mean;

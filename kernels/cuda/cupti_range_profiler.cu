@@ -109,7 +109,8 @@ public:
         get.configImageSize = image.size();
         get.pConfigImage = image.data();
         check(lib_, "cuptiProfilerHostGetConfigImage", lib_.cuptiProfilerHostGetConfigImage(&get));
-        auto n = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+        auto n
+            = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
         n.configImageSize = image.size();
         n.pConfigImage = image.data();
         check(lib_, "cuptiProfilerHostGetNumOfPasses", lib_.cuptiProfilerHostGetNumOfPasses(&n));

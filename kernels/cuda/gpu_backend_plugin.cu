@@ -198,7 +198,8 @@ const char* range_profile(const char* workload, const char* params_json, int dev
             if (m.is_string())
                 names.push_back(m.get<std::string>());
         const char* why = nullptr;
-        std::unique_ptr<KwbGpuWorkload, void (*)(KwbGpuWorkload*)> w(prepare(workload, params_json, device, &why), &release);
+        std::unique_ptr<KwbGpuWorkload, void (*)(KwbGpuWorkload*)> w(
+            prepare(workload, params_json, device, &why), &release);
         if (!w)
             return error_json(why ? why : "the GPU backend could not prepare it");
         auto verified = w->workload->verify(w->harness->stream());

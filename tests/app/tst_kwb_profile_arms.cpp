@@ -51,7 +51,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString study = dir.filePath(L("c.json"));
-        auto r = kwb({L("new"), L("--baseline-cmd"), L("true"), L("--treatment-cmd"), L("true --second"), L("--out"), study});
+        auto r = kwb(
+            {L("new"), L("--baseline-cmd"), L("true"), L("--treatment-cmd"), L("true --second"), L("--out"), study});
         QVERIFY2(r.exit_code == 0, r.err.constData());
         const QByteArray before = read_all(study);
         r = kwb({L("profile"), study, L("--arms"), L("all"), L("--json")});

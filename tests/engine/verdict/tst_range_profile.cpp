@@ -50,8 +50,8 @@ private slots:
     void readsTheReply()
     {
         const auto arm = range_profile_from_reply("baseline",
-            one_kernel_reply({{2.0e6, 100, 50, 6.30e6, 80, 40}, {2.2e6, 110, 50, 6.31e6, 81, 41},
-                                 {1.8e6, 90, 50, 6.29e6, 79, 42}},
+            one_kernel_reply(
+                {{2.0e6, 100, 50, 6.30e6, 80, 40}, {2.2e6, 110, 50, 6.31e6, 81, 41}, {1.8e6, 90, 50, 6.29e6, 79, 42}},
                 168, 0, 49152));
         QVERIFY(arm.unavailable.empty());
         QCOMPARE(arm.passes, 2);
@@ -113,12 +113,12 @@ private slots:
         // 100 +- 10 -> 102 +- 6 (delta 2 % against noise 2 x 10 % = 20 %), within; registers
         // 168 -> 128 every launch (cv 0 both), beyond by any nonzero delta.
         const auto b = range_profile_from_reply("baseline",
-            one_kernel_reply({{2.0e6, 100, 50, 6.30e6, 80, 40}, {2.2e6, 110, 50, 6.31e6, 81, 41},
-                                 {1.8e6, 90, 50, 6.29e6, 79, 42}},
+            one_kernel_reply(
+                {{2.0e6, 100, 50, 6.30e6, 80, 40}, {2.2e6, 110, 50, 6.31e6, 81, 41}, {1.8e6, 90, 50, 6.29e6, 79, 42}},
                 168, 0, 49152));
         const auto t = range_profile_from_reply("treatment",
-            one_kernel_reply({{1.5e6, 102, 50, 4.20e6, 70, 60}, {1.5e6, 108, 50, 4.21e6, 71, 61},
-                                 {1.5e6, 96, 50, 4.19e6, 69, 62}},
+            one_kernel_reply(
+                {{1.5e6, 102, 50, 4.20e6, 70, 60}, {1.5e6, 108, 50, 4.21e6, 71, 61}, {1.5e6, 96, 50, 4.19e6, 69, 62}},
                 128, 0, 49152));
         const auto d = range_profile_diff(b, t, 2.0);
         QVERIFY(d.notes.empty());
