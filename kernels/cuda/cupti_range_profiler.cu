@@ -37,7 +37,7 @@ CUcontext current_context()
     using GetCurrent = CUresult (*)(CUcontext*);
     void* fn = nullptr;
     cudaDriverEntryPointQueryResult q {};
-    KWB_CUDA(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 4000, cudaEnableDefault, &q));
+    KWB_CUDA(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault, &q));
     CUcontext ctx = nullptr;
     if (!fn || q != cudaDriverEntryPointSuccess || reinterpret_cast<GetCurrent>(fn)(&ctx) != CUDA_SUCCESS || !ctx)
         throw GpuError("range profiler: no current CUDA context");
