@@ -70,13 +70,17 @@ void print_diff(const RangeProfileDiff& d)
 {
     fmt::print("diff {} -> {} (a launch is a repetition; beyond noise when |delta%| > {:g} x the larger cv%)\n",
         d.baseline_arm, d.treatment_arm, d.noise_k);
-    if (!d.rows.empty())
-        fmt::print("  {:<10} {:<22} {:>28} {:>28} {:>12} {:>9} {:>8}  {}\n", "scope", "metric", d.baseline_arm,
-            d.treatment_arm, "delta", "delta%", "noise%", "call");
-    for (const auto& [scope, r] : d.rows) {
+    std::string scope;
+    for (const auto& [row_scope, r] : d.rows) {
+        if (row_scope != scope) { // a header per scope: kernel names are too long for a column
+            scope = row_scope;
+            fmt::print(
+                "  {}\n", scope == kWholeLaunch ? std::string("per launch, all kernels:") : "kernel " + scope + ":");
+            fmt::print("    {:<22} {:>28} {:>28} {:>12} {:>9} {:>8}  {}\n", "metric", d.baseline_arm, d.treatment_arm,
+                "delta", "delta%", "noise%", "call");
+        }
         const bool pct = r.unit == "%";
-        fmt::print("  {:<10} {:<22} {:>28} {:>28} {:>12} {:>9} {:>8}  {}\n",
-            scope.size() > 10 ? scope.substr(0, 9) + "~" : scope, r.metric, stats_text(r.baseline, r.unit),
+        fmt::print("    {:<22} {:>28} {:>28} {:>12} {:>9} {:>8}  {}\n", r.metric, stats_text(r.baseline, r.unit),
             stats_text(r.treatment, r.unit), r.delta ? fmt::format("{:+.4g}{}", *r.delta, pct ? " pt" : "") : "-",
             r.delta_pct ? fmt::format("{:+.1f}%", *r.delta_pct) : "-",
             r.noise_pct ? fmt::format("{:.1f}%", *r.noise_pct) : "-", r.beyond_noise ? "beyond noise" : "within noise");
