@@ -6,6 +6,7 @@
 #include "builtin_workloads.h"
 #include "commands.h"
 #include "hardware/gpu_backend.h"
+#include "profile_options.h"
 #include "run/profiling_pass.h"
 #include "run/speed_of_light_input.h"
 #include "study/study_file.h"
@@ -18,17 +19,6 @@
 #include <optional>
 
 namespace kwb::cli {
-namespace {
-
-struct ProfileOptions {
-    std::string study;
-    std::string experiment; // empty: the study's first experiment
-    std::string backend; // empty: the experiment's own setting
-    bool json = false;
-    bool no_cupti = false;
-    int device = 0;
-    double duration_ms = 300;
-};
 
 const Experiment& pick_experiment(const Study& study, const ProfileOptions& o)
 {
@@ -65,6 +55,8 @@ Backend pick_backend(const Workload& w, const Experiment& e, const ProfileOption
         throw BadInput(fmt::format("{}: experiment {}: {} has no cpu backend", o.study, e.id, w.name()));
     return Backend::Cpu;
 }
+
+namespace {
 
 std::string number(const nlohmann::json& metrics, const char* name, const char* unit)
 {
@@ -104,6 +96,8 @@ void print_text(const BindingEvidence& b)
 
 int profile(const ProfileOptions& o)
 {
+    if (o.arms == "all")
+        return profile_arms(o);
     if (o.device < 0)
         throw BadInput("--device: a CUDA device index is 0 or more");
     if (!(o.duration_ms > 0 && o.duration_ms <= 60000))
@@ -195,6 +189,10 @@ void add_profile_command(CLI::App& app, Action& action)
     cmd->add_option("--device", o->device, "The CUDA device to profile on (default 0)");
     cmd->add_option("--duration-ms", o->duration_ms, "Wall time of the profiled repetitions, at least (default 300)");
     cmd->add_flag("--no-cupti", o->no_cupti, "No CUPTI: event timing only (as on a machine without counter access)");
+    cmd->add_option("--arms", o->arms,
+           "all: the CUPTI range profiler over every arm of the experiment (DRAM bytes, L2 sectors and hit rate, "
+           "occupancy, registers, shared memory) and the diff table between arms; the study is not changed")
+        ->check(CLI::IsMember({"all"}));
     cmd->add_flag("--json", o->json, "Print the binding section as JSON");
     cmd->callback([&action, o] { action = [o] { return profile(*o); }; });
 }

@@ -19,6 +19,11 @@ public:
     const KwbGpuBackendApi* api() const { return api_; }
     const std::string& unavailable_reason() const { return reason_; }
     const std::filesystem::path& plugin_path() const { return path_; }
+    // The range profiler's table (a second entry point of the plugin, gpu_backend_abi.h): null
+    // with range_profiler_reason() when the plugin did not load, is older than it, or speaks
+    // another version of it.
+    const KwbGpuRangeProfilerApi* range_profiler_api() const { return range_api_; }
+    const std::string& range_profiler_reason() const { return range_reason_; }
 
     // Where the plugin is searched for: $KWB_GPU_BACKEND (a file) first, then beside the running
     // program (build tree: ../lib; installed: ../lib/<arch>/kernel-workbench).
@@ -26,9 +31,12 @@ public:
 
 private:
     GpuBackend();
+    void find_range_profiler(void* handle);
     const KwbGpuBackendApi* api_ = nullptr;
     std::string reason_;
     std::filesystem::path path_;
+    const KwbGpuRangeProfilerApi* range_api_ = nullptr;
+    std::string range_reason_;
 };
 
 } // namespace kwb

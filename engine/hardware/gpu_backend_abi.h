@@ -12,6 +12,8 @@
 // Version 2: workloads (prepare / run / verify / release), configuration checks, ceilings
 // calibration and NVTX ranges.
 // Version 3: CUPTI (loaded by the plugin with dlopen): PM sampling and kernel activity records.
+// Beside the table: the range profiler's own table (KwbGpuRangeProfilerApi, version 1, at the end),
+// so the main table's layout is unchanged. Activity records gained fields (registers, shared memory).
 
 #define KWB_GPU_BACKEND_ABI_VERSION 3
 #define KWB_GPU_BACKEND_ENTRY "kwb_gpu_backend_api"
@@ -110,11 +112,40 @@ struct KwbGpuBackendApi {
     // cuptiGetTimestamp: the clock of PM samples and activity records (ns).
     unsigned long long (*gpu_timestamp_ns)(void);
     // Kernel activity records (CUPTI Activity, concurrent-kernel kind): begin, run launches,
-    // end returns {"kernels": [{"name": s, "start_ns": t, "end_ns": t}, ...]} or {"error": "..."}. 0 from begin on
-    // success, else *error is set.
+    // end returns {"kernels": [{"name": s, "start_ns": t, "end_ns": t, "registers_per_thread": r,
+    // "static_smem_bytes": b, "dynamic_smem_bytes": b, "grid": [x, y, z], "block": [x, y, z]}, ...]} (the last
+    // five added with the range profiler; readers ignore what they do not know) or {"error": "..."}. 0 from
+    // begin on success, else *error is set.
     int (*activity_begin)(const char** error);
     const char* (*activity_end)(void);
 };
 
 typedef const KwbGpuBackendApi* (*KwbGpuBackendEntry)(void);
+
+// ---- the range profiler (a table of its own) -------------------------------------------------
+// A second entry point, looked up with dlsym beside the main one, so the main table (version 3)
+// keeps its layout: a plugin without this symbol still loads and only `kwb profile --arms all`
+// says the plugin is too old. Bump KWB_GPU_RANGE_PROFILER_ABI_VERSION for any change below.
+#define KWB_GPU_RANGE_PROFILER_ABI_VERSION 1
+#define KWB_GPU_RANGE_PROFILER_ENTRY "kwb_gpu_range_profiler_api"
+
+struct KwbGpuRangeProfilerApi {
+    int abi_version;
+    // Prepares `workload` with `params_json` on `device`, checks it once against its reference, and
+    // runs `launches` launches under the CUPTI range profiler (CUPTI_AutoRange + CUPTI_KernelReplay:
+    // one range per kernel, each kernel replayed once per pass; 120-190 ms a launch on the H200),
+    // with one launch before it under CUPTI Activity for each kernel's launch record. Must not run
+    // while PM sampling collects (CUPTI_ERROR_HARDWARE_BUSY). `metrics_json` is a JSON array of
+    // range-profiler metric names. Returns
+    //   {"metrics": [names], "passes": P, "launches": N, "ranges_dropped": D,
+    //    "kernels": [{"name", "registers_per_thread", "static_smem_bytes", "dynamic_smem_bytes",
+    //                 "grid": [x, y, z], "block": [x, y, z]}, ...]   (one launch's kernels, in order)
+    //    "ranges": [[value per metric, null where CUPTI gave none], ...]  (launch order),
+    //    "verified": {the verify reply}, "notes": [...]}
+    // or {"error": "one line"} (counters restricted, no CUPTI, the workload failed).
+    const char* (*range_profile)(
+        const char* workload, const char* params_json, int device, int launches, const char* metrics_json);
+};
+
+typedef const KwbGpuRangeProfilerApi* (*KwbGpuRangeProfilerEntry)(void);
 }

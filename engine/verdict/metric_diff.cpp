@@ -51,24 +51,6 @@ std::vector<double> repetition_means(const SamplerLane& lane, const std::vector<
     return out;
 }
 
-ArmLaneStats stats_of(const std::vector<double>& v)
-{
-    ArmLaneStats s;
-    s.repetitions = v.size();
-    if (v.empty())
-        return s;
-    s.mean = stats::mean(v);
-    if (const auto sd = stats::sample_stddev(v)) {
-        const double n = static_cast<double>(v.size());
-        const double t = boost::math::quantile(boost::math::students_t(n - 1), 0.975);
-        s.ci95_low = *s.mean - t * *sd / std::sqrt(n);
-        s.ci95_high = *s.mean + t * *sd / std::sqrt(n);
-        if (*s.mean != 0)
-            s.cv_pct = 100 * *sd / std::fabs(*s.mean);
-    }
-    return s;
-}
-
 std::string binding_from(const std::map<std::string, double>& means)
 {
     BindingEvidenceInput in;
@@ -86,6 +68,40 @@ std::string binding_from(const std::map<std::string, double>& means)
 }
 
 } // namespace
+
+ArmLaneStats repetition_stats(const std::vector<double>& v)
+{
+    ArmLaneStats s;
+    s.repetitions = v.size();
+    if (v.empty())
+        return s;
+    s.mean = stats::mean(v);
+    if (const auto sd = stats::sample_stddev(v)) {
+        const double n = static_cast<double>(v.size());
+        const double t = boost::math::quantile(boost::math::students_t(n - 1), 0.975);
+        s.ci95_low = *s.mean - t * *sd / std::sqrt(n);
+        s.ci95_high = *s.mean + t * *sd / std::sqrt(n);
+        if (*s.mean != 0)
+            s.cv_pct = 100 * *sd / std::fabs(*s.mean);
+    }
+    return s;
+}
+
+MetricDiffRow diff_repetitions(std::string metric, std::string unit, const std::vector<double>& baseline,
+    const std::vector<double>& treatment, double noise_k)
+{
+    MetricDiffRow row {
+        std::move(metric), std::move(unit), repetition_stats(baseline), repetition_stats(treatment), {}, {}, {}, false};
+    if (!row.baseline.mean || !row.treatment.mean)
+        return row;
+    row.delta = *row.treatment.mean - *row.baseline.mean;
+    if (*row.baseline.mean != 0)
+        row.delta_pct = 100 * *row.delta / std::fabs(*row.baseline.mean);
+    if (row.baseline.cv_pct && row.treatment.cv_pct)
+        row.noise_pct = noise_k * std::max(*row.baseline.cv_pct, *row.treatment.cv_pct);
+    row.beyond_noise = row.delta_pct && row.noise_pct && std::fabs(*row.delta_pct) > *row.noise_pct;
+    return row;
+}
 
 std::optional<MetricDiff> metric_diff(
     const Experiment& e, const std::string& baseline_arm, const std::string& treatment_arm, double noise_k)
@@ -107,8 +123,8 @@ std::optional<MetricDiff> metric_diff(
         // study recorded while it was collected.
         if (!lane_in_time_order(lane) || !cupti_retired_reason(lane.name).empty())
             continue;
-        MetricDiffRow row {lane.name, lane.unit, stats_of(repetition_means(lane, wb)),
-            stats_of(repetition_means(lane, wt)), {}, {}, {}, false};
+        MetricDiffRow row
+            = diff_repetitions(lane.name, lane.unit, repetition_means(lane, wb), repetition_means(lane, wt), noise_k);
         if (!row.baseline.mean && !row.treatment.mean)
             continue;
         // A lane read more slowly than the repetitions last (NVML and /proc at their own periods
@@ -117,12 +133,6 @@ std::optional<MetricDiff> metric_diff(
             too_slow.push_back(lane.name);
             continue;
         }
-        row.delta = *row.treatment.mean - *row.baseline.mean;
-        if (*row.baseline.mean != 0)
-            row.delta_pct = 100 * *row.delta / std::fabs(*row.baseline.mean);
-        if (row.baseline.cv_pct && row.treatment.cv_pct)
-            row.noise_pct = noise_k * std::max(*row.baseline.cv_pct, *row.treatment.cv_pct);
-        row.beyond_noise = row.delta_pct && row.noise_pct && std::fabs(*row.delta_pct) > *row.noise_pct;
         mean_b[lane.name] = *row.baseline.mean;
         mean_t[lane.name] = *row.treatment.mean;
         if (row.baseline.repetitions < wb.size() || row.treatment.repetitions < wt.size())

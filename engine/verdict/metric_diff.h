@@ -45,6 +45,16 @@ struct MetricDiff {
     bool empty() const { return rows.empty(); }
 };
 
+// The verdict's noise rule on two sets of repetition values, the one piece every metric diff
+// shares (lanes here, the range profiler's per-launch counters in verdict/range_profile_diff.h):
+// each arm's mean with its t-based 95% CI and cv%, delta and delta% of the means, and beyond
+// noise when |delta%| > noise_k x max(cv%_B, cv%_T). Two arms that read the same value every
+// repetition (cv 0) differ beyond noise by any nonzero delta; a zero baseline has no delta%, so
+// it is never beyond noise.
+ArmLaneStats repetition_stats(const std::vector<double>& values);
+MetricDiffRow diff_repetitions(std::string metric, std::string unit, const std::vector<double>& baseline,
+    const std::vector<double>& treatment, double noise_k);
+
 // Null when the experiment has no lanes or its repetitions carry no timing on the lanes' clock.
 std::optional<MetricDiff> metric_diff(
     const Experiment& e, const std::string& baseline_arm, const std::string& treatment_arm, double noise_k);

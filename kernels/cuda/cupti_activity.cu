@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Kernel durations from CUPTI Activity (concurrent-kernel records), for `kwb profile`: measured
+// Kernel durations and launch resources from CUPTI Activity (concurrent-kernel records), for
+// `kwb profile` and the range profiler's kernel list (cupti_range_profiler.cu): measured
 // on the H200 to return one record per launch and to run beside PM sampling
 // (shared/notes/cupti-h200.md section 3.4).
 #include "cupti_abi.h"
@@ -35,7 +36,12 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
         if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
             continue;
         const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-        g_kernels.push_back({{"name", k->name ? k->name : "?"}, {"start_ns", k->start}, {"end_ns", k->end}});
+        // The launch record's resources too: the range profiler's table reads registers and
+        // shared memory from here (sm_90's range profiler has no launch__ metrics).
+        g_kernels.push_back({{"name", k->name ? k->name : "?"}, {"start_ns", k->start}, {"end_ns", k->end},
+            {"registers_per_thread", k->registersPerThread}, {"static_smem_bytes", k->staticSharedMemory},
+            {"dynamic_smem_bytes", k->dynamicSharedMemory}, {"grid", {k->gridX, k->gridY, k->gridZ}},
+            {"block", {k->blockX, k->blockY, k->blockZ}}});
     }
     std::free(buffer);
 }

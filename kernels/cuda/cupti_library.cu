@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cupti_library.h"
 
+#include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <mutex>
 
@@ -71,6 +72,27 @@ Library load()
     KWB_BIND(cuptiActivityDisable);
     KWB_BIND(cuptiActivityFlushAll);
     KWB_BIND(cuptiActivityGetNextRecord);
+    {
+        // Optional: bound after the required set, their absence recorded apart.
+        const bool required_complete = complete;
+        const std::string required_missing = missing;
+        complete = true;
+        KWB_BIND(cuptiProfilerGetCounterAvailability);
+        KWB_BIND(cuptiRangeProfilerEnable);
+        KWB_BIND(cuptiRangeProfilerDisable);
+        KWB_BIND(cuptiRangeProfilerGetCounterDataSize);
+        KWB_BIND(cuptiRangeProfilerCounterDataImageInitialize);
+        KWB_BIND(cuptiRangeProfilerSetConfig);
+        KWB_BIND(cuptiRangeProfilerStart);
+        KWB_BIND(cuptiRangeProfilerStop);
+        KWB_BIND(cuptiRangeProfilerDecodeData);
+        KWB_BIND(cuptiRangeProfilerGetCounterDataInfo);
+        if (!complete)
+            lib.range_profiler_reason
+                = "CUPTI too old: libcupti.so.13 has no " + missing + " (the range profiler needs CUPTI 12.6 or later)";
+        complete = required_complete;
+        missing = required_missing;
+    }
 #undef KWB_BIND
     if (!complete) {
         lib.reason = "CUPTI too old: libcupti.so.13 has no " + missing + " (PM sampling needs CUPTI 13)";
@@ -126,6 +148,25 @@ std::string ensure_profiler_initialized()
             error = lib.explain("cuptiProfilerInitialize", rc);
     });
     return error;
+}
+
+std::string chip_name(const Library& lib, int device, std::string& error)
+{
+    auto p = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+    p.deviceIndex = static_cast<size_t>(device);
+    if (const auto rc = lib.cuptiDeviceGetChipName(&p); rc != CUPTI_SUCCESS) {
+        error = lib.explain("cuptiDeviceGetChipName", rc);
+        return {};
+    }
+    return p.pChipName ? p.pChipName : "";
+}
+
+std::string make_current(int device)
+{
+    if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess)
+        return std::string("CUDA device ") + std::to_string(device)
+            + " unusable: " + cudaGetErrorString(cudaGetLastError());
+    return {};
 }
 
 } // namespace kwb::cuda::cupti

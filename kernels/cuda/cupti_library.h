@@ -8,6 +8,7 @@
 #include <cupti_pmsampling.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
 #include <cupti_target.h>
 #include <string>
 
@@ -42,10 +43,23 @@ struct Library {
     KWB_CUPTI_FN(cuptiActivityDisable);
     KWB_CUPTI_FN(cuptiActivityFlushAll);
     KWB_CUPTI_FN(cuptiActivityGetNextRecord);
+    // The range profiler (kwb profile --arms all), bound when present: a CUPTI without it keeps
+    // PM sampling, and range_profiler_reason says why the range profiler is off.
+    KWB_CUPTI_FN(cuptiProfilerGetCounterAvailability);
+    KWB_CUPTI_FN(cuptiRangeProfilerEnable);
+    KWB_CUPTI_FN(cuptiRangeProfilerDisable);
+    KWB_CUPTI_FN(cuptiRangeProfilerGetCounterDataSize);
+    KWB_CUPTI_FN(cuptiRangeProfilerCounterDataImageInitialize);
+    KWB_CUPTI_FN(cuptiRangeProfilerSetConfig);
+    KWB_CUPTI_FN(cuptiRangeProfilerStart);
+    KWB_CUPTI_FN(cuptiRangeProfilerStop);
+    KWB_CUPTI_FN(cuptiRangeProfilerDecodeData);
+    KWB_CUPTI_FN(cuptiRangeProfilerGetCounterDataInfo);
 #undef KWB_CUPTI_FN
 
     bool loaded = false;
     std::string reason; // why it is not loaded, one line
+    std::string range_profiler_reason; // empty when the range profiler's entries are all bound
 
     // "cuptiPmSamplingEnable: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35): <fix>": the call, CUPTI's
     // name for the code and, for the codes a user can act on, what to do.
@@ -62,6 +76,12 @@ template<class Params> Params params(size_t struct_size)
 
 // The process-wide library, loaded on first use (thread-safe).
 const Library& library();
+
+// The device's CUPTI chip name ("GH100"); empty with `error` set on failure.
+std::string chip_name(const Library& lib, int device, std::string& error);
+
+// Makes `device`'s primary context current (CUPTI's profiler needs one); empty on success.
+std::string make_current(int device);
 
 // cuptiProfilerInitialize once per process (77-105 ms on the H200). Empty on success.
 std::string ensure_profiler_initialized();

@@ -52,25 +52,6 @@ std::nullptr_t fail(std::string message, const char** error)
     return nullptr;
 }
 
-std::string chip_name(const Library& lib, int device, std::string& error)
-{
-    auto p = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
-    p.deviceIndex = static_cast<size_t>(device);
-    if (const auto rc = lib.cuptiDeviceGetChipName(&p); rc != CUPTI_SUCCESS) {
-        error = lib.explain("cuptiDeviceGetChipName", rc);
-        return {};
-    }
-    return p.pChipName ? p.pChipName : "";
-}
-
-std::string make_current(int device)
-{
-    if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess)
-        return std::string("CUDA device ") + std::to_string(device)
-            + " unusable: " + cudaGetErrorString(cudaGetLastError());
-    return {};
-}
-
 std::string init_image(const Library& lib, KwbPmSampler& s)
 {
     auto p = params<CUpti_PmSampling_CounterDataImage_Initialize_Params>(

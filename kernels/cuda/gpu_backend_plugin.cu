@@ -4,6 +4,7 @@
 #include "calibrate.h"
 #include "config_check.h"
 #include "cupti_abi.h"
+#include "cupti_range_profiler.h"
 #include "device_query.h"
 #include "gpu_workload.h"
 #include "hardware/gpu_backend_abi.h"
@@ -183,6 +184,31 @@ void range_pop()
     nvtxRangePop();
 }
 
+// Prepared here (as prepare() does), checked once, profiled, released: the engine never holds a
+// handle across the profiler, so an arm that fails leaves nothing behind.
+const char* range_profile(const char* workload, const char* params_json, int device, int launches, const char* metrics)
+{
+    thread_local std::string text;
+    return answer(text, guarded([&]() -> json {
+        std::vector<std::string> names;
+        const auto list = json::parse(metrics ? metrics : "null", nullptr, false);
+        if (!list.is_array())
+            return error_json("range_profile: the metrics are not a JSON array of names");
+        for (const auto& m : list)
+            if (m.is_string())
+                names.push_back(m.get<std::string>());
+        const char* why = nullptr;
+        std::unique_ptr<KwbGpuWorkload, void (*)(KwbGpuWorkload*)> w(
+            prepare(workload, params_json, device, &why), &release);
+        if (!w)
+            return error_json(why ? why : "the GPU backend could not prepare it");
+        auto verified = w->workload->verify(w->harness->stream());
+        auto reply = kwb::cuda::cupti::range_profile(*w->workload, w->harness->stream(), device, launches, names);
+        reply["verified"] = verified;
+        return reply;
+    }));
+}
+
 const KwbGpuBackendApi kApi = {
     KWB_GPU_BACKEND_ABI_VERSION,
     CUDART_VERSION,
@@ -208,9 +234,19 @@ const KwbGpuBackendApi kApi = {
     &kwb::cuda::cupti::activity_end,
 };
 
+const KwbGpuRangeProfilerApi kRangeProfilerApi = {
+    KWB_GPU_RANGE_PROFILER_ABI_VERSION,
+    &range_profile,
+};
+
 } // namespace
 
 extern "C" __attribute__((visibility("default"))) const KwbGpuBackendApi* kwb_gpu_backend_api()
 {
     return &kApi;
+}
+
+extern "C" __attribute__((visibility("default"))) const KwbGpuRangeProfilerApi* kwb_gpu_range_profiler_api()
+{
+    return &kRangeProfilerApi;
 }
