@@ -8,6 +8,7 @@
 #include "hardware/gpu_backend.h"
 #include "profile_options.h"
 #include "run/profiling_pass.h"
+#include "run/run_session.h"
 #include "run/speed_of_light_input.h"
 #include "study/study_file.h"
 #include "study/study_lock.h"
@@ -137,7 +138,11 @@ int profile(const ProfileOptions& o)
     options.device = o.device;
     options.cupti = !o.no_cupti;
     options.profile_ms = o.duration_ms;
-    if (const auto roofs = speed_of_light_roofs(study, e); roofs.dram_gbs) {
+    // The roofs of the device profiled on: a study not run yet records none of its own.
+    Experiment on_this_device = e;
+    if (backend == Backend::Cuda && e.device.kind != "cuda")
+        on_this_device.device = device_identity_here(Backend::Cuda, o.device);
+    if (const auto roofs = speed_of_light_roofs(study, on_this_device); roofs.dram_gbs) {
         options.bandwidth_ceiling_gbs = roofs.dram_gbs->value;
         options.bandwidth_ceiling_name = roofs.dram_gbs->what;
     }

@@ -22,6 +22,11 @@
 #              A/A false alarms for the copy and the GEMM (studies-summary.json)
 #   ncu        ncu_agreement.sh: every PM lane vs ncu --clock-control none on the copy, the GEMM, the decode
 #              -> ncu-agreement.json
+#   range      kwb profile --arms all (the range profiler, each arm its own pass) on two tiled-GEMM tile
+#              configurations: range-tiles.txt (the diff table) and range-tiles.json
+#   bundle     the self-contained kwb of `kwb remote bundle` (unpacked at $KWB_BUNDLE, default
+#              /tmp/kwb-bundle) run with an empty environment: --version, devices, a 3-run GEMM A/B on the GPU
+#              -> bundle/ (what a server gets from kwb remote install)
 #   aa-bias    aa_bias.sh: GEMM and copy A/As in ABBA vs random blocks and with a third arm, to
 #              tell a schedule effect from an arm-instance effect -> aa-bias/summary.json
 #   kwb-bench  the host-side engine benchmarks
@@ -70,6 +75,25 @@ for stage in "${stages[@]}"; do
       timeout "$limit" bash "$here/kwb_studies.sh" "$out" || status=1 ;;
     ncu)
       timeout "$limit" bash "$here/ncu_agreement.sh" "$out" > "$out/ncu-agreement.json" 2> "$out/ncu-agreement.log" || status=1 ;;
+    range)
+      "$here/bin/kwb" new --workload gemm --param impl=tiled --param m=4096 --param n=4096 --param k=4096 \
+        --param block_n=128 --param block_k=32 --param stages=3 --param warps=8 --vary block_m=64,128 \
+        --backend cuda --out "$out/range-tiles-study.json" --force 2>> "$out/range-tiles.log" || status=1
+      timeout "$limit" "$here/bin/kwb" profile "$out/range-tiles-study.json" --arms all > "$out/range-tiles.txt" \
+        2>> "$out/range-tiles.log" || status=1
+      timeout "$limit" "$here/bin/kwb" profile "$out/range-tiles-study.json" --arms all --json \
+        > "$out/range-tiles.json" 2>> "$out/range-tiles.log" || status=1 ;;
+    bundle)
+      b=${KWB_BUNDLE:-/tmp/kwb-bundle}
+      mkdir -p "$out/bundle"
+      clean=(env -i PATH=/usr/bin:/bin HOME="$HOME")
+      { "${clean[@]}" "$b/bin/kwb" --version; echo "libraries not found: $(LD_LIBRARY_PATH="$b/deps" ldd "$b/bin/kwb.bin" "$b"/lib/kernel-workbench/*.so | grep -c "not found")"; } > "$out/bundle/version.txt" 2>&1
+      "${clean[@]}" "$b/bin/kwb" devices --json > "$out/bundle/devices.json" 2> "$out/bundle/devices.stderr" || status=1
+      "${clean[@]}" "$b/bin/kwb" new --workload gemm --param impl=cublaslt --param m=4096 --param n=4096 \
+        --param k=4096 --vary block_n=64,128 --runs 3 --backend cuda --out "$out/bundle/study.json" --force \
+        > /dev/null 2> "$out/bundle/run.stderr" || status=1
+      timeout "$limit" "${clean[@]}" "$b/bin/kwb" run "$out/bundle/study.json" > "$out/bundle/run.txt" \
+        2>> "$out/bundle/run.stderr" || status=1 ;;
     aa-bias)
       timeout "$limit" bash "$here/aa_bias.sh" "$out" || status=1 ;;
     grid2)
