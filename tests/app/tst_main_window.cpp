@@ -16,6 +16,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QFile>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
@@ -30,7 +31,17 @@ using namespace kwb::gui;
 
 namespace {
 constexpr int kTimeout = 60000;
+
+// Run on the finished demo asks "continue or a new attempt?": these tests take a new attempt.
+void answerNewAttempt(MainWindow& w, int* asked = nullptr)
+{
+    w.setFinishedRunAsker([asked](const QString&, const QString&) {
+        if (asked)
+            ++*asked;
+        return MainWindow::FinishedRunAnswer::NewAttempt;
+    });
 }
+} // namespace
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -47,6 +58,7 @@ private slots:
     void failedChildLeavesTheWindowUsable();
     void closingWithEditsAsksToSave();
     void closingDuringARunStopsItFirst();
+    void badFileOnTheCommandLineOpensTheWindowWithTheBanner();
 
 private:
     QTemporaryDir m_dir;
@@ -159,7 +171,7 @@ void TestMainWindow::verdictBadgesLeaveTheReasonsWhole()
     QApplication::processEvents();
     VerdictPage* page = w.verdictPage();
     for (const auto& [badgeName, reasonsName] :
-        {std::pair {"finalVerdictBadge", "finalReasons"}, std::pair {"sampleVerdictBadge", "sampleReasons"}}) {
+        {std::pair {"finalVerdictBadge", "finalReasons"}, std::pair {"finalVerdictBadge", "sampleReasons"}}) {
         auto* badge = page->findChild<QWidget*>(QLatin1StringView(badgeName));
         auto* reasons = page->findChild<QLabel*>(QLatin1StringView(reasonsName));
         QVERIFY(badge && reasons && badge->isVisible() && reasons->isVisible());
@@ -177,6 +189,8 @@ void TestMainWindow::runLoopWithAStandInChild()
 {
     qputenv("FAKE_KWB_MODE", "done");
     MainWindow w;
+    int asked = 0;
+    answerNewAttempt(w, &asked);
     w.show();
     QVERIFY(w.openDemo(false));
     QVERIFY(w.document()->saveAs(m_dir.filePath(u"demo.json"_s)));
@@ -185,6 +199,7 @@ void TestMainWindow::runLoopWithAStandInChild()
     auto* runAction = w.findChild<QAction*>(u"runAction"_s);
     QVERIFY(runAction && runAction->isEnabled());
     runAction->trigger();
+    QCOMPARE(asked, 1); // a finished experiment: continue it, or a new attempt
     QCOMPARE(w.currentView(), u"live"_s);
     QVERIFY(w.runController()->isRunning());
     QCOMPARE(w.document()->study().experiments.size(), before + 1);
@@ -201,6 +216,7 @@ void TestMainWindow::stopKeepsTheWindowQuiet()
 {
     qputenv("FAKE_KWB_MODE", "slow");
     MainWindow w;
+    answerNewAttempt(w);
     w.show();
     QVERIFY(w.openDemo(false));
     QVERIFY(w.document()->saveAs(m_dir.filePath(u"stop.json"_s)));
@@ -218,6 +234,7 @@ void TestMainWindow::failedChildLeavesTheWindowUsable()
 {
     qputenv("FAKE_KWB_MODE", "fail");
     MainWindow w;
+    answerNewAttempt(w);
     w.show();
     QVERIFY(w.openDemo(false));
     QVERIFY(w.document()->saveAs(m_dir.filePath(u"fail.json"_s)));
@@ -273,6 +290,7 @@ void TestMainWindow::closingDuringARunStopsItFirst()
 {
     qputenv("FAKE_KWB_MODE", "slow");
     MainWindow w;
+    answerNewAttempt(w);
     QList<LeaveQuestion> asked;
     LeaveAnswer answer = LeaveAnswer::Cancel;
     w.setLeaveAsker([&](LeaveQuestion q) {
@@ -298,6 +316,43 @@ void TestMainWindow::closingDuringARunStopsItFirst()
     QTRY_VERIFY_WITH_TIMEOUT(!w.isVisible(), kTimeout);
     QCOMPARE(w.runController()->lastStatus(), u"stopped"_s);
     QCOMPARE(asked.size(), 2);
+}
+
+// Issue 31: `kernel-workbench garbage.json` from a file manager: the window opens with the error
+// banner and the recent studies to pick from (main.cpp exits 2 only for --screenshot,
+// tst_workbench_cli's badInputExits2).
+void TestMainWindow::badFileOnTheCommandLineOpensTheWindowWithTheBanner()
+{
+    const QString good = m_dir.filePath(u"recent-demo.json"_s);
+    {
+        MainWindow first;
+        first.setOfferAutosave(false);
+        QVERIFY(first.openDemo(false));
+        QVERIFY(first.document()->saveAs(good));
+        QVERIFY(first.openStudy(good)); // now in the recent studies
+    }
+    const QString garbage = m_dir.filePath(u"garbage.json"_s);
+    QFile f(garbage);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("this is { not a study");
+    f.close();
+
+    MainWindow w;
+    w.setOfferAutosave(false);
+    w.show();
+    QVERIFY(!w.openFromCommandLine(garbage));
+    QVERIFY2(w.shownError().contains(garbage), qPrintable(w.shownError()));
+    QListWidget* recent = w.recentList();
+    QVERIFY(recent && recent->isVisible());
+    QListWidgetItem* item = nullptr;
+    for (int i = 0; i < recent->count(); ++i)
+        if (recent->item(i)->data(Qt::UserRole).toString() == good)
+            item = recent->item(i);
+    QVERIFY2(item, "the recent study is offered");
+    emit recent->itemActivated(item);
+    QCOMPARE(w.document()->filePath(), good);
+    QVERIFY(w.shownError().isEmpty());
+    QVERIFY(!recent->isVisible());
 }
 
 QTEST_MAIN(TestMainWindow)

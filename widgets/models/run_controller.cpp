@@ -77,6 +77,14 @@ bool RunController::start()
     return startChild(m_devices.isEmpty() ? QStringList {} : QStringList {u"--devices"_s, m_devices}, {}, true);
 }
 
+bool RunController::startContinue(std::optional<int> perArm)
+{
+    QStringList options {u"--continue"_s};
+    if (perArm)
+        options << u"--runs-per-arm"_s << QString::number(*perArm);
+    return startChild(options, {}, true);
+}
+
 bool RunController::startOnHost(const RemoteHost& host)
 {
     if (host.destination.isEmpty()) {

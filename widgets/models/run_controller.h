@@ -8,6 +8,7 @@
 #include <QMap>
 #include <QObject>
 #include <QProcess>
+#include <optional>
 
 class QFileSystemWatcher;
 class QTimer;
@@ -56,6 +57,10 @@ public:
 
     // Saves unsaved edits, then starts the child. False (with lastError()) when it cannot.
     bool start();
+    // Adds runs to the finished experiment: `kwb run STUDY --continue [--runs-per-arm N]
+    // --json-progress`, the same experiment in the same order (the verdict's next step, "Add
+    // runs"); without `perArm`, to the verdict's own estimate.
+    bool startContinue(std::optional<int> perArm);
     // SIGINT: the child finishes the current repetition, saves and exits 130.
     void stop();
     // The same run on an ssh host (docs/remote.md): `kwb run STUDY --host ... --json-progress`
