@@ -286,9 +286,9 @@ void TestWizardPages::verdictPageShowsTheMissingGates()
     doc.edit(u"tradeoff"_s, [](Study& s) { s.tradeoffs = {{"loc-complexity", true, "a second code path"}}; });
     const QStringList lines = page.gatesText().split(u'\n');
     const auto nowEnd = lines.indexOf(u"Gates when each attempt ran:"_s);
-    QVERIFY2(lines.first() == u"Gates now:"_s && nowEnd > 0, qPrintable(page.gatesText()));
+    QVERIFY2(lines.first().startsWith(u"Gates now: ✔ "_s) && nowEnd > 0, qPrintable(page.gatesText()));
     const QStringList now = lines.mid(0, nowEnd);
-    QVERIFY2(now.contains(u"✔ tradeoff (phase 7)"_s), qPrintable(page.gatesText()));
+    QVERIFY2(now.first().contains(u"tradeoff (phase 7)"_s), qPrintable(page.gatesText()));
     QVERIFY(!now.join(u'\n').contains(u"tradeoff: none named"_s));
     const QString then = lines.mid(nowEnd + 1).join(u'\n');
     QVERIFY2(

@@ -314,9 +314,16 @@ void VerdictPage::refresh()
     QStringList gates;
     if (e) {
         const auto& study = document()->study();
-        gates << tr("Gates now:");
+        // The met gates on one line, each unmet one on its own with its reason.
+        QStringList met;
+        QStringList unmet;
         for (const Gate& g : study_gates(study, *e))
-            gates << (g.met ? tr("✔ %1 (phase %2)").arg(qs(g.id)).arg(g.phase) : u"✘ "_s + qs(g.reason));
+            if (g.met)
+                met << tr("%1 (phase %2)").arg(qs(g.id)).arg(g.phase);
+            else
+                unmet << u"✘ "_s + qs(g.reason);
+        gates << (met.isEmpty() ? tr("Gates now:") : tr("Gates now: ✔ %1").arg(met.join(u" · "_s)));
+        gates << unmet;
         const auto then = attempt_gates(study);
         if (!then.empty())
             gates << tr("Gates when each attempt ran:");

@@ -34,6 +34,8 @@ VerdictStoryView::VerdictStoryView(QWidget* parent)
     : QWidget(parent)
 {
     setObjectName(u"verdictStory"_s);
+    // As tall as its lines: extra height goes to the pages' plots, not to blank space under it.
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     m_badge = new VerdictBadge(this);
