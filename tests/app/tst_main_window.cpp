@@ -17,6 +17,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
@@ -54,6 +55,7 @@ private slots:
     void verdictBadgesLeaveTheReasonsWhole_data();
     void verdictBadgesLeaveTheReasonsWhole();
     void runLoopWithAStandInChild();
+    void runOnAFinishedStudyCanContinueIt();
     void stopKeepsTheWindowQuiet();
     void failedChildLeavesTheWindowUsable();
     void closingWithEditsAsksToSave();
@@ -210,6 +212,38 @@ void TestMainWindow::runLoopWithAStandInChild()
     QCOMPARE(w.currentView(), u"results"_s); // the end of a run shows its distributions
     QVERIFY(w.shownError().isEmpty());
     QVERIFY(runAction->isEnabled());
+}
+
+// Issue 31: Run on a finished experiment asks; "continue" runs kwb run --continue on the same
+// experiment (no new attempt is appended), with the question naming the experiment.
+void TestMainWindow::runOnAFinishedStudyCanContinueIt()
+{
+    qputenv("FAKE_KWB_MODE", "done");
+    const QString argsFile = m_dir.filePath(u"continue-args.txt"_s);
+    qputenv("FAKE_KWB_ARGS", QFile::encodeName(argsFile));
+    MainWindow w;
+    QStringList asked;
+    w.setFinishedRunAsker([&](const QString& id, const QString&) {
+        asked << id;
+        return MainWindow::FinishedRunAnswer::Continue;
+    });
+    w.show();
+    QVERIFY(w.openDemo(false));
+    const QString path = m_dir.filePath(u"continue.json"_s);
+    QVERIFY(w.document()->saveAs(path));
+    const auto before = w.document()->study().experiments.size();
+    w.run();
+    QCOMPARE(asked, QStringList {u"ab-1"_s});
+    QCOMPARE(w.document()->study().experiments.size(), before); // the same experiment, continued
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kTimeout);
+    qunsetenv("FAKE_KWB_ARGS");
+    QFile f(argsFile);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString args = QString::fromUtf8(f.readAll()).trimmed();
+    QVERIFY2(args.startsWith(u"run "_s) && args.contains(u"--continue"_s), qPrintable(args));
+    QVERIFY(args.contains(QFileInfo(path).fileName()));
+    // The demo is a LICENSE: no estimate to continue to, so kwb's own target (no --runs-per-arm).
+    QVERIFY2(!args.contains(u"--runs-per-arm"_s), qPrintable(args));
 }
 
 void TestMainWindow::stopKeepsTheWindowQuiet()
