@@ -254,7 +254,7 @@ void MainWindow::buildActions()
     bar->addWidget(m_devicesEdit);
     m_remote = new RemoteActions(this, &m_document, m_run, m_probe,
         {[this] { return runBlockedReason(); }, [this](const QString& m) { showError(m); },
-            [this] { showView(u"live"_s); }});
+            [this] { showView(u"live"_s); }, [this] { return finishedRunOptions(); }});
     bar->addWidget(m_remote->runOnHostButton());
     bar->addAction(m_remote->reattachAction());
     m_slurmAction = bar->addAction(tr("Slurm…"), this, &MainWindow::openSlurm);

@@ -150,6 +150,14 @@ private:
     void showReadOnly(const QString& reason);
     bool startRun(const std::function<bool()>& start);
     FinishedRunAnswer askFinishedRun(const QString& experimentId, const QString& nextStep);
+    struct FinishedChoice {
+        FinishedRunAnswer answer = FinishedRunAnswer::Cancel;
+        std::optional<int> perArm; // Continue: the verdict's estimate; null: kwb's own target
+    };
+    bool isFinished() const; // every experiment has run: Run asks what to do
+    FinishedChoice askAboutFinished();
+    // The same question for Run on host: kwb run's options that continue (empty: a new attempt).
+    std::optional<QStringList> finishedRunOptions();
     FinishedRunAsker m_askFinishedRun;
     bool m_closeAfterRun = false; // the user chose to stop the run and close: close when it ends
 };

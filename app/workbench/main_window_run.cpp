@@ -49,19 +49,34 @@ MainWindow::FinishedRunAnswer MainWindow::askFinishedRun(const QString& experime
     return FinishedRunAnswer::Cancel;
 }
 
+MainWindow::FinishedChoice MainWindow::askAboutFinished()
+{
+    const Experiment* e = m_document.currentExperiment();
+    const auto next = nextStepOf(e);
+    FinishedChoice choice;
+    choice.answer = askFinishedRun(
+        e ? qs(e->id) : QString(), next && next->kind != NextStepKind::None ? qs(next->text) : QString());
+    if (next && next->kind == NextStepKind::AddRuns)
+        choice.perArm = next->runs_per_arm; // else kwb run --continue's own target
+    return choice;
+}
+
+bool MainWindow::isFinished() const
+{
+    return !m_document.study().experiments.empty() && !m_document.hasRunnableExperiment();
+}
+
 void MainWindow::run()
 {
     if (m_run->isRunning())
         return;
     // A finished study has nothing left for kwb to run: Run then asks whether to add runs to the
     // finished experiment or to run a new attempt, rather than starting one silently.
-    if (!m_document.study().experiments.empty() && !m_document.hasRunnableExperiment()) {
-        const Experiment* e = m_document.currentExperiment();
-        const auto next = nextStepOf(e);
-        const QString id = e ? qs(e->id) : QString();
-        switch (askFinishedRun(id, next && next->kind != NextStepKind::None ? qs(next->text) : QString())) {
+    if (isFinished()) {
+        const FinishedChoice choice = askAboutFinished();
+        switch (choice.answer) {
         case FinishedRunAnswer::Continue:
-            continueRuns(next && next->kind == NextStepKind::AddRuns ? next->runs_per_arm : std::nullopt);
+            continueRuns(choice.perArm);
             return;
         case FinishedRunAnswer::NewAttempt:
             runNewAttempt();
@@ -71,6 +86,20 @@ void MainWindow::run()
         }
     }
     startRun([this] { return m_run->start(); });
+}
+
+std::optional<QStringList> MainWindow::finishedRunOptions()
+{
+    const FinishedChoice choice = askAboutFinished();
+    switch (choice.answer) {
+    case FinishedRunAnswer::Continue:
+        return RunController::continueOptions(choice.perArm);
+    case FinishedRunAnswer::NewAttempt:
+        return QStringList {};
+    case FinishedRunAnswer::Cancel:
+        break;
+    }
+    return std::nullopt;
 }
 
 void MainWindow::runNewAttempt()

@@ -11,6 +11,7 @@
 #include "plots/live_plot.h"
 #include "plots/sigma_chart.h"
 #include "plots/verdict_badge.h"
+#include "remote_actions.h"
 #include "study/study_file.h"
 #include "workbench_test_util.h"
 
@@ -244,6 +245,27 @@ void TestMainWindow::runOnAFinishedStudyCanContinueIt()
     QVERIFY(args.contains(QFileInfo(path).fileName()));
     // The demo is a LICENSE: no estimate to continue to, so kwb's own target (no --runs-per-arm).
     QVERIFY2(!args.contains(u"--runs-per-arm"_s), qPrintable(args));
+    f.close();
+
+    // Run on host asks the same question: cancelled, nothing starts; continued, kwb run --host
+    // gets --continue (kwb passes it on to the remote kwb).
+    w.setFinishedRunAsker([](const QString&, const QString&) { return MainWindow::FinishedRunAnswer::Cancel; });
+    const RemoteHost fakeHost {u"fakehost"_s, {}, {}};
+    QVERIFY(!w.remoteActions()->runOn(fakeHost));
+    QVERIFY(!w.runController()->isRunning());
+    QCOMPARE(w.document()->study().experiments.size(), before);
+    w.setFinishedRunAsker([](const QString&, const QString&) { return MainWindow::FinishedRunAnswer::Continue; });
+    QFile::remove(argsFile);
+    qputenv("FAKE_KWB_ARGS", QFile::encodeName(argsFile));
+    QVERIFY2(w.remoteActions()->runOn(fakeHost), qPrintable(w.shownError()));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kTimeout);
+    qunsetenv("FAKE_KWB_ARGS");
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split(u'\n', Qt::SkipEmptyParts).filter(u"run "_s);
+    QVERIFY(!lines.isEmpty());
+    QVERIFY2(lines.last().contains(u"--host fakehost"_s) && lines.last().contains(u"--continue"_s),
+        qPrintable(lines.last()));
+    QCOMPARE(w.document()->study().experiments.size(), before);
 }
 
 void TestMainWindow::stopKeepsTheWindowQuiet()
