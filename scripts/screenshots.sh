@@ -8,7 +8,8 @@
 # phase 6 shows a 2x2 grid that this script makes and runs with kwb on the CPU (a few seconds).
 # Five more views: 6-3x3 (a 3x3 CPU grid made here too), 6-h200 (the 2x2 grid run over two H200s),
 # 8-h200 and results-h200 (the H200 GEMM block_n A/B), and 5-command (a command A/B of the stand-in
-# benchmark, run here by kwb in under a second).
+# benchmark, run here by kwb in under a second), and 2-cpu (phase 2 of the CPU demo: its CPU sheet,
+# no GPU traps).
 # The committed set leaves out 1920x1080 in the dark palette, to keep docs/ small (about 4.5 MB);
 # --all renders those too.
 # Usage: scripts/screenshots.sh [--all] [OUT_DIR]   (default docs/screenshots/pages; build first)
@@ -65,7 +66,7 @@ study_for() {
 for palette in light dark; do
   for size in 1024x640 1920x1080; do
     [[ $all == 1 || $palette-$size != dark-1920x1080 ]] || continue
-    for view in 1 2 3 4 5 6 7 8 live results 5-command 6-3x3 6-h200 8-h200 results-h200; do
+    for view in 1 2 2-cpu 3 4 5 6 7 8 live results 5-command 6-3x3 6-h200 8-h200 results-h200; do
       png=$out/$view-$size-$palette.png
       "$gui" "$(study_for "$view")" --phase "${view%%-*}" --size "$size" --palette "$palette" --screenshot "$png"
       echo "$png"

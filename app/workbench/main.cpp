@@ -138,7 +138,9 @@ int main(int argc, char** argv)
     // A screenshot never asks (nor touches an autosaved side file).
     window.setOfferAutosave(!shoot);
     if (!parser.positionalArguments().isEmpty()) {
-        if (!window.openStudy(parser.positionalArguments().first()))
+        // A file that does not open: a screenshot exits 2; the window itself opens with the error
+        // banner and the recent studies (started from a file manager there is no terminal to read).
+        if (!window.openFromCommandLine(parser.positionalArguments().first()) && shoot)
             return fail(2, window.document()->lastError());
     } else if (!window.openDemo(!shoot)) {
         // A screenshot must not create files in the user's data folder, so it reads the bundle.

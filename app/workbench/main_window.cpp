@@ -18,6 +18,7 @@
 #include "pages/target_page.h"
 #include "pages/tradeoff_page.h"
 #include "pages/verdict_page.h"
+#include "pages/verdict_story_view.h"
 #include "remote_actions.h"
 #include "report_export.h"
 
@@ -110,7 +111,14 @@ void MainWindow::buildPages()
     connect(m_abPage, &AbPage::runRequested, this, &MainWindow::run);
     connect(m_abPage, &AbPage::stopRequested, this, &MainWindow::stop);
     connect(m_abPage, &AbPage::newCommandAbRequested, this, &MainWindow::newCommandAb);
-    connect(m_verdictPage, &VerdictPage::newAttemptRequested, this, &MainWindow::run);
+    connect(m_verdictPage, &VerdictPage::newAttemptRequested, this, &MainWindow::runNewAttempt);
+    // The verdict's next step (verdict/verdict_story.h), offered on Results and on phase 8 alike.
+    for (VerdictStoryView* story : {m_resultsPage->story(), m_verdictPage->story()}) {
+        connect(story, &VerdictStoryView::addRunsRequested, this, [this](int perArm) { continueRuns(perArm); });
+        connect(
+            story, &VerdictStoryView::phaseRequested, this, [this](int phase) { showView(QString::number(phase)); });
+        connect(story, &VerdictStoryView::newAttemptRequested, this, &MainWindow::runNewAttempt);
+    }
     const QList<QPair<QString, PhasePage*>> pages = {
         {tr("1  Target"), new TargetPage(&m_document, this)},
         {tr("2  Hardware"), new HardwarePage(&m_document, m_probe, this)},
@@ -153,6 +161,16 @@ void MainWindow::buildPages()
     auto* layout = new QVBoxLayout(right);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_banner);
+    m_recentList = new QListWidget(this);
+    m_recentList->setObjectName(u"recentStudies"_s);
+    m_recentList->setToolTip(tr("Recent studies: double-click or press Enter to open one"));
+    m_recentList->setMaximumHeight(160);
+    m_recentList->hide();
+    connect(m_recentList, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        if (maySwitchStudy())
+            openStudy(item->data(Qt::UserRole).toString());
+    });
+    layout->addWidget(m_recentList);
     layout->addWidget(m_stack, 1);
     auto* central = new QWidget(this);
     auto* row = new QHBoxLayout(central);
@@ -236,7 +254,7 @@ void MainWindow::buildActions()
     bar->addWidget(m_devicesEdit);
     m_remote = new RemoteActions(this, &m_document, m_run, m_probe,
         {[this] { return runBlockedReason(); }, [this](const QString& m) { showError(m); },
-            [this] { showView(u"live"_s); }});
+            [this] { showView(u"live"_s); }, [this] { return finishedRunOptions(); }});
     bar->addWidget(m_remote->runOnHostButton());
     bar->addAction(m_remote->reattachAction());
     m_slurmAction = bar->addAction(tr("Slurm…"), this, &MainWindow::openSlurm);
@@ -282,53 +300,6 @@ QString MainWindow::runBlockedReason() const
 QString MainWindow::shownError() const
 {
     return m_banner->isHidden() ? QString() : m_banner->text();
-}
-
-void MainWindow::run()
-{
-    if (m_run->isRunning())
-        return;
-    // kwb runs a file: a study without one gets one first.
-    if (m_document.filePath().isEmpty() && !saveAs())
-        return;
-    // A finished study has nothing left for kwb to run: Run then means "another attempt of the
-    // same A/B", kept beside the earlier ones, rather than a click that silently does nothing.
-    if (const QString id = m_document.appendNewAttemptIfFinished(); !id.isEmpty()) {
-        statusBar()->showMessage(tr("Every experiment had finished: running a new attempt, %1").arg(id), 10000);
-    }
-    if (const QString blocked = runBlockedReason(); !blocked.isEmpty()) {
-        showError(tr("Run is locked: %1").arg(blocked));
-        return;
-    }
-    m_banner->hide();
-    if (!m_run->start()) {
-        showError(m_run->lastError());
-        return;
-    }
-    showView(u"live"_s);
-}
-
-void MainWindow::stop()
-{
-    m_run->stop();
-}
-
-void MainWindow::onRunFinished(const QString& status)
-{
-    addRecent(m_document.filePath());
-    if (m_closeAfterRun) {
-        // The child has saved what it finished and the document was reloaded: nothing is lost.
-        QTimer::singleShot(0, this, &QWidget::close);
-        return;
-    }
-    if (status == "done"_L1) {
-        statusBar()->showMessage(tr("Run finished; the study was reloaded from %1").arg(m_document.filePath()), 10000);
-        showView(u"results"_s);
-    } else if (status == "stopped"_L1) {
-        statusBar()->showMessage(tr("Run stopped; the finished repetitions were kept"), 10000);
-    } else {
-        showError(tr("The run failed: %1").arg(m_run->lastError()));
-    }
 }
 
 void MainWindow::showError(const QString& message)

@@ -7,6 +7,7 @@
 
 #include <QMainWindow>
 #include <functional>
+#include <optional>
 
 class QLabel;
 class QLineEdit;
@@ -39,6 +40,11 @@ public:
     QString currentView() const;
 
     bool openStudy(const QString& path);
+    // The study named on the command line. A file that does not open leaves the window up with the
+    // error banner and the recent studies to pick from (a double-click in a file manager must not
+    // end in nothing); false then, so `--screenshot` can exit 2 instead.
+    bool openFromCommandLine(const QString& path);
+    QListWidget* recentList() const { return m_recentList; }
     // The bundled demo: a writable copy (Run can write into it), or read-only from the bundle.
     bool openDemo(bool writableCopy);
 
@@ -73,11 +79,20 @@ public:
     using SavePathAsker = std::function<QString(const QString& current)>;
     void setSavePathAsker(SavePathAsker asker) { m_askSavePath = std::move(asker); }
     void setOfferAutosave(bool offer) { m_offerAutosave = offer; }
+    // Run on a finished experiment asks: continue it (add runs, the verdict's next step) or run a
+    // new attempt. The default shows a QMessageBox; tests answer offscreen.
+    enum class FinishedRunAnswer { Continue, NewAttempt, Cancel };
+    using FinishedRunAsker = std::function<FinishedRunAnswer(const QString& experimentId, const QString& nextStep)>;
+    void setFinishedRunAsker(FinishedRunAsker asker) { m_askFinishedRun = std::move(asker); }
     // True when the study may be replaced now: nothing to ask, saved, or discarded on request.
     bool maySwitchStudy();
 
 public slots:
-    void run();
+    void run(); // pending experiments; a finished one asks: continue or a new attempt
+    void runNewAttempt(); // a new attempt of the finished A/B, kept beside the earlier ones
+    // Continues the finished experiment to `perArm` runs per arm (kwb run --continue); without
+    // it, to the verdict's estimate.
+    void continueRuns(std::optional<int> perArm);
     void openSlurm(); // the Slurm dialog: submit, status, resubmit, collect
     void stop();
 
@@ -112,6 +127,7 @@ private:
     QLabel* m_deviceLabel = nullptr;
     QLabel* m_progressLabel = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QListWidget* m_recentList = nullptr; // shown under the banner when the command line's file failed
     QAction* m_runAction = nullptr;
     QAction* m_stopAction = nullptr;
     QLineEdit* m_devicesEdit = nullptr; // `0,1`: the run spreads cells over these devices
@@ -132,6 +148,17 @@ private:
     DiskChangeAsker m_askDiskChange;
     SavePathAsker m_askSavePath;
     void showReadOnly(const QString& reason);
+    bool startRun(const std::function<bool()>& start);
+    FinishedRunAnswer askFinishedRun(const QString& experimentId, const QString& nextStep);
+    struct FinishedChoice {
+        FinishedRunAnswer answer = FinishedRunAnswer::Cancel;
+        std::optional<int> perArm; // Continue: the verdict's estimate; null: kwb's own target
+    };
+    bool isFinished() const; // every experiment has run: Run asks what to do
+    FinishedChoice askAboutFinished();
+    // The same question for Run on host: kwb run's options that continue (empty: a new attempt).
+    std::optional<QStringList> finishedRunOptions();
+    FinishedRunAsker m_askFinishedRun;
     bool m_closeAfterRun = false; // the user chose to stop the run and close: close when it ends
 };
 

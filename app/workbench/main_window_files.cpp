@@ -61,11 +61,29 @@ bool MainWindow::openStudy(const QString& path)
         return false;
     }
     m_banner->hide();
+    m_recentList->hide();
     if (m_document.isReadOnly())
         showReadOnly(m_document.readOnlyReason());
     addRecent(m_document.filePath());
     offerAutosave();
     return true;
+}
+
+bool MainWindow::openFromCommandLine(const QString& path)
+{
+    if (openStudy(path))
+        return true;
+    showError(tr("Cannot open %1: %2").arg(path, m_document.lastError()));
+    m_recentList->clear();
+    for (const QString& recent : QSettings().value(kRecentKey).toStringList()) {
+        auto* item = new QListWidgetItem(tr("%1 — %2").arg(QFileInfo(recent).fileName(), recent), m_recentList);
+        item->setData(Qt::UserRole, recent);
+        item->setToolTip(recent);
+    }
+    if (m_recentList->count() == 0)
+        m_recentList->addItem(tr("No recent studies: File > Open, or File > New"));
+    m_recentList->show();
+    return false;
 }
 
 void MainWindow::offerAutosave()

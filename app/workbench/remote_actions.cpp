@@ -84,15 +84,24 @@ bool RemoteActions::runOn(const RemoteHost& host)
         m_hooks.showError(tr("Save the study to a file first: kwb sends a study file to the host"));
         return false;
     }
-    if (const QString id = m_document->appendNewAttemptIfFinished(); !id.isEmpty())
-        (void)id; // a finished study runs a new attempt there, as Run does here
+    // A finished study asks, as Run does here: continue it there, or run a new attempt there.
+    QStringList extra;
+    if (!m_document->study().experiments.empty() && !m_document->hasRunnableExperiment()) {
+        const std::optional<QStringList> options
+            = m_hooks.finishedRunOptions ? m_hooks.finishedRunOptions() : std::optional<QStringList>(QStringList {});
+        if (!options)
+            return false;
+        extra = *options;
+        if (extra.isEmpty())
+            m_document->appendNewAttemptIfFinished();
+    }
     if (const QString blocked = m_hooks.blockedReason(); !blocked.isEmpty()) {
         m_hooks.showError(tr("Run is locked: %1").arg(blocked));
         return false;
     }
     // The hardware page shows the GPU the study is about to run on.
     m_probe->startOnHost(m_run->program(), host);
-    if (!m_run->startOnHost(host)) {
+    if (!m_run->startOnHost(host, extra)) {
         m_hooks.showError(m_run->lastError());
         return false;
     }

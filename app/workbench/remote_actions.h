@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QPointer>
 #include <functional>
+#include <optional>
 
 class QAction;
 class QMenu;
@@ -29,6 +30,9 @@ public:
         std::function<QString()> blockedReason; // Run's gate (empty: may run)
         std::function<void(const QString&)> showError;
         std::function<void()> showLive;
+        // A finished study: the options that continue it (`--continue ...`), empty for a new attempt,
+        // nullopt when the question was cancelled (MainWindow asks it as Run does).
+        std::function<std::optional<QStringList>()> finishedRunOptions;
     };
     RemoteActions(QWidget* window, StudyDocument* document, RunController* run, DeviceProbe* probe, Hooks hooks);
 

@@ -11,11 +11,14 @@
 #include "plots/live_plot.h"
 #include "plots/sigma_chart.h"
 #include "plots/verdict_badge.h"
+#include "remote_actions.h"
 #include "study/study_file.h"
 #include "workbench_test_util.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QFile>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
@@ -30,7 +33,17 @@ using namespace kwb::gui;
 
 namespace {
 constexpr int kTimeout = 60000;
+
+// Run on the finished demo asks "continue or a new attempt?": these tests take a new attempt.
+void answerNewAttempt(MainWindow& w, int* asked = nullptr)
+{
+    w.setFinishedRunAsker([asked](const QString&, const QString&) {
+        if (asked)
+            ++*asked;
+        return MainWindow::FinishedRunAnswer::NewAttempt;
+    });
 }
+} // namespace
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -43,10 +56,12 @@ private slots:
     void verdictBadgesLeaveTheReasonsWhole_data();
     void verdictBadgesLeaveTheReasonsWhole();
     void runLoopWithAStandInChild();
+    void runOnAFinishedStudyCanContinueIt();
     void stopKeepsTheWindowQuiet();
     void failedChildLeavesTheWindowUsable();
     void closingWithEditsAsksToSave();
     void closingDuringARunStopsItFirst();
+    void badFileOnTheCommandLineOpensTheWindowWithTheBanner();
 
 private:
     QTemporaryDir m_dir;
@@ -159,7 +174,7 @@ void TestMainWindow::verdictBadgesLeaveTheReasonsWhole()
     QApplication::processEvents();
     VerdictPage* page = w.verdictPage();
     for (const auto& [badgeName, reasonsName] :
-        {std::pair {"finalVerdictBadge", "finalReasons"}, std::pair {"sampleVerdictBadge", "sampleReasons"}}) {
+        {std::pair {"finalVerdictBadge", "finalReasons"}, std::pair {"finalVerdictBadge", "sampleReasons"}}) {
         auto* badge = page->findChild<QWidget*>(QLatin1StringView(badgeName));
         auto* reasons = page->findChild<QLabel*>(QLatin1StringView(reasonsName));
         QVERIFY(badge && reasons && badge->isVisible() && reasons->isVisible());
@@ -177,6 +192,8 @@ void TestMainWindow::runLoopWithAStandInChild()
 {
     qputenv("FAKE_KWB_MODE", "done");
     MainWindow w;
+    int asked = 0;
+    answerNewAttempt(w, &asked);
     w.show();
     QVERIFY(w.openDemo(false));
     QVERIFY(w.document()->saveAs(m_dir.filePath(u"demo.json"_s)));
@@ -185,6 +202,7 @@ void TestMainWindow::runLoopWithAStandInChild()
     auto* runAction = w.findChild<QAction*>(u"runAction"_s);
     QVERIFY(runAction && runAction->isEnabled());
     runAction->trigger();
+    QCOMPARE(asked, 1); // a finished experiment: continue it, or a new attempt
     QCOMPARE(w.currentView(), u"live"_s);
     QVERIFY(w.runController()->isRunning());
     QCOMPARE(w.document()->study().experiments.size(), before + 1);
@@ -197,10 +215,64 @@ void TestMainWindow::runLoopWithAStandInChild()
     QVERIFY(runAction->isEnabled());
 }
 
+// Issue 31: Run on a finished experiment asks; "continue" runs kwb run --continue on the same
+// experiment (no new attempt is appended), with the question naming the experiment.
+void TestMainWindow::runOnAFinishedStudyCanContinueIt()
+{
+    qputenv("FAKE_KWB_MODE", "done");
+    const QString argsFile = m_dir.filePath(u"continue-args.txt"_s);
+    qputenv("FAKE_KWB_ARGS", QFile::encodeName(argsFile));
+    MainWindow w;
+    QStringList asked;
+    w.setFinishedRunAsker([&](const QString& id, const QString&) {
+        asked << id;
+        return MainWindow::FinishedRunAnswer::Continue;
+    });
+    w.show();
+    QVERIFY(w.openDemo(false));
+    const QString path = m_dir.filePath(u"continue.json"_s);
+    QVERIFY(w.document()->saveAs(path));
+    const auto before = w.document()->study().experiments.size();
+    w.run();
+    QCOMPARE(asked, QStringList {u"ab-1"_s});
+    QCOMPARE(w.document()->study().experiments.size(), before); // the same experiment, continued
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kTimeout);
+    qunsetenv("FAKE_KWB_ARGS");
+    QFile f(argsFile);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString args = QString::fromUtf8(f.readAll()).trimmed();
+    QVERIFY2(args.startsWith(u"run "_s) && args.contains(u"--continue"_s), qPrintable(args));
+    QVERIFY(args.contains(QFileInfo(path).fileName()));
+    // The demo is a LICENSE: no estimate to continue to, so kwb's own target (no --runs-per-arm).
+    QVERIFY2(!args.contains(u"--runs-per-arm"_s), qPrintable(args));
+    f.close();
+
+    // Run on host asks the same question: cancelled, nothing starts; continued, kwb run --host
+    // gets --continue (kwb passes it on to the remote kwb).
+    w.setFinishedRunAsker([](const QString&, const QString&) { return MainWindow::FinishedRunAnswer::Cancel; });
+    const RemoteHost fakeHost {u"fakehost"_s, {}, {}};
+    QVERIFY(!w.remoteActions()->runOn(fakeHost));
+    QVERIFY(!w.runController()->isRunning());
+    QCOMPARE(w.document()->study().experiments.size(), before);
+    w.setFinishedRunAsker([](const QString&, const QString&) { return MainWindow::FinishedRunAnswer::Continue; });
+    QFile::remove(argsFile);
+    qputenv("FAKE_KWB_ARGS", QFile::encodeName(argsFile));
+    QVERIFY2(w.remoteActions()->runOn(fakeHost), qPrintable(w.shownError()));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kTimeout);
+    qunsetenv("FAKE_KWB_ARGS");
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split(u'\n', Qt::SkipEmptyParts).filter(u"run "_s);
+    QVERIFY(!lines.isEmpty());
+    QVERIFY2(lines.last().contains(u"--host fakehost"_s) && lines.last().contains(u"--continue"_s),
+        qPrintable(lines.last()));
+    QCOMPARE(w.document()->study().experiments.size(), before);
+}
+
 void TestMainWindow::stopKeepsTheWindowQuiet()
 {
     qputenv("FAKE_KWB_MODE", "slow");
     MainWindow w;
+    answerNewAttempt(w);
     w.show();
     QVERIFY(w.openDemo(false));
     QVERIFY(w.document()->saveAs(m_dir.filePath(u"stop.json"_s)));
@@ -218,6 +290,7 @@ void TestMainWindow::failedChildLeavesTheWindowUsable()
 {
     qputenv("FAKE_KWB_MODE", "fail");
     MainWindow w;
+    answerNewAttempt(w);
     w.show();
     QVERIFY(w.openDemo(false));
     QVERIFY(w.document()->saveAs(m_dir.filePath(u"fail.json"_s)));
@@ -273,6 +346,7 @@ void TestMainWindow::closingDuringARunStopsItFirst()
 {
     qputenv("FAKE_KWB_MODE", "slow");
     MainWindow w;
+    answerNewAttempt(w);
     QList<LeaveQuestion> asked;
     LeaveAnswer answer = LeaveAnswer::Cancel;
     w.setLeaveAsker([&](LeaveQuestion q) {
@@ -298,6 +372,43 @@ void TestMainWindow::closingDuringARunStopsItFirst()
     QTRY_VERIFY_WITH_TIMEOUT(!w.isVisible(), kTimeout);
     QCOMPARE(w.runController()->lastStatus(), u"stopped"_s);
     QCOMPARE(asked.size(), 2);
+}
+
+// Issue 31: `kernel-workbench garbage.json` from a file manager: the window opens with the error
+// banner and the recent studies to pick from (main.cpp exits 2 only for --screenshot,
+// tst_workbench_cli's badInputExits2).
+void TestMainWindow::badFileOnTheCommandLineOpensTheWindowWithTheBanner()
+{
+    const QString good = m_dir.filePath(u"recent-demo.json"_s);
+    {
+        MainWindow first;
+        first.setOfferAutosave(false);
+        QVERIFY(first.openDemo(false));
+        QVERIFY(first.document()->saveAs(good));
+        QVERIFY(first.openStudy(good)); // now in the recent studies
+    }
+    const QString garbage = m_dir.filePath(u"garbage.json"_s);
+    QFile f(garbage);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("this is { not a study");
+    f.close();
+
+    MainWindow w;
+    w.setOfferAutosave(false);
+    w.show();
+    QVERIFY(!w.openFromCommandLine(garbage));
+    QVERIFY2(w.shownError().contains(garbage), qPrintable(w.shownError()));
+    QListWidget* recent = w.recentList();
+    QVERIFY(recent && recent->isVisible());
+    QListWidgetItem* item = nullptr;
+    for (int i = 0; i < recent->count(); ++i)
+        if (recent->item(i)->data(Qt::UserRole).toString() == good)
+            item = recent->item(i);
+    QVERIFY2(item, "the recent study is offered");
+    emit recent->itemActivated(item);
+    QCOMPARE(w.document()->filePath(), good);
+    QVERIFY(w.shownError().isEmpty());
+    QVERIFY(!recent->isVisible());
 }
 
 QTEST_MAIN(TestMainWindow)

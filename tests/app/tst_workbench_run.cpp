@@ -6,6 +6,7 @@
 #include "pages/live_page.h"
 #include "pages/results_page.h"
 #include "pages/verdict_page.h"
+#include "pages/verdict_story_view.h"
 #include "plots/distribution_plot.h"
 #include "plots/live_plot.h"
 #include "plots/verdict_badge.h"
@@ -13,6 +14,7 @@
 #include "workbench_test_util.h"
 
 #include <QProcess>
+#include <QPushButton>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -43,6 +45,7 @@ private slots:
     void shortCpuAbThroughTheRealChild();
     void stopMidRunKeepsFinishedRepetitions();
     void runOnTheFinishedDemoAddsAnAttempt();
+    void addRunsContinuesTheExperimentToTheEstimatedN();
 
 private:
     QString newStudy(const QString& name, int runs);
@@ -166,10 +169,16 @@ void TestWorkbenchRun::runOnTheFinishedDemoAddsAnAttempt()
 {
     // The README's first steps: open the demo, press Run, see a new attempt fill in.
     MainWindow w;
+    int asked = 0;
+    w.setFinishedRunAsker([&](const QString& id, const QString&) {
+        ++asked;
+        return id == u"ab-1"_s ? MainWindow::FinishedRunAnswer::NewAttempt : MainWindow::FinishedRunAnswer::Cancel;
+    });
     w.show();
     QVERIFY(w.openDemo(false));
     QVERIFY(w.document()->saveAs(m_dir.filePath(u"demo.json"_s)));
     w.run();
+    QCOMPARE(asked, 1); // finished: continue it, or a new attempt
     QVERIFY2(w.runController()->isRunning(), qPrintable(w.shownError()));
     QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kRunTimeout);
     QVERIFY2(w.runController()->lastStatus() == u"done"_s, qPrintable(w.shownError()));
@@ -182,6 +191,47 @@ void TestWorkbenchRun::runOnTheFinishedDemoAddsAnAttempt()
     QVERIFY(!kwb::judged_values(*e, "treatment", e->metric).empty());
     const auto engine = kwb::test::engineSampleVerdict(study, *e, e->verdict->paired.has_value());
     QCOMPARE(w.verdictPage()->sampleVerdict(), QString::fromStdString(std::string(to_string(engine.word))));
+}
+
+// Issue 31: an INCONCLUSIVE for too few runs offers "Add runs" (the engine's next step); the button
+// continues the same experiment through `kwb run --continue --runs-per-arm N`, to that n per arm.
+void TestWorkbenchRun::addRunsContinuesTheExperimentToTheEstimatedN()
+{
+    const QString path = newStudy(u"continue.json"_s, 2);
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY2(w.openStudy(path), qPrintable(w.document()->lastError()));
+    w.run();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kRunTimeout);
+    QVERIFY2(w.runController()->lastStatus() == u"done"_s, qPrintable(w.shownError()));
+    const kwb::Experiment* e = w.document()->currentExperiment();
+    QVERIFY(e && e->verdict && e->final_verdict);
+    const kwb::VerdictStory story = kwb::verdict_story(*e->final_verdict, *e->verdict);
+    QCOMPARE(story.word, kwb::VerdictWord::Inconclusive);
+    QCOMPARE(story.next.kind, kwb::NextStepKind::AddRuns);
+    QVERIFY(story.next.runs_per_arm && *story.next.runs_per_arm > 2);
+    const int target = *story.next.runs_per_arm;
+    const std::string id = e->id;
+
+    QCOMPARE(w.currentView(), u"results"_s);
+    QPushButton* addRuns = w.resultsPage()->story()->nextStepButton();
+    QVERIFY(addRuns->isVisible());
+    QCOMPARE(addRuns->text(), QString::fromStdString(story.next.action));
+    QTest::mouseClick(addRuns, Qt::LeftButton);
+    QVERIFY2(w.runController()->isRunning(), qPrintable(w.shownError()));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kRunTimeout);
+    QVERIFY2(w.runController()->lastStatus() == u"done"_s, qPrintable(w.shownError()));
+
+    // The same experiment, now at the estimated n per arm: no new attempt beside it.
+    const kwb::Study& study = w.document()->study();
+    QCOMPARE(study.experiments.size(), size_t {1});
+    e = w.document()->currentExperiment();
+    QCOMPARE(e->id, id);
+    QCOMPARE(e->status, kwb::ExperimentStatus::Done);
+    for (const auto& arm : e->arms)
+        QCOMPARE(static_cast<int>(kwb::judged_values(*e, arm.name, e->metric).size()), target);
+    QCOMPARE(w.resultsPage()->badge()->verdict(), QString::fromLatin1(kwb::to_string(e->final_verdict->word)));
 }
 
 QTEST_MAIN(TestWorkbenchRun)

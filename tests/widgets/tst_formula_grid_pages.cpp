@@ -93,6 +93,35 @@ template<typename T> T* child(QWidget& page, const char* name)
 class TestFormulaGridPages : public QObject {
     Q_OBJECT
 private slots:
+    // Issue 31: before the arms exist the page says where the arm variables come from and offers no
+    // example naming them; once they exist it names the varied parameter's variables, and the
+    // example it offers evaluates.
+    void formulaPageNamesTheVariablesThatExist()
+    {
+        StudyDocument doc;
+        doc.newStudy();
+        FormulaPage page(&doc);
+        page.show();
+        page.refresh();
+        auto* note = child<QLabel>(page, "formulaArmsNote");
+        auto* edit = child<QLineEdit>(page, "formulaEdit");
+        QVERIFY2(note->text().contains(u"once the A/B has its arms"_s), qPrintable(note->text()));
+        QVERIFY(!edit->placeholderText().contains(u"baseline_"_s));
+        auto* table = child<QTableWidget>(page, "formulaVariables");
+        for (int row = 0; row < table->rowCount(); ++row)
+            QVERIFY(!table->item(row, 0)->text().startsWith(u"baseline_"_s));
+
+        doc.mutableStudy() = abStudy();
+        page.refresh();
+        QVERIFY2(note->text().contains(u"baseline_block, treatment_block"_s), qPrintable(note->text()));
+        QVERIFY(!note->text().contains(u"size"_s)); // the varied parameter only, not every one
+        const QString example = edit->placeholderText().mid(edit->placeholderText().indexOf(u"100"_s));
+        QVERIFY2(example.contains(u"baseline_block"_s), qPrintable(example));
+        QTest::keyClicks(edit, example);
+        QVERIFY2(child<QLabel>(page, "formulaError")->text().isEmpty(), qPrintable(example));
+        QCOMPARE(*doc.study().prediction.predicted_delta_pct, 75.0);
+    }
+
     void formulaIsEvaluatedAsTyped()
     {
         StudyDocument doc;

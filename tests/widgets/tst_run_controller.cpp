@@ -38,6 +38,7 @@ private slots:
     void devicesRunFollowsInterleavedCells();
     void realKwbSpreadsACpuGridOverTwoDevices();
     void devicesHoldOnAHostToo();
+    void continueAddsRunsToTheFinishedExperiment();
 
 private:
     QTemporaryDir m_dir;
@@ -329,6 +330,31 @@ void TestRunController::devicesHoldOnAHostToo()
     QVERIFY(args.open(QIODevice::ReadOnly));
     QCOMPARE(QString::fromUtf8(args.readAll().trimmed()),
         QString(u"run "_s + m_path + u" --json-progress --host gpu-01 --devices 0,1"_s));
+    qunsetenv("FAKE_KWB_ARGS");
+}
+
+// Issue 31: Add runs is `kwb run STUDY --continue --runs-per-arm N`; without N, kwb's own target.
+void TestRunController::continueAddsRunsToTheFinishedExperiment()
+{
+    qputenv("FAKE_KWB_MODE", "done");
+    const QString argsFile = m_dir.filePath(u"continue-args.txt"_s);
+    qputenv("FAKE_KWB_ARGS", argsFile.toUtf8());
+    StudyDocument doc;
+    QVERIFY(doc.load(m_path));
+    LiveSeries live;
+    RunController run(&doc, &live);
+    run.setProgram(kFake);
+    QSignalSpy finished(&run, &RunController::finished);
+    QVERIFY(run.startContinue(21));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
+    QVERIFY(run.startContinue(std::nullopt));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kTimeout);
+    QFile args(argsFile);
+    QVERIFY(args.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(args.readAll().trimmed()).split(u'\n'),
+        QStringList({u"run "_s + m_path + u" --json-progress --continue --runs-per-arm 21"_s,
+            u"run "_s + m_path + u" --json-progress --continue"_s}));
+    QCOMPARE(RunController::continueOptions(3), QStringList({u"--continue"_s, u"--runs-per-arm"_s, u"3"_s}));
     qunsetenv("FAKE_KWB_ARGS");
 }
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The editable phase pages, driven offscreen by objectName: every edit lands in the study through
 // an undo command, and every gate the pages show is the engine's (study/gates.h).
+#include "models/device_probe.h"
 #include "models/study_document.h"
 #include "pages/ab_page.h"
+#include "pages/hardware_page.h"
 #include "pages/target_page.h"
 #include "pages/tradeoff_page.h"
 #include "pages/verdict_page.h"
@@ -34,6 +36,7 @@ private slots:
     void targetPageFillsTheTargetAndUndoes();
     void tradeoffPageAgreesWithTheVerdict();
     void abPageBuildsASingleVariableAb();
+    void cpuStudyGetsTheCpuSheet();
     void verdictPageShowsTheMissingGates();
     void verdictPageShowsTheDevicesAaHistory();
     void verdictPageShowsTheMetricDiff();
@@ -92,6 +95,18 @@ void TestWizardPages::targetPageFillsTheTargetAndUndoes()
     QVERIFY(page.findChild<QLineEdit*>(u"targetGoal"_s)->text().isEmpty());
     doc.undoStack()->redo();
     QCOMPARE(doc.study().target.goal, std::optional<double>(20));
+
+    // Issue 31: the study's name is editable, and every page's heading says it.
+    auto* name = page.findChild<QLineEdit*>(u"studyName"_s);
+    QCOMPARE(name->text(), QString::fromStdString(doc.study().name));
+    type(name, u"gemm block 32 vs 128"_s);
+    QCOMPARE(doc.study().name, std::string("gemm block 32 vs 128"));
+    QCOMPARE(page.findChild<QLabel*>(u"pageStudyName"_s)->text(), u"gemm block 32 vs 128"_s);
+    type(name, u"  "_s); // a study keeps a name
+    QCOMPARE(doc.study().name, std::string("gemm block 32 vs 128"));
+    QCOMPARE(name->text(), u"gemm block 32 vs 128"_s);
+    doc.undoStack()->undo();
+    QCOMPARE(page.findChild<QLabel*>(u"pageStudyName"_s)->text(), QString::fromStdString(doc.study().name));
 }
 
 void TestWizardPages::tradeoffPageAgreesWithTheVerdict()
@@ -165,6 +180,24 @@ void TestWizardPages::abPageBuildsASingleVariableAb()
     arms->item(rowOf(u"block"_s), 2)->setText(u"128"_s);
     QVERIFY(doc.study().experiments[0].arms[1].params.at("block") == nlohmann::json(128));
     QVERIFY(page.findChild<QLabel*>(u"armDiff"_s)->text().contains(u"only block differs"_s));
+    {
+        // Issue 31: New A/B keeps what the page showed (block), not the workload's first parameter.
+        StudyDocument other;
+        other.newStudy();
+        other.mutableStudy().experiments = doc.study().experiments;
+        Sample sample;
+        sample.arm = "baseline";
+        sample.metrics["time_ms"] = 1;
+        other.mutableStudy().experiments[0].samples.push_back(sample);
+        AbPage again(&other, nullptr, nullptr);
+        again.show();
+        again.refresh();
+        QCOMPARE(again.variedParameter(), u"block"_s);
+        QTest::mouseClick(again.findChild<QPushButton*>(u"createAb"_s), Qt::LeftButton);
+        QCOMPARE(other.study().experiments.size(), size_t(2));
+        QCOMPARE(again.variedParameter(), u"block"_s);
+        QCOMPARE(again.findChild<QComboBox*>(u"abVaried"_s)->currentText(), u"block"_s);
+    }
 
     // A second changed variable is refused, and the study keeps one.
     const nlohmann::json before = doc.study().experiments[0].arms[1].params;
@@ -191,6 +224,42 @@ void TestWizardPages::abPageBuildsASingleVariableAb()
     QCOMPARE(doc.study().experiments[0].plan.stop, StopRule::Decision);
 }
 
+// Issue 31: a CPU study's hardware page checks against its CPU, not the first catalogue GPU, and
+// shows no GPU traps (FP8/FP4, tiles), recorded or computed; a GPU part can still be picked.
+void TestWizardPages::cpuStudyGetsTheCpuSheet()
+{
+    StudyDocument doc;
+    doc.newStudy();
+    doc.edit(u"cpu study"_s, [](Study& s) {
+        s.hardware.devices = nlohmann::json::array({{{"kind", "cpu"}, {"name", "Intel(R) Xeon(R) Processor"}}});
+        s.hardware.warnings = {"FP8 needs sm_89 or newer: this GPU has no FP8 tensor cores"};
+        Experiment e;
+        e.id = "ab-1";
+        e.workload = "gemm";
+        e.backend = "cpu";
+        e.device = {"cpu", "Intel(R) Xeon(R) Processor", "", std::nullopt, ""};
+        e.arms = {{"baseline", {{"block", 32}}}, {"treatment", {{"block", 128}}}};
+        Sample a;
+        a.arm = "baseline";
+        a.metrics["time_ms"] = 1;
+        e.samples.push_back(a);
+        s.experiments.push_back(e);
+    });
+    DeviceProbe probe;
+    probe.setResult(R"({"devices": [{"kind": "cpu", "name": "Intel(R) Xeon(R) Processor"}]})", "no CUDA driver");
+    HardwarePage page(&doc, &probe);
+    page.refresh();
+    QVERIFY(page.isCpuStudy());
+    QCOMPARE(page.limitsKey(), u"cpu"_s);
+    const QString warnings = page.findChild<QLabel*>(u"hardwareWarnings"_s)->text();
+    QVERIFY2(!warnings.contains(u"FP8"_s) && !warnings.contains(u"FP4"_s), qPrintable(warnings));
+    QVERIFY(page.findChild<QComboBox*>(u"hardwareLimitsOf"_s)->currentText().contains(u"Xeon"_s));
+    // A GPU study is not: the same study with a CUDA device recorded.
+    doc.edit(u"gpu"_s, [](Study& s) { s.experiments[0].device = {"cuda", "NVIDIA H200", "GPU-1", 0, ""}; });
+    QVERIFY(!page.isCpuStudy());
+    QVERIFY(page.limitsKey() != u"cpu"_s);
+}
+
 void TestWizardPages::verdictPageShowsTheMissingGates()
 {
     StudyDocument doc;
@@ -211,6 +280,19 @@ void TestWizardPages::verdictPageShowsTheMissingGates()
     QVERIFY(page.gatesText().contains(u"tradeoff: none named"_s));
     QVERIFY(page.gatesText().contains(u"prediction"_s));
     QVERIFY(!page.gatesText().contains(u"Flags: none"_s));
+
+    // Issue 31: gates now and gates then. Naming a tradeoff after the run meets the gate now; the
+    // attempt's line still says it ran without one, with when it ran.
+    doc.edit(u"tradeoff"_s, [](Study& s) { s.tradeoffs = {{"loc-complexity", true, "a second code path"}}; });
+    const QStringList lines = page.gatesText().split(u'\n');
+    const auto nowEnd = lines.indexOf(u"Gates when each attempt ran:"_s);
+    QVERIFY2(lines.first().startsWith(u"Gates now: ✔ "_s) && nowEnd > 0, qPrintable(page.gatesText()));
+    const QStringList now = lines.mid(0, nowEnd);
+    QVERIFY2(now.first().contains(u"tradeoff (phase 7)"_s), qPrintable(page.gatesText()));
+    QVERIFY(!now.join(u'\n').contains(u"tradeoff: none named"_s));
+    const QString then = lines.mid(nowEnd + 1).join(u'\n');
+    QVERIFY2(
+        then.startsWith(u"ab-1 (time not recorded): "_s) && then.contains(u"tradeoff: none named"_s), qPrintable(then));
 }
 
 // The A/A history of the experiment's device, read through the engine from XDG_STATE_HOME: a

@@ -77,7 +77,20 @@ bool RunController::start()
     return startChild(m_devices.isEmpty() ? QStringList {} : QStringList {u"--devices"_s, m_devices}, {}, true);
 }
 
-bool RunController::startOnHost(const RemoteHost& host)
+QStringList RunController::continueOptions(std::optional<int> perArm)
+{
+    QStringList options {u"--continue"_s};
+    if (perArm)
+        options << u"--runs-per-arm"_s << QString::number(*perArm);
+    return options;
+}
+
+bool RunController::startContinue(std::optional<int> perArm)
+{
+    return startChild(continueOptions(perArm), {}, true);
+}
+
+bool RunController::startOnHost(const RemoteHost& host, const QStringList& extra)
 {
     if (host.destination.isEmpty()) {
         m_lastError = tr("the host has no ssh destination");
@@ -87,7 +100,7 @@ bool RunController::startOnHost(const RemoteHost& host)
     QStringList options = host.kwbArguments();
     if (!m_devices.isEmpty())
         options << u"--devices"_s << m_devices;
-    return startChild(options, host.destination, true);
+    return startChild(options + extra, host.destination, true);
 }
 
 bool RunController::reattach()

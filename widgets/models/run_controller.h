@@ -8,6 +8,7 @@
 #include <QMap>
 #include <QObject>
 #include <QProcess>
+#include <optional>
 
 class QFileSystemWatcher;
 class QTimer;
@@ -56,11 +57,17 @@ public:
 
     // Saves unsaved edits, then starts the child. False (with lastError()) when it cannot.
     bool start();
+    // Adds runs to the finished experiment: `kwb run STUDY --continue [--runs-per-arm N]
+    // --json-progress`, the same experiment in the same order (the verdict's next step, "Add
+    // runs"); without `perArm`, to the verdict's own estimate.
+    bool startContinue(std::optional<int> perArm);
+    static QStringList continueOptions(std::optional<int> perArm); // --continue [--runs-per-arm N]
     // SIGINT: the child finishes the current repetition, saves and exits 130.
     void stop();
     // The same run on an ssh host (docs/remote.md): `kwb run STUDY --host ... --json-progress`
     // relays the remote stream into the same live views; the study is reloaded when it is back.
-    bool startOnHost(const RemoteHost& host);
+    // `extra`: more of kwb run's options, passed on to the remote kwb (--continue, --runs-per-arm).
+    bool startOnHost(const RemoteHost& host, const QStringList& extra = {});
     // Follows the remote run that owns the study (`kwb run STUDY --attach --json-progress`): after
     // a dropped connection, or when a study whose run is away is opened. The stream is replayed
     // from its start, so the live views are whole.

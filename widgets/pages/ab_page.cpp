@@ -203,7 +203,11 @@ int AbPage::experimentIndex() const
 void AbPage::createExperiment()
 {
     const std::string workload = m_workload->currentText().toStdString();
-    m_varied.clear();
+    // New A/B keeps what the page showed: the same workload keeps its varied parameter (the new
+    // arms are equal, so nothing else would say which one the page was varying).
+    const int shownIndex = experimentIndex();
+    if (shownIndex < 0 || document()->study().experiments[static_cast<size_t>(shownIndex)].workload != workload)
+        m_varied.clear();
     // Its controls are measured for the device the engine would run it on.
     Experiment made = makeAbExperiment(document()->study(), workload);
     const DeviceIdentity device = m_probe ? m_probe->runningDevice(made) : DeviceIdentity {};
@@ -375,7 +379,7 @@ void AbPage::refresh()
         for (const auto& [k, v] : arm.params.items())
             if (!names.contains(qs(k)))
                 names << qs(k);
-    if (m_varied.isEmpty() && !names.isEmpty())
+    if ((m_varied.isEmpty() || !names.contains(m_varied)) && !names.isEmpty())
         m_varied = names.first();
     m_variedBox->clear();
     m_variedBox->addItems(names);

@@ -2,10 +2,14 @@
 #include "pages/formula_page.h"
 
 #include "formula/formula_templates.h"
+#include "formula/formula_variables.h"
 #include "formula/prediction.h"
 #include "hardware/gpu_catalogue.h"
 #include "models/json_convert.h"
 #include "models/study_document.h"
+#include "models/workload_catalog.h"
+#include "study/arm_diff.h"
+#include "study/arm_roles.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -51,7 +55,6 @@ FormulaPage::FormulaPage(StudyDocument* document, QWidget* parent)
     m_formula = new QLineEdit(this);
     m_formula->setObjectName(u"formulaEdit"_s);
     m_formula->setFont(QFont(u"monospace"_s));
-    m_formula->setPlaceholderText(tr("e.g. 100 * (1 - baseline_block / treatment_block)"));
     m_formula->setToolTip(tr("Playbook phase 4: predicted delta % = f(hardware constants, workload constants, "
                              "tunable), with its magnitude, not just its sign. Positive = better. No formula, no "
                              "run. Evaluated live (muParser); an error points at the bad token."));
@@ -86,6 +89,11 @@ FormulaPage::FormulaPage(StudyDocument* document, QWidget* parent)
     m_variables->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_variables->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     body()->addWidget(m_variables, 1);
+    // Which arm variables exist: the varied parameter's names once phase 5 has arms, and before
+    // that a line saying they come with the arms (an example naming them would fail until then).
+    m_armsNote = valueLabel(this);
+    m_armsNote->setObjectName(u"formulaArmsNote"_s);
+    body()->addWidget(m_armsNote);
     auto* addRow = new QHBoxLayout;
     m_newName = new QLineEdit(this);
     m_newName->setObjectName(u"newVariableName"_s);
@@ -202,6 +210,49 @@ void FormulaPage::removeVariable()
     apply(tr("Remove the variable %1").arg(qs(name)), [name](Study& s) { s.prediction.variables.erase(name); });
 }
 
+QStringList FormulaPage::variedNames() const
+{
+    // The arm diff is the engine's (study/arm_diff.h); its parameters are variables when numeric.
+    QStringList names;
+    const Experiment* e = formula_experiment(document()->study());
+    const AbArms pair = e ? ab_arms(*e) : AbArms {};
+    if (!pair)
+        return names;
+    // The variable of a parameter is the engine's (arm_variables: baseline_<formula name>).
+    const auto arms = arm_variables(*e);
+    for (const auto& d : diff_arm_pair(*pair.baseline, *pair.treatment, experimentDefaults(*e)).differences)
+        for (const FormulaVariable& v : arms)
+            if (v.source == "baseline arm" && v.note.rfind("parameter '" + d.name + "'", 0) == 0)
+                names << qs(v.name.substr(std::string_view("baseline_").size()));
+    return names;
+}
+
+void FormulaPage::refreshArmsNote(const PredictionResult& r)
+{
+    const bool armsExist = std::any_of(r.variables.begin(), r.variables.end(),
+        [](const FormulaVariable& v) { return v.name.rfind("baseline_", 0) == 0 && v.source == "baseline arm"; });
+    const QStringList varied = variedNames();
+    if (!varied.isEmpty()) {
+        const QString& v = varied.front();
+        m_formula->setPlaceholderText(tr("e.g. 100 * (1 - baseline_%1 / treatment_%1)").arg(v));
+        QStringList pairs;
+        for (const QString& name : varied)
+            pairs << u"baseline_%1, treatment_%1"_s.arg(name);
+        setValue(m_armsNote, tr("The varied parameter: %1 (from the arms of phase 5).").arg(pairs.join(u"; "_s)));
+    } else if (armsExist) {
+        m_formula->setPlaceholderText(tr("e.g. 100 * (1 - t_baseline / t_treatment), with your own constants"));
+        setValue(m_armsNote,
+            tr("The arms' numeric parameters are variables (baseline_<name>, treatment_<name>); "
+               "no numeric parameter differs between them yet (phase 5)."));
+    } else {
+        m_formula->setPlaceholderText(tr("e.g. 100 * (1 - t_baseline / t_treatment), with your own constants"));
+        setValue(m_armsNote,
+            tr("The arms' parameters (baseline_<name>, treatment_<name>) become variables once the "
+               "A/B has its arms (phase 5); until then the hardware constants and yours are "
+               "listed."));
+    }
+}
+
 void FormulaPage::refresh()
 {
     const Study& study = document()->study();
@@ -233,6 +284,8 @@ void FormulaPage::refresh()
         text += tr("  (%1, %2; positive = better)").arg(qs(study.target.metric), direction);
         setValue(m_predicted, text);
     }
+
+    refreshArmsNote(r);
 
     m_filling = true;
     m_variables->setRowCount(static_cast<int>(r.variables.size()));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "formula/prediction.h"
 #include "pages/phase_page.h"
 #include "study/study.h"
 
@@ -25,6 +26,8 @@ public:
 
 private:
     void formulaEdited(const QString& text);
+    QStringList variedNames() const; // the varied parameters that are formula variables
+    void refreshArmsNote(const PredictionResult& result);
     void applyTemplate();
     void gpuChosen(int index);
     void variableEdited(QTableWidgetItem* item);
@@ -41,6 +44,7 @@ private:
     QLabel* m_predicted;
     QLineEdit* m_rationale;
     QTableWidget* m_variables;
+    QLabel* m_armsNote;
     QLineEdit* m_newName;
     QLineEdit* m_newValue;
     QPushButton* m_add;

@@ -207,11 +207,44 @@ bool HardwarePage::chooseLimits(const QString& key)
     return true;
 }
 
+bool HardwarePage::isCpuStudy() const
+{
+    const Experiment* e = document()->currentExperiment();
+    if (!e)
+        return false;
+    if (!e->device.empty())
+        return e->device.kind == "cpu";
+    if (e->backend == "cpu")
+        return true;
+    const DeviceIdentity here = m_probe && m_probe->isFinished() ? m_probe->runningDevice(*e) : DeviceIdentity {};
+    return here.kind == "cpu";
+}
+
+// The CPU's device object: the one the study recorded, else the one detected here.
+static nlohmann::json cpuDevice(const Study& study, const QJsonArray& detected)
+{
+    for (const auto& d : study.hardware.devices)
+        if (d.is_object() && d.value("kind", std::string()) == "cpu")
+            return d;
+    for (const auto& d : detected)
+        if (d.toObject().value("kind"_L1).toString() == "cpu"_L1) {
+            auto device = nlohmann::json::parse(QJsonDocument(d.toObject()).toJson().toStdString(), nullptr, false);
+            if (device.is_object())
+                return device;
+        }
+    return {{"kind", "cpu"}, {"name", "CPU"}};
+}
+
 void HardwarePage::fillChoices()
 {
     const QSignalBlocker block(m_limitsOf);
     m_limitsOf->clear();
     const auto& hw = document()->study().hardware;
+    // A CPU study is checked against its CPU: the GPU parts stay below for planning a GPU run.
+    if (isCpuStudy())
+        m_limitsOf->addItem(tr("%1 (the study's CPU: no GPU limits apply)")
+                                .arg(qs(cpuDevice(document()->study(), m_probe->devices()).value("name", ""))),
+            u"cpu"_s);
     for (size_t i = 0; i < hw.devices.size(); ++i)
         if (gpu_limits(hw.devices[i]))
             m_limitsOf->addItem(
@@ -240,6 +273,8 @@ nlohmann::json HardwarePage::chosenDevice() const
     const nlohmann::json none = nlohmann::json::object();
     const QString key = limitsKey();
     const QString rest = key.section(u':', 1);
+    if (key == u"cpu"_s)
+        return cpuDevice(document()->study(), m_probe->devices());
     if (key.startsWith(u"recorded:"_s)) {
         const auto& devices = document()->study().hardware.devices;
         const size_t i = rest.toULong();
@@ -309,7 +344,9 @@ void HardwarePage::showPeaks(const nlohmann::json& device)
     m_peaks->setFixedHeight(height);
     const bool anyMeasured = std::any_of(rows.begin(), rows.end(), [](const PeakRow& p) { return p.measured; });
     setValue(m_peaksNote,
-        rows.empty()      ? tr("No peaks: the catalogue does not know this GPU.")
+        limitsKey() == u"cpu"_s ? tr("A CPU study: its CPU's sheet is below (cores, caches); GPU datasheet peaks and "
+                                     "tile traps do not apply. Pick a GPU part above to plan a GPU run.")
+            : rows.empty()      ? tr("No peaks: the catalogue does not know this GPU.")
             : anyMeasured ? tr("Measured ceilings are what a roofline is drawn against; datasheets quote boost clocks.")
             : limitsKey().startsWith(u"part:"_s)
             ? tr("Datasheet figures of the catalogue part; measured ceilings exist only for a device (kwb calibrate).")
@@ -331,8 +368,10 @@ void HardwarePage::showTraps(const nlohmann::json& device)
                 rules << qs(w.rule);
         }
     }
+    // The recorded warnings are a GPU's traps: a CPU study checked against its CPU has none.
+    const bool cpu = limitsKey() == u"cpu"_s;
     for (const auto& w : document()->study().hardware.warnings)
-        if (!warnings.contains(u"⚠ "_s + qs(w)))
+        if (!cpu && !warnings.contains(u"⚠ "_s + qs(w)))
             warnings << u"⚠ "_s + qs(w) + tr(" (recorded)");
     // The engine's same_device rule: samples of one device model must not be continued on another.
     if (m_probe->isFinished())
@@ -344,9 +383,11 @@ void HardwarePage::showTraps(const nlohmann::json& device)
                                 .arg(qs(e.id), qs(describe(e.device)), qs(describe(now)));
         }
     setValue(m_occupancy,
-        occupancy.isEmpty() ? tr("No GPU configuration in the study: an A/B of a CUDA workload with tile parameters "
-                                 "(gemm block_m, block_n, block_k, stages) is checked here.")
-                            : occupancy.join(u'\n'));
+        cpu ? tr("A CPU study: GPU occupancy (blocks per SM) does not apply.")
+            : occupancy.isEmpty()
+            ? tr("No GPU configuration in the study: an A/B of a CUDA workload with tile parameters "
+                 "(gemm block_m, block_n, block_k, stages) is checked here.")
+            : occupancy.join(u'\n'));
     setValue(m_warnings, warnings.isEmpty() ? tr("none") : warnings.join(u'\n'));
     m_warnings->setToolTip(rules.join(u'\n'));
 }

@@ -26,6 +26,10 @@ public:
     // The GPU whose limits the page checks ("recorded:0", "detected:1", "part:H200"), for tests.
     QString limitsKey() const;
     bool chooseLimits(const QString& key);
+    // Whether the study runs on a CPU: its experiment's recorded device, else the device the
+    // engine's backend rule would run it on here (workloads/backend_choice.h through the probe).
+    // A CPU study gets the CPU's sheet ("cpu") and no GPU traps.
+    bool isCpuStudy() const;
 
 private:
     static void fill(QTreeWidget* tree, const QJsonArray& devices, const QString& gpuUnavailable = {});

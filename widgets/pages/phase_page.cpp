@@ -3,6 +3,7 @@
 
 #include "models/study_document.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableWidget>
@@ -25,8 +26,19 @@ PhasePage::PhasePage(StudyDocument* document, const QString& title, const QStrin
     m_rule = new QLabel(rule, this);
     m_rule->setWordWrap(true);
     m_rule->setForegroundRole(QPalette::PlaceholderText); // muted, and readable in a dark palette
-    outer->addWidget(heading);
+    // The study's name beside every heading: screenshots and printouts say which study they show.
+    auto* headingRow = new QHBoxLayout;
+    headingRow->addWidget(heading, 1);
+    auto* studyName = new QLabel(this);
+    studyName->setObjectName(u"pageStudyName"_s);
+    studyName->setForegroundRole(QPalette::PlaceholderText);
+    studyName->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    headingRow->addWidget(studyName, 0, Qt::AlignRight | Qt::AlignVCenter);
+    outer->addLayout(headingRow);
     outer->addWidget(m_rule);
+    const auto showName = [studyName, document] { studyName->setText(QString::fromStdString(document->study().name)); };
+    showName();
+    connect(document, &StudyDocument::changed, studyName, showName);
     m_body = new QVBoxLayout;
     outer->addLayout(m_body, 1);
     // The slot runs later, after the derived constructor, so the virtual call is safe.

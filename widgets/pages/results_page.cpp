@@ -6,11 +6,13 @@
 #include "models/json_convert.h"
 #include "models/study_document.h"
 #include "models/workload_catalog.h"
+#include "pages/verdict_story_view.h"
 #include "plots/distribution_plot.h"
 #include "plots/sigma_chart.h"
 #include "plots/verdict_badge.h"
 #include "study/arm_diff.h"
 #include "study/arm_roles.h"
+#include "study/device_identity.h"
 #include "verdict/verdict_json.h"
 
 #include <QHBoxLayout>
@@ -32,21 +34,11 @@ ResultsPage::ResultsPage(StudyDocument* document, QWidget* parent)
 {
     setObjectName(u"resultsPage"_s);
     // The verdict sits beside the numbers it comes from: the end of a run lands on this view.
-    auto* top = new QHBoxLayout;
-    auto* texts = new QVBoxLayout;
     m_summary = valueLabel(this);
-    m_badgeReason = valueLabel(this);
-    texts->addWidget(m_summary);
-    texts->addWidget(m_badgeReason);
-    m_badge = new VerdictBadge(this);
-    m_badge->setObjectName(u"resultsVerdictBadge"_s);
-    m_badge->setMinimumSize(180, 48);
-    QFont f = m_badge->font();
-    f.setPointSizeF(f.pointSizeF() * 0.7);
-    m_badge->setFont(f);
-    top->addLayout(texts, 1);
-    top->addWidget(m_badge);
-    body()->addLayout(top);
+    body()->addWidget(m_summary);
+    m_story = new VerdictStoryView(this);
+    m_story->badge()->setObjectName(u"resultsVerdictBadge"_s);
+    body()->addWidget(m_story);
     auto* columns = new QHBoxLayout;
     m_plot = new DistributionPlot(this);
     auto* right = new QWidget(this);
@@ -75,6 +67,23 @@ ResultsPage::ResultsPage(StudyDocument* document, QWidget* parent)
     body()->addLayout(columns, 1);
 }
 
+// Where the experiment ran: the device identity the run recorded (a command or worker arm on a GPU
+// is on that GPU, whatever its backend setting says), else its backend setting until it has run.
+QString ResultsPage::ranOn(const Experiment& e)
+{
+    return e.device.empty() ? qs(e.backend) : qs(describe(e.device));
+}
+
+QString ResultsPage::summaryText() const
+{
+    return m_summary->text();
+}
+
+VerdictBadge* ResultsPage::badge() const
+{
+    return m_story->badge();
+}
+
 void ResultsPage::refresh()
 {
     const Experiment* e = document()->currentExperiment();
@@ -97,17 +106,9 @@ void ResultsPage::refresh()
     m_table->setFixedHeight(tableHeight);
     m_plot->setDistributions(arms, e ? qs(e->metric) : QString(), unit);
     const SampleVerdict* verdict = e && e->verdict ? &*e->verdict : nullptr;
-    const FinalVerdict* final = e && e->final_verdict ? &*e->final_verdict : nullptr;
     // The chart takes the verdict's JSON form (its API, shared with the tests of the plots).
     m_sigma->setVerdict(verdict ? toQJsonObject(to_json(*verdict)) : QJsonObject {});
-    // The final verdict when there is one (it is the study's answer), else the sample verdict.
-    const std::vector<std::string>* reasons = final ? &final->reasons : verdict ? &verdict->reasons : nullptr;
-    m_badge->setVerdict(final ? QString::fromLatin1(to_string(final->word))
-            : verdict         ? QString::fromLatin1(to_string(verdict->word))
-                              : QString());
-    setValue(m_badgeReason,
-        !reasons || reasons->empty() ? QString()
-                                     : (final ? tr("Final verdict: ") : tr("Sample verdict: ")) + qs(reasons->front()));
+    m_story->setExperiment(e);
     // The tests' own numbers, as the verdict engine computed them, for whoever asks "significant?".
     const auto number
         = [](const std::optional<double>& v, int decimals) { return v ? QString::number(*v, 'g', decimals) : u"–"_s; };
@@ -129,9 +130,8 @@ void ResultsPage::refresh()
                             .arg(qs(d.name), d.baseline.is_null() ? u"–"_s : qs(d.baseline.dump()),
                                 d.treatment.is_null() ? u"–"_s : qs(d.treatment.dump()));
     setValue(m_summary,
-        tr("%1 · %2 on %3 · %4%5 · sample verdict %6")
-            .arg(qs(e->id), qs(e->workload), qs(e->backend), qs(std::string(to_string(e->status))), variable,
-                !verdict ? tr("not yet judged") : QString::fromLatin1(to_string(verdict->word))));
+        tr("%1 · %2 on %3 · %4%5")
+            .arg(qs(e->id), qs(e->workload), ranOn(*e), qs(std::string(to_string(e->status))), variable));
 }
 
 } // namespace kwb::gui

@@ -50,6 +50,21 @@ TargetPage::TargetPage(StudyDocument* document, QWidget* parent)
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
 
+    // The study's name: the window's title, every page's heading and the reports say it.
+    m_name = new QLineEdit(this);
+    m_name->setObjectName(u"studyName"_s);
+    m_name->setPlaceholderText(tr("what this study answers, e.g. \"gemm block_n 128 vs 256 on H200\""));
+    m_name->setToolTip(tr("The study's name: in the window's title, the pages and the reports"));
+    form->addRow(tr("Study name"), m_name);
+    connect(m_name, &QLineEdit::editingFinished, this, [this] {
+        const std::string name = m_name->text().trimmed().toStdString();
+        if (name.empty() || name == this->document()->study().name) {
+            m_name->setText(qs(this->document()->study().name)); // a study always has a name
+            return;
+        }
+        this->document()->edit(tr("Rename the study"), [name](Study& s) { s.name = name; });
+    });
+
     m_workloadBox = new QComboBox(this);
     m_workloadBox->setObjectName(u"targetWorkload"_s);
     m_workloadBox->addItems(workloadNames());
@@ -199,6 +214,8 @@ void TargetPage::refresh()
 {
     const auto& study = document()->study();
     const auto& t = study.target;
+    if (!m_name->hasFocus() && m_name->text() != qs(study.name))
+        m_name->setText(qs(study.name));
     const Experiment* e = document()->currentExperiment();
     {
         const QSignalBlocker block(m_workloadBox);

@@ -25,6 +25,7 @@ private:
     void textEdited(QLineEdit* edit, std::string Target::*field, const QString& what);
     void profileChosen();
 
+    QLineEdit* m_name;
     QComboBox* m_workloadBox;
     QComboBox* m_metricBox;
     QLabel* m_direction;

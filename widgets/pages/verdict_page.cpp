@@ -4,10 +4,12 @@
 #include "models/arm_stats_model.h"
 #include "models/json_convert.h"
 #include "models/study_document.h"
+#include "pages/verdict_story_view.h"
 #include "plots/sigma_chart.h"
 #include "plots/verdict_badge.h"
 #include "run/aa_history.h"
 #include "study/arm_roles.h"
+#include "study/attempt_gates.h"
 #include "study/gates.h"
 #include "verdict/aa_verdict.h"
 #include "verdict/metric_diff.h"
@@ -60,14 +62,13 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
 {
     setObjectName(u"verdictPage"_s);
     auto* grid = new QGridLayout;
-    grid->addWidget(sectionLabel(tr("Final verdict (after the study's rules)"), this), 0, 0);
-    grid->addWidget(sectionLabel(tr("Sample verdict (kwb verdict on the same samples and profile)"), this), 0, 1);
-    m_final = new VerdictBadge(this);
-    m_final->setObjectName(u"finalVerdictBadge"_s);
-    m_sample = new VerdictBadge(this);
-    m_sample->setObjectName(u"sampleVerdictBadge"_s);
-    grid->addWidget(m_final, 1, 0);
-    grid->addWidget(m_sample, 1, 1);
+    // One badge: the final verdict as a story (the engine's sentences); the sample verdict is its
+    // secondary line, and below both lists of reasons in full.
+    m_story = new VerdictStoryView(this);
+    m_story->badge()->setObjectName(u"finalVerdictBadge"_s);
+    grid->addWidget(m_story, 0, 0, 1, 2);
+    grid->addWidget(sectionLabel(tr("Every reason of the final verdict"), this), 1, 0);
+    grid->addWidget(sectionLabel(tr("The numbers alone (kwb verdict on the same samples and profile)"), this), 1, 1);
     m_finalReasons = valueLabel(this);
     m_finalReasons->setObjectName(u"finalReasons"_s);
     m_sampleReasons = valueLabel(this);
@@ -223,12 +224,12 @@ QString VerdictPage::aaHistoryText() const
 
 QString VerdictPage::finalVerdict() const
 {
-    return m_final->verdict();
+    return m_story->badge()->verdict();
 }
 
 QString VerdictPage::sampleVerdict() const
 {
-    return m_sample->verdict();
+    return m_sampleWord;
 }
 
 void VerdictPage::refresh()
@@ -236,8 +237,8 @@ void VerdictPage::refresh()
     const Experiment* e = document()->currentExperiment();
     const SampleVerdict* sample = e && e->verdict ? &*e->verdict : nullptr;
     const FinalVerdict* final = e && e->final_verdict ? &*e->final_verdict : nullptr;
-    m_final->setVerdict(final ? word(final->word) : QString());
-    m_sample->setVerdict(sample ? word(sample->word) : QString());
+    m_story->setExperiment(e);
+    m_sampleWord = sample ? word(sample->word) : QString();
     setValue(
         m_finalReasons, final ? bullets(final->reasons) : tr("No final verdict yet: run the experiment to the end."));
     setValue(m_sampleReasons, sample ? bullets(sample->reasons) : tr("No sample verdict yet."));
@@ -307,29 +308,40 @@ void VerdictPage::refresh()
     // The chart takes the verdict's JSON form (its API, shared with the tests of the plots).
     m_sigma->setVerdict(sample ? toQJsonObject(to_json(*sample)) : QJsonObject {});
 
-    // The gates: what the run recorded as skipped, and what the study still lacks now (the
-    // engine's study_gates), so a study run with no target, prediction or tradeoff says so here.
+    // Gates now and gates then: each gate's state now (the engine's study_gates), and apart from
+    // it what each attempt ran without, with its time (study/attempt_gates.h). The recorded list is
+    // history: a gate met since (a profile taken on phase 3 after the run) is met now.
     QStringList gates;
     if (e) {
         const auto& study = document()->study();
-        QStringList now;
+        // The met gates on one line, each unmet one on its own with its reason.
+        QStringList met;
+        QStringList unmet;
         for (const Gate& g : study_gates(study, *e))
-            if (!g.met)
-                now << u"✘ "_s + qs(g.reason);
-        if (!e->missing_gates.empty()) {
-            gates << tr("Gates skipped when this attempt ran:");
-            for (const auto& g : e->missing_gates)
-                gates << u"✘ "_s + qs(g);
-        } else if (!e->samples.empty()) {
-            gates << tr("✔ Every gate was met when this attempt ran.");
-        }
-        if (!now.isEmpty() && e->missing_gates.empty()) {
-            gates << tr("Gates the study does not meet now:");
-            gates << now;
+            if (g.met)
+                met << tr("%1 (phase %2)").arg(qs(g.id)).arg(g.phase);
+            else
+                unmet << u"✘ "_s + qs(g.reason);
+        gates << (met.isEmpty() ? tr("Gates now:") : tr("Gates now: ✔ %1").arg(met.join(u" · "_s)));
+        gates << unmet;
+        const auto then = attempt_gates(study);
+        if (!then.empty())
+            gates << tr("Gates when each attempt ran:");
+        for (const AttemptGates& a : then) {
+            const QString when = a.ran_at.empty() ? tr("time not recorded") : qs(a.ran_at);
+            if (a.missing.empty()) {
+                gates << tr("%1 (%2): ✔ every gate was met").arg(qs(a.experiment_id), when);
+                continue;
+            }
+            QStringList missing;
+            for (const auto& g : a.missing)
+                missing << u"✘ "_s + qs(g);
+            gates << tr("%1 (%2): %3").arg(qs(a.experiment_id), when, missing.join(u"; "_s));
         }
     }
     setValue(m_gates, gates.join(u'\n'));
-    m_gates->setToolTip(tr("The playbook's gates (methodology phases 1-7); kwb run records the ones a study skipped"));
+    m_gates->setToolTip(tr("The playbook's gates (methodology phases 1-7): their state now, and the ones each attempt "
+                           "ran without as kwb run recorded them then"));
 
     m_filling = true;
     const auto& ledger = document()->study().ledger;

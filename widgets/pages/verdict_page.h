@@ -13,12 +13,12 @@ struct Experiment;
 namespace kwb::gui {
 
 class SigmaChart;
+class VerdictStoryView;
 
-class VerdictBadge;
-
-// Phase 8: the final verdict as a badge with its reasons in plain sentences, and beside it the
-// sample verdict (what `kwb verdict` gives for the same samples and profile), the prediction
-// check and the sigma chart. Both verdicts are read from the study as the engine wrote them.
+// Phase 8: the final verdict as one story (VerdictStoryView: one badge, the deciding reason, what
+// would change it, the next step, and the sample verdict as a secondary line), every reason of
+// both verdicts, the prediction check and the sigma chart. Both verdicts are read from the study
+// as the engine wrote them.
 class VerdictPage : public PhasePage {
     Q_OBJECT
 public:
@@ -26,7 +26,8 @@ public:
     void refresh() override;
 
     QString finalVerdict() const;
-    QString sampleVerdict() const;
+    QString sampleVerdict() const; // the numbers alone: the sample verdict's word
+    VerdictStoryView* story() const { return m_story; }
     QString gatesText() const;
     // The real A/A line ("A/A at n = 10: NOISE, delta 0.3% [-0.4, 1]"), or empty when the
     // experiment has no A/A arm.
@@ -48,8 +49,8 @@ private:
     QLabel* m_gates;
     QTableWidget* m_ledger;
     QPushButton* m_newAttempt;
-    VerdictBadge* m_final;
-    VerdictBadge* m_sample;
+    VerdictStoryView* m_story;
+    QString m_sampleWord;
     QLabel* m_finalReasons;
     QLabel* m_sampleReasons;
     QLabel* m_evidence;

@@ -2,6 +2,7 @@
 // The playbook's gates have one owner (study/gates.h). These tests pin the cases where the pages
 // and the verdict used to disagree: an axis marked sacrificed with nothing written was shown as a
 // named tradeoff while the verdict said none was named.
+#include "study/attempt_gates.h"
 #include "study/experiment_shape.h"
 #include "study/gates.h"
 #include "study/target_check.h"
@@ -23,6 +24,7 @@ private slots:
     void missingGatesListsEveryUnmetGate();
     void controlsAreMeasuredWhereTheEngineCan();
     void targetAgainstTheMeasurement();
+    void attemptGatesAreThenNotNow();
 };
 
 void TestGates::tradeoffGateAgreesWithTheVerdict_data()
@@ -199,6 +201,37 @@ void TestGates::targetAgainstTheMeasurement()
     QVERIFY(c->comments.front().find("not measured on this workload") != std::string::npos);
     t.current = 14.0;
     QVERIFY(check_target(t, e)->comments.front().find("matches") != std::string::npos);
+}
+
+// Issue 31: what an attempt ran without stays what it was, with its time, while the study's gates
+// now may be met (a profile taken on phase 3 afterwards).
+void TestGates::attemptGatesAreThenNotNow()
+{
+    Study s;
+    Experiment first;
+    first.id = "ab-1";
+    first.missing_gates = {"binding: not measured (phase 3)"};
+    Sample a;
+    a.arm = "baseline";
+    a.started_at = "2026-12-01T10:00:05Z";
+    Sample b = a;
+    b.started_at = "2026-12-01T10:00:01Z";
+    first.samples = {a, b};
+    Experiment second;
+    second.id = "ab-2";
+    second.samples = {a};
+    Experiment pending;
+    pending.id = "ab-3";
+    s.experiments = {first, second, pending};
+    s.ledger.push_back({"ab-2", "2026-12-02T09:30:00Z", "LICENSE", "", {}});
+
+    const auto then = attempt_gates(s);
+    QCOMPARE(then.size(), size_t {2}); // ab-3 never ran
+    QCOMPARE(then[0].experiment_id, std::string("ab-1"));
+    QCOMPARE(then[0].ran_at, std::string("2026-12-01T10:00:01Z")); // no ledger entry: the first start
+    QCOMPARE(then[0].missing, first.missing_gates);
+    QCOMPARE(then[1].ran_at, std::string("2026-12-02T09:30:00Z")); // the ledger's time
+    QVERIFY(then[1].missing.empty());
 }
 
 QTEST_GUILESS_MAIN(TestGates)
