@@ -175,13 +175,32 @@ def kwb_profile(src):
         what = (f"{arm['size_mb'] // 1024} GiB copy" if name == "copy"
                 else f"`impl={arm['impl']}` {arm['m']}^3")
         parts.append(f"{what} called {b['constraint']} ({b['evidence'][0]})")
+    bound = src.json("2026-12-03-h200-why-faster/evidence/decode-bound.json")["binding"]
+    m = bound["metrics"]
+    parts.append(f"paged decode batch 64, 8k, `impl=mma` called {bound['constraint']} ({bound['evidence'][0]}; "
+                 f"{m['profiled_ms_per_launch']:.4f} ms a launch profiled, {m['timed_ms_per_launch']:.4f} timed)")
     return "; ".join(parts)
+
+
+@rows.table("`kwb profile --arms all` (CUPTI range profiler, one pass an arm), tiled GEMM 4096^3, block_m 64 vs 128")
+def range_profile(src):
+    d = src.json("2026-12-03-h200-why-faster/range-tiles.json")["range_profile"]
+    rows = {r["metric"]: r for r in d["diffs"][0]["rows"] if r.get("scope") == "launch"}
+
+    def fig(name, scale, unit, spec=".1f"):
+        r = rows[name]
+        return (f"{name} {r['baseline']['mean'] * scale:{spec}} -> {r['treatment']['mean'] * scale:{spec}} {unit} "
+                f"({r['delta_pct']:+.1f}%, {'beyond' if r['beyond_noise'] else 'within'} noise)")
+
+    n = rows["kernel_ms"]["baseline"]["n"]
+    return (f"n = {n} launches an arm: " + ", ".join([fig("kernel_ms", 1, "ms", ".3f"), fig("dram_read_bytes", 1e-6, "MB"),
+                                                      fig("l2_sectors", 1e-6, "M")]))
 
 
 @rows.table("PM sampling vs `ncu --clock-control none`, every lane, on the copy, the cuBLASLt GEMM and the paged decode "
             "(% lanes within 5 points, rates within 5%)")
 def pm_vs_ncu(src):
-    d = src.json("2026-12-02-h200-evidence/ncu-agreement.json")
+    d = src.json("2026-12-03-h200-why-faster/ncu-agreement.json")
     parts, total, agreeing = [], 0, 0
     for kernel in ("copy", "gemm", "decode"):
         m = {x["lane"]: x for x in d["kernels"][kernel]["metrics"] if x["ncu"] is not None}
@@ -190,8 +209,11 @@ def pm_vs_ncu(src):
         shown = [f"{lane} {m[lane]['difference']:+.1f}" for lane in ("dram_pct", "sm_pct", "tensor_pct", "occupancy")
                  if lane in m]
         parts.append(f"{kernel} " + ", ".join(shown))
+    conditions = d.get("condition_differs", [])
     return (f"{agreeing} of {total} agree; PM minus ncu: " + "; ".join(parts)
-            + f"; not agreeing: {', '.join(d['not_agreeing'])}")
+            + f"; not agreeing: {', '.join(d['not_agreeing']) or 'none'}"
+            + (f"; condition differs (not compared): {', '.join(conditions)} (ncu's replay ran at another clock, "
+               "so that kernel's DRAM rates are compared per launch)" if conditions else ""))
 
 
 ANCHORS = "2026-12-02-h200-anchors/summary.json"
