@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "verdict/roofline.h"
+
+#include "stats/percentile.h"
+#include "study/arm_roles.h"
+#include "study/study.h"
+#include "verdict/speed_of_light_roofs.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace kwb {
+namespace {
+
+RooflineRange iqr(const std::vector<double>& v)
+{
+    return {stats::percentile(v, 25), stats::percentile(v, 75)};
+}
+
+std::string rate(double gbs)
+{
+    return gbs >= 1000 ? fmt::format("{:.3g} TB/s", gbs / 1000) : fmt::format("{:.3g} GB/s", gbs);
+}
+
+RooflineArm place_arm(const SpeedOfLightArm& arm, const Roofline& r)
+{
+    RooflineArm out;
+    out.name = arm.name;
+    if (arm.reps.empty()) {
+        out.reason = "no judged repetitions";
+        return out;
+    }
+    std::vector<double> intensity, tflops;
+    bool any_bytes = false, any_flops = false;
+    for (const auto& rep : arm.reps) {
+        any_bytes = any_bytes || rep.gbs.has_value();
+        any_flops = any_flops || rep.tflops.has_value();
+        if (rep.gbs && rep.tflops) {
+            intensity.push_back(*rep.tflops * 1000 / *rep.gbs); // (FLOP/s) / (byte/s)
+            tflops.push_back(*rep.tflops);
+        }
+    }
+    if (intensity.empty()) {
+        out.reason = !any_bytes && !any_flops
+            ? "the workload declares no byte or FLOP count (no GB/s or TFLOP/s metric)"
+            : !any_bytes ? "the workload declares no byte count (no GB/s metric)"
+            : !any_flops ? "the workload declares no FLOP count (no TFLOP/s metric)"
+                         : "no repetition has both a byte and a FLOP count";
+        return out;
+    }
+    RooflinePoint p;
+    p.intensity = stats::percentile(intensity, 50);
+    p.tflops = stats::percentile(tflops, 50);
+    p.intensity_iqr = iqr(intensity);
+    p.tflops_iqr = iqr(tflops);
+    p.n = intensity.size();
+    out.point = p;
+    const std::optional<double> memory
+        = r.bandwidth_gbs ? std::optional<double>(r.bandwidth_gbs->value * p.intensity / 1000) : std::nullopt;
+    const std::optional<double> compute
+        = r.compute_tflops ? std::optional<double>(r.compute_tflops->value) : std::nullopt;
+    // With one roof only, the bound is unknown: the missing roof could be the lower one.
+    if (memory && compute) {
+        out.bound = *memory <= *compute ? RooflineBound::Memory : RooflineBound::Compute;
+        out.attainable_tflops = std::min(*memory, *compute);
+        out.fraction_of_roof = p.tflops / *out.attainable_tflops;
+    }
+    return out;
+}
+
+} // namespace
+
+const char* roofline_bound_name(RooflineBound b)
+{
+    switch (b) {
+    case RooflineBound::Memory:
+        return "memory";
+    case RooflineBound::Compute:
+        return "compute";
+    case RooflineBound::Unknown:
+        break;
+    }
+    return "unknown";
+}
+
+Roofline roofline(const SpeedOfLightInput& in)
+{
+    Roofline r;
+    r.device = in.roofs.device;
+    r.bandwidth_gbs = in.roofs.dram_gbs;
+    r.l2_gbs = in.roofs.l2_gbs;
+    r.compute_tflops = in.roofs.compute_tflops;
+    const std::string device = r.device.empty() ? std::string("this device") : r.device;
+    if (r.bandwidth_gbs && r.compute_tflops)
+        r.ridge_intensity = r.compute_tflops->value * 1000 / r.bandwidth_gbs->value;
+    if (!r.bandwidth_gbs)
+        r.notes.push_back(fmt::format("no bandwidth roof for {} (`kwb calibrate` measures a GPU's; a CPU's is "
+                                      "written by hand, docs/verdict.md): no arm's bound is called",
+            device));
+    if (!r.compute_tflops)
+        r.notes.push_back(
+            fmt::format("no compute roof for {} (no datasheet peak in the catalogue): no arm's bound is called", device));
+    for (const auto& arm : in.arms)
+        r.arms.push_back(place_arm(arm, r));
+    return r;
+}
+
+std::optional<Roofline> study_roofline(const Study& study, const Experiment& e)
+{
+    const AbArms arms = ab_arms(e);
+    if (!arms.baseline || !arms.treatment)
+        return std::nullopt;
+    SpeedOfLightInput in;
+    in.roofs = device_roofs(study, e);
+    in.arms.push_back(speed_of_light_arm(e, arms.baseline->name));
+    in.arms.push_back(speed_of_light_arm(e, arms.treatment->name));
+    return roofline(in);
+}
+
+std::string roofline_arm_line(const RooflineArm& a)
+{
+    if (!a.point)
+        return fmt::format("{}: no point: {}", a.name, a.reason);
+    const auto& p = *a.point;
+    std::string line = fmt::format("{}: {:.3g} FLOP/B, {:.3g} TFLOP/s (IQR {:.3g}-{:.3g}, n = {})", a.name,
+        p.intensity, p.tflops, p.tflops_iqr.lo, p.tflops_iqr.hi, p.n);
+    if (a.fraction_of_roof)
+        line += fmt::format(", {:.0f}% of the {} roof", *a.fraction_of_roof * 100, roofline_bound_name(a.bound));
+    return line;
+}
+
+std::string roofline_roofs_line(const Roofline& r)
+{
+    std::vector<std::string> parts;
+    if (r.bandwidth_gbs)
+        parts.push_back(fmt::format("bandwidth {} {}", rate(r.bandwidth_gbs->value), r.bandwidth_gbs->what));
+    if (r.l2_gbs)
+        parts.push_back(fmt::format("L2 {} {}", rate(r.l2_gbs->value), r.l2_gbs->what));
+    if (r.compute_tflops)
+        parts.push_back(fmt::format("compute {:.4g} TFLOP/s {}", r.compute_tflops->value, r.compute_tflops->what));
+    if (r.ridge_intensity)
+        parts.push_back(fmt::format("ridge {:.3g} FLOP/B", *r.ridge_intensity));
+    std::string line = r.device.empty() ? std::string("roofs") : r.device;
+    line += ": ";
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        line += (i ? ", " : "") + parts[i];
+    if (parts.empty())
+        line += "no roofs";
+    return line;
+}
+
+} // namespace kwb
