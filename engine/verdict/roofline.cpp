@@ -5,8 +5,10 @@
 #include "study/arm_roles.h"
 #include "study/study.h"
 #include "verdict/speed_of_light_roofs.h"
+#include "workloads/descriptions/builtin_descriptions.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
 namespace kwb {
@@ -15,11 +17,6 @@ namespace {
 RooflineRange iqr(const std::vector<double>& v)
 {
     return {stats::percentile(v, 25), stats::percentile(v, 75)};
-}
-
-std::string rate(double gbs)
-{
-    return gbs >= 1000 ? fmt::format("{:.3g} TB/s", gbs / 1000) : fmt::format("{:.3g} GB/s", gbs);
 }
 
 RooflineArm place_arm(const SpeedOfLightArm& arm, const Roofline& r)
@@ -68,7 +65,32 @@ RooflineArm place_arm(const SpeedOfLightArm& arm, const Roofline& r)
     return out;
 }
 
+// FLOPs per byte from the arm's parameters when its samples hold bytes but no FLOPs and its
+// workload's parameters fix the ratio; null otherwise.
+std::optional<double> derived_flops_per_byte(const Experiment& e, const std::string& arm, const SpeedOfLightArm& reps)
+{
+    const bool bytes_only = std::any_of(reps.reps.begin(), reps.reps.end(), [](const auto& r) { return r.gbs; })
+        && std::none_of(reps.reps.begin(), reps.reps.end(), [](const auto& r) { return r.tflops; });
+    const WorkloadDescription* d = find_builtin_description(e.workload);
+    if (!bytes_only || !d || !d->flops_per_byte)
+        return std::nullopt;
+    for (const auto& a : e.arms) {
+        if (a.name != arm || !a.params.is_object())
+            continue;
+        nlohmann::json params = defaults_on(*d, e.backend);
+        params.update(a.params);
+        const auto ratio = d->flops_per_byte(params);
+        return ratio && std::isfinite(*ratio) && *ratio > 0 ? ratio : std::nullopt;
+    }
+    return std::nullopt;
+}
+
 } // namespace
+
+std::string roofline_rate_text(double gbs)
+{
+    return gbs >= 1000 ? fmt::format("{:.3g} TB/s", gbs / 1000) : fmt::format("{:.3g} GB/s", gbs);
+}
 
 const char* roofline_bound_name(RooflineBound b)
 {
@@ -98,8 +120,8 @@ Roofline roofline(const SpeedOfLightInput& in)
                                       "written by hand, docs/verdict.md): no arm's bound is called",
             device));
     if (!r.compute_tflops)
-        r.notes.push_back(
-            fmt::format("no compute roof for {} (no datasheet peak in the catalogue): no arm's bound is called", device));
+        r.notes.push_back(fmt::format(
+            "no compute roof for {} (no datasheet peak in the catalogue): no arm's bound is called", device));
     for (const auto& arm : in.arms)
         r.arms.push_back(place_arm(arm, r));
     return r;
@@ -112,9 +134,25 @@ std::optional<Roofline> study_roofline(const Study& study, const Experiment& e)
         return std::nullopt;
     SpeedOfLightInput in;
     in.roofs = device_roofs(study, e);
-    in.arms.push_back(speed_of_light_arm(e, arms.baseline->name));
-    in.arms.push_back(speed_of_light_arm(e, arms.treatment->name));
-    return roofline(in);
+    std::vector<std::string> derived;
+    for (const Arm* arm : {arms.baseline, arms.treatment}) {
+        SpeedOfLightArm reps = speed_of_light_arm(e, arm->name);
+        std::string how;
+        if (const auto ratio = derived_flops_per_byte(e, arm->name, reps)) {
+            for (auto& r : reps.reps)
+                if (r.gbs)
+                    r.tflops = *r.gbs * *ratio / 1000;
+            how = fmt::format("TFLOP/s derived: the samples predate {}'s FLOP count; {:.3g} FLOP/B from its "
+                              "parameters, times each repetition's GB/s",
+                e.workload, *ratio);
+        }
+        in.arms.push_back(std::move(reps));
+        derived.push_back(std::move(how));
+    }
+    Roofline r = roofline(in);
+    for (std::size_t i = 0; i < r.arms.size(); ++i)
+        r.arms[i].derived = derived[i];
+    return r;
 }
 
 std::string roofline_arm_line(const RooflineArm& a)
@@ -122,10 +160,12 @@ std::string roofline_arm_line(const RooflineArm& a)
     if (!a.point)
         return fmt::format("{}: no point: {}", a.name, a.reason);
     const auto& p = *a.point;
-    std::string line = fmt::format("{}: {:.3g} FLOP/B, {:.3g} TFLOP/s (IQR {:.3g}-{:.3g}, n = {})", a.name,
-        p.intensity, p.tflops, p.tflops_iqr.lo, p.tflops_iqr.hi, p.n);
+    std::string line = fmt::format("{}: {:.3g} FLOP/B, {:.3g} TFLOP/s (IQR {:.3g}-{:.3g}, n = {})", a.name, p.intensity,
+        p.tflops, p.tflops_iqr.lo, p.tflops_iqr.hi, p.n);
     if (a.fraction_of_roof)
         line += fmt::format(", {:.0f}% of the {} roof", *a.fraction_of_roof * 100, roofline_bound_name(a.bound));
+    if (!a.derived.empty())
+        line += " (FLOPs derived from its parameters)";
     return line;
 }
 
@@ -133,9 +173,10 @@ std::string roofline_roofs_line(const Roofline& r)
 {
     std::vector<std::string> parts;
     if (r.bandwidth_gbs)
-        parts.push_back(fmt::format("bandwidth {} {}", rate(r.bandwidth_gbs->value), r.bandwidth_gbs->what));
+        parts.push_back(
+            fmt::format("bandwidth {} {}", roofline_rate_text(r.bandwidth_gbs->value), r.bandwidth_gbs->what));
     if (r.l2_gbs)
-        parts.push_back(fmt::format("L2 {} {}", rate(r.l2_gbs->value), r.l2_gbs->what));
+        parts.push_back(fmt::format("L2 {} {}", roofline_rate_text(r.l2_gbs->value), r.l2_gbs->what));
     if (r.compute_tflops)
         parts.push_back(fmt::format("compute {:.4g} TFLOP/s {}", r.compute_tflops->value, r.compute_tflops->what));
     if (r.ridge_intensity)

@@ -14,7 +14,10 @@
 // higher bandwidth roof but bounds nothing (declared bytes are DRAM-sized). An arm's point is the
 // median of its judged repetitions' intensity (tflops x 1000 / gbs: time cancels) and achieved
 // TFLOP/s, with their interquartile ranges as the spread. Where an arm declares no bytes or no
-// FLOPs it has no point and one stated reason; nothing is invented.
+// FLOPs it has no point and one stated reason; nothing is invented. One exception, stated on the
+// arm: a run recorded before its workload declared FLOPs, where the workload's parameters fix FLOPs
+// per byte (workload_description.h flops_per_byte, decode attention's 2 x heads / kv_heads /
+// element bytes), gets each repetition's TFLOP/s as its GB/s times that ratio.
 
 #include "verdict/speed_of_light.h"
 
@@ -50,6 +53,8 @@ struct RooflineArm {
     RooflineBound bound = RooflineBound::Unknown; // which roof is below the point's intensity
     std::optional<double> attainable_tflops; // the roof at the arm's intensity
     std::optional<double> fraction_of_roof; // achieved / attainable (0.82 = 82%)
+    // Non-empty when the FLOPs were derived from the parameters rather than measured: how.
+    std::string derived;
 };
 
 struct Roofline {
@@ -73,6 +78,8 @@ std::optional<Roofline> study_roofline(const Study& study, const Experiment& exp
 
 // "treatment: 4.1 FLOP/B, 17.3 TFLOP/s, 91% of the memory roof" or the arm's reason.
 std::string roofline_arm_line(const RooflineArm& arm);
+// "4.38 TB/s", "512 GB/s": a bandwidth at three significant digits.
+std::string roofline_rate_text(double gbs);
 // "NVIDIA H200: bandwidth 4.8 TB/s read-only ceiling, compute 989 TFLOP/s bf16 ..., ridge 206 FLOP/B".
 std::string roofline_roofs_line(const Roofline& r);
 

@@ -59,6 +59,15 @@ const WorkloadDescription& attention_decode_description()
         }(),
         {},
         false,
+        // 4 x tokens x heads x head_dim FLOPs over 2 x tokens x kv_heads x head_dim x element bytes:
+        // the tokens and head_dim cancel, leaving 2 x (heads / kv_heads) / element bytes.
+        [](const nlohmann::json& p) -> std::optional<double> {
+            const double heads = p.value("heads", 0.0), kv_heads = p.value("kv_heads", 0.0);
+            const double element_bytes = p.value("kv_dtype", std::string("bf16")) == "fp8" ? 1 : 2;
+            if (heads <= 0 || kv_heads <= 0)
+                return std::nullopt;
+            return 2 * heads / (kv_heads * element_bytes);
+        },
     };
     return d;
 }
