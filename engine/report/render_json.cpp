@@ -2,6 +2,7 @@
 // The machine-readable summary: the same model as the human formats, as JSON (docs/report.md has
 // the schema). Undefined numbers are null, never NaN, as in the verdict JSON.
 #include "report/render.h"
+#include "report/roofline_report.h"
 #include "study/device_identity.h"
 #include "study/lane_range.h"
 #include "verdict/evidence.h"
@@ -152,6 +153,7 @@ json experiment_json(const ExperimentReport& e)
             {"method", e.split_half->method}}
         : json(nullptr);
     j["metric_diff"] = e.metric_diff ? metric_diff_json(*e.metric_diff) : json(nullptr);
+    j["roofline"] = e.roofline ? roofline_json(*e.roofline) : json(nullptr);
     j["lanes"] = json::array();
     for (const auto& l : e.lanes) {
         // n: the readings a report draws; a lane recorded before the range rule may hold some it drops.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/report_document.h"
 
+#include "report/roofline_report.h"
 #include "verdict/wording.h"
 
 #include <algorithm>
@@ -230,6 +231,21 @@ void metric_diff_section(Doc& d, const MetricDiff& m)
         d.list(m.notes);
 }
 
+// Where each arm stands against the device's roofs (verdict/roofline.h); the chart is among the
+// experiment's charts above.
+void roofline_section(Doc& d, const Roofline& r)
+{
+    d.h(3, "Roofline");
+    d.p(roofline_roofs_line(r) + ".");
+    d.table(roofline_table_header(), roofline_table_rows(r));
+    std::vector<std::string> notes;
+    for (const auto& a : r.arms)
+        if (!a.derived.empty())
+            notes.push_back(a.name + ": " + a.derived);
+    notes.insert(notes.end(), r.notes.begin(), r.notes.end());
+    d.list(notes);
+}
+
 void experiment_sections(Doc& d, const ExperimentReport& e)
 {
     d.h(2, fmt::format("Experiment {}: {} on {} ({})", e.id, e.workload, e.backend, e.status));
@@ -358,6 +374,8 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
         d.chart(c);
     if (e.metric_diff)
         metric_diff_section(d, *e.metric_diff);
+    if (e.roofline)
+        roofline_section(d, *e.roofline);
 
     d.h(3, "Verdict");
     if (e.sample.present) {

@@ -16,6 +16,7 @@
 #include "verdict/delta_lines.h"
 #include "verdict/evidence.h"
 #include "verdict/metric_diff.h"
+#include "verdict/roofline.h"
 #include "verdict/verdict_story.h"
 
 #include <array>
@@ -131,6 +132,9 @@ struct ExperimentReport {
     // The thresholds of the profile on the delta% axis (kill, license) and its noise k, for charts.
     std::vector<DeltaLine> delta_lines; // verdict/delta_lines.h: the window's sigma chart draws the same
     double noise_k = 2;
+    // The A/B's roofline (verdict/roofline.h) against the roofs the study records; null without
+    // a baseline and a treatment.
+    std::optional<Roofline> roofline;
 };
 
 // One cell of a grid group (study.grids): the cell experiment's own stored verdict, never

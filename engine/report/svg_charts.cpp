@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/svg_charts.h"
 
+#include "report/roofline_report.h"
 #include "report/svg_writer.h"
 #include "stats/descriptive.h"
 #include "study/lane_range.h"
@@ -290,6 +291,7 @@ std::vector<Chart> charts_of(const ExperimentReport& e)
     add("distributions", "A/B distributions", distribution_svg(e));
     add("delta", "Delta with its 95% CI against the thresholds and the noise band", delta_svg(e));
     add("lanes", "Metric lanes recorded during the run", lanes_svg(e));
+    add("roofline", "Roofline: each arm against the device's roofs, baseline -> treatment", roofline_svg(e));
     return out;
 }
 

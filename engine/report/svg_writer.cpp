@@ -159,6 +159,15 @@ void SvgWriter::text_rotated(double x, double y, std::string_view s, double size
         x, y, size, xml_escape(s));
 }
 
+void SvgWriter::text_at_angle(
+    double x, double y, std::string_view s, double size, double degrees, const std::string& colour)
+{
+    body_ += fmt::format(R"(<text x="{0:.1f}" y="{1:.1f}" font-size="{2}" fill="{3}" )"
+                         R"svg(transform="rotate({4:.2f} {0:.1f} {1:.1f})">{5}</text>)svg"
+                         "\n",
+        x, y, size, colour, degrees, xml_escape(s));
+}
+
 double text_width(std::string_view s, double size, bool bold)
 {
     std::size_t chars = 0;

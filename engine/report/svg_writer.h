@@ -44,6 +44,9 @@ public:
     void text(double x, double y, std::string_view s, double size, const char* anchor = "start",
         const std::string& colour = "#000000");
     void text_rotated(double x, double y, std::string_view s, double size);
+    // Text turned by `degrees` (clockwise, as SVG turns it) about its start point.
+    void text_at_angle(
+        double x, double y, std::string_view s, double size, double degrees, const std::string& colour = "#000000");
     // Text on a white, slightly transparent box: readable where it crosses lines (bold by default).
     void label_box(double x, double y, std::string_view s, double size, const char* anchor,
         const std::string& colour = "#000000", bool bold = true);

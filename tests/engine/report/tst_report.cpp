@@ -4,6 +4,7 @@
 #include "json_schema_check.h"
 #include "report/render.h"
 #include "report/report_document.h"
+#include "report/roofline_report.h"
 #include "report/sha256.h"
 #include "report/svg_charts.h"
 #include "report/svg_writer.h"
@@ -245,6 +246,58 @@ private slots:
         QVERIFY(has(md, "beyond"));
         // A study without lanes on the repetitions' clock says nothing rather than a wrong diff.
         QVERIFY(render_json(report_from_file(kDemo, "")).at("experiments")[0].at("metric_diff").is_null());
+    }
+
+    // The roofline of the recorded H200 decode A/B (simt -> mma, batch 64, 8k), recorded before
+    // the workload declared its FLOPs: in the JSON (schema-checked) with both points at the rule's
+    // coordinates, and in Markdown as a table and a chart beside the others.
+    void roofline_in_json_and_documents()
+    {
+        const std::string path = KWB_SOURCE_DIR "/bench/results/2026-12-02-h200-evidence/evidence/decode-impl.json";
+        const Report r = report_from_file(path, "");
+        const auto& e = r.experiments.front();
+        QVERIFY(e.roofline && e.roofline->has_arrow());
+        const auto j = render_json(r);
+        std::ifstream in(KWB_SOURCE_DIR "/docs/report-schema.json");
+        std::vector<std::string> problems;
+        kwbtest::check_schema(nlohmann::json::parse(in), j, "$", problems);
+        QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
+        const auto& rl = j.at("experiments")[0].at("roofline");
+        QCOMPARE(rl.at("device").get<std::string>(), std::string("NVIDIA H200"));
+        QCOMPARE(rl.at("roofs").at("dram_gbs").at("what").get<std::string>(), std::string("read-only ceiling"));
+        QVERIFY(rl.at("roofs").at("l2_gbs").at("value").get<double>() > 8000);
+        QVERIFY(rl.at("arrow").get<bool>());
+        QCOMPARE(rl.at("arms").size(), std::size_t(2));
+        for (std::size_t i = 0; i < 2; ++i) {
+            const auto& a = rl.at("arms")[i];
+            const auto& p = *e.roofline->arms[i].point;
+            QCOMPARE(a.at("point").at("intensity").get<double>(), p.intensity); // 4 FLOP/B, derived
+            QCOMPARE(a.at("point").at("tflops").get<double>(), p.tflops);
+            QCOMPARE(a.at("bound").get<std::string>(), std::string("memory"));
+            QVERIFY(a.at("fraction_of_roof").get<double>() > 0.5);
+            QVERIFY(a.at("reason").is_null());
+            QVERIFY(has(a.at("derived").get<std::string>(), "predate attention_decode's FLOP count"));
+        }
+        QCOMPARE(rl.at("arms")[0].at("name").get<std::string>(), std::string("baseline"));
+        std::vector<Attachment> charts;
+        const std::string md = render_markdown(r, "decode", charts);
+        QVERIFY(has(md, "### Roofline"));
+        QVERIFY(has(md, "| DRAM roof |"));
+        QVERIFY(has(md, fmt::format("| baseline | FLOPs derived from its parameters | {} (", num(4))));
+        QVERIFY(has(md, "| memory |"));
+        QVERIFY(std::any_of(charts.begin(), charts.end(), [](const Attachment& a) { return has(a.name, "roofline"); }));
+        const std::string svg = roofline_svg(e);
+        QVERIFY(has(svg, "DRAM 4.38 TB/s (read-only ceiling)"));
+        QVERIFY(has(svg, "L2 8.01 TB/s"));
+        QVERIFY(has(svg, "ridge 226 FLOP/B"));
+        // A study whose workload declares no FLOPs keeps the section with its reason, and no chart.
+        const Report demo = report_from_file(kDemo, "");
+        const auto& d = demo.experiments.front();
+        QVERIFY(d.roofline && !d.roofline->has_arrow());
+        QVERIFY(roofline_svg(d).empty());
+        const std::string demo_md = render_markdown(demo, "demo", charts);
+        QVERIFY(has(demo_md, "### Roofline"));
+        QVERIFY(has(demo_md, "no point: the workload declares no"));
     }
 
     void formats_agree_on_the_numbers()
@@ -514,7 +567,8 @@ private slots:
         for (const auto& e : r.experiments)
             for (const auto& c : charts_of(e)) {
                 const std::string kind = c.name.substr(e.id.size());
-                QVERIFY2(kind == "-distributions" || kind == "-delta" || kind == "-lanes", c.name.c_str());
+                QVERIFY2(kind == "-distributions" || kind == "-delta" || kind == "-lanes" || kind == "-roofline",
+                    c.name.c_str());
             }
         std::vector<Attachment> charts;
         const std::string md = render_markdown(r, "g", charts);
