@@ -6,6 +6,7 @@
 #include "study/study.h"
 #include "verdict/speed_of_light_roofs.h"
 #include "workloads/descriptions/builtin_descriptions.h"
+#include "workloads/descriptions/flops_per_byte.h"
 
 #include <algorithm>
 #include <cmath>
@@ -72,14 +73,14 @@ std::optional<double> derived_flops_per_byte(const Experiment& e, const std::str
     const bool bytes_only = std::any_of(reps.reps.begin(), reps.reps.end(), [](const auto& r) { return r.gbs; })
         && std::none_of(reps.reps.begin(), reps.reps.end(), [](const auto& r) { return r.tflops; });
     const WorkloadDescription* d = find_builtin_description(e.workload);
-    if (!bytes_only || !d || !d->flops_per_byte)
+    if (!bytes_only || !d)
         return std::nullopt;
     for (const auto& a : e.arms) {
         if (a.name != arm || !a.params.is_object())
             continue;
         nlohmann::json params = defaults_on(*d, e.backend);
         params.update(a.params);
-        const auto ratio = d->flops_per_byte(params);
+        const auto ratio = builtin_flops_per_byte(d->name, params);
         return ratio && std::isfinite(*ratio) && *ratio > 0 ? ratio : std::nullopt;
     }
     return std::nullopt;

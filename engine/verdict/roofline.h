@@ -16,7 +16,7 @@
 // TFLOP/s, with their interquartile ranges as the spread. Where an arm declares no bytes or no
 // FLOPs it has no point and one stated reason; nothing is invented. One exception, stated on the
 // arm: a run recorded before its workload declared FLOPs, where the workload's parameters fix FLOPs
-// per byte (workload_description.h flops_per_byte, decode attention's 2 x heads / kv_heads /
+// per byte (workloads/descriptions/flops_per_byte.h, decode attention's 2 x heads / kv_heads /
 // element bytes), gets each repetition's TFLOP/s as its GB/s times that ratio.
 
 #include "verdict/speed_of_light.h"

@@ -3,7 +3,6 @@
 
 #include "util/direction.h"
 
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -52,11 +51,6 @@ struct WorkloadDescription {
     std::vector<std::string> aliases {};
     // Measures nothing real (synthetic draws for testing the statistics); every listing marks it.
     bool synthetic = false;
-    // FLOPs per declared byte where the parameters alone fix it (both counts grow with the same
-    // work, as decode attention's cached tokens), from resolved parameters; empty or null where
-    // they do not. The roofline (verdict/roofline.h) places with it a run recorded before the
-    // workload declared its FLOPs (no TFLOP/s metric in its samples).
-    std::function<std::optional<double>(const nlohmann::json& params)> flops_per_byte {};
 };
 
 // The value of an integer parameter given in JSON: an integer, or a float with no fraction

@@ -4,6 +4,7 @@
 #include "models/json_convert.h"
 #include "models/profile_controller.h"
 #include "models/study_document.h"
+#include "plots/roofline_plot.h"
 
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -114,8 +115,16 @@ BindingPage::BindingPage(StudyDocument* document, QWidget* parent)
     m_thresholds = keyValueTable(this, {tr("threshold"), tr("value")});
     m_thresholds->setObjectName(u"bindingThresholds"_s);
     right->addWidget(m_thresholds);
+    // Where the current experiment's arms stand against the measured roofs: the constraint as a
+    // picture, from the timed runs' own bytes and FLOPs.
+    auto* roof = new QVBoxLayout;
+    roof->addWidget(sectionLabel(tr("Roofline (the current experiment's timed A/B)"), this));
+    m_roofline = new RooflinePlot(this);
+    m_roofline->setObjectName(u"bindingRoofline"_s);
+    roof->addWidget(m_roofline, 1);
     tables->addLayout(left, 1);
     tables->addLayout(right, 1);
+    tables->addLayout(roof, 2);
     body()->addLayout(tables, 1);
 }
 
@@ -153,6 +162,7 @@ void BindingPage::refresh()
     }
     fillKeyValues(m_metrics, b.metrics);
     fillKeyValues(m_thresholds, b.thresholds);
+    m_roofline->setExperiment(document()->study(), document()->currentExperiment());
     m_profileButton->setEnabled(!m_profile->isRunning());
 }
 

@@ -8,11 +8,13 @@ class QPushButton;
 namespace kwb::gui {
 
 class ProfileController;
+class RooflinePlot;
 
 // Phase 3: the measured binding constraint and its evidence, as `kwb profile` wrote it into the
 // study: the call, the axis it suggests, the readings and thresholds behind it, the per-kernel
 // table, the warning when the profiler view and the wall clock disagree, and what the pass could
-// not measure. "Profile" runs `kwb profile STUDY` in a child process (ProfileController).
+// not measure, and the roofline of the current experiment's A/B against the measured roofs
+// (verdict/roofline.h). "Profile" runs `kwb profile STUDY` in a child process (ProfileController).
 class BindingPage : public PhasePage {
     Q_OBJECT
 public:
@@ -39,6 +41,7 @@ private:
     QTableWidget* m_kernels;
     QTableWidget* m_thresholds;
     QTableWidget* m_metrics;
+    RooflinePlot* m_roofline;
 };
 
 } // namespace kwb::gui

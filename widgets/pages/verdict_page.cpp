@@ -5,6 +5,7 @@
 #include "models/json_convert.h"
 #include "models/study_document.h"
 #include "pages/verdict_story_view.h"
+#include "plots/roofline_plot.h"
 #include "plots/sigma_chart.h"
 #include "plots/verdict_badge.h"
 #include "run/aa_history.h"
@@ -94,7 +95,13 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
     body()->addLayout(grid);
     m_sigma = new SigmaChart(this);
     m_sigma->setObjectName(u"verdictSigmaChart"_s);
-    body()->addWidget(m_sigma, 1);
+    // Where each arm stands against the device's roofs, beside the delta it explains.
+    m_roofline = new RooflinePlot(this);
+    m_roofline->setObjectName(u"verdictRoofline"_s);
+    auto* charts = new QHBoxLayout;
+    charts->addWidget(m_sigma, 1);
+    charts->addWidget(m_roofline, 1);
+    body()->addLayout(charts, 1);
     // Why it is faster: every lane of the two arms (verdict/metric_diff.h), the moved ones first.
     m_metricDiffSummary = valueLabel(this);
     m_metricDiffSummary->setObjectName(u"metricDiffSummary"_s);
@@ -307,6 +314,7 @@ void VerdictPage::refresh()
     setValue(m_profile, sample ? qs(describe_profile(sample->profile)) : QString());
     // The chart takes the verdict's JSON form (its API, shared with the tests of the plots).
     m_sigma->setVerdict(sample ? toQJsonObject(to_json(*sample)) : QJsonObject {});
+    m_roofline->setExperiment(document()->study(), e);
 
     // Gates now and gates then: each gate's state now (the engine's study_gates), and apart from
     // it what each attempt ran without, with its time (study/attempt_gates.h). The recorded list is

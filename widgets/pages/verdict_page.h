@@ -14,6 +14,7 @@ namespace kwb::gui {
 
 class SigmaChart;
 class VerdictStoryView;
+class RooflinePlot;
 
 // Phase 8: the final verdict as one story (VerdictStoryView: one badge, the deciding reason, what
 // would change it, the next step, and the sample verdict as a secondary line), every reason of
@@ -59,6 +60,7 @@ private:
     QLabel* m_aa;
     QLabel* m_aaHistory;
     SigmaChart* m_sigma;
+    RooflinePlot* m_roofline;
     QLabel* m_metricDiffSummary;
     QTableWidget* m_metricDiff;
 };

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workloads/descriptions/builtin_descriptions.h"
+#include "workloads/descriptions/flops_per_byte.h"
 #include "workloads/descriptions/param_helpers.h"
 
 namespace kwb {
@@ -59,17 +60,19 @@ const WorkloadDescription& attention_decode_description()
         }(),
         {},
         false,
-        // 4 x tokens x heads x head_dim FLOPs over 2 x tokens x kv_heads x head_dim x element bytes:
-        // the tokens and head_dim cancel, leaving 2 x (heads / kv_heads) / element bytes.
-        [](const nlohmann::json& p) -> std::optional<double> {
-            const double heads = p.value("heads", 0.0), kv_heads = p.value("kv_heads", 0.0);
-            const double element_bytes = p.value("kv_dtype", std::string("bf16")) == "fp8" ? 1 : 2;
-            if (heads <= 0 || kv_heads <= 0)
-                return std::nullopt;
-            return 2 * heads / (kv_heads * element_bytes);
-        },
     };
     return d;
+}
+
+// The tokens and head_dim cancel in the two counts the metrics above declare, leaving
+// 2 x (heads / kv_heads) / element bytes.
+std::optional<double> attention_decode_flops_per_byte(const nlohmann::json& p)
+{
+    const double heads = p.value("heads", 0.0), kv_heads = p.value("kv_heads", 0.0);
+    const double element_bytes = p.value("kv_dtype", std::string("bf16")) == "fp8" ? 1 : 2;
+    if (heads <= 0 || kv_heads <= 0)
+        return std::nullopt;
+    return 2 * heads / (kv_heads * element_bytes);
 }
 
 } // namespace kwb
