@@ -90,19 +90,24 @@ std::string roofline_svg(const ExperimentReport& e)
             w.dashed_line(x0, y0, x1, y1, roof_colour(s.kind));
         else
             w.line(x0, y0, x1, y1, roof_colour(s.kind), 2.2);
-        if (s.kind == RoofKind::Compute) // under the flat roof, at its right end
+        if (s.kind == RoofKind::Compute) { // under the flat roof, at its right end
             w.text(x1 - 4, y1 + 13, s.label, 10, "end", roof_colour(s.kind));
-        else // along the sloped roof, a fifth of the way up, just above it
-            w.text_at_angle(x0 + (x1 - x0) * 0.2, y0 + (y1 - y0) * 0.2 - 4, s.label, 10,
-                std::atan2(y1 - y0, x1 - x0) * 180 / M_PI, roof_colour(s.kind));
+            continue;
+        }
+        // Along a sloped roof, a third of the way, as the window places it: L2's above its line,
+        // DRAM's below its own (the two run close together). (-sin, cos) points below the line.
+        const double angle = std::atan2(y1 - y0, x1 - x0);
+        const double offset = s.kind == RoofKind::L2 ? -4 : 12;
+        w.text_at_angle(x0 + (x1 - x0) * 0.35 - std::sin(angle) * offset,
+            y0 + (y1 - y0) * 0.35 + std::cos(angle) * offset, s.label, 10, angle * 180 / M_PI, roof_colour(s.kind));
     }
     if (r.ridge_intensity && r.compute_tflops) {
         const double x = xs(*r.ridge_intensity);
         w.dashed_line(x, ys(r.compute_tflops->value), x, f.bottom, "#787878");
-        w.text(x + 4, f.bottom - 5, roofline_ridge_label(r), 10, "start", "#5a5a5a");
+        w.text(x - 4, f.bottom - 5, roofline_ridge_label(r), 10, "end", "#5a5a5a");
     }
     std::vector<std::pair<double, double>> placed;
-    double legend_y = f.bottom - 30;
+    double legend_y = f.top + 16; // top left: above the bandwidth roofs no arm can stand
     for (std::size_t i = 0; i < r.arms.size(); ++i) {
         const auto& a = r.arms[i];
         if (!a.point)
@@ -114,12 +119,11 @@ std::string roofline_svg(const ExperimentReport& e)
         w.line(x, ys(p.tflops_iqr.lo), x, ys(p.tflops_iqr.hi), c, 1.4);
         w.circle(x, y, 5.5, c, 1.0);
         placed.emplace_back(x, y);
-        // The legend, bottom right (right of the ridge, under the compute roof: no data there).
         const std::string entry = a.fraction_of_roof ? fmt::format("{}: {} % of the {} roof", a.name,
                                       wording::num(*a.fraction_of_roof * 100), roofline_bound_name(a.bound))
                                                      : a.name;
-        w.circle(f.right - 12 - text_width(entry, 11) - 10, legend_y - 4, 4.5, c, 1.0);
-        w.label_box(f.right - 12, legend_y, entry, 11, "end", "#000000", false);
+        w.circle(f.left + 14, legend_y - 4, 4.5, c, 1.0);
+        w.label_box(f.left + 24, legend_y, entry, 11, "start", "#000000", false);
         legend_y += 16;
     }
     if (r.has_arrow() && placed.size() == 2)

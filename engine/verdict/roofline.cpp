@@ -143,8 +143,8 @@ std::optional<Roofline> study_roofline(const Study& study, const Experiment& e)
             for (auto& r : reps.reps)
                 if (r.gbs)
                     r.tflops = *r.gbs * *ratio / 1000;
-            how = fmt::format("TFLOP/s derived: the samples predate {}'s FLOP count; {:.3g} FLOP/B from its "
-                              "parameters, times each repetition's GB/s",
+            how = fmt::format("FLOPs derived (recorded before {} declared them): {:.3g} FLOP/B from the "
+                              "parameters x each repetition's GB/s",
                 e.workload, *ratio);
         }
         in.arms.push_back(std::move(reps));
@@ -166,7 +166,7 @@ std::string roofline_arm_line(const RooflineArm& a)
     if (a.fraction_of_roof)
         line += fmt::format(", {:.0f}% of the {} roof", *a.fraction_of_roof * 100, roofline_bound_name(a.bound));
     if (!a.derived.empty())
-        line += " (FLOPs derived from its parameters)";
+        line += " (FLOPs derived)";
     return line;
 }
 

@@ -97,9 +97,19 @@ std::vector<std::string> roofline_caption(const Roofline& r)
     std::vector<std::string> lines;
     for (const auto& a : r.arms)
         lines.push_back(roofline_arm_line(a));
-    for (const auto& a : r.arms)
-        if (!a.derived.empty())
-            lines.push_back(fmt::format("{}: {}", a.name, a.derived));
+    // One line per way of deriving, naming every arm derived that way (both arms, as a rule).
+    std::vector<std::pair<std::string, std::string>> derived; // how, the arms
+    for (const auto& a : r.arms) {
+        if (a.derived.empty())
+            continue;
+        auto it = std::find_if(derived.begin(), derived.end(), [&](const auto& d) { return d.first == a.derived; });
+        if (it == derived.end())
+            derived.emplace_back(a.derived, a.name);
+        else
+            it->second += " and " + a.name;
+    }
+    for (const auto& [how, arms] : derived)
+        lines.push_back(fmt::format("{}: {}", arms, how));
     lines.insert(lines.end(), r.notes.begin(), r.notes.end());
     return lines;
 }

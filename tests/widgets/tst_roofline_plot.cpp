@@ -82,8 +82,8 @@ private slots:
             QVERIFY(plot.plot()->xAxis->range().contains(p.x()));
             QVERIFY(plot.plot()->yAxis->range().contains(p.y()));
         }
-        QVERIFY(plot.caption().contains(u"FLOPs derived from its parameters"_s));
-        QVERIFY(plot.caption().contains(u"predate attention_decode's FLOP count"_s));
+        QVERIFY(plot.caption().contains(
+            u"baseline and treatment: FLOPs derived (recorded before attention_decode declared them): 4 FLOP/B"_s));
         QVERIFY(plot.caption().contains(u"% of the memory roof"_s));
     }
 

@@ -102,7 +102,10 @@ BindingPage::BindingPage(StudyDocument* document, QWidget* parent)
     m_kernels->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_kernels->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_kernels->setTextElideMode(Qt::ElideMiddle);
-    body()->addWidget(m_kernels, 1);
+    // A few rows, scrolled beyond: the height goes to the roofline below.
+    m_kernels->setMinimumHeight(90);
+    m_kernels->setMaximumHeight(150);
+    body()->addWidget(m_kernels);
 
     auto* tables = new QHBoxLayout;
     auto* left = new QVBoxLayout;

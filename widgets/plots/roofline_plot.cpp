@@ -56,14 +56,14 @@ RooflinePlot::RooflinePlot(QWidget* parent)
     m_plot->setMinimumHeight(220);
     logAxis(m_plot->xAxis, tr("arithmetic intensity (FLOP/byte)"));
     logAxis(m_plot->yAxis, tr("achieved TFLOP/s (median, IQR)"));
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setFont(QFont(font().family(), 8));
-    m_plot->legend->setBrush(QColor(255, 255, 255, 210));
-    m_plot->legend->setBorderPen(QPen(QColor(200, 200, 200)));
-    // Bottom right: under the compute roof, right of the ridge, is where a roofline has no data.
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // No legend inside the frame (at the verdict page's height it covers the roofs' labels): the
+    // caption names each arm beside its colour.
+    m_plot->legend->setVisible(false);
+    // Two arms a few percent apart overlap at the full frame: drag and wheel-zoom to read them.
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_caption->setObjectName(u"rooflineCaption"_s);
     m_caption->setWordWrap(true);
+    m_caption->setTextFormat(Qt::RichText);
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -86,7 +86,7 @@ QPointF RooflinePlot::arrowTo() const
 
 QString RooflinePlot::caption() const
 {
-    return m_caption->text();
+    return m_captionText;
 }
 
 void RooflinePlot::placeRoofLabels()
@@ -95,10 +95,11 @@ void RooflinePlot::placeRoofLabels()
         const QList<QPointF>& line = m_roofLines[i];
         const QPointF a(m_plot->xAxis->coordToPixel(line.front().x()), m_plot->yAxis->coordToPixel(line.front().y()));
         const QPointF b(m_plot->xAxis->coordToPixel(line.back().x()), m_plot->yAxis->coordToPixel(line.back().y()));
-        // A sloped roof's label a fifth of the way along it, the flat one's at its right end.
+        // A sloped roof's label a third of the way along it (past the middle the roofs converge on
+        // the ridge and their labels meet the compute roof's), the flat one's at its right end.
         QCPItemText* text = m_roofTexts[i];
         const bool flat = std::fabs(a.y() - b.y()) < 0.5;
-        const QPointF at = flat ? b - QPointF(4, 0) : a + (b - a) * 0.2;
+        const QPointF at = flat ? b - QPointF(4, 0) : a + (b - a) * 0.35;
         text->position->setPixelPosition(at);
         text->setRotation(flat ? 0 : qRadiansToDegrees(std::atan2(b.y() - a.y(), b.x() - a.x())));
     }
@@ -122,10 +123,10 @@ void RooflinePlot::setRoofline(const std::optional<Roofline>& roofline)
     m_arrow = nullptr;
     m_ridge.reset();
     if (!roofline) {
-        m_caption->setText(tr("No A/B to place: the roofline needs a baseline and a treatment."));
+        m_captionText = tr("No A/B to place: the roofline needs a baseline and a treatment.");
+        m_caption->setText(m_captionText);
         m_plot->xAxis->setRange(0.1, 1000);
         m_plot->yAxis->setRange(0.01, 1000);
-        m_plot->legend->setVisible(false);
         if (m_plot->isVisible())
             m_plot->replot(QCustomPlot::rpQueuedReplot);
         return;
@@ -146,12 +147,15 @@ void RooflinePlot::setRoofline(const std::optional<Roofline>& roofline)
         }
         auto* label = new QCPItemText(m_plot);
         label->position->setType(QCPItemPosition::ptAbsolute);
-        // Above the sloped roofs, under the flat one (the frame's top is close above it).
-        label->setPositionAlignment(
-            s.kind == RoofKind::Compute ? Qt::AlignTop | Qt::AlignRight : Qt::AlignBottom | Qt::AlignLeft);
+        // The L2 roof's above its line, DRAM's below its own (the two run close together), the
+        // compute roof's under it (the frame's top is close above it).
+        label->setPositionAlignment(s.kind == RoofKind::Compute ? Qt::AlignTop | Qt::AlignRight
+                : s.kind == RoofKind::L2                        ? Qt::AlignBottom | Qt::AlignLeft
+                                                                : Qt::AlignTop | Qt::AlignLeft);
         label->setText(qs(s.label));
         label->setFont(QFont(font().family(), 8));
         label->setColor(roofPen(s.kind).color());
+        label->setBrush(QColor(255, 255, 255, 170)); // readable over a point or an error bar
         m_roofLabels << qs(s.label);
         m_roofLines << points;
         m_roofTexts << label;
@@ -163,8 +167,10 @@ void RooflinePlot::setRoofline(const std::optional<Roofline>& roofline)
         ridge->end->setCoords(*r.ridge_intensity, r.compute_tflops->value);
         ridge->setPen(QPen(QColor(120, 120, 120), 1, Qt::DotLine));
         auto* text = new QCPItemText(m_plot);
+        // At the foot, left of its line: the right of the ridge at the foot is as empty, but the
+        // compute-bound points' error bars can reach down there.
         text->position->setCoords(*r.ridge_intensity, frame.tflops_lo);
-        text->setPositionAlignment(Qt::AlignBottom | Qt::AlignLeft);
+        text->setPositionAlignment(Qt::AlignBottom | Qt::AlignRight);
         text->setPadding(QMargins(3, 0, 3, 2));
         text->setText(qs(roofline_ridge_label(r)));
         text->setFont(QFont(font().family(), 8));
@@ -181,11 +187,7 @@ void RooflinePlot::setRoofline(const std::optional<Roofline>& roofline)
         const RooflinePoint& p = *a.point;
         const QColor c = armColor(i);
         auto* g = m_plot->addGraph();
-        g->setName(a.fraction_of_roof ? tr("%1: %2% of the %3 roof")
-                                            .arg(qs(a.name))
-                                            .arg(*a.fraction_of_roof * 100, 0, 'f', 0)
-                                            .arg(QString::fromLatin1(roofline_bound_name(a.bound)))
-                                      : qs(a.name));
+        g->setName(qs(a.name));
         g->setLineStyle(QCPGraph::lsNone);
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 1), c, 10));
         g->addData(p.intensity, p.tflops);
@@ -213,12 +215,19 @@ void RooflinePlot::setRoofline(const std::optional<Roofline>& roofline)
         m_arrow->setPen(QPen(QColor(33, 33, 33), 1.6));
         m_arrow->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 9, 11));
     }
-    m_plot->legend->setVisible(!m_armNames.isEmpty());
-
-    QStringList lines;
-    for (const auto& l : roofline_caption(r))
-        lines << qs(l);
-    m_caption->setText(lines.join(u'\n'));
+    // The caption: each arm's line after a dot of its colour (the arms' lines come first), then
+    // the engine's other lines. caption() gives the plain text.
+    QStringList lines, html;
+    const auto all = roofline_caption(r);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const QString line = qs(all[i]);
+        lines << line;
+        html << (i < r.arms.size() ? u"<span style=\"color:%1\">●</span> "_s.arg(armColor(static_cast<int>(i)).name())
+                                   : QString())
+                + line.toHtmlEscaped();
+    }
+    m_captionText = lines.join(u'\n');
+    m_caption->setText(html.join(u"<br>"_s));
     if (m_plot->isVisible())
         m_plot->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -59,6 +59,7 @@ private:
 
     QCustomPlot* m_plot;
     QLabel* m_caption;
+    QString m_captionText; // the caption's plain text (the label shows it with the arms' colours)
     QStringList m_roofLabels;
     QList<QList<QPointF>> m_roofLines;
     QList<QCPItemText*> m_roofTexts;

@@ -276,7 +276,7 @@ private slots:
             QCOMPARE(a.at("bound").get<std::string>(), std::string("memory"));
             QVERIFY(a.at("fraction_of_roof").get<double>() > 0.5);
             QVERIFY(a.at("reason").is_null());
-            QVERIFY(has(a.at("derived").get<std::string>(), "predate attention_decode's FLOP count"));
+            QVERIFY(has(a.at("derived").get<std::string>(), "recorded before attention_decode declared them"));
         }
         QCOMPARE(rl.at("arms")[0].at("name").get<std::string>(), std::string("baseline"));
         std::vector<Attachment> charts;
