@@ -110,9 +110,29 @@ private slots:
         QVERIFY(!plot.hasArrow());
         QVERIFY(plot.caption().contains(u"treatment: no point: the workload declares no FLOP count"_s));
 
+        QVERIFY(!plot.plot()->isHidden()); // roofs to draw
+
         plot.setExperiment(s, nullptr);
         QVERIFY(plot.roofLabels().isEmpty());
         QVERIFY(plot.caption().contains(u"No A/B to place"_s));
+        QVERIFY(plot.plot()->isHidden()); // empty axes would say nothing
+
+        // No roof and no point (the demo: a CPU GEMM declaring FLOPs only): the reasons alone.
+        Study cpu;
+        Experiment gemm;
+        gemm.workload = "gemm";
+        gemm.device = {"cpu", "Fixture CPU", "", 0, ""};
+        gemm.arms = {{"baseline", {}}, {"treatment", {}}};
+        for (const char* arm : {"baseline", "treatment"}) {
+            Sample smp;
+            smp.arm = arm;
+            smp.metrics = {{"time_ms", 10.0}, {"gflops", 20.0}};
+            gemm.samples.push_back(smp);
+        }
+        plot.setExperiment(cpu, &gemm);
+        QVERIFY(plot.plot()->isHidden());
+        QVERIFY(plot.caption().contains(u"baseline: no point: the workload declares no byte count"_s));
+        QVERIFY(plot.caption().contains(u"no bandwidth roof for Fixture CPU"_s));
     }
 
     void theBindingAndVerdictPagesShowIt()

@@ -64,6 +64,7 @@ RooflinePlot::RooflinePlot(QWidget* parent)
     m_caption->setObjectName(u"rooflineCaption"_s);
     m_caption->setWordWrap(true);
     m_caption->setTextFormat(Qt::RichText);
+    m_caption->setAlignment(Qt::AlignLeft | Qt::AlignTop); // with the plot hidden it has all the height
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -125,6 +126,7 @@ void RooflinePlot::setRoofline(const std::optional<Roofline>& roofline)
     if (!roofline) {
         m_captionText = tr("No A/B to place: the roofline needs a baseline and a treatment.");
         m_caption->setText(m_captionText);
+        m_plot->hide();
         m_plot->xAxis->setRange(0.1, 1000);
         m_plot->yAxis->setRange(0.01, 1000);
         if (m_plot->isVisible())
@@ -228,6 +230,9 @@ void RooflinePlot::setRoofline(const std::optional<Roofline>& roofline)
     }
     m_captionText = lines.join(u'\n');
     m_caption->setText(html.join(u"<br>"_s));
+    // Nothing to draw (no roof, no point: a CPU study of a workload without counts): the caption
+    // alone says why, rather than empty axes.
+    m_plot->setVisible(!m_roofLabels.isEmpty() || !m_armNames.isEmpty());
     if (m_plot->isVisible())
         m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
