@@ -286,6 +286,13 @@ private slots:
         QVERIFY(has(md, fmt::format("| baseline | FLOPs derived from its parameters | {} (", num(4))));
         QVERIFY(has(md, "| memory |"));
         QVERIFY(std::any_of(charts.begin(), charts.end(), [](const Attachment& a) { return has(a.name, "roofline"); }));
+        // HTML carries the chart inline, and stays well-formed with it.
+        const std::string html = render_html(r);
+        QVERIFY(has(html, "Roofline: NVIDIA H200"));
+        QXmlStreamReader xml(QByteArray::fromStdString(html.substr(html.find("<html"))));
+        while (!xml.atEnd())
+            xml.readNext();
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
         const std::string svg = roofline_svg(e);
         QVERIFY(has(svg, "DRAM 4.38 TB/s (read-only ceiling)"));
         QVERIFY(has(svg, "L2 8.01 TB/s"));
