@@ -48,6 +48,10 @@ json roofline_json(const Roofline& r)
         arms.push_back({{"name", a.name}, {"point", point}, {"reason", text_or_null(a.reason)},
             {"bound", roofline_bound_name(a.bound)}, {"attainable_tflops", or_null(a.attainable_tflops)},
             {"fraction_of_roof", or_null(a.fraction_of_roof)}, {"derived", text_or_null(a.derived)},
+            {"measured_dram",
+                a.measured_dram_intensity
+                    ? json {{"gbs", *a.measured_dram_gbs}, {"intensity", *a.measured_dram_intensity}}
+                    : json(nullptr)},
             {"summary", roofline_arm_line(a)}});
     }
     return {{"device", r.device},
@@ -83,7 +87,10 @@ std::vector<std::vector<std::string>> roofline_table_rows(const Roofline& r)
         }
         const auto& p = *a.point;
         rows.push_back({a.name, a.derived.empty() ? "measured" : "FLOPs derived from its parameters",
-            fmt::format("{} ({}-{})", num(p.intensity), num(p.intensity_iqr.lo), num(p.intensity_iqr.hi)),
+            fmt::format("{} ({}-{}){}", num(p.intensity), num(p.intensity_iqr.lo), num(p.intensity_iqr.hi),
+                a.measured_dram_intensity ? fmt::format("; {} on the measured DRAM traffic ({} GB/s)",
+                    num(*a.measured_dram_intensity), num(*a.measured_dram_gbs))
+                                          : std::string()),
             fmt::format("{} ({}-{}, n = {})", num(p.tflops), num(p.tflops_iqr.lo), num(p.tflops_iqr.hi), p.n),
             roofline_bound_name(a.bound),
             a.fraction_of_roof ? fmt::format("{} %", num(*a.fraction_of_roof * 100)) : std::string("-")});

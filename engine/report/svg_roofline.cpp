@@ -117,6 +117,11 @@ std::string roofline_svg(const ExperimentReport& e)
         const double x = xs(p.intensity), y = ys(p.tflops);
         w.line(xs(p.intensity_iqr.lo), y, xs(p.intensity_iqr.hi), y, c, 1.4);
         w.line(x, ys(p.tflops_iqr.lo), x, ys(p.tflops_iqr.hi), c, 1.4);
+        if (a.measured_dram_intensity) { // the point on the measured DRAM traffic: pale, joined to it
+            const double mx = xs(*a.measured_dram_intensity);
+            w.dashed_line(x, y, mx, y, c);
+            w.circle(mx, y, 4.5, c, 0.3);
+        }
         w.circle(x, y, 5.5, c, 1.0);
         placed.emplace_back(x, y);
         const std::string entry = a.fraction_of_roof ? fmt::format("{}: {} % of the {} roof", a.name,

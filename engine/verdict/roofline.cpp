@@ -4,6 +4,7 @@
 #include "stats/percentile.h"
 #include "study/arm_roles.h"
 #include "study/study.h"
+#include "verdict/metric_diff.h"
 #include "verdict/speed_of_light_roofs.h"
 #include "workloads/descriptions/builtin_descriptions.h"
 #include "workloads/descriptions/flops_per_byte.h"
@@ -153,6 +154,25 @@ std::optional<Roofline> study_roofline(const Study& study, const Experiment& e)
     Roofline r = roofline(in);
     for (std::size_t i = 0; i < r.arms.size(); ++i)
         r.arms[i].derived = derived[i];
+    // The measured DRAM traffic, from the lanes' per-arm means (noise_k plays no part in a mean).
+    if (const auto diff = metric_diff(e, arms.baseline->name, arms.treatment->name, 2)) {
+        for (std::size_t i = 0; i < r.arms.size(); ++i) {
+            double gbs = 0;
+            bool read = false;
+            for (const auto& row : diff->rows) {
+                const ArmLaneStats& a = i == 0 ? row.baseline : row.treatment;
+                if ((row.metric == "dram_read" || row.metric == "dram_write") && row.unit == "GB/s" && a.mean) {
+                    gbs += *a.mean;
+                    read = read || row.metric == "dram_read";
+                }
+            }
+            RooflineArm& arm = r.arms[i];
+            if (!read || gbs <= 0 || !arm.point)
+                continue;
+            arm.measured_dram_gbs = gbs;
+            arm.measured_dram_intensity = arm.point->tflops * 1000 / gbs;
+        }
+    }
     return r;
 }
 
@@ -167,6 +187,9 @@ std::string roofline_arm_line(const RooflineArm& a)
         line += fmt::format(", {:.0f}% of the {} roof", *a.fraction_of_roof * 100, roofline_bound_name(a.bound));
     if (!a.derived.empty())
         line += " (FLOPs derived)";
+    if (a.measured_dram_intensity)
+        line += fmt::format("; on the measured DRAM traffic ({}) {:.3g} FLOP/B",
+            roofline_rate_text(*a.measured_dram_gbs), *a.measured_dram_intensity);
     return line;
 }
 

@@ -55,6 +55,12 @@ struct RooflineArm {
     std::optional<double> fraction_of_roof; // achieved / attainable (0.82 = 82%)
     // Non-empty when the FLOPs were derived from the parameters rather than measured: how.
     std::string derived;
+    // The DRAM traffic the samplers measured during the arm's judged repetitions (the dram_read +
+    // dram_write lanes' means, verdict/metric_diff.h), and the arm's TFLOP/s over it: its
+    // intensity against DRAM where the declared bytes are not what crossed it (a cache's reuse,
+    // bytes the declaration leaves out). Null without those lanes or without a point.
+    std::optional<double> measured_dram_gbs;
+    std::optional<double> measured_dram_intensity;
 };
 
 struct Roofline {

@@ -36,6 +36,8 @@ RooflineFrame roofline_frame(const Roofline& r)
         for (double x : {p.intensity, p.intensity_iqr.lo, p.intensity_iqr.hi})
             if (x > 0)
                 xs.push_back(x);
+        if (a.measured_dram_intensity)
+            xs.push_back(*a.measured_dram_intensity);
         for (double y : {p.tflops, p.tflops_iqr.lo, p.tflops_iqr.hi})
             if (y > 0)
                 ys.push_back(y);

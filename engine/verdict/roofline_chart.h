@@ -29,8 +29,8 @@ struct RoofSegment {
     std::vector<std::pair<double, double>> points; // (intensity, TFLOP/s), left to right
 };
 
-// The frame: a factor of 4 beyond the leftmost and rightmost of the ridge and the points (and
-// their IQRs) along x, of 2.5 below the lowest and above the highest along y; the DRAM roof's
+// The frame: a factor of 4 beyond the leftmost and rightmost of the ridge and the points (their
+// IQRs and measured-DRAM intensities) along x, of 2.5 below the lowest and above the highest along y; the DRAM roof's
 // value at the left edge counts as a low point, so the roof enters the frame on its left side.
 RooflineFrame roofline_frame(const Roofline& r);
 

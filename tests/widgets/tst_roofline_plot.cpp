@@ -73,6 +73,12 @@ private slots:
             QCOMPARE(plot.armSpreads()[i].second, QPointF(p.tflops_iqr.lo, p.tflops_iqr.hi));
         }
         QCOMPARE(plot.armPoints()[0].x(), 4.0);
+        // Each arm's point on its measured DRAM traffic, an open circle at the same TFLOP/s.
+        QCOMPARE(plot.measuredPoints().size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const auto& a = r->arms[static_cast<std::size_t>(i)];
+            QCOMPARE(plot.measuredPoints()[i], QPointF(*a.measured_dram_intensity, a.point->tflops));
+        }
         QVERIFY(plot.armPoints()[1].y() > plot.armPoints()[0].y()); // mma reads faster
         QVERIFY(plot.hasArrow());
         QCOMPARE(plot.arrowFrom(), plot.armPoints()[0]);

@@ -8,6 +8,7 @@
 
 #include <QLabel>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace kwb::gui {
@@ -121,6 +122,7 @@ void RooflinePlot::setRoofline(const std::optional<Roofline>& roofline)
     m_armNames.clear();
     m_armPoints.clear();
     m_armSpreads.clear();
+    m_measuredPoints.clear();
     m_arrow = nullptr;
     m_ridge.reset();
     if (!roofline) {
@@ -188,6 +190,20 @@ void RooflinePlot::setRoofline(const std::optional<Roofline>& roofline)
             placed[i] = &*a.point;
         const RooflinePoint& p = *a.point;
         const QColor c = armColor(i);
+        // On the measured DRAM traffic: an open circle joined to the point by a dashed line, drawn
+        // first so the declared point stays on top.
+        if (a.measured_dram_intensity) {
+            auto* join = m_plot->addGraph();
+            join->setPen(QPen(c, 1, Qt::DashLine));
+            join->setData(
+                {std::min(p.intensity, *a.measured_dram_intensity), std::max(p.intensity, *a.measured_dram_intensity)},
+                {p.tflops, p.tflops});
+            auto* dram = m_plot->addGraph();
+            dram->setLineStyle(QCPGraph::lsNone);
+            dram->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(c, 1.5), Qt::white, 8));
+            dram->addData(*a.measured_dram_intensity, p.tflops);
+            m_measuredPoints << QPointF(*a.measured_dram_intensity, p.tflops);
+        }
         auto* g = m_plot->addGraph();
         g->setName(qs(a.name));
         g->setLineStyle(QCPGraph::lsNone);

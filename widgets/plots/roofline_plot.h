@@ -47,6 +47,8 @@ public:
     QList<QPointF> armPoints() const { return m_armPoints; }
     // The IQR error bars drawn for each placed arm: (x lo, x hi) and (y lo, y hi).
     QList<QPair<QPointF, QPointF>> armSpreads() const { return m_armSpreads; }
+    // The arms' points on their measured DRAM traffic (open circles), where the lanes have it.
+    QList<QPointF> measuredPoints() const { return m_measuredPoints; }
     bool hasArrow() const { return m_arrow != nullptr; }
     QPointF arrowFrom() const;
     QPointF arrowTo() const;
@@ -66,6 +68,7 @@ private:
     QStringList m_armNames;
     QList<QPointF> m_armPoints;
     QList<QPair<QPointF, QPointF>> m_armSpreads;
+    QList<QPointF> m_measuredPoints;
     QCPItemLine* m_arrow = nullptr;
     std::optional<double> m_ridge;
 };

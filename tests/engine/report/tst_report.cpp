@@ -276,6 +276,8 @@ private slots:
             QCOMPARE(a.at("bound").get<std::string>(), std::string("memory"));
             QVERIFY(a.at("fraction_of_roof").get<double>() > 0.5);
             QVERIFY(a.at("reason").is_null());
+            QCOMPARE(a.at("measured_dram").at("intensity").get<double>(),
+                *e.roofline->arms[i].measured_dram_intensity); // the CUPTI lanes' DRAM traffic
             QVERIFY(has(a.at("derived").get<std::string>(), "recorded before attention_decode declared them"));
         }
         QCOMPARE(rl.at("arms")[0].at("name").get<std::string>(), std::string("baseline"));
@@ -285,6 +287,7 @@ private slots:
         QVERIFY(has(md, "| DRAM roof |"));
         QVERIFY(has(md, fmt::format("| baseline | FLOPs derived from its parameters | {} (", num(4))));
         QVERIFY(has(md, "| memory |"));
+        QVERIFY(has(md, "on the measured DRAM traffic"));
         QVERIFY(std::any_of(charts.begin(), charts.end(), [](const Attachment& a) { return has(a.name, "roofline"); }));
         // HTML carries the chart inline, and stays well-formed with it.
         const std::string html = render_html(r);

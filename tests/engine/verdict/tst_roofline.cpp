@@ -11,6 +11,7 @@
 //   heads 32, kv_heads 8; fp8 (1 byte) makes it 8. At 3000 GB/s: 3000 x 4 / 1000 = 12 TFLOP/s.
 #include "study/study.h"
 #include "study/study_file.h"
+#include "verdict/metric_diff.h"
 #include "verdict/roofline.h"
 #include "verdict/roofline_chart.h"
 
@@ -225,6 +226,7 @@ private slots:
         QCOMPARE(r->arms[1].point->intensity, 8.0);
         QVERIFY2(r->arms[0].derived.find("4 FLOP/B") != std::string::npos, r->arms[0].derived.c_str());
         QCOMPARE(r->arms[0].bound, RooflineBound::Memory);
+        QVERIFY(!r->arms[0].measured_dram_intensity); // no DRAM lanes recorded
         QCOMPARE(r->l2_gbs->value, 8010.0); // the measured L2 ceiling, drawn
         QVERIFY(r->bandwidth_gbs->value == 4383.0); // the DRAM roof is the read-only ceiling, not the L2's
 
@@ -254,6 +256,22 @@ private slots:
             QVERIFY(*a.fraction_of_roof > 0.5 && *a.fraction_of_roof < 1.0);
         }
         QVERIFY(r->arms[1].point->tflops > r->arms[0].point->tflops);
+        // The CUPTI lanes measured each arm's DRAM traffic: its TFLOP/s over that is a second
+        // intensity (dram_read + dram_write means over the judged repetitions, metric_diff's).
+        const auto diff = metric_diff(s.experiments.at(0), "baseline", "treatment", 2);
+        QVERIFY(diff);
+        for (std::size_t i = 0; i < 2; ++i) {
+            double gbs = 0;
+            for (const auto& row : diff->rows)
+                if (row.metric == "dram_read" || row.metric == "dram_write")
+                    gbs += *(i == 0 ? row.baseline : row.treatment).mean;
+            const auto& a = r->arms[i];
+            QVERIFY(a.measured_dram_intensity);
+            QVERIFY(qFuzzyCompare(*a.measured_dram_gbs, gbs));
+            QVERIFY(qFuzzyCompare(*a.measured_dram_intensity, a.point->tflops * 1000 / gbs));
+            QVERIFY2(roofline_arm_line(a).find("on the measured DRAM traffic") != std::string::npos,
+                roofline_arm_line(a).c_str());
+        }
     }
 };
 
