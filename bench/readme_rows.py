@@ -182,6 +182,14 @@ def kwb_profile(src):
     return "; ".join(parts)
 
 
+@rows.table("README command 1 (`./scripts/demo.sh`) on a fresh clone, cold build, to the first window")
+def first_window(src):
+    t = src.json("2026-12-03-first-window/timing.json")
+    return (f"{t['wall_s'] / 60:.1f} min wall ({t['build_steps']} build steps, {t['cpu_pct']}% of 2 cores, n = {t['n']}) "
+            f"on the 2-core machine without apt (packages present) and without a compiler cache; the goal is 15 min "
+            f"with apt, not met")
+
+
 @rows.table("`kwb profile --arms all` (CUPTI range profiler, one pass an arm), tiled GEMM 4096^3, block_m 64 vs 128")
 def range_profile(src):
     d = src.json("2026-12-03-h200-why-faster/range-tiles.json")["range_profile"]

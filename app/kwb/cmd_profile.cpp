@@ -21,6 +21,25 @@
 
 namespace kwb::cli {
 
+LockedStudy lock_and_load(const std::string& path)
+{
+    LockHolder holder;
+    LockedStudy out;
+    try {
+        out.lock = StudyLock::try_acquire(path, &holder);
+    } catch (const std::runtime_error& e) {
+        throw BadInput(fmt::format("{} (kwb profile locks the study while it profiles)", e.what()));
+    }
+    if (!out.lock)
+        throw BadInput(fmt::format("{}: locked by {}: a run or profile is in progress", path, holder.describe()));
+    try {
+        out.study = load_study(path);
+    } catch (const std::exception& e) {
+        throw BadInput(e.what());
+    }
+    return out;
+}
+
 const Experiment& pick_experiment(const Study& study, const ProfileOptions& o)
 {
     if (study.experiments.empty())
@@ -103,22 +122,8 @@ int profile(const ProfileOptions& o)
         throw BadInput("--device: a CUDA device index is 0 or more");
     if (!(o.duration_ms > 0 && o.duration_ms <= 60000))
         throw BadInput("--duration-ms: between 1 and 60000");
-    // One writer per study, as kwb run: the pass takes seconds and the save must not race a run.
-    LockHolder holder;
-    std::optional<StudyLock> lock;
-    try {
-        lock = StudyLock::try_acquire(o.study, &holder);
-    } catch (const std::runtime_error& e) {
-        throw BadInput(fmt::format("{} (kwb profile locks the study while it profiles)", e.what()));
-    }
-    if (!lock)
-        throw BadInput(fmt::format("{}: locked by {}: a run or profile is in progress", o.study, holder.describe()));
-    Study study;
-    try {
-        study = load_study(o.study);
-    } catch (const std::exception& e) {
-        throw BadInput(e.what());
-    }
+    auto locked = lock_and_load(o.study);
+    Study& study = locked.study;
     const Experiment& e = pick_experiment(study, o);
     if (e.arms.empty())
         throw BadInput(fmt::format("{}: experiment {}: no arms", o.study, e.id));

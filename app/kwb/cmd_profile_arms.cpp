@@ -97,21 +97,8 @@ int profile_arms(const ProfileOptions& o)
         throw BadInput("--device: a CUDA device index is 0 or more");
     // Read under the lock: a run holding it samples PM counters, which the range profiler cannot
     // share (CUPTI_ERROR_HARDWARE_BUSY), and would be slowed by the replay.
-    LockHolder holder;
-    std::optional<StudyLock> lock;
-    try {
-        lock = StudyLock::try_acquire(o.study, &holder);
-    } catch (const std::runtime_error& e) {
-        throw BadInput(fmt::format("{} (kwb profile locks the study while it profiles)", e.what()));
-    }
-    if (!lock)
-        throw BadInput(fmt::format("{}: locked by {}: a run or profile is in progress", o.study, holder.describe()));
-    Study study;
-    try {
-        study = load_study(o.study);
-    } catch (const std::exception& e) {
-        throw BadInput(e.what());
-    }
+    const auto locked = lock_and_load(o.study);
+    const Study& study = locked.study;
     const Experiment& e = pick_experiment(study, o);
     if (e.arms.size() < 2)
         throw BadInput(fmt::format("{}: experiment {}: --arms all needs two arms or more", o.study, e.id));

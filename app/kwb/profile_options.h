@@ -4,8 +4,10 @@
 // What `kwb profile` and its `--arms all` mode (cmd_profile_arms.cpp) share: the options, and the
 // choice of experiment and backend.
 #include "study/study.h"
+#include "study/study_lock.h"
 #include "workloads/workload.h"
 
+#include <optional>
 #include <string>
 
 namespace kwb::cli {
@@ -25,6 +27,15 @@ struct ProfileOptions {
 const Experiment& pick_experiment(const Study& study, const ProfileOptions& o);
 // The backend the experiment runs on here; BadInput / runtime_error as kwb run's choice.
 Backend pick_backend(const Workload& w, const Experiment& e, const ProfileOptions& o);
+
+// The study read under its lock, which is held as long as the result lives: one writer per study,
+// as kwb run (the binding pass saves into it), and no run sampling PM counters while a profile
+// takes them. BadInput when it is locked (naming the holder) or cannot be read.
+struct LockedStudy {
+    std::optional<StudyLock> lock;
+    Study study;
+};
+LockedStudy lock_and_load(const std::string& path);
 
 // `kwb profile STUDY --arms all` (docs/cli.md).
 int profile_arms(const ProfileOptions& o);

@@ -143,14 +143,17 @@ int remote_install(const RemoteInstallOptions& o)
     // does not run on that host leaves what was there.
     const std::string d = remote_shell_path(dir);
     const std::string script = "set -e; d=" + d + "; rm -rf \"$d.new\"; mkdir -p \"$d.new\"; "
-        + "tar -xzf - -C \"$d.new\"; v=$(\"$d.new/bin/kwb\" --version 2>&1) || { echo \"$v\" >&2; exit 3; }; "
+        + "tar -xzf - -C \"$d.new\"; v=$(\"$d.new/bin/kwb\" --version 2>&1) || { echo \"$v\" >&2; rm -rf \"$d.new\"; "
+          "exit 3; }; "
+        + "[ \"$v\" = 'kwb " KWB_VERSION "' ] || { echo \"it answered: $v\" >&2; rm -rf \"$d.new\"; exit 3; }; "
         + "rm -rf \"$d\"; mv \"$d.new\" \"$d\"; cd \"$d\"; echo \"$v\"; pwd";
     const auto r = ssh_run(o.host, script, bytes);
     if (r.exit_code == 255)
         throw BadInput(fmt::format("{}: cannot reach it over ssh: {}", o.host, r.last_err_line()));
     if (r.exit_code != 0) {
         fmt::print(stderr, "kwb: {}: the bundle did not run there ({}): {}\n", o.host,
-            r.exit_code == 3 ? "kwb --version failed" : fmt::format("exit {}", r.exit_code), r.last_err_line());
+            r.exit_code == 3 ? "kwb --version was not this version's" : fmt::format("exit {}", r.exit_code),
+            r.last_err_line());
         return kRunFailed;
     }
     std::istringstream lines(r.out);
