@@ -74,8 +74,11 @@ std::set<fs::path> linked_libraries(const fs::path& binary)
     return libs;
 }
 
+// $KWB_REMOTE_INSTALL_DIR (a site's shared default, or a test's folder), else under the remote home.
 std::string default_dir()
 {
+    if (const char* env = std::getenv("KWB_REMOTE_INSTALL_DIR"); env && *env)
+        return env;
     return ".local/share/kernel-workbench/kwb-" KWB_VERSION;
 }
 

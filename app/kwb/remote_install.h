@@ -16,7 +16,7 @@ namespace kwb::cli {
 
 struct RemoteInstallOptions {
     std::string host;
-    std::string dir; // empty: .local/share/kernel-workbench/kwb-VERSION under the remote home
+    std::string dir; // empty: $KWB_REMOTE_INSTALL_DIR, else .local/share/kernel-workbench/kwb-VERSION (remote home)
     bool json = false;
 };
 

@@ -137,7 +137,7 @@ void RemoteActions::rebuildMenu()
 void RemoteActions::editHosts()
 {
     QSettings settings;
-    RemoteHostsDialog dialog(loadRemoteHosts(settings), m_window);
+    RemoteHostsDialog dialog(loadRemoteHosts(settings), m_window, m_run->program());
     if (dialog.exec() != QDialog::Accepted)
         return;
     saveRemoteHosts(settings, dialog.hosts());

@@ -15,9 +15,12 @@
 #include "study/remote_marker.h"
 #include "study/study_file.h"
 
+#include <QFileInfo>
 #include <QMenu>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -50,6 +53,7 @@ private slots:
     void cleanupTestCase();
     void hostListIsKeptInTheSettings();
     void hostsDialogEditsTheList();
+    void hostsDialogInstallsKwbThere();
     void runOnHostFeedsTheLiveViewsAndComesBackWhole();
     void droppedConnectionMidRunStillBringsTheStudyBack();
     void closingTheWindowLetsGoAndOpeningReattaches();
@@ -135,6 +139,36 @@ void TestWorkbenchRemote::hostsDialogEditsTheList()
     QVERIFY(texts.contains(u"Remote hosts…"_s));
     QSettings settings;
     saveRemoteHosts(settings, {});
+}
+
+// Issue 32: the hosts dialog offers `kwb remote install` for the selected host; the installed
+// program fills its remote kwb column. A host without a destination is refused in words.
+void TestWorkbenchRemote::hostsDialogInstallsKwbThere()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QString dir = m_dir.filePath(u"installed-from-the-window"_s);
+    qputenv("KWB_REMOTE_INSTALL_DIR", dir.toUtf8());
+    qputenv("XDG_STATE_HOME", m_dir.filePath(u"state"_s).toUtf8());
+    RemoteHostsDialog dialog({{u"kwbtest"_s, {}, {}}, {}}, nullptr, kKwb);
+    auto* install = dialog.findChild<QPushButton*>(u"installKwbButton"_s);
+    QVERIFY(install);
+    auto* table = dialog.findChild<QTableWidget*>(u"remoteHostsTable"_s);
+    table->setCurrentCell(1, 0); // the empty row
+    install->click();
+    QVERIFY2(dialog.installStatus().contains(u"ssh destination first"_s), qPrintable(dialog.installStatus()));
+    table->setCurrentCell(0, 0);
+    install->click();
+    QVERIFY(dialog.installing());
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.installing(), 240000);
+    QVERIFY2(dialog.installStatus().startsWith(u"Installed kwb "_s), qPrintable(dialog.installStatus()));
+    QCOMPARE(dialog.hosts().first().remoteKwb, dir + u"/bin/kwb"_s);
+    QVERIFY(QFileInfo(dir + u"/bin/kwb.bin"_s).isExecutable());
+    // Without the dialog's kwb program there is no button (the settings-only use of the dialog).
+    RemoteHostsDialog plain({});
+    QVERIFY(!plain.findChild<QPushButton*>(u"installKwbButton"_s));
+    qunsetenv("KWB_REMOTE_INSTALL_DIR");
+    qunsetenv("XDG_STATE_HOME");
 }
 
 void TestWorkbenchRemote::runOnHostFeedsTheLiveViewsAndComesBackWhole()

@@ -3,7 +3,10 @@
 
 #include <QDialogButtonBox>
 #include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
+#include <QProcess>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -12,9 +15,10 @@ namespace kwb::gui {
 
 using namespace Qt::StringLiterals;
 
-RemoteHostsDialog::RemoteHostsDialog(const QList<RemoteHost>& hosts, QWidget* parent)
+RemoteHostsDialog::RemoteHostsDialog(const QList<RemoteHost>& hosts, QWidget* parent, const QString& kwbProgram)
     : QDialog(parent)
     , m_table(new QTableWidget(0, 3, this))
+    , m_kwb(kwbProgram)
 {
     setWindowTitle(tr("Remote hosts"));
     setObjectName(u"remoteHostsDialog"_s);
@@ -41,11 +45,24 @@ RemoteHostsDialog::RemoteHostsDialog(const QList<RemoteHost>& hosts, QWidget* pa
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->addButton(add, QDialogButtonBox::ActionRole);
     buttons->addButton(remove, QDialogButtonBox::ActionRole);
+    m_status = new QLabel(this);
+    m_status->setObjectName(u"installStatus"_s);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    if (!m_kwb.isEmpty()) {
+        m_install = new QPushButton(tr("Install kwb there"), this);
+        m_install->setObjectName(u"installKwbButton"_s);
+        m_install->setToolTip(tr("Copies this kwb, its GPU plugin and the libraries they need to the selected host "
+                                 "over ssh, checks that it runs, and uses it for runs there (kwb remote install)"));
+        buttons->addButton(m_install, QDialogButtonBox::ActionRole);
+        connect(m_install, &QPushButton::clicked, this, &RemoteHostsDialog::installOnSelectedHost);
+    }
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(help);
     layout->addWidget(m_table, 1);
+    layout->addWidget(m_status);
     layout->addWidget(buttons);
     resize(720, 320);
 }
@@ -70,6 +87,60 @@ QList<RemoteHost> RemoteHostsDialog::hosts() const
         if (!text(row, 0).isEmpty())
             hosts.append({text(row, 0), text(row, 1), text(row, 2)});
     return hosts;
+}
+
+void RemoteHostsDialog::installOnSelectedHost()
+{
+    const int row = m_table->currentRow();
+    const auto* item = row >= 0 ? m_table->item(row, 0) : nullptr;
+    const QString destination = item ? item->text().trimmed() : QString();
+    if (destination.isEmpty()) {
+        m_status->setText(tr("Choose a host with an ssh destination first."));
+        return;
+    }
+    if (installing())
+        return;
+    m_status->setText(tr("Installing kwb on %1…").arg(destination));
+    m_install->setEnabled(false);
+    delete m_process;
+    m_process = new QProcess(this);
+    connect(m_process, &QProcess::finished, this, [this, row, destination] { installFinished(row, destination); });
+    connect(m_process, &QProcess::errorOccurred, this, [this, row, destination](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart)
+            installFinished(row, destination);
+    });
+    m_process->start(m_kwb, {u"remote"_s, u"install"_s, destination, u"--json"_s});
+}
+
+void RemoteHostsDialog::installFinished(int row, const QString& destination)
+{
+    m_install->setEnabled(true);
+    if (m_process->error() == QProcess::FailedToStart) {
+        m_status->setText(tr("Cannot start %1: %2").arg(m_kwb, m_process->errorString()));
+        return;
+    }
+    const auto answer = QJsonDocument::fromJson(m_process->readAllStandardOutput()).object();
+    const QString installed = answer.value(u"kwb"_s).toString();
+    if (m_process->exitCode() != 0 || installed.isEmpty()) {
+        // kwb's own one line says why (unreachable, not unpacked, not this version).
+        const QString err = QString::fromUtf8(m_process->readAllStandardError()).trimmed();
+        m_status->setText(tr("Not installed on %1: %2").arg(destination, err.section(u'\n', -1)));
+        return;
+    }
+    if (row < m_table->rowCount())
+        m_table->setItem(row, 1, new QTableWidgetItem(installed));
+    m_status->setText(tr("Installed kwb %1 on %2 at %3; runs there use it.")
+                          .arg(answer.value(u"version"_s).toString(), destination, installed));
+}
+
+bool RemoteHostsDialog::installing() const
+{
+    return m_process && m_process->state() != QProcess::NotRunning;
+}
+
+QString RemoteHostsDialog::installStatus() const
+{
+    return m_status->text();
 }
 
 } // namespace kwb::gui

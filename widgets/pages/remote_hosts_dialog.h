@@ -5,21 +5,36 @@
 
 #include <QDialog>
 
+class QLabel;
+class QProcess;
+class QPushButton;
 class QTableWidget;
 
 namespace kwb::gui {
 
 // Run ▸ Remote hosts…: the host list, one row per host (ssh destination, remote kwb, remote work
-// folder). Rows without a destination are dropped on OK.
+// folder). Rows without a destination are dropped on OK. With the kwb program given, "Install kwb
+// there" runs `kwb remote install HOST --json` for the selected row (docs/remote.md) and puts the
+// installed program in its remote kwb column; the status line says what happened.
 class RemoteHostsDialog : public QDialog {
     Q_OBJECT
 public:
-    explicit RemoteHostsDialog(const QList<RemoteHost>& hosts, QWidget* parent = nullptr);
+    explicit RemoteHostsDialog(
+        const QList<RemoteHost>& hosts, QWidget* parent = nullptr, const QString& kwbProgram = QString());
     QList<RemoteHost> hosts() const;
     void addHost(const RemoteHost& host);
+    void installOnSelectedHost();
+    bool installing() const;
+    QString installStatus() const;
 
 private:
+    void installFinished(int row, const QString& destination);
+
     QTableWidget* m_table;
+    QString m_kwb;
+    QPushButton* m_install = nullptr;
+    QLabel* m_status = nullptr;
+    QProcess* m_process = nullptr;
 };
 
 } // namespace kwb::gui
