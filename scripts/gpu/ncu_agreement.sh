@@ -29,9 +29,13 @@ for line in open(sys.argv[1], errors="replace"):
 PY
 )
 [ -n "$metrics" ] || { echo "ncu_agreement: no pm_lane_means line from gpu_pm_agreement" >&2; exit 1; }
+# The studies ncu launches through are scratch (one launch window each, nothing judged): kept out of
+# $out, so no results folder holds them (their short NVML lanes read all zero, two of them alike).
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 profile() {  # name, kernel regex, kwb new arguments...
   local name=$1 regex=$2; shift 2
-  local f="$out/ncu/$name.json"
+  local f="$scratch/$name.json"
   "$kwb" new "$@" --runs 1 --warmup 0 --min-rep-ms 0 --backend cuda --out "$f" --force 2>> "$out/ncu/kwb.log"
   # Skip the first launch (verification), then profile five; base units (1/s, B/s) for the rates.
   local cmd=("$ncu" --clock-control none --print-units base --metrics "$metrics" --kernel-name-base demangled
