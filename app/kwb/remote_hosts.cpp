@@ -2,6 +2,7 @@
 #include "remote_hosts.h"
 
 #include "util/atomic_file.h"
+#include "util/state_dir.h"
 
 #include <cstdlib>
 #include <fmt/format.h>
@@ -28,15 +29,7 @@ nlohmann::json read_all()
 
 std::filesystem::path remote_hosts_file()
 {
-    const char* state = std::getenv("XDG_STATE_HOME");
-    std::filesystem::path dir;
-    if (state && *state && std::filesystem::path(state).is_absolute())
-        dir = state;
-    else if (const char* home = std::getenv("HOME"); home && *home)
-        dir = std::filesystem::path(home) / ".local" / "state";
-    else
-        throw std::runtime_error("no XDG_STATE_HOME and no HOME: nowhere to record the installed kwb");
-    return dir / "kernel-workbench" / "remote-hosts.json";
+    return kwb_state_dir("the record of installed kwbs") / "remote-hosts.json";
 }
 
 std::optional<InstalledKwb> installed_kwb(const std::string& host)

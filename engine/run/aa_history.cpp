@@ -6,6 +6,8 @@
 #include "study/study_file.h"
 #include "util/atomic_file.h"
 #include "util/json_reader.h"
+#include "util/state_dir.h"
+#include "util/state_dir.h"
 #include "verdict/aa_verdict.h"
 #include "verdict/wording.h"
 
@@ -111,15 +113,7 @@ AaFalseAlarmRate rate_of(const std::string& model, int runs, int alarms)
 
 std::filesystem::path aa_history_path()
 {
-    std::filesystem::path base;
-    const char* state = std::getenv("XDG_STATE_HOME");
-    if (state && *state && std::filesystem::path(state).is_absolute()) // the spec ignores relative ones
-        base = state;
-    else if (const char* home = std::getenv("HOME"); home && *home)
-        base = std::filesystem::path(home) / ".local" / "state";
-    else
-        throw std::runtime_error("no XDG_STATE_HOME and no HOME: nowhere to keep the A/A history");
-    return base / "kernel-workbench" / "aa-history.jsonl";
+    return kwb_state_dir("the A/A history") / "aa-history.jsonl";
 }
 
 std::optional<AaHistoryEntry> aa_history_entry(const std::string& study, const Experiment& e)
