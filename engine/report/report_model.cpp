@@ -129,7 +129,7 @@ ExperimentReport experiment_report(const Study& study, const Experiment& e)
         r.diff = diff_arm_pair(*arms.baseline, *arms.treatment);
         r.command_arms = arms.baseline->command && arms.treatment->command;
         r.metric_diff = metric_diff(e, arms.baseline->name, arms.treatment->name, r.noise_k);
-        r.roofline = study_roofline(study, e);
+        r.roofline = study_roofline(study, e, r.metric_diff);
     }
 
     for (const auto& arm : e.arms) {

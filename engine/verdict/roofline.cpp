@@ -134,6 +134,15 @@ std::optional<Roofline> study_roofline(const Study& study, const Experiment& e)
     const AbArms arms = ab_arms(e);
     if (!arms.baseline || !arms.treatment)
         return std::nullopt;
+    // noise_k plays no part in the means the roofline takes.
+    return study_roofline(study, e, metric_diff(e, arms.baseline->name, arms.treatment->name, 2));
+}
+
+std::optional<Roofline> study_roofline(const Study& study, const Experiment& e, const std::optional<MetricDiff>& diff)
+{
+    const AbArms arms = ab_arms(e);
+    if (!arms.baseline || !arms.treatment)
+        return std::nullopt;
     SpeedOfLightInput in;
     in.roofs = device_roofs(study, e);
     std::vector<std::string> derived;
@@ -154,8 +163,8 @@ std::optional<Roofline> study_roofline(const Study& study, const Experiment& e)
     Roofline r = roofline(in);
     for (std::size_t i = 0; i < r.arms.size(); ++i)
         r.arms[i].derived = derived[i];
-    // The measured DRAM traffic, from the lanes' per-arm means (noise_k plays no part in a mean).
-    if (const auto diff = metric_diff(e, arms.baseline->name, arms.treatment->name, 2)) {
+    // The measured DRAM traffic, from the lanes' per-arm means.
+    if (diff) {
         for (std::size_t i = 0; i < r.arms.size(); ++i) {
             double gbs = 0;
             bool read = false;

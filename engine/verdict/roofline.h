@@ -19,6 +19,7 @@
 // per byte (workloads/descriptions/flops_per_byte.h, decode attention's 2 x heads / kv_heads /
 // element bytes), gets each repetition's TFLOP/s as its GB/s times that ratio.
 
+#include "verdict/metric_diff.h"
 #include "verdict/speed_of_light.h"
 
 #include <optional>
@@ -80,7 +81,12 @@ Roofline roofline(const SpeedOfLightInput& input);
 
 // The A/B arms of an experiment against the roofs the study records (no machine's own files:
 // the window and the reports draw what the study holds). Null when it has no baseline/treatment.
+// The measured DRAM intensity comes from the lanes' per-arm means (verdict/metric_diff.h): the
+// second form takes the diff its caller has already computed (nullopt: no lanes to use), so the
+// Verdict page and the reports do not compute it twice.
 std::optional<Roofline> study_roofline(const Study& study, const Experiment& experiment);
+std::optional<Roofline> study_roofline(
+    const Study& study, const Experiment& experiment, const std::optional<MetricDiff>& lanes);
 
 // "treatment: 4.1 FLOP/B, 17.3 TFLOP/s, 91% of the memory roof" or the arm's reason.
 std::string roofline_arm_line(const RooflineArm& arm);

@@ -150,7 +150,7 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
     connect(m_newAttempt, &QPushButton::clicked, this, &VerdictPage::newAttemptRequested);
 }
 
-void VerdictPage::refreshMetricDiff(const Experiment* e, double noise_k)
+std::optional<MetricDiff> VerdictPage::refreshMetricDiff(const Experiment* e, double noise_k)
 {
     std::optional<MetricDiff> diff;
     if (e)
@@ -159,7 +159,7 @@ void VerdictPage::refreshMetricDiff(const Experiment* e, double noise_k)
     m_metricDiffSummary->setVisible(diff.has_value());
     m_metricDiff->setVisible(diff.has_value());
     if (!diff)
-        return;
+        return diff;
     setValue(m_metricDiffSummary, tr("Why: %1").arg(qs(metric_diff_summary(*diff))));
     std::vector<const MetricDiffRow*> rows;
     for (const auto& r : diff->rows)
@@ -196,6 +196,7 @@ void VerdictPage::refreshMetricDiff(const Experiment* e, double noise_k)
             m_metricDiff->setItem(i, c, item);
         }
     }
+    return diff;
 }
 
 QString VerdictPage::gatesText() const
@@ -295,7 +296,8 @@ void VerdictPage::refresh()
         evidence += tr("\nWelch p = %1 · Mann-Whitney p = %2").arg(p(sample->p_welch), p(sample->p_mannwhitney));
     }
     setValue(m_evidence, evidence);
-    refreshMetricDiff(e, sample ? sample->profile.noise_k : make_profile("generic", Direction::Lower).noise_k);
+    const auto lanes
+        = refreshMetricDiff(e, sample ? sample->profile.noise_k : make_profile("generic", Direction::Lower).noise_k);
 
     const auto& predicted = document()->study().prediction.predicted_delta_pct;
     QString prediction = predicted ? tr("Prediction check: predicted %1 %, measured %2")
@@ -314,7 +316,7 @@ void VerdictPage::refresh()
     setValue(m_profile, sample ? qs(describe_profile(sample->profile)) : QString());
     // The chart takes the verdict's JSON form (its API, shared with the tests of the plots).
     m_sigma->setVerdict(sample ? toQJsonObject(to_json(*sample)) : QJsonObject {});
-    m_roofline->setExperiment(document()->study(), e);
+    m_roofline->setExperiment(document()->study(), e, lanes);
 
     // Gates now and gates then: each gate's state now (the engine's study_gates), and apart from
     // it what each attempt ran without, with its time (study/attempt_gates.h). The recorded list is

@@ -2,6 +2,9 @@
 #pragma once
 
 #include "pages/phase_page.h"
+#include "verdict/metric_diff.h"
+
+#include <optional>
 
 class QPushButton;
 class QTableWidget;
@@ -44,7 +47,8 @@ signals:
 
 private:
     void ledgerEdited(int row, int column);
-    void refreshMetricDiff(const Experiment* e, double noise_k);
+    // Fills the metric diff table and returns the diff (the roofline takes its lane means).
+    std::optional<MetricDiff> refreshMetricDiff(const Experiment* e, double noise_k);
 
     bool m_filling = false;
     QLabel* m_gates;

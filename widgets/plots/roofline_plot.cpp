@@ -112,6 +112,12 @@ void RooflinePlot::setExperiment(const Study& study, const Experiment* experimen
     setRoofline(experiment ? study_roofline(study, *experiment) : std::nullopt);
 }
 
+void RooflinePlot::setExperiment(
+    const Study& study, const Experiment* experiment, const std::optional<MetricDiff>& lanes)
+{
+    setRoofline(experiment ? study_roofline(study, *experiment, lanes) : std::nullopt);
+}
+
 void RooflinePlot::setRoofline(const std::optional<Roofline>& roofline)
 {
     m_plot->clearPlottables();

@@ -36,6 +36,8 @@ public:
     void setRoofline(const std::optional<Roofline>& roofline);
     // The experiment's A/B against the roofs the study records (study_roofline); null clears.
     void setExperiment(const Study& study, const Experiment* experiment);
+    // The same with the experiment's metric diff already computed (the Verdict page has it).
+    void setExperiment(const Study& study, const Experiment* experiment, const std::optional<MetricDiff>& lanes);
 
     // The state, for tests and the pages.
     QCustomPlot* plot() const { return m_plot; }
