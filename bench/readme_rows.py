@@ -202,7 +202,8 @@ def range_profile(src):
 
     n = rows["kernel_ms"]["baseline"]["n"]
     return (f"n = {n} launches an arm: " + ", ".join([fig("kernel_ms", 1, "ms", ".3f"), fig("dram_read_bytes", 1e-6, "MB"),
-                                                      fig("l2_sectors", 1e-6, "M")]))
+                                                      fig("l2_sectors", 1e-6, "M")])
+            + "; not yet measured beside ncu's own counts of the same kernels")
 
 
 @rows.table("PM sampling vs `ncu --clock-control none`, every lane, on the copy, the cuBLASLt GEMM and the paged decode "
