@@ -22,10 +22,12 @@ RemoteHostsDialog::RemoteHostsDialog(const QList<RemoteHost>& hosts, QWidget* pa
 {
     setWindowTitle(tr("Remote hosts"));
     setObjectName(u"remoteHostsDialog"_s);
-    auto* help = new QLabel(tr("Studies run there over ssh (docs/remote.md). The destination is what you would type "
-                               "after <tt>ssh</tt>: your ~/.ssh/config, keys and agent apply. Empty fields: kwb on "
-                               "the remote PATH, runs under ~/.kwb/runs."),
-        this);
+    auto* help
+        = new QLabel(tr("Studies run there over ssh (docs/remote.md). The destination is what you would type "
+                        "after <tt>ssh</tt>: your ~/.ssh/config, keys and agent apply. An empty remote kwb: the one "
+                        "Install kwb there put there, else kwb on the remote PATH; an empty work folder: "
+                        "~/.kwb/runs."),
+            this);
     help->setWordWrap(true);
     m_table->setObjectName(u"remoteHostsTable"_s);
     m_table->setHorizontalHeaderLabels({tr("ssh destination"), tr("remote kwb"), tr("remote work folder")});
