@@ -47,18 +47,29 @@ inline DecodeTraffic sequential_traffic(const std::vector<Request>& requests, in
 // A backend's sizes: the bytes of the weights a step reads once (the linear layers and the LM
 // head; not the embedding, of which a step reads a row per token), and of one cached position's
 // K and V over all layers.
+// A prefill reads the same weights as a step unless the step's are quantised (cuda `weights` fp8:
+// a step reads one byte a weight and a float scale per output row, a prefill the bf16 copy).
 struct DecodeBytes {
-    double weights = 0;
+    double weights = 0; // what a decode step reads
     double kv_per_position = 0;
+    double prefill_weights = 0; // what a prefill reads
 
     static DecodeBytes of(double linear_weights, int weight_bytes, int layers, int kv_dim, int kv_bytes)
     {
-        return {linear_weights * weight_bytes, 2.0 * layers * kv_dim * kv_bytes};
+        const double w = linear_weights * weight_bytes;
+        return {w, 2.0 * layers * kv_dim * kv_bytes, w};
+    }
+    // Weight-only quantised steps: one byte a weight plus a 4-byte scale per output row of each
+    // linear layer (`scale_rows` in all); prefills read `prefill_bytes` bytes a weight.
+    static DecodeBytes quantised(
+        double linear_weights, double scale_rows, int prefill_bytes, int layers, int kv_dim, int kv_bytes)
+    {
+        return {linear_weights + 4.0 * scale_rows, 2.0 * layers * kv_dim * kv_bytes, linear_weights * prefill_bytes};
     }
     // The repetition's whole traffic: the weights once per prefill and per step, and the steps' K, V.
     double total(const DecodeTraffic& t) const
     {
-        return weights * (t.prefills + t.steps) + kv_per_position * t.kv_positions;
+        return prefill_weights * t.prefills + weights * t.steps + kv_per_position * t.kv_positions;
     }
     // Bytes of the mean decode step: the weights once and the steps' mean K, V.
     double per_step(const DecodeTraffic& t) const

@@ -20,6 +20,7 @@
 namespace kwb::cuda::tllm {
 
 inline constexpr const char* kName = "tiny_llm";
+struct GemvArgs; // tiny_llm_gemv.cuh
 inline constexpr int kGemvMaxRows = 8;
 
 struct Config {
@@ -32,6 +33,7 @@ struct Config {
     bool early_attention; // the step's attention puts its KV tiles in flight before its PDL wait
     bool graph, gemv, fp8, pdl, wrong;
     std::string prefill_gemm; // cublaslt, or an own GEMM for every linear of a prefill: wgmma | tiled
+    bool fp8_weights = false; // `weights` fp8: decode steps' GEMVs read e4m3 codes and per-row scales
     explicit Config(const nlohmann::json& p);
     bool poisson() const { return sched.arrivals == llm::Arrivals::Poisson; }
     int rows() const { return poisson() ? max_batch : sched.batch; } // rows of a decode step, at most
@@ -70,6 +72,16 @@ private:
         return b;
     }
     const __nv_bfloat16* w(std::size_t at) const { return weights_.as<__nv_bfloat16>() + at; }
+    // The linear weight at `at` for a decode step's GEMV: its bf16 rows, and with fp8 weights its
+    // e4m3 codes and row scales too (the GEMV then reads those).
+    void set_weights(GemvArgs& a, std::size_t at) const;
+    nlohmann::json accuracy_guard(cudaStream_t stream); // tiny_llm_guard.cu: fp8 weights against the bf16 model
+    // The guard's pass over `seqs` prompts of `len` tokens, in groups of the batch: each group's
+    // prefill, then `steps` greedy steps; with `forced`, each step's input tokens are those
+    // (another model's, [seq][position]) instead of this model's own. Fills the last position's
+    // logits [seq][position][vocab] and the chosen tokens [seq][position], positions 0..steps.
+    void guard_pass(const std::vector<int>& prompts, int seqs, int len, int steps, const std::vector<int>* forced,
+        std::vector<float>& logits, std::vector<int>& chosen, cudaStream_t stream);
     const float* gain(std::size_t at) const { return norms_.as<float>() + at; }
     // A linear layer of a prefill (`prefill`) or a decode step: the own prefill GEMM when there is
     // one, else the GEMV for rows <= 8 (decode_gemm gemv), else cuBLASLt.
@@ -115,6 +127,8 @@ private:
     DeviceBuffer x_, xn_, act_, qkv_, q_, k_, v_, attn_, delta_, gu_, logits_, next_, o_part_, m_part_, l_part_;
     DeviceBuffer workspace_;
     DeviceBuffer argmax_partial_, argmax_arrived_; // the fused LM head's argmax across its blocks (decode_gemm gemv)
+    DeviceBuffer wq_, wscale_; // weights fp8: e4m3 codes from layout_.qkv(0) on, one fp32 scale per row
+    std::map<std::size_t, std::size_t> scale_at_; // a linear weight's offset -> its first row's scale
     std::unique_ptr<PrefillGemm> own_gemm_; // prefill_gemm wgmma | tiled: the transposed weights
     std::vector<float> kv_scale_host_; // [layers][2][kv_heads]
     std::vector<std::size_t> prompt_at_; // offset of each request's tokens in prompts_

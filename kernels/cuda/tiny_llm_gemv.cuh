@@ -13,10 +13,16 @@
 //   and the paged K/V cache (rope_store), so the rope kernel is gone too;
 // - StoreArgmax: the LM head stores the logits and picks each row's greedy token (argmax_tokens'
 //   rule), so the argmax kernel is gone from the step as well.
+// With fp8 weights (`weights` fp8) the same loop reads e4m3 codes, 16 a 16-byte load instead of 8
+// bf16, so a row takes half the bytes; each row's dot product is taken in fp32 over the codes'
+// exact values and times its fp32 scale (cpu/weight_fp8.h) before the epilogue.
 // Launched with PDL (pdl_launch.h), a block issues its first weight loads, then waits for
 // the previous kernel: the weights stream while that kernel drains. The grid is one wave; each
 // warp walks its rows with the next batch of loads in flight while it consumes the current one.
 #include "tiny_llm_step_kernels.cuh"
+
+#include <cuda_fp8.h>
+#include <type_traits>
 
 namespace kwb::cuda::tllm {
 
@@ -43,6 +49,10 @@ struct GemvArgs {
     float2* partial = nullptr;
     unsigned* arrived = nullptr;
     int* next = nullptr;
+    // fp8 weights: the same matrix as e4m3 codes [out][k] and one scale per output row (then `w`
+    // is not read).
+    const __nv_fp8_e4m3* wq = nullptr;
+    const float* w_scale = nullptr;
 };
 
 // The end of a StoreArgmax launch, every thread of the block: the warps' bests (best_v/best_i
@@ -102,6 +112,24 @@ __device__ __forceinline__ float dot8(const uint4& wv, const uint4& xv)
     return s;
 }
 
+// 16 e4m3 weights (one 16-byte load) against the 16 bf16 inputs of two 16-byte loads, in fp32:
+// e4m3 to half is exact (4 significant bits, exponents -9..8), half to float too. Byte 2e of the
+// load is weight 2e, the pair's low half (.x), as input 2e is the bf16 pair's .x.
+__device__ __forceinline__ float dot16(const uint4& wv, const uint4& x0, const uint4& x1)
+{
+    const auto* wp = reinterpret_cast<const __nv_fp8x2_storage_t*>(&wv);
+    const auto* xa = reinterpret_cast<const __nv_bfloat162*>(&x0);
+    const auto* xb = reinterpret_cast<const __nv_bfloat162*>(&x1);
+    float s = 0.f;
+#pragma unroll
+    for (int e = 0; e < 8; ++e) {
+        const float2 wf = __half22float2(__half2(__nv_cvt_fp8x2_to_halfraw2(wp[e], __NV_E4M3)));
+        const float2 xf = __bfloat1622float2(e < 4 ? xa[e] : xb[e - 4]);
+        s = fmaf(wf.x, xf.x, fmaf(wf.y, xf.y, s));
+    }
+    return s;
+}
+
 // The block's bf16 input rows in shared memory: rmsnorm(resid[r]) * gain, the arithmetic of
 // residual_rmsnorm (tiny_llm_kernels.cuh). The residual stream is read through L2 (__ldcg): it
 // was written by the previous kernel, which under PDL this block may have overlapped. A row of up
@@ -153,13 +181,16 @@ __device__ __forceinline__ void norm_into_shared(const GemvArgs& a, __nv_bfloat1
     __syncthreads();
 }
 
-// y = epilogue(W x) for rows <= R. k is a multiple of 8; with Norm, a multiple of 4 and the
-// dynamic shared memory holds rows x k bf16. KV: the cache's element type (Rope).
-template<int R, Epilogue E, bool Norm, typename KV = __nv_bfloat16>
+// y = epilogue(W x) for rows <= R. k is a multiple of 8 (Wt fp8: of 16); with Norm, a multiple
+// of 4 and the dynamic shared memory holds rows x k bf16. KV: the cache's element type (Rope).
+// Wt: the weights' element, bf16 (a.w) or e4m3 (a.wq, a.w_scale).
+template<int R, Epilogue E, bool Norm, typename KV = __nv_bfloat16, typename Wt = __nv_bfloat16>
 __global__ void __launch_bounds__(kGemvThreads, R <= 2 ? 4 : 2) gemv(const GemvArgs a)
 {
     constexpr bool kPair = E == Epilogue::Glu || E == Epilogue::Rope;
     constexpr bool kArgmax = E == Epilogue::StoreArgmax;
+    constexpr bool kFp8 = std::is_same_v<Wt, __nv_fp8_e4m3>;
+    constexpr int kPerLoad = kFp8 ? 16 : 8; // weights a 16-byte load carries
     constexpr int U = kPair ? kGemvUnroll / 2 : kGemvUnroll;
     extern __shared__ uint4 xs[];
     // StoreArgmax: each warp's running best per row, kept by its lane 0 in shared memory (not in
@@ -169,10 +200,14 @@ __global__ void __launch_bounds__(kGemvThreads, R <= 2 ? 4 : 2) gemv(const GemvA
     pdl_trigger();
     const int lane = threadIdx.x & 31, warps = gridDim.x * kGemvWarps;
     const int units = E == Epilogue::Rope ? a.n / 2 : a.n; // warp-sized pieces of work: rows or row pairs
-    const int chunks = a.k / 8, batches = (chunks + 32 * U - 1) / (32 * U);
-    const uint4* W = reinterpret_cast<const uint4*>(a.w);
+    // chunks: 16-byte loads of a weight row; x_chunks: of an input row (2 a weight load with fp8).
+    const int chunks = a.k / kPerLoad, x_chunks = a.k / 8, batches = (chunks + 32 * U - 1) / (32 * U);
+    const uint4* W = reinterpret_cast<const uint4*>(kFp8 ? static_cast<const void*>(a.wq) : a.w);
+    // The weight rows of unit u: the row (pair) whose outputs it makes.
+    const auto row_a = [&](int u) { return E == Epilogue::Rope ? 2 * u : u; };
+    const auto row_b = [&](int u) { return E == Epilogue::Rope ? 2 * u + 1 : a.n + u; };
     const auto load = [&](uint4* wa, uint4* wb, int u, int b) {
-        const int ra = E == Epilogue::Rope ? 2 * u : u, rb = E == Epilogue::Rope ? 2 * u + 1 : a.n + u;
+        const int ra = row_a(u), rb = row_b(u);
         const uint4* pa = W + static_cast<std::size_t>(ra) * chunks;
         const uint4* pb = W + static_cast<std::size_t>(rb) * chunks;
 #pragma unroll
@@ -218,17 +253,28 @@ __global__ void __launch_bounds__(kGemvThreads, R <= 2 ? 4 : 2) gemv(const GemvA
             for (int r = 0; r < R; ++r) {
                 if (r >= a.rows)
                     break;
-                uint4 x;
-                if constexpr (Norm)
-                    x = xv[r * chunks + c];
-                else // after pdl_wait the previous kernel's writes are visible; L1 serves the block's warps
-                    x = __ldg(xv + static_cast<std::size_t>(r) * chunks + c);
-                acc[r] += dot8(wa[i], x);
-                if (kPair)
-                    acc_b[r] += dot8(wb[i], x);
+                // after pdl_wait the previous kernel's writes are visible; L1 serves the block's warps
+                const std::size_t xc = static_cast<std::size_t>(r) * x_chunks + c * (kPerLoad / 8);
+                if constexpr (kFp8) {
+                    const uint4 x0 = Norm ? xv[xc] : __ldg(xv + xc), x1 = Norm ? xv[xc + 1] : __ldg(xv + xc + 1);
+                    acc[r] += dot16(wa[i], x0, x1);
+                    if (kPair)
+                        acc_b[r] += dot16(wb[i], x0, x1);
+                } else {
+                    const uint4 x = Norm ? xv[xc] : __ldg(xv + xc);
+                    acc[r] += dot8(wa[i], x);
+                    if (kPair)
+                        acc_b[r] += dot8(wb[i], x);
+                }
             }
         }
         if (nb == 0) { // row (pair) u done: reduce over the warp, lane 0 writes
+            float scale_a = 1.f, scale_b = 1.f; // fp8: the rows' scales (written at prepare only)
+            if constexpr (kFp8) {
+                scale_a = __ldg(a.w_scale + row_a(u));
+                if (kPair)
+                    scale_b = __ldg(a.w_scale + row_b(u));
+            }
 #pragma unroll
             for (int r = 0; r < R; ++r) {
                 float v = acc[r], v2 = acc_b[r];
@@ -240,6 +286,8 @@ __global__ void __launch_bounds__(kGemvThreads, R <= 2 ? 4 : 2) gemv(const GemvA
                 acc[r] = acc_b[r] = 0.f;
                 if (lane != 0 || r >= a.rows)
                     continue;
+                if constexpr (kFp8)
+                    v *= scale_a, v2 *= scale_b;
                 const std::size_t at = static_cast<std::size_t>(r) * a.n + u;
                 if constexpr (E == Epilogue::Store)
                     static_cast<float*>(a.y)[at] = v;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "../cpu/weight_fp8.h"
 #include "device_buffer.h"
 #include "tiny_llm_kernels.cuh"
 #include "tiny_llm_model.h"
@@ -139,7 +140,84 @@ __global__ void ref_attention(
     }
 }
 
+__device__ __forceinline__ float as_bf16_value(float v)
+{
+    return __bfloat162float(__float2bfloat16(v));
+}
+__device__ __forceinline__ float as_bf16_value(__nv_bfloat16 v)
+{
+    return __bfloat162float(v);
+}
+
+// One block per row of k weights: the row's largest |w| (as bf16), its scale, each weight's e4m3
+// code (rounded to nearest even, saturating: __nv_fp8_e4m3's conversion, kv_fp8.h's rule) and
+// code x scale back in place.
+template<typename T> __global__ void quantise_rows(T* w, int k, __nv_fp8_e4m3* codes, float* scales)
+{
+    __shared__ float red[32];
+    T* row = w + static_cast<std::size_t>(blockIdx.x) * k;
+    float m = 0.f;
+    for (int i = threadIdx.x; i < k; i += blockDim.x)
+        m = fmaxf(m, fabsf(as_bf16_value(row[i])));
+    for (int o = 16; o > 0; o >>= 1)
+        m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+    if ((threadIdx.x & 31) == 0)
+        red[threadIdx.x >> 5] = m;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        m = threadIdx.x < (blockDim.x + 31) / 32 ? red[threadIdx.x] : 0.f;
+        for (int o = 16; o > 0; o >>= 1)
+            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+        if (threadIdx.x == 0)
+            red[0] = m;
+    }
+    __syncthreads();
+    const float scale = llm::weight_fp8_scale(red[0]);
+    for (int i = threadIdx.x; i < k; i += blockDim.x) {
+        const __nv_fp8_e4m3 code(as_bf16_value(row[i]) / scale);
+        if (codes)
+            codes[static_cast<std::size_t>(blockIdx.x) * k + i] = code;
+        row[i] = from_float<T>(static_cast<float>(code) * scale);
+    }
+    if (scales && threadIdx.x == 0)
+        scales[blockIdx.x] = scale;
+}
+
 } // namespace
+
+std::vector<LinearMatrix> linear_matrices(const ModelShape& s)
+{
+    const WeightLayout L(s);
+    std::vector<LinearMatrix> out;
+    std::size_t rows = 0;
+    const auto add = [&](std::size_t at, int n, int k) {
+        out.push_back({at, n, k, rows});
+        rows += static_cast<std::size_t>(n);
+    };
+    for (int l = 0; l < s.layers; ++l) {
+        add(L.qkv(l), s.qkv_width(), s.hidden);
+        add(L.wo(l), s.hidden, s.hidden);
+        add(L.gate_up(l), 2 * s.ffn, s.hidden);
+        add(L.down(l), s.hidden, s.ffn);
+    }
+    add(L.lm_head, s.vocab, s.hidden);
+    return out;
+}
+
+void quantise_weights(const ModelShape& s, void* weights, bool bf16, void* codes, float* scales, cudaStream_t stream)
+{
+    const WeightLayout L(s);
+    for (const auto& mat : linear_matrices(s)) {
+        auto* c = codes ? static_cast<__nv_fp8_e4m3*>(codes) + (mat.at - L.qkv(0)) : nullptr;
+        float* sc = scales ? scales + mat.first_row : nullptr;
+        const unsigned blocks = static_cast<unsigned>(mat.rows);
+        if (bf16)
+            quantise_rows<<<blocks, 256, 0, stream>>>(static_cast<__nv_bfloat16*>(weights) + mat.at, mat.cols, c, sc);
+        else
+            quantise_rows<<<blocks, 256, 0, stream>>>(static_cast<float*>(weights) + mat.at, mat.cols, c, sc);
+    }
+    KWB_CUDA_LAUNCHED("quantise_rows");
+}
 
 void seed_weights(const ModelShape& s, void* weights, bool bf16, float* norms, cudaStream_t stream)
 {
@@ -150,7 +228,7 @@ void seed_weights(const ModelShape& s, void* weights, bool bf16, float* norms, c
 }
 
 std::vector<float> reference_logits(const ModelShape& s, const std::vector<int>& tokens, int first, cudaStream_t stream,
-    std::vector<float>* probes, const Fp8Cache* fp8)
+    std::vector<float>* probes, const Fp8Cache* fp8, bool fp8_weights)
 {
     const WeightLayout L(s);
     const int n = static_cast<int>(tokens.size()), h = s.hidden, kv = s.kv_dim();
@@ -172,6 +250,8 @@ std::vector<float> reference_logits(const ModelShape& s, const std::vector<int>&
         for (int i = 0; i < 3; ++i)
             KWB_CUDA(cudaMemcpyAsync(&(*probes)[12 + i], G + gat[i], 4, cudaMemcpyDeviceToHost, stream));
     }
+    if (fp8_weights) // after the probes: those are the seeded values
+        quantise_weights(s, w.as<void>(), false, nullptr, nullptr, stream);
     const std::size_t cache = static_cast<std::size_t>(s.layers) * n * kv;
     DeviceBuffer x(h * 4), xn(h * 4), qkv(s.qkv_width() * 4), attn(h * 4), o(h * 4),
         gu(2 * static_cast<std::size_t>(s.ffn) * 4), u(s.ffn * 4), dn(h * 4), logits(s.vocab * 4), kc(cache * 4),

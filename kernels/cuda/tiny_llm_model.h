@@ -41,6 +41,23 @@ private:
     std::size_t hidden = 0;
 };
 
+// Every linear weight matrix (the projections of each layer, then the LM head; not the
+// embedding): its offset, rows (outputs) and columns (inputs), and the index of its first row
+// among all their rows (where its row scales start with fp8 weights).
+struct LinearMatrix {
+    std::size_t at = 0;
+    int rows = 0, cols = 0;
+    std::size_t first_row = 0;
+};
+std::vector<LinearMatrix> linear_matrices(const ModelShape& s);
+
+// Weight-only fp8 (cpu/weight_fp8.h) of every linear matrix, in place: each row's weights, taken
+// as bf16 (fp32 ones rounded to bf16 first, as the bf16 model holds them), become e4m3 codes of
+// w / scale and are replaced by code x scale (bf16: rounded again; fp32: exact). With `codes`
+// (e4m3, [total - qkv(0)]: a weight at `at` has its code at at - qkv(0)) and `scales` (one per
+// row, first_row order), those are stored as well.
+void quantise_weights(const ModelShape& s, void* weights, bool bf16, void* codes, float* scales, cudaStream_t stream);
+
 // Seeds weights (bf16 or fp32) and the fp32 norm gains exactly as make_decoder_weights does.
 void seed_weights(const ModelShape& s, void* weights, bool bf16, float* norms, cudaStream_t stream);
 
@@ -55,8 +72,10 @@ struct Fp8Cache {
     std::vector<float> scales;
     int from = 0;
 };
+// With `fp8_weights`, the linear weights are quantise_weights' (fp32 code x scale): the reference
+// of the `weights` fp8 model.
 std::vector<float> reference_logits(const ModelShape& s, const std::vector<int>& tokens, int first, cudaStream_t stream,
-    std::vector<float>* probes = nullptr, const Fp8Cache* fp8 = nullptr);
+    std::vector<float>* probes = nullptr, const Fp8Cache* fp8 = nullptr, bool fp8_weights = false);
 
 // The probed weights, in order: embedding first and last; layer 0's wq, wk, wv, wo, gate, up,
 // down first; the last layer's down last; lm_head first and last; attn_norm(0), ffn_norm(0)

@@ -117,8 +117,8 @@ nlohmann::json TinyLlm::verify(cudaStream_t stream)
             tokens.begin() + static_cast<std::ptrdiff_t>(b + 1) * prefix);
         for (int s = 0; s < steps; ++s)
             seq.push_back(chosen[static_cast<std::size_t>(s) * batch + b]);
-        const auto ref
-            = reference_logits(m, seq, prefix - 1, stream, b == 0 ? &probes : nullptr, cfg_.fp8 ? &fp8 : nullptr);
+        const auto ref = reference_logits(
+            m, seq, prefix - 1, stream, b == 0 ? &probes : nullptr, cfg_.fp8 ? &fp8 : nullptr, cfg_.fp8_weights);
         // bf16 weights and GEMM inputs: each rounding is 2^-9 relative and random in sign, so a
         // logit's error grows with the square root of the roundings it passes (two per layer in
         // the residual stream): 0.04 of the logits' RMS per sqrt(2 layers + 1).
@@ -153,11 +153,15 @@ nlohmann::json TinyLlm::verify(cudaStream_t stream)
     for (std::size_t i = 0; i < chosen.size(); ++i)
         argmax_mismatches += chosen[i] != first_argmax(logits.data() + i * vocab, vocab);
     const nlohmann::json probe = fused_step(batch) ? argmax_probe(stream) : nlohmann::json();
+    // weights fp8: the reference above holds the same quantised weights (so bf16's tolerance
+    // checks the kernels); the accuracy guard then compares the model with the bf16 one.
+    const nlohmann::json guard = cfg_.fp8_weights ? accuracy_guard(stream) : nlohmann::json();
     const bool ok = max_err <= tol && greedy_flips == 0 && argmax_mismatches == 0
-        && (probe.is_null() || probe.at("mismatches").get<int>() == 0);
+        && (probe.is_null() || probe.at("mismatches").get<int>() == 0)
+        && (guard.is_null() || guard.at("ok").get<bool>());
     return {{"ok", ok}, {"max_abs_error", max_err}, {"tolerance", tol}, {"greedy_checked", greedy_checked},
         {"greedy_flips", greedy_flips}, {"argmax_mismatches", argmax_mismatches}, {"argmax_probe", probe},
-        {"weight_probes", probes},
+        {"weight_probes", probes}, {"accuracy_guard", guard},
         {"compared",
             std::string(cfg_.fp8 ? "bf16 tiny_llm with an fp8 e4m3 KV cache" : "bf16 tiny_llm")
                 + " logits (paged prefill of " + std::to_string(prefix) + " tokens through "
@@ -165,13 +169,15 @@ nlohmann::json TinyLlm::verify(cudaStream_t stream)
                 + std::to_string(steps) + " greedy steps, " + std::to_string(positions)
                 + " positions of sequences 0 and " + std::to_string(batch - 1)
                 + ") vs an fp32 reference forward of the same seeded weights"
+                + (cfg_.fp8_weights ? " quantised the same way (e4m3 codes x per-row scales, in fp32)" : "")
                 + (cfg_.fp8 ? " (its decode steps attend K, V rounded to e4m3 with the same per-head scales)" : "")
                 + "; |logit - ref| <= " + (cfg_.fp8 ? "3 * " : "")
                 + "0.04 * sqrt(2 layers + 1) * max(rms(ref), 1); greedy tokens equal wherever the top-2 margin "
                   "exceeds 2x that ("
                 + std::to_string(greedy_checked)
                 + " positions); every chosen token the first index of its largest logit"
-                + (probe.is_null() ? "" : ", also on one-hot LM head inputs with tied logits (argmax_probe)")}};
+                + (probe.is_null() ? "" : ", also on one-hot LM head inputs with tied logits (argmax_probe)")
+                + (guard.is_null() ? "" : "; and the accuracy guard against the bf16 model (accuracy_guard)")}};
 }
 
 } // namespace kwb::cuda::tllm

@@ -60,6 +60,7 @@ Config::Config(const nlohmann::json& p)
         : llm::Arrivals::Sequential;
     sched.rate = static_cast<double>(int_param(p, kName, "rate", 50, 1, 1000000));
     max_batch = num("max_batch", 8, 1, 256);
+    fp8_weights = string_param(p, kName, "weights", "bf16", {"bf16", "fp8"}) == "fp8";
     wrong = wants_wrong_result(p);
     const auto fail = [](const std::string& why) { throw ConfigError(std::string(kName) + ": " + why); };
     if (m.hidden % m.heads)
@@ -78,6 +79,10 @@ Config::Config(const nlohmann::json& p)
         fail("parameters 'ffn' and 'vocab' must be multiples of 8 on the cuda backend (16-byte rows)");
     if (mma_attention && fp8)
         fail("attention_impl mma reads a bf16 cache; kv_dtype fp8 runs on attention_impl simt");
+    if (fp8_weights && !gemv)
+        fail("weights fp8 are dequantised inside the decode GEMV: they need decode_gemm gemv");
+    if (fp8_weights && (m.hidden % 16 || m.ffn % 16))
+        fail("weights fp8 need 'hidden' and 'ffn' multiples of 16 (a 16-byte load carries 16 weights of a row)");
     if (page_size != 16 && page_size != 32 && page_size != 64 && page_size != 128)
         fail("parameter 'page_size' must be 16, 32, 64 or 128, got " + std::to_string(page_size));
     if (gemv && sched.batch > kGemvMaxRows)
@@ -96,7 +101,7 @@ Config::Config(const nlohmann::json& p)
 std::string Config::what() const
 {
     return std::string("tiny_llm ") + (mma_attention ? "mma " : "") + "decode D" + std::to_string(m.head_dim()) + " G"
-        + std::to_string(group()) + (fp8 ? " fp8" : " bf16");
+        + std::to_string(group()) + (fp8 ? " fp8" : " bf16") + (fp8_weights ? " w8" : "");
 }
 
 DecodeKernel decode_kernel_for(const Config& c, int& smem)
@@ -138,6 +143,16 @@ TinyLlm::TinyLlm(const Config& cfg, cudaStream_t stream)
     alloc(weights_, layout_.total * 2);
     alloc(norms_, layout_.norms * 4);
     seed_weights(m, weights_.as<void>(), true, norms_.as<float>(), stream);
+    // weights fp8: the codes and row scales the steps' GEMVs read, once from the bf16 weights,
+    // which become their dequantised copy (for the prefills and the own prefill GEMM's transpose).
+    const auto matrices = linear_matrices(m);
+    if (cfg.fp8_weights) {
+        alloc(wq_, layout_.total - layout_.qkv(0));
+        alloc(wscale_, (matrices.back().first_row + matrices.back().rows) * 4);
+        for (const auto& mat : matrices)
+            scale_at_[mat.at] = mat.first_row;
+        quantise_weights(m, weights_.as<void>(), true, wq_.as<void>(), wscale_.as<float>(), stream);
+    }
     const std::size_t rows = std::max<std::size_t>(static_cast<std::size_t>(batch) * max_prompt_, slots);
     if (cfg.prefill_gemm != "cublaslt") {
         own_gemm_ = std::make_unique<PrefillGemm>(cfg.prefill_gemm, m, layout_, w(0), static_cast<int>(rows), stream);
@@ -238,7 +253,10 @@ TinyLlm::TinyLlm(const Config& cfg, cudaStream_t stream)
     for (const auto& r : requests_)
         tokens_in += static_cast<double>(batch) * (r.prompt_len + r.gen_tokens - 1);
     flops_ = 2.0 * linear_weights * tokens_in;
-    bytes_ = llm::DecodeBytes::of(linear_weights, 2, m.layers, m.kv_dim(), kv_bytes);
+    const double scale_rows = static_cast<double>(matrices.back().first_row + matrices.back().rows);
+    bytes_ = cfg.fp8_weights
+        ? llm::DecodeBytes::quantised(linear_weights, scale_rows, 2, m.layers, m.kv_dim(), kv_bytes)
+        : llm::DecodeBytes::of(linear_weights, 2, m.layers, m.kv_dim(), kv_bytes);
     traffic_ = llm::sequential_traffic(requests_, batch);
 
     // A graph per step width: the batch, or every width a continuous batch can have.
@@ -329,10 +347,10 @@ GemvGrid step_grid(const Config& c)
     return {c.gemv_blocks_per_sm, c.gemv_balanced};
 }
 
-template<int R, Epilogue E, bool Norm, typename KV>
+template<int R, Epilogue E, bool Norm, typename KV, typename Wt>
 void launch_gemv_rows(bool pdl, GemvGrid grid, const GemvArgs& a, cudaStream_t s)
 {
-    const auto kernel = gemv<R, E, Norm, KV>;
+    const auto kernel = gemv<R, E, Norm, KV, Wt>;
     const std::size_t smem = Norm ? static_cast<std::size_t>(a.rows) * a.k * 2 : 0;
     const int units = E == Epilogue::Rope ? a.n / 2 : a.n;
     const int wave = wave_blocks(reinterpret_cast<const void*>(kernel), smem, grid.per_sm);
@@ -345,17 +363,27 @@ void launch_gemv_rows(bool pdl, GemvGrid grid, const GemvArgs& a, cudaStream_t s
     KWB_CUDA_LAUNCHED("gemv");
 }
 
+template<Epilogue E, bool Norm, typename KV, typename Wt>
+void launch_gemv_typed(bool pdl, GemvGrid grid, const GemvArgs& a, cudaStream_t s)
+{
+    if (a.rows == 1)
+        launch_gemv_rows<1, E, Norm, KV, Wt>(pdl, grid, a, s);
+    else if (a.rows == 2)
+        launch_gemv_rows<2, E, Norm, KV, Wt>(pdl, grid, a, s);
+    else if (a.rows <= 4)
+        launch_gemv_rows<4, E, Norm, KV, Wt>(pdl, grid, a, s);
+    else
+        launch_gemv_rows<8, E, Norm, KV, Wt>(pdl, grid, a, s);
+}
+
+// The e4m3 GEMV where the arguments carry fp8 weights (TinyLlm::set_weights), else the bf16 one.
 template<Epilogue E, bool Norm, typename KV = __nv_bfloat16>
 void launch_gemv(bool pdl, GemvGrid grid, const GemvArgs& a, cudaStream_t s)
 {
-    if (a.rows == 1)
-        launch_gemv_rows<1, E, Norm, KV>(pdl, grid, a, s);
-    else if (a.rows == 2)
-        launch_gemv_rows<2, E, Norm, KV>(pdl, grid, a, s);
-    else if (a.rows <= 4)
-        launch_gemv_rows<4, E, Norm, KV>(pdl, grid, a, s);
+    if (a.wq)
+        launch_gemv_typed<E, Norm, KV, __nv_fp8_e4m3>(pdl, grid, a, s);
     else
-        launch_gemv_rows<8, E, Norm, KV>(pdl, grid, a, s);
+        launch_gemv_typed<E, Norm, KV, __nv_bfloat16>(pdl, grid, a, s);
 }
 
 // A block's bf16 input rows with the norm folded in: at most the default shared memory.
@@ -370,7 +398,11 @@ void TinyLlm::linear(const __nv_bfloat16* in, int rows, std::size_t at, int n, i
         own_gemm_->run(in, rows, at, n, k, static_cast<float*>(out), s);
     else if (gemv_serves(rows, prefill)) {
         GemvArgs a;
-        a.x = in, a.w = w(at), a.y = out, a.rows = rows, a.n = glu ? glu : n, a.k = k;
+        a.x = in, a.y = out, a.rows = rows, a.n = glu ? glu : n, a.k = k;
+        if (prefill) // a prefill reads the bf16 weights (with fp8 ones, their dequantised copy)
+            a.w = w(at);
+        else
+            set_weights(a, at);
         if (glu)
             launch_gemv<Epilogue::Glu, false>(false, {}, a, s);
         else
@@ -473,7 +505,8 @@ void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
         char* kp = k_pool_.as<char>() + layer_pool * l * elem;
         char* vp = v_pool_.as<char>() + layer_pool * l * elem;
         const float* scales = kv_scale_.as<float>() + static_cast<std::size_t>(l) * 2 * m.kv_heads;
-        a.x = nullptr, a.resid = x_.as<float>(), a.gain = gain(layout_.attn_norm(l)), a.w = w(layout_.qkv(l));
+        a.x = nullptr, a.resid = x_.as<float>(), a.gain = gain(layout_.attn_norm(l));
+        set_weights(a, layout_.qkv(l));
         a.y = nullptr, a.n = m.qkv_width(), a.k = h;
         a.rope = RopeArgs {nullptr, rope_.as<float2>(), seq_len_.as<int>(), table_.as<int>(), q_.as<__nv_bfloat16>(),
             k_.as<__nv_bfloat16>(), v_.as<__nv_bfloat16>(), kp, vp, h, m.kv_dim(), hd, 1, cfg_.page_size, max_pages_,
@@ -499,24 +532,38 @@ void TinyLlm::fused_forward(int seqs, cudaStream_t s) const
         }
         KWB_CUDA_LAUNCHED("decode attention");
 
-        a.x = attn_.as<__nv_bfloat16>(), a.resid = nullptr, a.gain = nullptr, a.w = w(layout_.wo(l));
+        a.x = attn_.as<__nv_bfloat16>(), a.resid = nullptr, a.gain = nullptr;
+        set_weights(a, layout_.wo(l));
         a.y = x_.as<float>(), a.n = h, a.k = h;
         launch_gemv<Epilogue::Residual, false>(pdl, grid, a, s);
-        a.x = nullptr, a.resid = x_.as<float>(), a.gain = gain(layout_.ffn_norm(l)), a.w = w(layout_.gate_up(l));
+        a.x = nullptr, a.resid = x_.as<float>(), a.gain = gain(layout_.ffn_norm(l));
+        set_weights(a, layout_.gate_up(l));
         a.y = act_.as<void>(), a.n = m.ffn, a.k = h;
         launch_gemv<Epilogue::Glu, true>(pdl, grid, a, s);
-        a.x = act_.as<__nv_bfloat16>(), a.resid = nullptr, a.gain = nullptr, a.w = w(layout_.down(l));
+        a.x = act_.as<__nv_bfloat16>(), a.resid = nullptr, a.gain = nullptr;
+        set_weights(a, layout_.down(l));
         a.y = x_.as<float>(), a.n = h, a.k = m.ffn;
         launch_gemv<Epilogue::Residual, false>(pdl, grid, a, s);
     }
     lm_head_argmax(seqs, s);
 }
 
+void TinyLlm::set_weights(GemvArgs& a, std::size_t at) const
+{
+    a.w = w(at);
+    a.wq = nullptr, a.w_scale = nullptr;
+    if (!cfg_.fp8_weights)
+        return;
+    a.wq = wq_.as<__nv_fp8_e4m3>() + (at - layout_.qkv(0));
+    a.w_scale = wscale_.as<float>() + scale_at_.at(at);
+}
+
 // The fused step's LM head: the final norm of x_'s rows, logits_ and the greedy tokens in next_.
 void TinyLlm::lm_head_argmax(int seqs, cudaStream_t s) const
 {
     GemvArgs a;
-    a.resid = x_.as<float>(), a.gain = gain(layout_.final_norm()), a.w = w(layout_.lm_head);
+    a.resid = x_.as<float>(), a.gain = gain(layout_.final_norm());
+    set_weights(a, layout_.lm_head);
     a.y = logits_.as<float>(), a.rows = seqs, a.n = cfg_.m.vocab, a.k = cfg_.m.hidden;
     a.partial = argmax_partial_.as<float2>(), a.arrived = argmax_arrived_.as<unsigned>(), a.next = next_.as<int>();
     launch_gemv<Epilogue::StoreArgmax, true>(cfg_.pdl, step_grid(cfg_), a, s);

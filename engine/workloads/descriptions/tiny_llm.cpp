@@ -67,6 +67,15 @@ const WorkloadDescription& tiny_llm_description()
                     "KV head) scale calibrated once from request 0's prefill (largest |value| x 4 / 448), rounded to "
                     "nearest even and saturating at 448 on both backends (cpu/kv_fp8.h); decode steps read the fp8 "
                     "cache, a prefill attends its own K, V"},
+                cuda({"weights", "bf16", {"bf16", "fp8"},
+                    "linear weights a decode step reads: bf16, or fp8 e4m3 (weight-only quantised: every output row "
+                    "of every projection and of the LM head as e4m3 codes of w / scale with one fp32 scale, its "
+                    "largest |w| / 448, quantised once at prepare from the bf16 weights, cpu/weight_fp8.h) "
+                    "dequantised inside the GEMV, whose 16-byte loads then carry 16 weights, so step_mb counts a "
+                    "byte a weight plus the scales; the embedding stays bf16, a prefill reads the dequantised bf16 "
+                    "copy (the same model); needs decode_gemm gemv, hidden and ffn multiples of 16; its check adds "
+                    "the accuracy guard against the bf16 model (kernels/cuda/README.md); cpu: refused (its "
+                    "decoder is fp32 only)"}),
                 cuda({"decode_gemm", "gemv", {"gemv", "cublaslt"},
                     "linear layers of a decode step: the plugin's GEMV (batch <= 8) or cuBLASLt's GEMM"}),
                 cuda({"prefill_gemm", "cublaslt", {"cublaslt", "wgmma", "tiled"},
@@ -117,7 +126,8 @@ const WorkloadDescription& tiny_llm_description()
                     "generated tokens (batch * sum of gen_tokens) / wall time of the repetition, prefills (and with "
                     "poisson arrivals idle waits) included"},
                 {"step_mb", "MB", Direction::Lower,
-                    "bytes the mean decode step reads (cpu/decode_traffic.h): every linear weight once plus the K and "
+                    "bytes the mean decode step reads (cpu/decode_traffic.h): every linear weight once (weights fp8: a "
+                    "byte each plus a 4-byte scale per output row) plus the K and "
                     "V of each active sequence's context, over the steps the repetition ran (poisson: as the "
                     "continuous batch took them); the ITL bound is step_mb / the copy ceiling"},
                 {"step_gbs", "GB/s", Direction::Higher, "step_mb / itl_p50_ms: the decode step's achieved bandwidth"},
