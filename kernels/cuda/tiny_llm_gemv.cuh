@@ -224,9 +224,21 @@ __global__ void __launch_bounds__(kGemvThreads, R <= 2 ? 4 : 2) gemv(const GemvA
 #pragma unroll
         for (int r = 0; r < R; ++r)
             best_v[threadIdx.x >> 5][r] = -INFINITY, best_i[threadIdx.x >> 5][r] = 0x7fffffff;
+    // fp8: the scales of a unit's rows, loaded with its first batch (written at prepare only, so
+    // like the weights independent of the previous kernel), ready when its sums are.
+    const auto load_scales = [&](int u, float& sa, float& sb) {
+        if constexpr (kFp8) {
+            sa = __ldg(a.w_scale + row_a(u));
+            if (kPair)
+                sb = __ldg(a.w_scale + row_b(u));
+        }
+    };
+    float scale_a = 1.f, scale_b = 1.f;
     uint4 wa[U], wb[U];
-    if (u < units)
+    if (u < units) {
         load(wa, wb, u, 0); // independent of the previous kernel: in flight before the wait
+        load_scales(u, scale_a, scale_b);
+    }
     pdl_wait();
     const uint4* xv = reinterpret_cast<const uint4*>(a.x);
     if constexpr (Norm) {
@@ -242,8 +254,12 @@ __global__ void __launch_bounds__(kGemvThreads, R <= 2 ? 4 : 2) gemv(const GemvA
         if (nb == batches)
             nu += warps, nb = 0;
         uint4 na[U], nbv[U];
-        if (nu < units)
+        float next_a = scale_a, next_b = scale_b;
+        if (nu < units) {
             load(na, nbv, nu, nb);
+            if (nb == 0)
+                load_scales(nu, next_a, next_b);
+        }
 #pragma unroll
         for (int i = 0; i < U; ++i) {
             const int c = b * 32 * U + 32 * i + lane;
@@ -269,12 +285,6 @@ __global__ void __launch_bounds__(kGemvThreads, R <= 2 ? 4 : 2) gemv(const GemvA
             }
         }
         if (nb == 0) { // row (pair) u done: reduce over the warp, lane 0 writes
-            float scale_a = 1.f, scale_b = 1.f; // fp8: the rows' scales (written at prepare only)
-            if constexpr (kFp8) {
-                scale_a = __ldg(a.w_scale + row_a(u));
-                if (kPair)
-                    scale_b = __ldg(a.w_scale + row_b(u));
-            }
 #pragma unroll
             for (int r = 0; r < R; ++r) {
                 float v = acc[r], v2 = acc_b[r];
@@ -306,6 +316,7 @@ __global__ void __launch_bounds__(kGemvThreads, R <= 2 ? 4 : 2) gemv(const GemvA
 #pragma unroll
         for (int i = 0; i < U; ++i)
             wa[i] = na[i], wb[i] = nbv[i];
+        scale_a = next_a, scale_b = next_b; // the next unit's when nb is 0, else this one's still
         u = nu, b = nb;
     }
     if constexpr (kArgmax)

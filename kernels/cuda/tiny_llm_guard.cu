@@ -100,7 +100,7 @@ nlohmann::json TinyLlm::accuracy_guard(cudaStream_t stream)
     const int batch = cfg_.sched.batch;
     const int seqs = (kGuardPrompts + batch - 1) / batch * batch;
     const int len = std::min(cfg_.sched.prompt_len, kGuardPromptLen);
-    const int steps = std::min(cfg_.sched.gen_tokens - 1, kGuardSteps), positions = steps + 1;
+    const int steps = std::min(cfg_.sched.gen_tokens - 1, kGuardSteps);
     std::vector<int> prompts(static_cast<std::size_t>(seqs) * len);
     std::uint64_t state = m.seed ^ kGuardSeedSalt;
     for (int& t : prompts)
