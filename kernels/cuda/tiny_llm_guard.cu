@@ -5,7 +5,7 @@
 // of the same quantised weights, to bf16's tolerance); this one states what quantising costs.
 //
 // - Prompts: kGuardPrompts sequences (rounded up to whole batches) of min(prompt_len, 64) tokens
-//   drawn by seed, each prefilled, then min(gen_tokens - 1, 31) greedy steps.
+//   drawn by seed (at most the schedule's longest prompt), each prefilled, then min(gen_tokens - 1, 31) greedy steps.
 // - Teacher forcing: the fp8 model's steps take the bf16 model's tokens as input, so both see the
 //   same prefix at every position and one disagreement does not cascade.
 // - Logits: at every position (the prefill's last and each step's), max |fp8 - bf16| over the
@@ -99,7 +99,8 @@ nlohmann::json TinyLlm::accuracy_guard(cudaStream_t stream)
     const auto& m = cfg_.m;
     const int batch = cfg_.sched.batch;
     const int seqs = (kGuardPrompts + batch - 1) / batch * batch;
-    const int len = std::min(cfg_.sched.prompt_len, kGuardPromptLen);
+    // At most the longest prompt of the schedule: the activations are sized for it.
+    const int len = std::min(max_prompt_, kGuardPromptLen);
     const int steps = std::min(cfg_.sched.gen_tokens - 1, kGuardSteps);
     std::vector<int> prompts(static_cast<std::size_t>(seqs) * len);
     std::uint64_t state = m.seed ^ kGuardSeedSalt;
