@@ -6,6 +6,7 @@
 // saves and shows on the A/B page with both commits and their builds. After kwb run the builds' logs
 // open in the viewer, and the kernels' tab says no kernels were read (no cuobjdump here) and why.
 #include "main_window.h"
+#include "models/kernel_table_model.h"
 #include "pages/ab_page.h"
 #include "pages/build_log_dialog.h"
 #include "pages/commit_arms_panel.h"

@@ -4,8 +4,8 @@
 #include "hardware/kernel_occupancy.h"
 
 #include <QColor>
-#include <cxxabi.h>
 #include <cstdlib>
+#include <cxxabi.h>
 #include <memory>
 
 namespace kwb::gui {
@@ -36,8 +36,8 @@ KernelTableModel::KernelTableModel(QObject* parent)
 {
 }
 
-void KernelTableModel::setInventories(const KernelInventory& baseline, const KernelInventory& treatment,
-    const GpuPart* part)
+void KernelTableModel::setInventories(
+    const KernelInventory& baseline, const KernelInventory& treatment, const GpuPart* part)
 {
     beginResetModel();
     m_baseline = baseline;
@@ -77,8 +77,8 @@ QString KernelTableModel::demangled(const std::string& name)
 QString KernelTableModel::cell(const KernelDiffRow& row, int column) const
 {
     const auto both = [&](auto read) {
-        return pair(row.baseline ? read(*row.baseline) : QString(), row.treatment ? read(*row.treatment) : QString(),
-            row);
+        return pair(
+            row.baseline ? read(*row.baseline) : QString(), row.treatment ? read(*row.treatment) : QString(), row);
     };
     switch (column) {
     case Name:
@@ -96,8 +96,7 @@ QString KernelTableModel::cell(const KernelDiffRow& row, int column) const
             return tr("device not in the catalogue");
         return both([this](const KernelResource& k) {
             const auto o = kernel_occupancy(k, *m_part);
-            return o ? u"%1% (%2)"_s.arg(o->occupancy_pct, 0, 'g', 3).arg(QString::fromStdString(o->limiter))
-                     : u"—"_s;
+            return o ? u"%1% (%2)"_s.arg(o->occupancy_pct, 0, 'g', 3).arg(QString::fromStdString(o->limiter)) : u"—"_s;
         });
     case Sass:
         if (!row.baseline)

@@ -88,7 +88,8 @@ CommitArmsPanel::CommitArmsPanel(QWidget* parent)
     m_kernelsNote->setWordWrap(true);
     m_kernelsTab = tabOf(this, {m_kernelView, m_kernelsNote});
 
-    m_builds = plainTable(this, {tr("arms"), tr("commit"), tr("ref"), tr("build command"), tr("log")}, u"buildsTable"_s);
+    m_builds
+        = plainTable(this, {tr("arms"), tr("commit"), tr("ref"), tr("build command"), tr("log")}, u"buildsTable"_s);
     m_builds->setToolTip(tr("Each commit's build in the per-repository cache; double-click a row for its log"));
     auto* viewLog = new QPushButton(tr("View log…"), this);
     viewLog->setObjectName(u"viewBuildLog"_s);
@@ -178,12 +179,11 @@ void CommitArmsPanel::showKernels(const Study& study, const QString& studyPath, 
     const KernelDiff& diff = m_kernelModel->diff();
     if (!diff.any_kernels) {
         if (notes.isEmpty())
-            notes << (found == all.end() ? tr("No kernels read: kwb run reads them when it builds the commits (%1 "
-                                              "has none for %2 yet).")
-                                               .arg(QFileInfo(qs(kernels_path(studyPath.toStdString()).string()))
-                                                        .fileName(),
-                                                   qs(e.id))
-                                         : tr("No kernels read."));
+            notes << (found == all.end()
+                    ? tr("No kernels read: kwb run reads them when it builds the commits (%1 "
+                         "has none for %2 yet).")
+                          .arg(QFileInfo(qs(kernels_path(studyPath.toStdString()).string())).fileName(), qs(e.id))
+                    : tr("No kernels read."));
     } else {
         const int differing = static_cast<int>(
             std::count_if(diff.rows.begin(), diff.rows.end(), [](const KernelDiffRow& r) { return r.differs(); }));
@@ -226,8 +226,7 @@ BuildLogDialog* CommitArmsPanel::openBuildLog(int row)
 {
     if (row < 0 || row >= m_builds->rowCount())
         return nullptr;
-    auto* dialog = new BuildLogDialog(
-        tr("%1 (%2)").arg(m_builds->item(row, 1)->text(), m_builds->item(row, 2)->text()),
+    auto* dialog = new BuildLogDialog(tr("%1 (%2)").arg(m_builds->item(row, 1)->text(), m_builds->item(row, 2)->text()),
         m_builds->item(row, 4)->data(Qt::UserRole).toString(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "pages/commit_arms_panel.h"
 #include "pages/verdict_page.h"
 
 #include "models/arm_stats_model.h"
 #include "models/json_convert.h"
 #include "models/study_document.h"
+#include "pages/commit_arms_panel.h"
 #include "pages/verdict_story_view.h"
 #include "plots/roofline_plot.h"
 #include "plots/sigma_chart.h"
@@ -119,7 +119,7 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
     body()->addWidget(m_metricDiff);
     // The other why of a study of two commits: what changed in the kernels' code and resources.
     m_commitArms = new CommitArmsPanel(this);
-    m_commitArms->setMaximumHeight(240);
+    m_commitArms->setMinimumHeight(260);
     body()->addWidget(m_commitArms);
     m_profile = valueLabel(this);
     m_profile->setForegroundRole(QPalette::PlaceholderText);
