@@ -150,6 +150,10 @@ void CommitArmsPanel::showExperiment(const Study& study, const QString& studyPat
     }
     if (showBisect(study))
         m_tabs->addTab(m_bisectTab, tr("Bisect path (%1 steps)").arg(m_bisect->rowCount()));
+    // A page not in the tabs is still this panel's child: hidden, it paints nowhere.
+    for (QWidget* page : {m_kernelsTab, m_buildsTab, m_bisectTab})
+        if (m_tabs->indexOf(page) < 0)
+            page->hide();
     setVisible(m_tabs->count() > 0);
 }
 
