@@ -111,6 +111,7 @@ void MainWindow::buildPages()
     connect(m_abPage, &AbPage::runRequested, this, &MainWindow::run);
     connect(m_abPage, &AbPage::stopRequested, this, &MainWindow::stop);
     connect(m_abPage, &AbPage::newCommandAbRequested, this, &MainWindow::newCommandAb);
+    connect(m_abPage, &AbPage::newGitAbRequested, this, &MainWindow::newGitAb);
     connect(m_verdictPage, &VerdictPage::newAttemptRequested, this, &MainWindow::runNewAttempt);
     // The verdict's next step (verdict/verdict_story.h), offered on Results and on phase 8 alike.
     for (VerdictStoryView* story : {m_resultsPage->story(), m_verdictPage->story()}) {
@@ -188,6 +189,10 @@ void MainWindow::buildActions()
     m_newCommandAction->setObjectName(u"newCommandAbAction"_s);
     m_newWorkerAction = file->addAction(tr("New &worker A/B…"), this, &MainWindow::newWorkerAb);
     m_newWorkerAction->setObjectName(u"newWorkerAbAction"_s);
+    m_newGitAction = file->addAction(tr("New A/B from two &commits…"), this, &MainWindow::newGitAb);
+    m_newGitAction->setObjectName(u"newGitAbAction"_s);
+    m_newGitAction->setToolTip(tr("A new study whose arms are two commits of your repository, each built in its own "
+                                  "worktree, as kwb new --git-baseline … --git-treatment … writes it"));
     m_newCommandAction->setToolTip(tr("A new study whose arms are two command lines (your own benchmark), read "
                                       "through an adapter, as kwb new --baseline-cmd … --treatment-cmd … writes it"));
     m_openAction = file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
@@ -339,6 +344,7 @@ void MainWindow::updateRunState()
     m_newAction->setEnabled(!running);
     m_newCommandAction->setEnabled(!running);
     m_newWorkerAction->setEnabled(!running);
+    m_newGitAction->setEnabled(!running);
     m_devicesEdit->setEnabled(!running);
     m_slurmAction->setEnabled(!running);
     m_openAction->setEnabled(!running);

@@ -106,6 +106,7 @@ private:
     void newStudy();
     void newCommandAb(); // File > New command A/B: the dialog, then Save As
     void newWorkerAb(); // File > New worker A/B: kwb new --worker through the dialog, then Save As
+    void newGitAb(); // File > New A/B from two commits: kwb new --git-* through the dialog, then Save As
     void open();
     bool save();
     bool saveAs();
@@ -142,6 +143,7 @@ private:
     QAction* m_newAction = nullptr;
     QAction* m_newCommandAction = nullptr;
     QAction* m_newWorkerAction = nullptr;
+    QAction* m_newGitAction = nullptr;
     QAction* m_openAction = nullptr;
     LeaveAsker m_askLeave;
     RemoteActions* m_remote = nullptr; // Run on host, Reattach (docs/remote.md)

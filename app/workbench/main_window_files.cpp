@@ -9,6 +9,7 @@
 #include "pages/binding_page.h"
 #include "pages/command_ab_dialog.h"
 #include "pages/formula_page.h"
+#include "pages/git_ab_dialog.h"
 #include "pages/grid_page.h"
 #include "pages/hardware_page.h"
 #include "pages/live_page.h"
@@ -176,6 +177,26 @@ void MainWindow::newWorkerAb()
         // kwb new wrote the study (the worker described, this machine's devices recorded).
         Study s = dialog->study();
         s.description += " Written by the workbench (File > New worker A/B).";
+        m_banner->hide();
+        m_document.newStudy(std::move(s));
+        showView(u"5"_s);
+        saveAs();
+    });
+    dialog->open();
+}
+
+void MainWindow::newGitAb()
+{
+    if (m_run->isRunning() || findChild<GitAbDialog*>())
+        return;
+    if (!maySwitchStudy())
+        return;
+    auto* dialog = new GitAbDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        // kwb new wrote the study (both commits resolved, the toolchain and devices recorded).
+        Study s = dialog->study();
+        s.description += " Written by the workbench (File > New A/B from two commits).";
         m_banner->hide();
         m_document.newStudy(std::move(s));
         showView(u"5"_s);

@@ -8,6 +8,7 @@
 #include "models/study_document.h"
 #include "models/workload_catalog.h"
 #include "pages/command_arm_editor.h"
+#include "pages/commit_arms_panel.h"
 #include "pages/worker_arm_editor.h"
 #include "study/arm_diff.h"
 #include "study/arm_roles.h"
@@ -61,6 +62,10 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     m_newCommand->setObjectName(u"newCommandAb"_s);
     m_newCommand->setToolTip(tr("A new study whose arms are two command lines (your own benchmark), read through an "
                                 "adapter: File > New command A/B"));
+    m_newGit = new QPushButton(tr("New A/B from commits…"), this);
+    m_newGit->setObjectName(u"newGitAb"_s);
+    m_newGit->setToolTip(tr("A new study whose arms are two commits of your repository, each built in its own "
+                            "worktree: File > New A/B from two commits"));
     m_workload = new QComboBox(this);
     m_workload->setObjectName(u"abWorkload"_s);
     // The built-in workloads; external commands start from New command A/B.
@@ -94,6 +99,7 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     auto* experimentRow = new QHBoxLayout;
     experimentRow->addWidget(m_experiment, 1);
     experimentRow->addWidget(m_newCommand);
+    experimentRow->addWidget(m_newGit);
     body()->addLayout(experimentRow);
     // External-command arms (docs/adapters.md) are edited here instead of the parameter table.
     m_commandArms = new CommandArmEditor(document, this);
@@ -101,6 +107,9 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
     // Worker arms (docs/worker-protocol.md): their processes here, their parameters in the table.
     m_workerArms = new WorkerArmEditor(document, this);
     body()->addWidget(m_workerArms);
+    // Commit arms (docs/git-arms.md): their commits, builds and logs, kernels, and a bisect's path.
+    m_commitArms = new CommitArmsPanel(this);
+    body()->addWidget(m_commitArms, 1);
 
     auto* columns = new QHBoxLayout;
     auto* left = new QVBoxLayout;
@@ -149,6 +158,7 @@ AbPage::AbPage(StudyDocument* document, RunController* run, DeviceProbe* probe, 
 
     connect(m_create, &QPushButton::clicked, this, &AbPage::createExperiment);
     connect(m_newCommand, &QPushButton::clicked, this, &AbPage::newCommandAbRequested);
+    connect(m_newGit, &QPushButton::clicked, this, &AbPage::newGitAbRequested);
     connect(m_workload, &QComboBox::activated, this, [this] {
         const int i = experimentIndex();
         if (i < 0)
@@ -342,6 +352,7 @@ void AbPage::refresh()
     if (workerArms)
         for (QWidget* w : std::initializer_list<QWidget*> {m_backend, m_backendLabel})
             w->setVisible(false);
+    m_commitArms->showExperiment(document()->study(), document()->filePath(), e);
     if (!e) {
         setValue(m_experiment, tr("No A/B yet: choose a workload and press New A/B."));
         setValue(m_diff, QString());

@@ -20,6 +20,7 @@ struct Experiment;
 namespace kwb::gui {
 
 class CommandArmEditor;
+class CommitArmsPanel;
 class WorkerArmEditor;
 class DeviceProbe;
 class RunController;
@@ -40,12 +41,15 @@ public:
     QString lastRefusal() const { return m_refusal; }
     CommandArmEditor* commandArmEditor() const { return m_commandArms; }
     WorkerArmEditor* workerArmEditor() const { return m_workerArms; }
+    CommitArmsPanel* commitArmsPanel() const { return m_commitArms; }
 
 signals:
     void runRequested();
     void stopRequested();
     // "New command A/B…": the window opens its File > New command A/B (a new study of two commands).
     void newCommandAbRequested();
+    // "New A/B from commits…": the window opens File > New A/B from two commits.
+    void newGitAbRequested();
 
 private:
     void createExperiment();
@@ -70,6 +74,7 @@ private:
 
     QPushButton* m_create;
     QPushButton* m_newCommand;
+    QPushButton* m_newGit;
     QLabel* m_workloadLabel;
     QLabel* m_backendLabel;
     QLabel* m_variedLabel;
@@ -94,6 +99,7 @@ private:
     QLabel* m_progress;
     CommandArmEditor* m_commandArms = nullptr;
     WorkerArmEditor* m_workerArms = nullptr;
+    CommitArmsPanel* m_commitArms = nullptr;
 };
 
 } // namespace kwb::gui

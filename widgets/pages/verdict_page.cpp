@@ -4,6 +4,7 @@
 #include "models/arm_stats_model.h"
 #include "models/json_convert.h"
 #include "models/study_document.h"
+#include "pages/commit_arms_panel.h"
 #include "pages/verdict_story_view.h"
 #include "plots/roofline_plot.h"
 #include "plots/sigma_chart.h"
@@ -116,6 +117,10 @@ VerdictPage::VerdictPage(StudyDocument* document, QWidget* parent)
     m_metricDiff->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_metricDiff->setMaximumHeight(180);
     body()->addWidget(m_metricDiff);
+    // The other why of a study of two commits: what changed in the kernels' code and resources.
+    m_commitArms = new CommitArmsPanel(this);
+    m_commitArms->setMinimumHeight(260);
+    body()->addWidget(m_commitArms);
     m_profile = valueLabel(this);
     m_profile->setForegroundRole(QPalette::PlaceholderText);
     body()->addWidget(m_profile);
@@ -246,6 +251,7 @@ void VerdictPage::refresh()
     const SampleVerdict* sample = e && e->verdict ? &*e->verdict : nullptr;
     const FinalVerdict* final = e && e->final_verdict ? &*e->final_verdict : nullptr;
     m_story->setExperiment(e);
+    m_commitArms->showExperiment(document()->study(), document()->filePath(), e);
     m_sampleWord = sample ? word(sample->word) : QString();
     setValue(
         m_finalReasons, final ? bullets(final->reasons) : tr("No final verdict yet: run the experiment to the end."));

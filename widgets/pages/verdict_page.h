@@ -15,6 +15,7 @@ struct Experiment;
 
 namespace kwb::gui {
 
+class CommitArmsPanel;
 class SigmaChart;
 class VerdictStoryView;
 class RooflinePlot;
@@ -32,6 +33,7 @@ public:
     QString finalVerdict() const;
     QString sampleVerdict() const; // the numbers alone: the sample verdict's word
     VerdictStoryView* story() const { return m_story; }
+    CommitArmsPanel* commitArmsPanel() const { return m_commitArms; }
     QString gatesText() const;
     // The real A/A line ("A/A at n = 10: NOISE, delta 0.3% [-0.4, 1]"), or empty when the
     // experiment has no A/A arm.
@@ -67,6 +69,7 @@ private:
     RooflinePlot* m_roofline;
     QLabel* m_metricDiffSummary;
     QTableWidget* m_metricDiff;
+    CommitArmsPanel* m_commitArms;
 };
 
 } // namespace kwb::gui

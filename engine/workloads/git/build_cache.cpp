@@ -7,19 +7,12 @@
 #include "workloads/git/git_repo.h"
 #include "workloads/git/shell_quote.h"
 
-#include <cstdlib>
 #include <fmt/format.h>
 #include <fstream>
 
 namespace kwb::git {
 namespace fs = std::filesystem;
 namespace {
-
-std::string slug(const GitArm& g)
-{
-    return g.diff_sha256.empty() ? g.sha.substr(0, 12)
-                                 : fmt::format("{}-{}", g.sha.substr(0, 12), g.diff_sha256.substr(0, 8));
-}
 
 command::ProcessResult sh(const std::string& cmd, const std::string& cwd = {}, double timeout_s = 600)
 {
@@ -50,35 +43,15 @@ void remove_worktree(const std::string& repo, const fs::path& dir)
 
 } // namespace
 
-fs::path cache_root()
-{
-    if (const char* own = std::getenv("KWB_GIT_CACHE"); own && *own)
-        return own;
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-        return fs::path(xdg) / "kwb" / "git";
-    const char* home = std::getenv("HOME");
-    return fs::path(home && *home ? home : "/tmp") / ".cache" / "kwb" / "git";
-}
-
-fs::path repo_cache(const std::string& repo)
-{
-    const std::string name = fs::path(repo).filename().string();
-    return cache_root() / fmt::format("{}-{}", name.empty() ? "repo" : name, report::sha256_hex(repo).substr(0, 12));
-}
-
-std::string build_key(const GitArm& g)
-{
-    return report::sha256_hex(fmt::format("{}\n{}\n{}", g.sha, g.diff_sha256, g.build)).substr(0, 16);
-}
-
 PreparedCommit prepare_commit(const GitArm& g, const std::atomic<bool>* stop)
 {
     const fs::path base = repo_cache(g.repo);
+    const CommitCachePaths paths = commit_cache_paths(g);
     PreparedCommit p;
-    p.worktree = base / "worktrees" / slug(g);
-    const fs::path marker = base / "builds" / (slug(g) + ".ok");
+    p.worktree = paths.worktree;
+    const fs::path marker = paths.marker;
     const std::string key = build_key(g);
-    p.log = base / "logs" / fmt::format("{}-{}.log", slug(g), key);
+    p.log = paths.log;
     std::error_code ec;
     fs::create_directories(base / "builds", ec);
     fs::create_directories(base / "logs", ec);
@@ -105,7 +78,7 @@ PreparedCommit prepare_commit(const GitArm& g, const std::atomic<bool>* stop)
                                            "no longer {}); make the study again",
                     g.repo, g.diff_sha256.substr(0, 12)));
             }
-            const fs::path patch = base / "logs" / (slug(g) + ".diff");
+            const fs::path patch = base / "logs" / (commit_slug(g) + ".diff");
             write_file_atomically(patch, diff);
             if (!diff.empty()) {
                 const auto apply

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "study/git_arm.h"
+#include "study/git_cache_paths.h"
 
 #include <atomic>
 #include <filesystem>
@@ -10,13 +11,8 @@
 
 // The per-repository cache of commit arms (docs/git-arms.md): one git worktree per commit (and
 // per working-tree diff), the build run there once, its log kept, and the build reused while the
-// commit and the build command are unchanged.
-//
-//   $KWB_GIT_CACHE, else $XDG_CACHE_HOME/kwb/git, else ~/.cache/kwb/git
-//     REPONAME-HASH/                   per repository (HASH: of its top level's path)
-//       worktrees/SHA12[-DIFF8]/      the worktree
-//       builds/SHA12[-DIFF8].ok       the build key of the last build that succeeded there
-//       logs/SHA12[-DIFF8]-KEY.log    every build's log, kept
+// commit and the build command are unchanged. Its layout (cache_root, repo_cache, build_key, the
+// paths of a commit) is study/git_cache_paths.h's, which the window reads the logs through.
 namespace kwb::git {
 
 // A build that failed: the run ends (exit 1) naming the log; the worktree is removed, the log kept.
@@ -32,11 +28,6 @@ public:
 private:
     std::string log_;
 };
-
-std::filesystem::path cache_root();
-std::filesystem::path repo_cache(const std::string& repo);
-// sha256 of the commit, the diff's hash and the build command, 16 hex digits.
-std::string build_key(const GitArm& git);
 
 struct PreparedCommit {
     std::filesystem::path worktree;

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "study/study.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace kwb::gui {
+
+class KwbNewRun;
+
+// File > New A/B from two commits (docs/git-arms.md): a study whose arms are two commits of one
+// repository, each built by one build command in its own worktree and run there by one bench
+// command (a command arm) or worker command. The window holds none of the rules: Create runs
+// `kwb new --git-baseline ... --git-treatment ...` as a child (the refs resolved, a dirty tree
+// refused unless Allow dirty, equal refs refused as an A/A), shows kwb's own line when it refuses
+// and keeps the dialog open, else reads back the study kwb wrote.
+class GitAbDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit GitAbDialog(QWidget* parent = nullptr);
+    ~GitAbDialog() override;
+
+    const Study& study() const { return m_study; }
+    QString lastError() const { return m_lastError; }
+    bool isCreating() const;
+    // The arguments Create gives kwb new (after `new`, before --out).
+    QStringList kwbArguments() const;
+
+public slots:
+    void create();
+
+signals:
+    void createFinished(bool ok);
+
+private:
+    void refuse(const QString& why);
+    void browse();
+
+    QLineEdit* m_repo;
+    QLineEdit* m_baseline;
+    QLineEdit* m_treatment;
+    QLineEdit* m_build;
+    QComboBox* m_kind;
+    QLineEdit* m_program;
+    QCheckBox* m_allowDirty;
+    QSpinBox* m_runs;
+    QLabel* m_error;
+    QPushButton* m_create;
+    KwbNewRun* m_kwb;
+    QString m_lastError;
+    Study m_study;
+};
+
+} // namespace kwb::gui
