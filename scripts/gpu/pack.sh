@@ -32,7 +32,7 @@ cp "$root/scripts/gpu/run-all.sh" "$root/scripts/gpu/torch_reference.py" "$root/
   "$root/scripts/gpu/summarise_grid2.py" "$root/scripts/gpu/ncu_agreement.sh" "$root/scripts/gpu/summarise_ncu_agreement.py" \
   "$root/scripts/gpu/aa_bias.sh" "$root/scripts/gpu/aa_bias.py" "$root/scripts/gpu/tiny_llm.sh" \
   "$root/scripts/gpu/tiny_llm_serving.sh" "$root/scripts/gpu/gpu_env.sh" \
-  "$root/scripts/gpu/summarise_tiny_llm.py" "$root/scripts/gpu/worker_studies.sh" "$root/scripts/gpu/placement_probe.py" "$root/scripts/gpu/git_arms.sh" "$root/scripts/gpu/anchors.sh" "$root/scripts/gpu/evidence_studies.sh" \
+  "$root/scripts/gpu/summarise_tiny_llm.py" "$root/scripts/gpu/worker_studies.sh" "$root/scripts/gpu/placement_probe.py" "$root/scripts/gpu/aa_process_probe.py" "$root/scripts/gpu/w8_decode.sh" "$root/scripts/gpu/git_arms.sh" "$root/scripts/gpu/anchors.sh" "$root/scripts/gpu/evidence_studies.sh" \
   "$dest/"
 # Worker arms (worker_studies.sh): the Python helper, the C++ header and the examples they run.
 cp -r "$root/python" "$root/include" "$root/examples" "$dest/"
