@@ -7,6 +7,7 @@
 #include "study/arm_roles.h"
 #include "study/study_file.h"
 #include "util/atomic_file.h"
+#include "util/json_reader.h"
 #include "verdict/profile.h"
 #include "verdict/runs_needed.h"
 
