@@ -161,7 +161,7 @@ private slots:
         QCOMPARE(make(study, {}).exit_code, 0);
         const QByteArray before = read_all(study);
         QProcess holder; // flock(1) holds the sidecar's flock, as a running kwb would
-        holder.start(L("flock"), {dir_.filePath(L(".locked.json.lock")), L("-c"), L("echo held; sleep 60")});
+        holder.start(L("flock"), {L("-o"), dir_.filePath(L(".locked.json.lock")), L("-c"), L("echo held; sleep 60")});
         QVERIFY(holder.waitForReadyRead(10000));
         const auto bisect = kwb({L("bisect"), study, L("--good"), shas_[0], L("--bad"), shas_[2]});
         const auto run = kwb({L("run"), study});
