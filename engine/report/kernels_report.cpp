@@ -52,7 +52,8 @@ nlohmann::json arm_json(const KernelArmFigures& f)
         {"registers", maybe(f.registers)}, {"static_smem_bytes", maybe(f.static_smem_bytes)},
         {"local_bytes", maybe(f.local_bytes)},
         {"occupancy_pct", f.occupancy_pct ? nlohmann::json(*f.occupancy_pct) : nlohmann::json(nullptr)},
-        {"occupancy_limiter", f.occupancy_limiter.empty() ? nlohmann::json(nullptr) : f.occupancy_limiter}};
+        {"occupancy_limiter",
+            f.occupancy_limiter.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.occupancy_limiter)}};
 }
 
 std::string figure(const KernelArmFigures& f, const std::optional<int>& v)
