@@ -5,11 +5,13 @@
 #include "builtin_workloads.h"
 #include "commands.h"
 #include "run/run_session.h"
+#include "stop_signal.h"
 #include "study/arm_roles.h"
 #include "study/git_arm.h"
 #include "study/new_attempt.h"
 #include "study/path_names.h"
 #include "study/study_file.h"
+#include "study/study_lock.h"
 #include "verdict/bisect.h"
 #include "workloads/git/git_repo.h"
 
@@ -80,6 +82,22 @@ Experiment run_step(Study& study, const std::string& path, const Experiment& tmp
 
 int run(const BisectOptions& o)
 {
+    // One writer per study, as kwb run: taken before the study is read, so a second bisect or a
+    // kwb run can neither load a copy that goes stale nor save over this one's steps.
+    LockHolder holder;
+    std::optional<StudyLock> lock;
+    try {
+        lock = lock_study_for_exit(o.study, &holder);
+    } catch (const std::exception& e) {
+        throw BadInput(fmt::format("{} (kwb bisect locks the study while it runs)", e.what()));
+    }
+    if (!lock)
+        throw BadInput(fmt::format("{}: is being run by {} (one kwb run or kwb bisect per study; wait for it or "
+                                   "stop it)",
+            o.study, holder.describe()));
+    struct ReleaseAtExit {
+        ~ReleaseAtExit() { set_exit_cleanup_path(""); }
+    } release_at_exit;
     Study study;
     try {
         study = load_study(o.study);

@@ -97,39 +97,64 @@ std::vector<fs::path> device_code_candidates(const fs::path& root)
     return out;
 }
 
+namespace {
+
+const char* kNoCuobjdump = "cuobjdump is not on PATH (nor in $CUDA_HOME/bin or /usr/local/cuda/bin)";
+
+// The kernels of one file (`as`: the name rows carry), with notes on what cuobjdump could not do.
+void read_file_kernels(const std::string& tool, const fs::path& path, const std::string& as, KernelInventory& inv)
+{
+    const std::string file = git::shell_quote(path.string());
+    const auto usage = run(fmt::format("{} --dump-resource-usage {}", git::shell_quote(tool), file));
+    if (!usage.ok())
+        return; // no device code in it ("does not contain device code"), or not a CUDA binary
+    auto kernels = parse_resource_usage(usage.out, as);
+    if (kernels.empty())
+        return;
+    const auto sass = run(fmt::format("{} -sass {}", git::shell_quote(tool), file));
+    const auto hashes = sass.ok() ? parse_sass_hashes(sass.out) : std::map<std::string, std::string> {};
+    if (!sass.ok())
+        inv.notes.push_back(fmt::format("{}: cuobjdump -sass failed ({}): no SASS hashes", as, sass.describe()));
+    for (auto& k : kernels) {
+        const auto it = hashes.find(k.arch + "|" + k.name);
+        if (it != hashes.end())
+            k.sass_sha256 = it->second;
+        inv.kernels.push_back(std::move(k));
+    }
+}
+
+} // namespace
+
 KernelInventory read_build_kernels(const fs::path& root)
 {
     KernelInventory inv;
     inv.taken_at = utc_now();
     const std::string tool = find_cuobjdump();
     if (tool.empty()) {
-        inv.notes.push_back("cuobjdump is not on PATH (nor in $CUDA_HOME/bin or /usr/local/cuda/bin): the build's "
-                            "CUDA kernels were not read");
+        inv.notes.push_back(std::string(kNoCuobjdump) + ": the build's CUDA kernels were not read");
         return inv;
     }
     inv.source = "cuobjdump";
-    for (const auto& rel : device_code_candidates(root)) {
-        const std::string file = git::shell_quote((root / rel).string());
-        const auto usage = run(fmt::format("{} --dump-resource-usage {}", git::shell_quote(tool), file));
-        if (!usage.ok())
-            continue; // no device code in it ("does not contain device code"), or not a CUDA binary
-        auto kernels = parse_resource_usage(usage.out, rel.string());
-        if (kernels.empty())
-            continue;
-        const auto sass = run(fmt::format("{} -sass {}", git::shell_quote(tool), file));
-        const auto hashes = sass.ok() ? parse_sass_hashes(sass.out) : std::map<std::string, std::string> {};
-        if (!sass.ok())
-            inv.notes.push_back(
-                fmt::format("{}: cuobjdump -sass failed ({}): no SASS hashes", rel.string(), sass.describe()));
-        for (auto& k : kernels) {
-            const auto it = hashes.find(k.arch + "|" + k.name);
-            if (it != hashes.end())
-                k.sass_sha256 = it->second;
-            inv.kernels.push_back(std::move(k));
-        }
-    }
+    for (const auto& rel : device_code_candidates(root))
+        read_file_kernels(tool, root / rel, rel.string(), inv);
     if (inv.kernels.empty())
         inv.notes.push_back("cuobjdump found no CUDA kernels in the build's binaries");
+    return inv;
+}
+
+KernelInventory read_binary_kernels(const fs::path& file)
+{
+    KernelInventory inv;
+    inv.taken_at = utc_now();
+    const std::string tool = find_cuobjdump();
+    if (tool.empty()) {
+        inv.notes.push_back(fmt::format("{}: {} was not read", kNoCuobjdump, file.string()));
+        return inv;
+    }
+    inv.source = "cuobjdump";
+    read_file_kernels(tool, file, file.filename().string(), inv);
+    if (inv.kernels.empty())
+        inv.notes.push_back(fmt::format("cuobjdump found no CUDA kernels in {}", file.string()));
     return inv;
 }
 

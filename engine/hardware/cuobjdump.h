@@ -21,5 +21,8 @@ std::vector<std::filesystem::path> device_code_candidates(const std::filesystem:
 
 // The kernels of those files. `source` is "cuobjdump" when it ran; notes say what it could not do.
 KernelInventory read_build_kernels(const std::filesystem::path& root);
+// The kernels of one file (the GPU backend plugin: the embedded workloads' SASS), rows named by
+// its file name; the same notes.
+KernelInventory read_binary_kernels(const std::filesystem::path& file);
 
 } // namespace kwb

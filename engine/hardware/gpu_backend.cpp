@@ -51,27 +51,28 @@ GpuBackend::GpuBackend()
         if (!handle) {
             // dlerror names the missing library, e.g. "libcupti.so.13: cannot open shared object file".
             reason_ = fmt::format("GPU backend plugin {} cannot load: {}", path_.string(), ::dlerror());
-            range_reason_ = reason_;
+            attributes_reason_ = range_reason_ = reason_;
             return;
         }
         auto entry = reinterpret_cast<KwbGpuBackendEntry>(::dlsym(handle, KWB_GPU_BACKEND_ENTRY));
         if (!entry) {
             reason_ = fmt::format("GPU backend plugin {} has no entry point {}", path_.string(), KWB_GPU_BACKEND_ENTRY);
-            range_reason_ = reason_;
+            attributes_reason_ = range_reason_ = reason_;
             return;
         }
         const auto* api = entry();
         if (!api || api->abi_version != KWB_GPU_BACKEND_ABI_VERSION) {
             reason_ = fmt::format("GPU backend plugin {} speaks ABI {} but kwb needs {}", path_.string(),
                 api ? api->abi_version : -1, KWB_GPU_BACKEND_ABI_VERSION);
-            range_reason_ = reason_;
+            attributes_reason_ = range_reason_ = reason_;
             return;
         }
         api_ = api;
         find_range_profiler(handle);
+        find_kernel_attributes(handle);
         return;
     }
-    range_reason_ = reason_ = fmt::format(
+    attributes_reason_ = range_reason_ = reason_ = fmt::format(
         "GPU backend plugin not found (this build has no CUDA support, or it is not installed; looked in {})", tried);
 }
 
@@ -91,6 +92,24 @@ void GpuBackend::find_range_profiler(void* handle)
         return;
     }
     range_api_ = api;
+}
+
+void GpuBackend::find_kernel_attributes(void* handle)
+{
+    auto entry = reinterpret_cast<KwbGpuKernelAttributesEntry>(::dlsym(handle, KWB_GPU_KERNEL_ATTRIBUTES_ENTRY));
+    if (!entry) {
+        attributes_reason_ = fmt::format("GPU backend plugin {} cannot list its kernels' attributes (entry point {}): "
+                                         "it is older than this kwb; install the plugin built with it",
+            path_.string(), KWB_GPU_KERNEL_ATTRIBUTES_ENTRY);
+        return;
+    }
+    const auto* api = entry();
+    if (!api || api->abi_version != KWB_GPU_KERNEL_ATTRIBUTES_ABI_VERSION || !api->kernel_attributes) {
+        attributes_reason_ = fmt::format("GPU backend plugin {} speaks kernel attributes ABI {} but kwb needs {}",
+            path_.string(), api ? api->abi_version : -1, KWB_GPU_KERNEL_ATTRIBUTES_ABI_VERSION);
+        return;
+    }
+    attributes_api_ = api;
 }
 
 } // namespace kwb

@@ -24,6 +24,10 @@ public:
     // another version of it.
     const KwbGpuRangeProfilerApi* range_profiler_api() const { return range_api_; }
     const std::string& range_profiler_reason() const { return range_reason_; }
+    // The kernels' attributes table (a third entry point): null with kernel_attributes_reason()
+    // when the plugin did not load, is older than it, or speaks another version of it.
+    const KwbGpuKernelAttributesApi* kernel_attributes_api() const { return attributes_api_; }
+    const std::string& kernel_attributes_reason() const { return attributes_reason_; }
 
     // Where the plugin is searched for: $KWB_GPU_BACKEND (a file) first, then beside the running
     // program (build tree: ../lib; installed: ../lib/<arch>/kernel-workbench).
@@ -32,11 +36,14 @@ public:
 private:
     GpuBackend();
     void find_range_profiler(void* handle);
+    void find_kernel_attributes(void* handle);
     const KwbGpuBackendApi* api_ = nullptr;
     std::string reason_;
     std::filesystem::path path_;
     const KwbGpuRangeProfilerApi* range_api_ = nullptr;
     std::string range_reason_;
+    const KwbGpuKernelAttributesApi* attributes_api_ = nullptr;
+    std::string attributes_reason_;
 };
 
 } // namespace kwb

@@ -14,6 +14,7 @@
 // Version 3: CUPTI (loaded by the plugin with dlopen): PM sampling and kernel activity records.
 // Beside the table: the range profiler's own table (KwbGpuRangeProfilerApi, version 1, at the end),
 // so the main table's layout is unchanged. Activity records gained fields (registers, shared memory).
+// Beside both: the kernels' attributes table (KwbGpuKernelAttributesApi, version 1, at the end).
 
 #define KWB_GPU_BACKEND_ABI_VERSION 3
 #define KWB_GPU_BACKEND_ENTRY "kwb_gpu_backend_api"
@@ -148,4 +149,25 @@ struct KwbGpuRangeProfilerApi {
 };
 
 typedef const KwbGpuRangeProfilerApi* (*KwbGpuRangeProfilerEntry)(void);
+
+// ---- the kernels' attributes (a table of its own) --------------------------------------------
+// A third entry point, looked up with dlsym like the range profiler's: a plugin without it still
+// loads, and an embedded arm's kernels are then not recorded (a note says the plugin is older).
+// Bump KWB_GPU_KERNEL_ATTRIBUTES_ABI_VERSION for any change below. docs/git-arms.md.
+#define KWB_GPU_KERNEL_ATTRIBUTES_ABI_VERSION 1
+#define KWB_GPU_KERNEL_ATTRIBUTES_ENTRY "kwb_gpu_kernel_attributes_api"
+
+struct KwbGpuKernelAttributesApi {
+    int abi_version;
+    // The kernels one configuration of `workload` launches, read on `device` with
+    // cudaFuncGetAttributes and cudaFuncGetName, without allocating or launching:
+    //   {"library": the plugin file's path (dladdr), "kernels": [{"name": mangled name,
+    //    "arch": "sm_90" (the binary's version), "registers": r (per thread), "static_smem_bytes": b,
+    //    "local_bytes": l (per thread), "max_threads_per_block": t, "threads_per_block": T (the launch's)}],
+    //    "notes": ["..."]}   (notes: what it could not say, e.g. kernels it does not list)
+    // or {"error": "one line"} (parameters it refuses, a configuration this build has no kernel for).
+    const char* (*kernel_attributes)(const char* workload, const char* params_json, int device);
+};
+
+typedef const KwbGpuKernelAttributesApi* (*KwbGpuKernelAttributesEntry)(void);
 }

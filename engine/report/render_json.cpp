@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The machine-readable summary: the same model as the human formats, as JSON (docs/report.md has
 // the schema). Undefined numbers are null, never NaN, as in the verdict JSON.
+#include "report/kernels_report.h"
 #include "report/render.h"
 #include "report/roofline_report.h"
 #include "study/device_identity.h"
@@ -154,6 +155,7 @@ json experiment_json(const ExperimentReport& e)
         : json(nullptr);
     j["metric_diff"] = e.metric_diff ? metric_diff_json(*e.metric_diff) : json(nullptr);
     j["roofline"] = e.roofline ? roofline_json(*e.roofline) : json(nullptr);
+    j["kernels"] = e.kernels ? kernels_json(*e.kernels) : json(nullptr);
     j["lanes"] = json::array();
     for (const auto& l : e.lanes) {
         // n: the readings a report draws; a lane recorded before the range rule may hold some it drops.
@@ -243,6 +245,7 @@ json render_json(const Report& r)
         j["ledger"].push_back({{"experiment", l.experiment_id}, {"at", l.at}, {"verdict", l.verdict},
             {"summary", l.summary}, {"hypotheses", strings(l.hypotheses)}});
     const auto& p = r.provenance;
+    j["kernels_problem"] = r.kernels_problem.empty() ? json(nullptr) : json(r.kernels_problem);
     j["provenance"] = {{"workbench_version", p.workbench_version}, {"generated_at", p.generated_at},
         {"study_path", p.study_path}, {"study_sha256", p.study_sha256}, {"command_line", p.command_line}};
     return j;

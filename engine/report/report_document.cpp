@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report/report_document.h"
 
+#include "report/kernels_report.h"
 #include "report/roofline_report.h"
 #include "verdict/wording.h"
 
@@ -246,6 +247,22 @@ void roofline_section(Doc& d, const Roofline& r)
     d.list(notes);
 }
 
+// The kernels of both arms (report/kernels_report.h): their code and resources, differing first.
+void kernels_section(Doc& d, const KernelsReport& k)
+{
+    d.h(3, "Kernels");
+    d.p(kernels_source_line(k));
+    if (k.rows.empty())
+        d.p("No CUDA kernel was read in either arm.");
+    else
+        d.table(kernels_table_header(), kernels_table_rows(k));
+    std::vector<std::string> notes;
+    if (k.identical_sass_reason)
+        notes.push_back(*k.identical_sass_reason);
+    notes.insert(notes.end(), k.notes.begin(), k.notes.end());
+    d.list(notes);
+}
+
 void experiment_sections(Doc& d, const ExperimentReport& e)
 {
     d.h(2, fmt::format("Experiment {}: {} on {} ({})", e.id, e.workload, e.backend, e.status));
@@ -376,6 +393,8 @@ void experiment_sections(Doc& d, const ExperimentReport& e)
         metric_diff_section(d, *e.metric_diff);
     if (e.roofline)
         roofline_section(d, *e.roofline);
+    if (e.kernels)
+        kernels_section(d, *e.kernels);
 
     d.h(3, "Verdict");
     if (e.sample.present) {
@@ -561,6 +580,8 @@ std::vector<Block> document_of(const Report& r)
     study_sections(d, r);
     for (const auto& e : r.experiments)
         experiment_sections(d, e);
+    if (!r.kernels_problem.empty())
+        d.p("The kernels' file could not be read: " + r.kernels_problem + ".");
     for (const auto& g : r.grids)
         grid_section(d, g);
     aa_section(d, r);

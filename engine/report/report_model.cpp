@@ -7,6 +7,7 @@
 #include "study/arm_roles.h"
 #include "study/study_file.h"
 #include "util/atomic_file.h"
+#include "util/json_reader.h"
 #include "verdict/profile.h"
 #include "verdict/runs_needed.h"
 
@@ -204,6 +205,16 @@ Report build_report(const Study& study, Provenance provenance)
     }
     for (const auto& g : study.grids)
         rep.grids.push_back(grid_group_report(study, g));
+    // The kernels' code and resources live beside the study (study/kernel_inventory.h).
+    if (!rep.provenance.study_path.empty()) {
+        try {
+            const KernelInventories kernels = load_kernel_inventories(rep.provenance.study_path);
+            for (size_t i = 0; i < study.experiments.size(); ++i)
+                rep.experiments[i].kernels = kernels_report(kernels, study, study.experiments[i]);
+        } catch (const FormatError& e) {
+            rep.kernels_problem = e.what();
+        }
+    }
     return rep;
 }
 

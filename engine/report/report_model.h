@@ -7,6 +7,7 @@
 // it judges nothing (verdict words and reasons are those stored by the verdict engine, read through
 // verdict_access.h). docs/report.md describes the model and the formats.
 
+#include "report/kernels_report.h"
 #include "report/verdict_access.h"
 #include "run/aa_history.h"
 #include "stats/bimodality.h"
@@ -135,6 +136,9 @@ struct ExperimentReport {
     // The A/B's roofline (verdict/roofline.h) against the roofs the study records; null without
     // a baseline and a treatment.
     std::optional<Roofline> roofline;
+    // The kernels of both arms (report/kernels_report.h), from the study's STUDY.kernels.json; null
+    // when the report has no study path or the experiment's arms have no inventory.
+    std::optional<KernelsReport> kernels;
 };
 
 // One cell of a grid group (study.grids): the cell experiment's own stored verdict, never
@@ -189,6 +193,8 @@ struct Report {
     // The study's verdict: the final verdict of its last judged experiment (the latest attempt).
     std::string final_word; // empty when nothing was judged
     std::string final_experiment;
+    // Why STUDY.kernels.json could not be read (malformed); empty when it was, or is absent.
+    std::string kernels_problem;
 };
 
 // Builds the report. `provenance` is filled by the caller (path, hash, command line); its version

@@ -32,7 +32,9 @@ PreparedGitArms prepare_git_arms(Experiment& e, const std::atomic<bool>* stop)
         *arm_cwd(arm) = it->second.worktree.string();
         if (arm.worker && arm.worker->description.worker.empty()) {
             try {
-                arm.worker->description = worker::describe_worker(*arm.worker, arm.name);
+                WorkerSpec launched = *arm.worker; // its commit in its environment, as when it runs
+                launched.env = launch_environment(arm, std::move(launched.env));
+                arm.worker->description = worker::describe_worker(launched, arm.name);
             } catch (const WorkloadError& ex) {
                 throw git::GitError(fmt::format("{}: arm {}: {}", e.id, arm.name, ex.what()));
             }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/run_session.h"
 
+#include "hardware/cuobjdump.h"
 #include "hardware/device_sheet.h"
 #include "hardware/gpu_backend.h"
 #include "hardware/nvml.h"
 #include "hardware/nvml_monitor.h"
 #include "run/continue_run.h"
+#include "run/driver_kernels.h"
 #include "run/git_prepare.h"
 #include "run/visible_gpu.h"
 #include "sampling/nvml_source.h"
@@ -155,6 +157,37 @@ Experiment* RunSession::match_device(Study& study, Experiment& e, const DeviceId
     return &study.experiments.back();
 }
 
+namespace {
+
+// The plugin file's kernels as cuobjdump reads them, for their SASS hashes: once per process
+// (cuobjdump -sass of the whole plugin takes seconds).
+const KernelInventory& plugin_sass()
+{
+    static const KernelInventory sass = GpuBackend::instance().plugin_path().empty()
+        ? KernelInventory {}
+        : read_binary_kernels(GpuBackend::instance().plugin_path());
+    return sass;
+}
+
+// An embedded CUDA A/B's kernels (run/driver_kernels.h) beside the study, as a commit arm's.
+void record_driver_kernels(
+    const std::string& path, const Experiment& e, const Workload& w, int device, std::vector<std::string>& notices)
+{
+    const GpuBackend& plugin = GpuBackend::instance();
+    const auto* api = plugin.kernel_attributes_api();
+    try {
+        const EmbeddedKernels k = embedded_kernels(w, e, Backend::Cuda, device, api, plugin.kernel_attributes_reason(),
+            api ? plugin_sass() : KernelInventory {});
+        for (const auto& n : k.notes)
+            notices.push_back(fmt::format("{}: {}", path, n));
+        record_embedded_kernels(path, e.id, k);
+    } catch (const std::exception& ex) {
+        notices.push_back(fmt::format("{}: {}: the kernels' attributes were not recorded: {}", path, e.id, ex.what()));
+    }
+}
+
+} // namespace
+
 SessionPlan RunSession::plan(Study& study) const
 {
     const std::string& path = settings_.study;
@@ -212,6 +245,8 @@ SessionPlan RunSession::plan(Study& study) const
             ? worker_device_identity(ab_arms(e).baseline->worker->description, settings_.device)
             : device_identity_here(r.backend, settings_.device);
         const Experiment* target = match_device(study, study.experiments[i], here);
+        if (r.backend == Backend::Cuda && !path.empty() && !is_git_experiment(*target))
+            record_driver_kernels(path, *target, *r.workload, settings_.device, plan.notices);
         plan.experiments.push_back({static_cast<size_t>(target - study.experiments.data()), r.workload, r.backend});
     }
     return plan;

@@ -138,13 +138,35 @@ ArmDiff diff_workers(
     return diff;
 }
 
+void add_commit_differences(ArmDiff& diff, const Arm& baseline, const Arm& treatment)
+{
+    if (!baseline.git && !treatment.git)
+        return;
+    const GitArm none;
+    const GitArm& b = baseline.git ? *baseline.git : none;
+    const GitArm& t = treatment.git ? *treatment.git : none;
+    SettingsDiff settings(diff);
+    for (const auto& [name, field] : {std::pair {"git.repo", &GitArm::repo}, {"git.ref", &GitArm::ref},
+             {"git.sha", &GitArm::sha}, {"git.diff_sha256", &GitArm::diff_sha256}, {"git.build", &GitArm::build}})
+        settings.compare_text(name, b.*field, t.*field);
+    for (const auto& [name, field] : {std::pair {"git.compiler", &Toolchain::compiler}, {"git.cuda", &Toolchain::cuda},
+             {"git.driver", &Toolchain::driver}})
+        settings.compare_text(name, b.toolchain.*field, t.toolchain.*field);
+    std::sort(diff.differences.begin(), diff.differences.end(),
+        [](const ParamDifference& x, const ParamDifference& y) { return x.name < y.name; });
+}
+
 ArmDiff diff_arm_pair(const Arm& baseline, const Arm& treatment, const json& defaults)
 {
+    ArmDiff diff;
     if (baseline.command && treatment.command)
-        return diff_commands(*baseline.command, *treatment.command);
-    if (baseline.worker && treatment.worker)
-        return diff_workers(*baseline.worker, baseline.params, *treatment.worker, treatment.params);
-    return diff_arms(baseline.params, treatment.params, defaults);
+        diff = diff_commands(*baseline.command, *treatment.command);
+    else if (baseline.worker && treatment.worker)
+        diff = diff_workers(*baseline.worker, baseline.params, *treatment.worker, treatment.params);
+    else
+        return diff_arms(baseline.params, treatment.params, defaults);
+    add_commit_differences(diff, baseline, treatment);
+    return diff;
 }
 
 } // namespace kwb

@@ -51,8 +51,13 @@ ArmDiff diff_commands(const CommandSpec& baseline, const CommandSpec& treatment)
 ArmDiff diff_workers(const WorkerSpec& baseline, const nlohmann::json& baseline_params, const WorkerSpec& treatment,
     const nlohmann::json& treatment_params);
 
+// Schema 8: the commits of two commit arms (Arm::git, docs/git-arms.md), appended to `diff` as
+// "git.repo", "git.ref", "git.sha", "git.diff_sha256", "git.build", "git.compiler", "git.cuda",
+// "git.driver" where they differ (an arm without a commit reads as empty), then sorted by name.
+void add_commit_differences(ArmDiff& diff, const Arm& baseline, const Arm& treatment);
 // The diff of an A/B's two arms: their commands' when both are external commands, their workers'
-// when both are workers, else their parameters' (`defaults` as above).
+// when both are workers (with their commits' differences for both), else their parameters'
+// (`defaults` as above).
 ArmDiff diff_arm_pair(
     const Arm& baseline, const Arm& treatment, const nlohmann::json& defaults = nlohmann::json::object());
 

@@ -74,6 +74,7 @@ void sync_aa_arm(Experiment& e)
         if (a.role == kAaArmRole) {
             a.params = e.arms.front().params;
             a.command = e.arms.front().command;
+            a.git = e.arms.front().git; // schema 8: the baseline's commit, as its command's environment was
         }
 }
 

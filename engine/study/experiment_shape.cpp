@@ -93,9 +93,11 @@ ShapeCheck check_experiment_shape(const Study& study, const Experiment& e, const
     // arms' settings (cwd, env, tolerance) count beside their parameters.
     const bool commands = arms.baseline->command && arms.treatment->command;
     const bool workers = arms.baseline->worker && arms.treatment->worker;
-    const ArmDiff pair = workers
+    ArmDiff pair = workers
         ? diff_workers(*arms.baseline->worker, baseline_params, *arms.treatment->worker, treatment_params)
         : diff;
+    if (workers)
+        add_commit_differences(pair, *arms.baseline, *arms.treatment);
     if ((commands ? diff_arm_pair(*arms.baseline, *arms.treatment) : pair).differences.empty()) {
         // Two commit arms that are one commit built one way measure nothing but noise: an A/A is
         // asked for by name (docs/git-arms.md), with the real A/A arm.

@@ -6,56 +6,62 @@
 #include <fmt/format.h>
 
 namespace kwb {
-namespace {
-
-const std::map<std::string, std::string>* env_of(const Arm& arm)
-{
-    if (arm.command)
-        return &arm.command->env;
-    if (arm.worker)
-        return &arm.worker->env;
-    return nullptr;
-}
-
-std::string get(const std::map<std::string, std::string>& env, const char* key)
-{
-    const auto it = env.find(key);
-    return it == env.end() ? std::string() : it->second;
-}
-
-} // namespace
 
 std::optional<GitArm> git_arm_of(const Arm& arm)
 {
-    const auto* env = env_of(arm);
-    if (!env || !env->count("KWB_GIT_SHA"))
+    if (!arm.command && !arm.worker)
         return std::nullopt;
-    GitArm g;
-    g.repo = get(*env, "KWB_GIT_REPO");
-    g.ref = get(*env, "KWB_GIT_REF");
-    g.sha = get(*env, "KWB_GIT_SHA");
-    g.diff_sha256 = get(*env, "KWB_GIT_DIFF_SHA256");
-    g.build = get(*env, "KWB_GIT_BUILD");
-    g.toolchain.compiler = get(*env, "KWB_GIT_CXX");
-    g.toolchain.cuda = get(*env, "KWB_GIT_CUDA");
-    g.toolchain.driver = get(*env, "KWB_GIT_DRIVER");
-    return g;
+    return arm.git;
 }
 
 void set_git_arm(Arm& arm, const GitArm& g)
 {
-    auto& env = arm.command ? arm.command->env : arm.worker->env;
-    env["KWB_GIT_REPO"] = g.repo;
-    env["KWB_GIT_REF"] = g.ref;
-    env["KWB_GIT_SHA"] = g.sha;
-    if (!g.diff_sha256.empty())
-        env["KWB_GIT_DIFF_SHA256"] = g.diff_sha256;
-    else
-        env.erase("KWB_GIT_DIFF_SHA256");
-    env["KWB_GIT_BUILD"] = g.build;
-    env["KWB_GIT_CXX"] = g.toolchain.compiler;
-    env["KWB_GIT_CUDA"] = g.toolchain.cuda;
-    env["KWB_GIT_DRIVER"] = g.toolchain.driver;
+    arm.git = g;
+}
+
+std::map<std::string, std::string> git_environment(const Arm& arm)
+{
+    const auto g = git_arm_of(arm);
+    if (!g)
+        return {};
+    std::map<std::string, std::string> env {{"KWB_GIT_REPO", g->repo}, {"KWB_GIT_REF", g->ref}, {"KWB_GIT_SHA", g->sha},
+        {"KWB_GIT_BUILD", g->build}, {"KWB_GIT_CXX", g->toolchain.compiler}, {"KWB_GIT_CUDA", g->toolchain.cuda},
+        {"KWB_GIT_DRIVER", g->toolchain.driver}};
+    if (!g->diff_sha256.empty())
+        env["KWB_GIT_DIFF_SHA256"] = g->diff_sha256;
+    return env;
+}
+
+std::map<std::string, std::string> launch_environment(const Arm& arm, std::map<std::string, std::string> env)
+{
+    for (auto& [k, v] : git_environment(arm))
+        env[k] = std::move(v);
+    return env;
+}
+
+nlohmann::json git_arm_json(const GitArm& g)
+{
+    return {{"repo", g.repo}, {"ref", g.ref}, {"sha", g.sha}, {"diff_sha256", g.diff_sha256}, {"build", g.build},
+        {"toolchain",
+            {{"compiler", g.toolchain.compiler}, {"cuda", g.toolchain.cuda}, {"driver", g.toolchain.driver}}}};
+}
+
+GitArm git_arm_from(const JsonReader& r)
+{
+    GitArm g;
+    g.repo = r.string_or("repo", "");
+    g.ref = r.string_or("ref", "");
+    g.sha = r.string("sha");
+    if (g.sha.empty())
+        r.fail("sha", "expected the full commit id");
+    g.diff_sha256 = r.string_or("diff_sha256", "");
+    g.build = r.string_or("build", "");
+    if (const auto t = r.optional_object("toolchain")) {
+        g.toolchain.compiler = t->string_or("compiler", "");
+        g.toolchain.cuda = t->string_or("cuda", "");
+        g.toolchain.driver = t->string_or("driver", "");
+    }
+    return g;
 }
 
 bool is_git_experiment(const Experiment& e)

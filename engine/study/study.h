@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "study/git_commit.h"
 #include "study/grid_interaction_record.h"
 #include "study/worker_spec.h"
 #include "util/direction.h"
@@ -20,7 +21,7 @@
 // for every incompatible change.
 namespace kwb {
 
-inline constexpr int kStudySchemaVersion = 7;
+inline constexpr int kStudySchemaVersion = 8;
 
 // Phase 1: one metric, from X to Y, and the K/R/W triple.
 struct Target {
@@ -115,6 +116,9 @@ struct Arm {
     // Schema 3: empty for the A/B's arms (arms[0] baseline, arms[1] treatment); "aa" for the real
     // A/A arm, the baseline's configuration run again as a third arm (study/arm_roles.h).
     std::string role {};
+    // Schema 8: the commit a command or worker arm runs (docs/git-arms.md); read and written
+    // through study/git_arm.h (git_arm_of, set_git_arm). Null for any other arm.
+    std::optional<GitArm> git {};
 };
 
 // Which device an experiment ran on. The model is what "same device" means: a study measured on

@@ -97,6 +97,49 @@ void migrate_6_to_7(nlohmann::json& doc)
     doc["schema_version"] = 7;
 }
 
+// Version 8 records a commit arm's commit as the arm's own field (`git`, docs/git-arms.md): version
+// 7 kept it in the command's or worker's environment as KWB_GIT_*. They move out of the
+// environment into `git`; kwb sets them in the program's environment when it launches it.
+void migrate_7_to_8(nlohmann::json& doc)
+{
+    static const std::pair<const char*, const char*> kFields[] = {{"KWB_GIT_REPO", "repo"}, {"KWB_GIT_REF", "ref"},
+        {"KWB_GIT_SHA", "sha"}, {"KWB_GIT_DIFF_SHA256", "diff_sha256"}, {"KWB_GIT_BUILD", "build"}};
+    static const std::pair<const char*, const char*> kToolchain[]
+        = {{"KWB_GIT_CXX", "compiler"}, {"KWB_GIT_CUDA", "cuda"}, {"KWB_GIT_DRIVER", "driver"}};
+    const auto env_of = [](nlohmann::json& arm) -> nlohmann::json* {
+        for (const char* kind : {"command", "worker"})
+            if (const auto spec = arm.find(kind); spec != arm.end() && spec->is_object())
+                if (const auto env = spec->find("env"); env != spec->end() && env->is_object())
+                    return &*env;
+        return nullptr;
+    };
+    const auto take = [](nlohmann::json& env, const char* key) {
+        const auto it = env.find(key);
+        if (it == env.end())
+            return nlohmann::json(std::string());
+        nlohmann::json value = *it;
+        env.erase(it);
+        return value;
+    };
+    if (const auto experiments = doc.find("experiments"); experiments != doc.end() && experiments->is_array())
+        for (auto& e : *experiments) {
+            if (!e.is_object() || !e.contains("arms") || !e["arms"].is_array())
+                continue;
+            for (auto& arm : e["arms"]) {
+                nlohmann::json* env = arm.is_object() ? env_of(arm) : nullptr;
+                if (!env || !env->contains("KWB_GIT_SHA"))
+                    continue;
+                nlohmann::json git = nlohmann::json::object();
+                for (const auto& [from, to] : kFields)
+                    git[to] = take(*env, from);
+                for (const auto& [from, to] : kToolchain)
+                    git["toolchain"][to] = take(*env, from);
+                arm["git"] = std::move(git);
+            }
+        }
+    doc["schema_version"] = 8;
+}
+
 } // namespace
 
 void migrate_study_json(nlohmann::json& doc)
@@ -131,6 +174,8 @@ void migrate_study_json(nlohmann::json& doc)
         migrate_5_to_6(doc);
     if (version <= 6)
         migrate_6_to_7(doc);
+    if (version <= 7)
+        migrate_7_to_8(doc);
 }
 
 Study parse_study(std::string_view text, const std::string& origin)

@@ -3,6 +3,7 @@
 
 #include "study/arm_roles.h"
 #include "study/device_identity.h"
+#include "study/git_arm.h"
 #include "study/path_names.h"
 #include "study/plan_limits.h"
 #include "verdict/verdict_json.h"
@@ -216,6 +217,9 @@ json to_json(const Experiment& e, bool with_samples)
     for (size_t i = 0; i < e.arms.size(); ++i)
         if (!e.arms[i].role.empty())
             arms[i]["role"] = e.arms[i].role;
+    for (size_t i = 0; i < e.arms.size(); ++i)
+        if (e.arms[i].git)
+            arms[i]["git"] = git_arm_json(*e.arms[i].git);
     json samples = json::array();
     if (with_samples) {
         samples.get_ref<json::array_t&>().reserve(e.samples.size());
@@ -414,6 +418,11 @@ Experiment experiment_from(const JsonReader& r)
             arm.worker = worker_spec_from(*w);
         if (arm.command && arm.worker)
             a.fail("worker", "an arm is a command or a worker, not both");
+        if (auto g = a.optional_object("git")) {
+            if (!arm.command && !arm.worker)
+                a.fail("git", "a commit arm is a command or a worker arm (docs/git-arms.md)");
+            arm.git = git_arm_from(*g);
+        }
         arm.role = a.string_or("role", "");
         if (!arm.role.empty() && arm.role != kAaArmRole)
             a.fail("role", fmt::format("unknown role \"{}\" (expected \"{}\" or none)", arm.role, kAaArmRole));

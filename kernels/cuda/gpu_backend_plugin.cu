@@ -11,6 +11,7 @@
 #include "timing_harness.h"
 
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <memory>
 #include <nvtx3/nvToolsExt.h>
 #include <string>
@@ -209,6 +210,48 @@ const char* range_profile(const char* workload, const char* params_json, int dev
     }));
 }
 
+// The plugin file's own path, for cuobjdump's SASS of the kernels it lists.
+std::string plugin_library()
+{
+    Dl_info info {};
+    if (::dladdr(reinterpret_cast<const void*>(&plugin_library), &info) && info.dli_fname)
+        return info.dli_fname;
+    return {};
+}
+
+// The configuration's kernel, as check_config finds it (ResourceNeeds::kernel), read with the
+// runtime's function attributes: no allocation, no launch. A workload whose launch runs several
+// kernels lists the one its needs name, and says so.
+const char* kernel_attributes(const char* workload, const char* params_json, int device)
+{
+    thread_local std::string text;
+    return answer(text, guarded([&]() -> json {
+        const auto& kind = kind_of(workload);
+        use_device(device);
+        const auto needs = kind.needs(parse_params(params_json));
+        json reply = {{"library", plugin_library()}, {"kernels", json::array()}, {"notes", json::array()}};
+        if (!needs.kernel) {
+            reply["notes"].push_back(
+                needs.not_built.empty() ? needs.what + ": the workload names no kernel" : needs.not_built);
+            return reply;
+        }
+        cudaFuncAttributes a {};
+        KWB_CUDA(cudaFuncGetAttributes(&a, needs.kernel));
+        const char* name = nullptr;
+        if (cudaFuncGetName(&name, needs.kernel) != cudaSuccess || !name) {
+            (void)cudaGetLastError();
+            name = nullptr;
+        }
+        reply["kernels"].push_back(
+            {{"name", name ? std::string(name) : needs.what}, {"arch", "sm_" + std::to_string(a.binaryVersion)},
+                {"registers", a.numRegs}, {"static_smem_bytes", a.sharedSizeBytes}, {"local_bytes", a.localSizeBytes},
+                {"max_threads_per_block", a.maxThreadsPerBlock}, {"threads_per_block", needs.threads_per_block}});
+        reply["notes"].push_back(kind.name + ": the kernel of its configuration (" + needs.what
+            + "); other kernels a launch may also run are not listed");
+        return reply;
+    }));
+}
+
 const KwbGpuBackendApi kApi = {
     KWB_GPU_BACKEND_ABI_VERSION,
     CUDART_VERSION,
@@ -239,7 +282,17 @@ const KwbGpuRangeProfilerApi kRangeProfilerApi = {
     &range_profile,
 };
 
+const KwbGpuKernelAttributesApi kKernelAttributesApi = {
+    KWB_GPU_KERNEL_ATTRIBUTES_ABI_VERSION,
+    &kernel_attributes,
+};
+
 } // namespace
+
+extern "C" __attribute__((visibility("default"))) const KwbGpuKernelAttributesApi* kwb_gpu_kernel_attributes_api()
+{
+    return &kKernelAttributesApi;
+}
 
 extern "C" __attribute__((visibility("default"))) const KwbGpuBackendApi* kwb_gpu_backend_api()
 {

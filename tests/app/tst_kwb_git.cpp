@@ -78,11 +78,15 @@ private slots:
         QVERIFY2(r.exit_code == 0, r.err.constData());
         auto s = load(study);
         auto arms = s[L("experiments")].toArray()[0].toObject()[L("arms")].toArray();
-        const auto env = [&](int i) { return arms[i].toObject()[L("command")].toObject()[L("env")].toObject(); };
-        QCOMPARE(env(0)[L("KWB_GIT_SHA")].toString(), shas_[0]);
-        QCOMPARE(env(1)[L("KWB_GIT_SHA")].toString(), shas_[2]);
-        QCOMPARE(env(1)[L("KWB_GIT_BUILD")].toString(), kBuild);
-        QVERIFY(!env(0)[L("KWB_GIT_CXX")].toString().isEmpty());
+        // Schema 8: the commit is the arm's own field, not its environment (docs/git-arms.md).
+        const auto git = [&](int i) { return arms[i].toObject()[L("git")].toObject(); };
+        QCOMPARE(git(0)[L("sha")].toString(), shas_[0]);
+        QCOMPARE(git(1)[L("sha")].toString(), shas_[2]);
+        QCOMPARE(git(1)[L("build")].toString(), kBuild);
+        QVERIFY(!git(0)[L("toolchain")].toObject()[L("compiler")].toString().isEmpty());
+        for (int i = 0; i < 2; ++i)
+            for (const auto& key : arms[i].toObject()[L("command")].toObject()[L("env")].toObject().keys())
+                QVERIFY2(!key.startsWith(L("KWB_GIT_")), qPrintable(key));
         r = kwb({L("run"), study});
         QVERIFY2(r.exit_code == 0, r.err.constData());
         QVERIFY2(r.err.contains(QByteArray(QByteArray("built ") + shas_[0].left(7).toUtf8())), r.err.constData());
@@ -134,6 +138,44 @@ private slots:
         QVERIFY(step); // every step is an experiment of the study
     }
 
+    // The program still finds its commit in its environment: kwb sets KWB_GIT_* when it launches it.
+    void the_commit_is_in_the_programs_environment()
+    {
+        const QString study = dir_.filePath(L("env.json"));
+        const QString seen = dir_.filePath(L("seen"));
+        const auto r0 = kwb({L("new"), L("--repo"), repo_, L("--git-baseline"), L("HEAD~2"), L("--git-treatment"),
+            L("HEAD"), L("--build"), kBuild, L("--cmd"), QStringLiteral("echo $KWB_GIT_SHA >> %1; ./bench").arg(seen),
+            L("--runs"), L("2"), L("--out"), study});
+        QVERIFY2(r0.exit_code == 0, r0.err.constData());
+        const auto r = kwb({L("run"), study});
+        QVERIFY2(r.exit_code == 0, r.err.constData());
+        const QString lines = QString::fromUtf8(read_all(seen));
+        QVERIFY2(lines.contains(shas_[0]) && lines.contains(shas_[2]), qPrintable(lines));
+    }
+
+    // kwb bisect takes the study's lock as kwb run does: while another process holds it, a bisect
+    // and a run of that study are each refused with one line, exit 2, and the study is untouched.
+    void bisect_takes_the_study_lock()
+    {
+        const QString study = dir_.filePath(L("locked.json"));
+        QCOMPARE(make(study, {}).exit_code, 0);
+        const QByteArray before = read_all(study);
+        QProcess holder; // flock(1) holds the sidecar's flock, as a running kwb would
+        holder.start(L("flock"), {L("-o"), dir_.filePath(L(".locked.json.lock")), L("-c"), L("echo held; sleep 60")});
+        QVERIFY(holder.waitForReadyRead(10000));
+        const auto bisect = kwb({L("bisect"), study, L("--good"), shas_[0], L("--bad"), shas_[2]});
+        const auto run = kwb({L("run"), study});
+        holder.kill();
+        holder.waitForFinished();
+        for (const auto* r : {&bisect, &run}) {
+            QCOMPARE(r->exit_code, 2);
+            QVERIFY2(r->err.contains("is being run by") && r->err.trimmed().count('\n') == 0, r->err.constData());
+        }
+        QCOMPARE(read_all(study), before);
+        // Released: the bisect runs.
+        QCOMPARE(kwb({L("bisect"), study, L("--good"), shas_[0], L("--bad"), shas_[1]}).exit_code, 0);
+    }
+
     void refusals_exit_2()
     {
         const QString out = dir_.filePath(L("refused.json"));
@@ -157,13 +199,7 @@ private slots:
         QVERIFY2(r.exit_code == 0, r.err.constData());
         const auto arms
             = load(dir_.filePath(L("worktree.json")))[L("experiments")].toArray()[0].toObject()[L("arms")].toArray();
-        QCOMPARE(arms[1]
-                     .toObject()[L("command")]
-                     .toObject()[L("env")]
-                     .toObject()[L("KWB_GIT_DIFF_SHA256")]
-                     .toString()
-                     .size(),
-            64);
+        QCOMPARE(arms[1].toObject()[L("git")].toObject()[L("diff_sha256")].toString().size(), 64);
         sh(repo_, L("git checkout -q work"));
     }
 

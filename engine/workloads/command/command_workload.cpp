@@ -2,6 +2,7 @@
 #include "workloads/command/command_workload.h"
 
 #include "hardware/nvml.h"
+#include "study/git_arm.h"
 #include "workloads/command/parse_budget.h"
 #include "workloads/command/process.h"
 #include "workloads/descriptions/builtin_descriptions.h"
@@ -254,7 +255,10 @@ public:
     {
         if (!arm.command)
             throw WorkloadError(fmt::format("command: arm {} has no command", arm.name));
-        return std::make_unique<PreparedCommand>(*arm.command, arm.name);
+        // A commit arm's program finds its commit in its environment (study/git_arm.h).
+        CommandSpec spec = *arm.command;
+        spec.env = launch_environment(arm, std::move(spec.env));
+        return std::make_unique<PreparedCommand>(spec, arm.name);
     }
 };
 

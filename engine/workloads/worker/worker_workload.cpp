@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workloads/worker/worker_workload.h"
 
+#include "study/git_arm.h"
 #include "workloads/command/process.h"
 #include "workloads/cuda_workload.h"
 #include "workloads/worker/output_check.h"
@@ -43,6 +44,7 @@ public:
         : spec_(*arm.worker)
         , arm_(arm.name)
     {
+        spec_.env = launch_environment(arm, std::move(spec_.env)); // a commit arm's commit (study/git_arm.h)
         validate(spec_, arm_);
         const auto described = described_workload(spec_.description);
         resolved_ = resolve_params(*described, arm.params);
