@@ -17,6 +17,9 @@ from typing import Any, Callable, Dict, List, Optional
 
 # A GPU whose L2 size is not reported is flushed with this much (2x the largest L2 shipped today).
 _FALLBACK_FLUSH_BYTES = 512 << 20
+# KWB_WORKER_PREROLL_US: a GPU spin of about this long (2000 cycles per us) before a hot repetition's
+# start event (torch only; 0: none). Measured against none by scripts/gpu/aa_process_probe.py.
+_PREROLL_US = float(os.environ.get("KWB_WORKER_PREROLL_US", "0") or 0)
 
 
 def device_index() -> int:
@@ -125,6 +128,10 @@ class TorchCudaBackend:
     def time_hot(self, launch: Callable[[], Any], launches: int) -> float:
         start, stop = self._event_pairs(1)[:2]
         self.synchronize()
+        if _PREROLL_US > 0:
+            # A spin queued first, so the launches are queued while it runs and the host's latency
+            # to enqueue the first one stays outside the events (nvbench's blocking kernel).
+            self._torch.cuda._sleep(int(_PREROLL_US * 2000))
         start.record()
         for _ in range(launches):
             launch()
