@@ -125,7 +125,10 @@ private slots:
 
     void identicalSassIsSaid()
     {
-        KernelInventory b {"driver", {kernel("k", "aaaa", 32)}, {}, ""};
+        KernelInventory b {"cuobjdump", {kernel("k", "aaaa", 32)}, {}, ""};
+        // The driver lists only the configuration's named kernel: "every kernel" is not claimed.
+        const KernelInventory driver {"driver", b.kernels, {}, ""};
+        QVERIFY(!identical_sass_reason(diff_kernels(driver, driver)));
         const Fixture f({{"ab-1", {{"baseline", b}, {"treatment", b}}}}, "");
         const Report r = f.report();
         const KernelsReport& k = *r.experiments.at(0).kernels;
