@@ -1,20 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/worker_ab_dialog.h"
 
+#include "models/kwb_new_run.h"
 #include "models/run_controller.h"
 #include "study/plan_limits.h"
-#include "study/study_file.h"
 
 #include <QDialogButtonBox>
-#include <QDir>
-#include <QFile>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QUuid>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -23,6 +20,7 @@ namespace kwb::gui {
 
 WorkerAbDialog::WorkerAbDialog(QWidget* parent)
     : QDialog(parent)
+    , m_kwb(new KwbNewRun(this))
 {
     setObjectName(u"workerAbDialog"_s);
     setWindowTitle(tr("New worker A/B"));
@@ -69,6 +67,16 @@ WorkerAbDialog::WorkerAbDialog(QWidget* parent)
     m_create->setToolTip(tr("kwb new describes the worker and checks the parameters; Save As follows"));
     connect(buttons, &QDialogButtonBox::accepted, this, &WorkerAbDialog::create);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_kwb, &KwbNewRun::finished, this, [this](const QString& failure) {
+        m_create->setEnabled(true);
+        if (!failure.isEmpty()) {
+            refuse(failure);
+            return;
+        }
+        m_study = m_kwb->study();
+        emit createFinished(true);
+        accept();
+    });
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro);
@@ -79,16 +87,11 @@ WorkerAbDialog::WorkerAbDialog(QWidget* parent)
     resize(640, sizeHint().height());
 }
 
-WorkerAbDialog::~WorkerAbDialog()
+WorkerAbDialog::~WorkerAbDialog() = default; // KwbNewRun ends a describe in flight (kwb ends its worker)
+
+bool WorkerAbDialog::isCreating() const
 {
-    if (m_kwb) { // a describe in flight: kwb ends the worker it started on SIGTERM
-        m_kwb->disconnect(this);
-        m_kwb->terminate();
-        if (!m_kwb->waitForFinished(5000))
-            m_kwb->kill();
-    }
-    if (!m_out.isEmpty())
-        QFile::remove(m_out);
+    return m_kwb->isRunning();
 }
 
 QString WorkerAbDialog::lastError() const
@@ -106,7 +109,7 @@ void WorkerAbDialog::refuse(const QString& why)
 
 void WorkerAbDialog::create()
 {
-    if (m_kwb)
+    if (m_kwb->isRunning())
         return;
     m_error->hide();
     m_lastError.clear();
@@ -118,58 +121,14 @@ void WorkerAbDialog::create()
         refuse(tr("Varied parameter: name the parameter the arms differ in, NAME=BASELINE,TREATMENT"));
         return;
     }
-    if (!m_out.isEmpty())
-        QFile::remove(m_out);
-    m_out = QDir::temp().filePath(u"kwb-worker-ab-%1.json"_s.arg(QUuid::createUuid().toString(QUuid::WithoutBraces)));
-    QStringList args {u"new"_s, u"--worker"_s, m_command->text().trimmed(), u"--vary"_s, m_vary->text().trimmed(),
-        u"--runs"_s, QString::number(m_runs->value()), u"--out"_s, m_out, u"--force"_s};
+    QStringList args {u"--worker"_s, m_command->text().trimmed(), u"--vary"_s, m_vary->text().trimmed(), u"--runs"_s,
+        QString::number(m_runs->value())};
     if (!m_cwd->text().trimmed().isEmpty())
         args << u"--cwd"_s << m_cwd->text().trimmed();
     for (const QString& p : QProcess::splitCommand(m_params->text()))
         args << u"--param"_s << p;
-    m_kwb = new QProcess(this);
-    m_kwb->setProgram(RunController::defaultProgram());
-    m_kwb->setArguments(args);
-    connect(m_kwb, &QProcess::finished, this, &WorkerAbDialog::kwbFinished);
-    connect(m_kwb, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error != QProcess::FailedToStart)
-            return;
-        const QString why = tr("kwb could not be started: %1 (%2)").arg(m_kwb->program(), m_kwb->errorString());
-        m_kwb->deleteLater();
-        m_kwb = nullptr;
-        m_create->setEnabled(true);
-        refuse(why);
-    });
     m_create->setEnabled(false);
-    m_kwb->start();
-}
-
-void WorkerAbDialog::kwbFinished()
-{
-    QProcess* kwb = m_kwb;
-    m_kwb = nullptr;
-    kwb->deleteLater();
-    m_create->setEnabled(true);
-    if (kwb->exitStatus() != QProcess::NormalExit || kwb->exitCode() != 0) {
-        // kwb's own line names the option and the problem (a parameter the worker lacks, a worker
-        // that does not speak the protocol, a value outside its list).
-        const QStringList lines = QString::fromUtf8(kwb->readAllStandardError()).trimmed().split(u'\n');
-        QString why = lines.isEmpty() ? QString() : lines.last().trimmed();
-        if (why.startsWith(u"kwb: "_s))
-            why = why.mid(5);
-        refuse(why.isEmpty() ? tr("kwb new ended with status %1").arg(kwb->exitCode()) : why);
-        return;
-    }
-    try {
-        m_study = load_study(m_out.toStdString());
-    } catch (const std::exception& e) {
-        refuse(QString::fromUtf8(e.what()));
-        return;
-    }
-    QFile::remove(m_out);
-    m_out.clear();
-    emit createFinished(true);
-    accept();
+    m_kwb->start(RunController::defaultProgram(), args);
 }
 
 } // namespace kwb::gui

@@ -7,7 +7,6 @@
 
 class QLabel;
 class QLineEdit;
-class QProcess;
 class QPushButton;
 class QSpinBox;
 
@@ -19,6 +18,8 @@ namespace kwb::gui {
 // once to describe it and checks the parameters against its answer (the one owner of those rules);
 // what it refuses is shown in kwb's own line and the dialog stays open. Describing a Triton worker
 // takes seconds (imports, a first compile), so kwb runs as a child while the window keeps turning.
+class KwbNewRun;
+
 class WorkerAbDialog : public QDialog {
     Q_OBJECT
 public:
@@ -29,7 +30,7 @@ public:
     const Study& study() const { return m_study; }
     // Why the last Create was refused; empty when it succeeded or was not pressed.
     QString lastError() const;
-    bool isCreating() const { return m_kwb != nullptr; }
+    bool isCreating() const;
 
 public slots:
     void create();
@@ -38,7 +39,6 @@ signals:
     void createFinished(bool ok);
 
 private:
-    void kwbFinished();
     void refuse(const QString& why);
 
     QLineEdit* m_command;
@@ -48,8 +48,7 @@ private:
     QSpinBox* m_runs;
     QLabel* m_error;
     QPushButton* m_create;
-    QProcess* m_kwb = nullptr;
-    QString m_out; // the study kwb new writes, read back on success
+    KwbNewRun* m_kwb; // kwb new as a child: the worker described, the study read back
     QString m_lastError;
     Study m_study;
 };
