@@ -107,6 +107,7 @@ private:
     void newCommandAb(); // File > New command A/B: the dialog, then Save As
     void newWorkerAb(); // File > New worker A/B: kwb new --worker through the dialog, then Save As
     void newGitAb(); // File > New A/B from two commits: kwb new --git-* through the dialog, then Save As
+    template<typename Dialog> void openKwbNewDialog(const char* menuItem);
     void open();
     bool save();
     bool saveAs();

@@ -45,6 +45,7 @@
 #include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <fmt/format.h>
 
 namespace kwb::gui {
 
@@ -165,18 +166,19 @@ void MainWindow::newCommandAb()
     dialog->open();
 }
 
-void MainWindow::newWorkerAb()
+// The dialogs whose study kwb new writes as a child (the worker described, the commits resolved,
+// this machine's devices recorded): accepted, it becomes the open study, then Save As.
+template<typename Dialog> void MainWindow::openKwbNewDialog(const char* menuItem)
 {
-    if (m_run->isRunning() || findChild<WorkerAbDialog*>())
+    if (m_run->isRunning() || findChild<Dialog*>())
         return;
     if (!maySwitchStudy())
         return;
-    auto* dialog = new WorkerAbDialog(this);
+    auto* dialog = new Dialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        // kwb new wrote the study (the worker described, this machine's devices recorded).
+    connect(dialog, &QDialog::accepted, this, [this, dialog, menuItem] {
         Study s = dialog->study();
-        s.description += " Written by the workbench (File > New worker A/B).";
+        s.description += fmt::format(" Written by the workbench (File > {}).", menuItem);
         m_banner->hide();
         m_document.newStudy(std::move(s));
         showView(u"5"_s);
@@ -185,24 +187,14 @@ void MainWindow::newWorkerAb()
     dialog->open();
 }
 
+void MainWindow::newWorkerAb()
+{
+    openKwbNewDialog<WorkerAbDialog>("New worker A/B");
+}
+
 void MainWindow::newGitAb()
 {
-    if (m_run->isRunning() || findChild<GitAbDialog*>())
-        return;
-    if (!maySwitchStudy())
-        return;
-    auto* dialog = new GitAbDialog(this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        // kwb new wrote the study (both commits resolved, the toolchain and devices recorded).
-        Study s = dialog->study();
-        s.description += " Written by the workbench (File > New A/B from two commits).";
-        m_banner->hide();
-        m_document.newStudy(std::move(s));
-        showView(u"5"_s);
-        saveAs();
-    });
-    dialog->open();
+    openKwbNewDialog<GitAbDialog>("New A/B from two commits");
 }
 
 void MainWindow::open()
