@@ -16,24 +16,7 @@
 #include <string>
 #include <unistd.h>
 
-namespace {
-
-std::string run_capture(const std::string& command, int& status)
-{
-    std::string out;
-    FILE* p = popen(command.c_str(), "r");
-    if (!p) {
-        status = -1;
-        return out;
-    }
-    std::array<char, 4096> buffer {};
-    while (size_t n = fread(buffer.data(), 1, buffer.size(), p))
-        out.append(buffer.data(), n);
-    status = pclose(p);
-    return out;
-}
-
-} // namespace
+using kwb::gputest::run_capture;
 
 int main()
 {
