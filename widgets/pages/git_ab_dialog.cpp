@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/git_ab_dialog.h"
 
-#include "models/kwb_new_run.h"
-#include "models/run_controller.h"
 #include "study/plan_limits.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -23,8 +20,7 @@ namespace kwb::gui {
 using namespace Qt::StringLiterals;
 
 GitAbDialog::GitAbDialog(QWidget* parent)
-    : QDialog(parent)
-    , m_kwb(new KwbNewRun(this))
+    : KwbNewDialog(u"gitAb"_s, parent)
 {
     setObjectName(u"gitAbDialog"_s);
     setWindowTitle(tr("New A/B from two commits"));
@@ -85,58 +81,16 @@ GitAbDialog::GitAbDialog(QWidget* parent)
     form->addRow(QString(), m_allowDirty);
     form->addRow(tr("Runs per arm"), m_runs);
 
-    m_error = new QLabel(this);
-    m_error->setObjectName(u"gitAbError"_s);
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(u"color: #c62828;"_s);
-    m_error->hide();
-
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    m_create = buttons->addButton(tr("Create"), QDialogButtonBox::AcceptRole);
-    m_create->setObjectName(u"gitAbCreate"_s);
-    m_create->setToolTip(tr("kwb new resolves both refs and checks the tree; Save As follows"));
-    connect(buttons, &QDialogButtonBox::accepted, this, &GitAbDialog::create);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_kwb, &KwbNewRun::finished, this, [this](const QString& failure) {
-        m_create->setEnabled(true);
-        if (!failure.isEmpty()) {
-            refuse(failure);
-            return;
-        }
-        m_study = m_kwb->study();
-        emit createFinished(true);
-        accept();
-    });
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(intro);
-    layout->addLayout(form);
-    layout->addWidget(m_error);
-    layout->addStretch(1);
-    layout->addWidget(buttons);
-    resize(680, sizeHint().height());
+    finishLayout(intro, form, tr("kwb new resolves both refs and checks the tree; Save As follows"), 680);
 }
 
 GitAbDialog::~GitAbDialog() = default;
-
-bool GitAbDialog::isCreating() const
-{
-    return m_kwb->isRunning();
-}
 
 void GitAbDialog::browse()
 {
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Repository"), m_repo->text());
     if (!dir.isEmpty())
         m_repo->setText(dir);
-}
-
-void GitAbDialog::refuse(const QString& why)
-{
-    m_lastError = why;
-    m_error->setText(why);
-    m_error->show();
-    emit createFinished(false);
 }
 
 QStringList GitAbDialog::kwbArguments() const
@@ -155,8 +109,7 @@ void GitAbDialog::create()
 {
     if (isCreating())
         return;
-    m_error->hide();
-    m_lastError.clear();
+    clearError();
     // Empty fields only: what a ref, a tree or a command means is kwb new's to say.
     if (m_repo->text().trimmed().isEmpty()) {
         refuse(tr("Repository: choose the repository's folder"));
@@ -166,8 +119,7 @@ void GitAbDialog::create()
         refuse(tr("Run: give the %1 each commit's worktree runs").arg(m_kind->currentText().toLower()));
         return;
     }
-    m_create->setEnabled(false);
-    m_kwb->start(RunController::defaultProgram(), kwbArguments());
+    startKwbNew(kwbArguments());
 }
 
 } // namespace kwb::gui

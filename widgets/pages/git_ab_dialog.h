@@ -1,20 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "study/study.h"
-
-#include <QDialog>
+#include "pages/kwb_new_dialog.h"
 
 class QCheckBox;
 class QComboBox;
-class QLabel;
 class QLineEdit;
-class QPushButton;
 class QSpinBox;
 
 namespace kwb::gui {
-
-class KwbNewRun;
 
 // File > New A/B from two commits (docs/git-arms.md): a study whose arms are two commits of one
 // repository, each built by one build command in its own worktree and run there by one bench
@@ -22,26 +16,19 @@ class KwbNewRun;
 // `kwb new --git-baseline ... --git-treatment ...` as a child (the refs resolved, a dirty tree
 // refused unless Allow dirty, equal refs refused as an A/A), shows kwb's own line when it refuses
 // and keeps the dialog open, else reads back the study kwb wrote.
-class GitAbDialog : public QDialog {
+class GitAbDialog : public KwbNewDialog {
     Q_OBJECT
 public:
     explicit GitAbDialog(QWidget* parent = nullptr);
     ~GitAbDialog() override;
 
-    const Study& study() const { return m_study; }
-    QString lastError() const { return m_lastError; }
-    bool isCreating() const;
     // The arguments Create gives kwb new (after `new`, before --out).
     QStringList kwbArguments() const;
 
 public slots:
-    void create();
-
-signals:
-    void createFinished(bool ok);
+    void create() override;
 
 private:
-    void refuse(const QString& why);
     void browse();
 
     QLineEdit* m_repo;
@@ -52,11 +39,6 @@ private:
     QLineEdit* m_program;
     QCheckBox* m_allowDirty;
     QSpinBox* m_runs;
-    QLabel* m_error;
-    QPushButton* m_create;
-    KwbNewRun* m_kwb;
-    QString m_lastError;
-    Study m_study;
 };
 
 } // namespace kwb::gui

@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/worker_ab_dialog.h"
 
-#include "models/kwb_new_run.h"
-#include "models/run_controller.h"
 #include "study/plan_limits.h"
 
-#include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -19,8 +16,7 @@ using namespace Qt::StringLiterals;
 namespace kwb::gui {
 
 WorkerAbDialog::WorkerAbDialog(QWidget* parent)
-    : QDialog(parent)
-    , m_kwb(new KwbNewRun(this))
+    : KwbNewDialog(u"workerAb"_s, parent)
 {
     setObjectName(u"workerAbDialog"_s);
     setWindowTitle(tr("New worker A/B"));
@@ -55,64 +51,16 @@ WorkerAbDialog::WorkerAbDialog(QWidget* parent)
     form->addRow(tr("Varied parameter"), m_vary);
     form->addRow(tr("Runs per arm"), m_runs);
 
-    m_error = new QLabel(this);
-    m_error->setObjectName(u"workerAbError"_s);
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(u"color: #c62828;"_s);
-    m_error->hide();
-
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    m_create = buttons->addButton(tr("Create"), QDialogButtonBox::AcceptRole);
-    m_create->setObjectName(u"workerAbCreate"_s);
-    m_create->setToolTip(tr("kwb new describes the worker and checks the parameters; Save As follows"));
-    connect(buttons, &QDialogButtonBox::accepted, this, &WorkerAbDialog::create);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_kwb, &KwbNewRun::finished, this, [this](const QString& failure) {
-        m_create->setEnabled(true);
-        if (!failure.isEmpty()) {
-            refuse(failure);
-            return;
-        }
-        m_study = m_kwb->study();
-        emit createFinished(true);
-        accept();
-    });
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(intro);
-    layout->addLayout(form);
-    layout->addWidget(m_error);
-    layout->addStretch(1);
-    layout->addWidget(buttons);
-    resize(640, sizeHint().height());
+    finishLayout(intro, form, tr("kwb new describes the worker and checks the parameters; Save As follows"), 640);
 }
 
-WorkerAbDialog::~WorkerAbDialog() = default; // KwbNewRun ends a describe in flight (kwb ends its worker)
-
-bool WorkerAbDialog::isCreating() const
-{
-    return m_kwb->isRunning();
-}
-
-QString WorkerAbDialog::lastError() const
-{
-    return m_lastError;
-}
-
-void WorkerAbDialog::refuse(const QString& why)
-{
-    m_lastError = why;
-    m_error->setText(why);
-    m_error->show();
-    emit createFinished(false);
-}
+WorkerAbDialog::~WorkerAbDialog() = default;
 
 void WorkerAbDialog::create()
 {
-    if (m_kwb->isRunning())
+    if (isCreating())
         return;
-    m_error->hide();
-    m_lastError.clear();
+    clearError();
     if (m_command->text().trimmed().isEmpty()) {
         refuse(tr("Worker command: give the command that starts the worker"));
         return;
@@ -127,8 +75,7 @@ void WorkerAbDialog::create()
         args << u"--cwd"_s << m_cwd->text().trimmed();
     for (const QString& p : QProcess::splitCommand(m_params->text()))
         args << u"--param"_s << p;
-    m_create->setEnabled(false);
-    m_kwb->start(RunController::defaultProgram(), args);
+    startKwbNew(args);
 }
 
 } // namespace kwb::gui

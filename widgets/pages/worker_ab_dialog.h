@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "study/study.h"
+#include "pages/kwb_new_dialog.h"
 
-#include <QDialog>
-
-class QLabel;
 class QLineEdit;
-class QPushButton;
 class QSpinBox;
 
 namespace kwb::gui {
@@ -18,39 +14,21 @@ namespace kwb::gui {
 // once to describe it and checks the parameters against its answer (the one owner of those rules);
 // what it refuses is shown in kwb's own line and the dialog stays open. Describing a Triton worker
 // takes seconds (imports, a first compile), so kwb runs as a child while the window keeps turning.
-class KwbNewRun;
-
-class WorkerAbDialog : public QDialog {
+class WorkerAbDialog : public KwbNewDialog {
     Q_OBJECT
 public:
     explicit WorkerAbDialog(QWidget* parent = nullptr);
     ~WorkerAbDialog() override;
 
-    // The study Create made; meaningful once the dialog was accepted.
-    const Study& study() const { return m_study; }
-    // Why the last Create was refused; empty when it succeeded or was not pressed.
-    QString lastError() const;
-    bool isCreating() const;
-
 public slots:
-    void create();
-
-signals:
-    void createFinished(bool ok);
+    void create() override;
 
 private:
-    void refuse(const QString& why);
-
     QLineEdit* m_command;
     QLineEdit* m_cwd;
     QLineEdit* m_params;
     QLineEdit* m_vary;
     QSpinBox* m_runs;
-    QLabel* m_error;
-    QPushButton* m_create;
-    KwbNewRun* m_kwb; // kwb new as a child: the worker described, the study read back
-    QString m_lastError;
-    Study m_study;
 };
 
 } // namespace kwb::gui
