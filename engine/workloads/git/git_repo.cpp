@@ -18,7 +18,7 @@ command::ProcessResult git(const std::string& repo, const std::string& args)
     spec.command = fmt::format("git -C {} {}", shell_quote(repo), args);
     spec.timeout_s = 120;
     spec.max_output_bytes = 512u << 20;
-    spec.env["GIT_TERMINAL_PROMPT"] = "0";
+    spec.env.emplace("GIT_TERMINAL_PROMPT", "0"); // (operator[] = "0" trips GCC 12's false -Wrestrict)
     return command::run_process(spec);
 }
 
