@@ -136,6 +136,12 @@ int run(const BisectOptions& o)
             call = call_bisect_step(step);
             fmt::print(stderr, "kwb: bisect {}: {} {} — {}\n", step.id, candidate.sha.substr(0, 12),
                 to_string(call.outcome), call.reason);
+            BisectSearch after = search;
+            after.mark(mid, call.outcome);
+            // The search as it stands after this call, in the study: its reader needs no repository.
+            study.experiments.back().bisect
+                = BisectStepRecord {bad.sha, static_cast<int>(commits.size()), after.hi - after.lo - 1};
+            save_study(study, o.study);
             if (call.outcome != StepOutcome::Inconclusive)
                 break;
         }

@@ -21,7 +21,7 @@
 // for every incompatible change.
 namespace kwb {
 
-inline constexpr int kStudySchemaVersion = 8;
+inline constexpr int kStudySchemaVersion = 9;
 
 // Phase 1: one metric, from X to Y, and the K/R/W triple.
 struct Target {
@@ -238,6 +238,16 @@ struct Placement {
     std::string slurm_job; // "1234_5" (array job, task) under Slurm; empty otherwise
 };
 
+// Schema 9: where a `kwb bisect` search stood once this step was called (verdict/bisect.h): its
+// upper end and how many commits are left between the newest good and the newest bad, so a reader
+// of the study alone (the window, a report, a machine without the repository) can say whether the
+// search ended on the first bad commit.
+struct BisectStepRecord {
+    std::string bad_sha; // the search's --bad commit
+    int commits_in_range = 0; // good's descendants up to bad when the search began
+    int commits_left = 0; // after this step's call: strictly between the newest good and the newest bad
+};
+
 struct Experiment {
     std::string id; // unique in the study, e.g. "ab-1"
     std::string kind = "ab"; // "ab", or "grid-cell" (one cell of a grid group)
@@ -285,6 +295,7 @@ struct Experiment {
     // Schema 7: fingerprint fields the user declared expected to differ between the arms (kwb new
     // --expect-differ FIELD): such a difference is reported, not a blocker (command_controls.h).
     std::vector<std::string> expect_differ;
+    std::optional<BisectStepRecord> bisect; // schema 9: a kwb bisect step's search, else none
 };
 
 // Schema 3, phase 6: one variable of a grid and its levels; levels[0] is the baseline level.

@@ -140,6 +140,13 @@ void migrate_7_to_8(nlohmann::json& doc)
     doc["schema_version"] = 8;
 }
 
+// Version 9 records a kwb bisect step's search (`bisect`: its bad commit and the commits left): a
+// new optional field, absent on every other experiment, so an older document needs only its number.
+void migrate_8_to_9(nlohmann::json& doc)
+{
+    doc["schema_version"] = 9;
+}
+
 } // namespace
 
 void migrate_study_json(nlohmann::json& doc)
@@ -176,6 +183,8 @@ void migrate_study_json(nlohmann::json& doc)
         migrate_6_to_7(doc);
     if (version <= 7)
         migrate_7_to_8(doc);
+    if (version <= 8)
+        migrate_8_to_9(doc);
 }
 
 Study parse_study(std::string_view text, const std::string& origin)

@@ -257,6 +257,9 @@ json to_json(const Experiment& e, bool with_samples)
         out["shared_buffers"] = *e.shared_buffers;
     if (!e.expect_differ.empty())
         out["expect_differ"] = e.expect_differ;
+    if (e.bisect)
+        out["bisect"] = {{"bad_sha", e.bisect->bad_sha}, {"commits_in_range", e.bisect->commits_in_range},
+            {"commits_left", e.bisect->commits_left}};
     return out;
 }
 
@@ -507,6 +510,17 @@ Experiment experiment_from(const JsonReader& r)
     for (const auto& field : e.expect_differ)
         if (field.empty())
             r.fail("expect_differ", "a fingerprint field name is not empty");
+    if (auto b = r.optional_object("bisect")) {
+        BisectStepRecord rec;
+        rec.bad_sha = b->string_or("bad_sha", "");
+        rec.commits_in_range = int_field(*b, "commits_in_range");
+        rec.commits_left = int_field(*b, "commits_left");
+        if (rec.bad_sha.empty())
+            b->fail("bad_sha", "a bisect step names its search's bad commit");
+        if (rec.commits_in_range < 1 || rec.commits_left < 0 || rec.commits_left >= rec.commits_in_range)
+            b->fail("commits_left", "must be at least 0 and below commits_in_range (itself at least 1)");
+        e.bisect = std::move(rec);
+    }
     e.group = r.string_or("group", "");
     if (const auto* cell = r.optional_array("cell"))
         for (size_t i = 0; i < cell->size(); ++i) {

@@ -26,8 +26,18 @@ BisectProgress bisect_progress(const Study& study, const std::vector<std::string
     p.stopped_inconclusive = n >= 2 && p.steps[n - 1].call.outcome == StepOutcome::Inconclusive
         && p.steps[n - 2].call.outcome == StepOutcome::Inconclusive
         && p.steps[n - 1].candidate_sha == p.steps[n - 2].candidate_sha;
-    if (commits.empty())
+    if (commits.empty()) {
+        // The search's own record (schema 9): kwb bisect wrote the commits left after each call.
+        const Experiment* newest = study.find_experiment(p.steps.back().experiment);
+        if (newest && newest->bisect) {
+            p.bad_sha = newest->bisect->bad_sha;
+            p.commits_in_range = newest->bisect->commits_in_range;
+            p.commits_left = newest->bisect->commits_left;
+            if (p.commits_left == 0 && !p.stopped_inconclusive)
+                p.first_bad = p.range_high.empty() ? newest->bisect->bad_sha : p.range_high;
+        }
         return p;
+    }
     const auto index = [&](const std::string& sha) {
         const auto it = std::find(commits.begin(), commits.end(), sha);
         return it == commits.end() ? -2 : static_cast<int>(it - commits.begin());

@@ -233,7 +233,7 @@ private slots:
         r = make(declared, {L("--expect-differ"), L("model_id")});
         QVERIFY2(r.exit_code == 0, r.err.constData());
         auto s = load(declared);
-        QCOMPARE(s[L("schema_version")].toInt(), 8);
+        QCOMPARE(s[L("schema_version")].toInt(), 9);
         e = s[L("experiments")].toArray()[0].toObject();
         QCOMPARE(e[L("expect_differ")].toArray(), QJsonArray {L("model_id")});
         r = kwb({L("run"), declared});

@@ -132,10 +132,17 @@ private slots:
         QVERIFY2(r.exit_code == 0, r.err.constData());
         QVERIFY2(r.out.contains(QByteArray(QByteArray("first bad commit: ") + shas_[1].toUtf8())), r.out.constData());
         const auto s = load(study);
-        bool step = false;
+        QJsonObject newest;
         for (const auto& e : s[L("experiments")].toArray())
-            step = step || e.toObject()[L("id")].toString().startsWith(L("bisect-"));
-        QVERIFY(step); // every step is an experiment of the study
+            if (e.toObject()[L("id")].toString().startsWith(L("bisect-")))
+                newest = e.toObject(); // every step is an experiment of the study
+        QVERIFY(!newest.isEmpty());
+        // The search as the study records it: over the two commits after good, nothing left, so a
+        // reader without the repository knows the search ended.
+        const auto search = newest[L("bisect")].toObject();
+        QCOMPARE(search[L("bad_sha")].toString(), shas_[2]);
+        QCOMPARE(search[L("commits_in_range")].toInt(), 2);
+        QCOMPARE(search[L("commits_left")].toInt(), 0);
     }
 
     // The program still finds its commit in its environment: kwb sets KWB_GIT_* when it launches it.

@@ -265,6 +265,26 @@ private slots:
         p = bisect_progress(s, {kSlow, kDocs});
         QCOMPARE(p.commits_left, 0);
         QCOMPARE(p.first_bad, kDocs);
+        // The same from the study alone: kwb bisect records the search after each call.
+        s.experiments.back().bisect = BisectStepRecord {kDocs, 2, 0};
+        p = bisect_progress(s);
+        QCOMPARE(p.commits_left, 0);
+        QCOMPARE(p.first_bad, kDocs);
+        QCOMPARE(p.bad_sha, kDocs);
+        {
+            CommitArmsPanel ended;
+            ended.showExperiment(s, QString(), &s.experiments.back());
+            QVERIFY2(ended.bisectRangeText().contains(u"First bad commit: 333333333333. The search over 2 commit(s) "
+                                                      u"ended after 1 step(s)"_s),
+                qPrintable(ended.bisectRangeText()));
+            s.experiments.back().bisect->commits_left = 1; // one more commit to test: not ended
+            ended.showExperiment(s, QString(), &s.experiments.back());
+            QVERIFY2(ended.bisectRangeText().contains(u"1 commit(s) left to test, after 222222222222 up to "
+                                                      u"333333333333"_s),
+                qPrintable(ended.bisectRangeText()));
+            QVERIFY(!bisect_progress(s).first_bad.size());
+            s.experiments.back().bisect.reset();
+        }
         // Inconclusive twice at one commit: the search stopped.
         Experiment twice = step("bisect-2", kDocs, false);
         twice.verdict->word = VerdictWord::Inconclusive;

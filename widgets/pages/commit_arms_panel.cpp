@@ -258,17 +258,30 @@ bool CommitArmsPanel::showBisect(const Study& study)
     }
     QString text = tr("Against the good commit %1. ").arg(sha12(p.good_sha));
     const QString low = sha12(p.range_low);
+    const QString high = !p.range_high.empty() ? sha12(p.range_high)
+        : !p.bad_sha.empty()                     ? sha12(p.bad_sha)
+                                                 : tr("the bad ref");
     if (p.stopped_inconclusive)
         text += tr("Stopped: INCONCLUSIVE twice at %1. Range left: after %2 up to %3.")
-                    .arg(sha12(p.steps.back().candidate_sha), low,
-                        p.range_high.empty() ? tr("the bad ref") : sha12(p.range_high));
+                    .arg(sha12(p.steps.back().candidate_sha), low, high);
+    else if (!p.first_bad.empty())
+        text += tr("First bad commit: %1. The search over %n commit(s) ended after %2 step(s); the commit "
+                   "before it, %3, was called good.",
+            nullptr, p.commits_in_range)
+                    .arg(sha12(p.first_bad))
+                    .arg(p.steps.size())
+                    .arg(low);
+    else if (p.commits_left > 0)
+        text += tr("%n commit(s) left to test, after %1 up to %2 (the newest step called bad, else the bad commit).",
+            nullptr, p.commits_left)
+                    .arg(low, high);
     else if (p.range_high.empty())
-        text += tr("No tested commit is a regression yet: the first bad commit is after %1, up to the bad ref (the "
-                   "study does not record it; kwb bisect names the first bad commit on its last line).")
+        text += tr("No tested commit is a regression yet: the first bad commit is after %1, up to the bad ref (this "
+                   "study, written before kwb bisect recorded its search, does not say more).")
                     .arg(low);
     else
-        text += tr("First bad commit so far: %1 (the newest step called bad); the range left is after %2 up to it. "
-                   "kwb bisect's last line says when the search ended.")
+        text += tr("First bad commit so far: %1 (the newest step called bad); the range left is after %2 up to it "
+                   "(this study, written before kwb bisect recorded its search, does not say whether it ended).")
                     .arg(sha12(p.range_high), low);
     m_bisectRange->setText(text);
     return true;

@@ -332,6 +332,40 @@ private slots:
         }
     }
 
+    // Schema 9 adds a kwb bisect step's search record: a version 8 study reads with none and is saved
+    // as 9 without the field; a record is kept; one that cannot be a search's state is refused.
+    void schema8MigratesToNineWithBisectRecords()
+    {
+        const Study old = parse_study(R"({"schema_version": 8, "name": "v8", "experiments": [{"id": "bisect-1",
+            "workload": "command", "metric": "time_ms", "arms": []}]})",
+            "v8.json");
+        QCOMPARE(kStudySchemaVersion, 9);
+        QCOMPARE(old.schema_version, kStudySchemaVersion);
+        QVERIFY(!old.experiments.at(0).bisect);
+        QVERIFY(!nlohmann::json::parse(study_text(old))["experiments"][0].contains("bisect"));
+        Study s = old;
+        s.experiments[0].bisect = BisectStepRecord {std::string(40, 'b'), 5, 2};
+        const Study back = parse_study(study_text(s), "v9.json");
+        QVERIFY(back.experiments.at(0).bisect);
+        QCOMPARE(back.experiments.at(0).bisect->bad_sha, std::string(40, 'b'));
+        QCOMPARE(back.experiments.at(0).bisect->commits_in_range, 5);
+        QCOMPARE(back.experiments.at(0).bisect->commits_left, 2);
+        for (const char* bad : {R"({"bad_sha": "", "commits_in_range": 2, "commits_left": 0})",
+                 R"({"bad_sha": "b", "commits_in_range": 2, "commits_left": 2})",
+                 R"({"bad_sha": "b", "commits_in_range": 0, "commits_left": 0})",
+                 R"({"bad_sha": "b", "commits_in_range": 2, "commits_left": -1})", R"("x")"}) {
+            const std::string text = fmt::format(R"({{"schema_version": 9, "name": "v9", "experiments": [{{"id": "a",
+                "workload": "command", "metric": "time_ms", "arms": [], "bisect": {}}}]}})",
+                bad);
+            try {
+                (void)parse_study(text, "bad.json");
+                QFAIL(bad);
+            } catch (const StudyLoadError& e) {
+                QVERIFY2(std::string(e.what()).find("bisect") != std::string::npos, e.what());
+            }
+        }
+    }
+
     void nullMeasurementsLoad()
     {
         // What a save writes for a repetition that returned NaN or infinity (JSON has neither).
