@@ -10,6 +10,7 @@
 #include "ledger_hook.h"
 #include "progress_stream.h"
 #include "remote_hosts.h"
+#include "run/progress_events.h"
 #include "ssh_session.h"
 #include "stop_signal.h"
 #include "study/remote_marker.h"
@@ -76,6 +77,13 @@ void relay_notices(const std::string& host, const std::string& text)
     }
 }
 
+// The remote kwb cannot take the run (it does not start, or it is another release): the one kind of
+// refusal that `kwb remote install HOST` cures, so the stream names that remedy (docs/progress-stream.md).
+class RemoteKwbUnusable : public BadInput {
+public:
+    using BadInput::BadInput;
+};
+
 // The version check: one line naming both versions when the remote kwb is another release, since
 // the two exchange a study file and a stream whose formats belong to a version.
 void check_remote_version(const std::string& host, const std::string& remote_kwb)
@@ -84,14 +92,33 @@ void check_remote_version(const std::string& host, const std::string& remote_kwb
     if (r.exit_code == 255)
         throw std::runtime_error(fmt::format("{}: ssh failed: {}", host, r.last_err_line()));
     if (r.exit_code != 0)
-        throw BadInput(fmt::format("{}: cannot run the remote kwb '{}' (--remote-kwb names it): {}", host, remote_kwb,
-            r.last_err_line().empty() ? fmt::format("exit status {}", r.exit_code) : r.last_err_line()));
+        throw RemoteKwbUnusable(fmt::format("{}: cannot run the remote kwb '{}' (--remote-kwb names it): {}; kwb "
+                                            "remote install {} puts this version there",
+            host, remote_kwb, r.last_err_line().empty() ? fmt::format("exit status {}", r.exit_code) : r.last_err_line(),
+            host));
     const std::string theirs = trimmed(r.out);
     const std::string ours = "kwb " KWB_VERSION;
     if (theirs != ours)
-        throw BadInput(fmt::format("{}: version skew: the remote kwb '{}' is {} and this one is {}; install the same "
-                                   "version there (a study and its progress stream belong to a version)",
-            host, remote_kwb, theirs.empty() ? "of no version" : theirs, ours));
+        throw RemoteKwbUnusable(fmt::format("{}: version skew: the remote kwb '{}' is {} and this one is {}; install "
+                                            "the same version there, e.g. kwb remote install {} (a study and its "
+                                            "progress stream belong to a version)",
+            host, remote_kwb, theirs.empty() ? "of no version" : theirs, ours, host));
+}
+
+// With --json-progress the refusal is also the stream's error line, naming the remedy, and its end.
+void check_remote_version_for_run(const std::string& host, const std::string& remote_kwb, bool json_progress)
+{
+    try {
+        check_remote_version(host, remote_kwb);
+    } catch (const RemoteKwbUnusable& e) {
+        if (json_progress) {
+            const nlohmann::json remedy = {{"kind", "remote-install"}, {"host", host}};
+            std::fputs(progress::line(progress::error_event(e.what(), false, remedy)).c_str(), stdout);
+            std::fputs(progress::line(progress::end_event("failed", kBadInput)).c_str(), stdout);
+            std::fflush(stdout);
+        }
+        throw;
+    }
 }
 
 // The state of the remote folder: none, running, finished (exit written) or died (no exit).
@@ -263,7 +290,7 @@ int run_remote(const RemoteRunOptions& o)
         run.local_host = this_host();
         run.started_at = utc_now_iso8601();
     }
-    check_remote_version(run.host, run.remote_kwb);
+    check_remote_version_for_run(run.host, run.remote_kwb, o.json_progress);
     const std::string& host = run.host;
     const std::string folder = remote_shell_path(run.remote_folder);
 

@@ -2,6 +2,7 @@
 #include "remote_actions.h"
 
 #include "models/device_probe.h"
+#include "models/kwb_install_run.h"
 #include "models/run_controller.h"
 #include "models/study_document.h"
 #include "pages/remote_hosts_dialog.h"
@@ -28,6 +29,8 @@ RemoteActions::RemoteActions(
     , m_menu(new QMenu(window))
     , m_reattach(new QAction(tr("Reattach"), this))
     , m_hosts(new QAction(tr("Remote hosts…"), this))
+    , m_install(new QAction(this))
+    , m_installRun(new KwbInstallRun(run->program(), this))
 {
     m_button->setObjectName(u"runOnHostButton"_s);
     m_button->setText(tr("Run on host"));
@@ -42,6 +45,32 @@ RemoteActions::RemoteActions(
                               "study once it has ended"));
     m_hosts->setObjectName(u"remoteHostsAction"_s);
     connect(m_hosts, &QAction::triggered, this, &RemoteActions::editHosts);
+    m_install->setObjectName(u"installKwbOnHostAction"_s);
+    m_install->setToolTip(tr("kwb remote install: copies this kwb, its GPU plugin and the libraries they need to "
+                             "the host, checks that it runs, and runs the study there with it"));
+    connect(m_install, &QAction::triggered, this, &RemoteActions::installThenRun);
+    connect(m_installRun, &KwbInstallRun::finished, this, [this](const KwbInstallRun::Outcome& o) {
+        const QString destination = m_installRun->destination();
+        m_button->setText(tr("Run on host"));
+        update();
+        if (!o.ok) {
+            m_hooks.showError(tr("Not installed on %1: %2").arg(destination, o.error));
+            return;
+        }
+        // The installed program is the host's from now on, in the settings as kwb's own record.
+        QSettings settings;
+        auto hosts = loadRemoteHosts(settings);
+        for (auto& h : hosts)
+            if (h.destination == destination)
+                h.remoteKwb = o.installed;
+        saveRemoteHosts(settings, hosts);
+        m_installOffer.clear();
+        rebuildMenu();
+        if (m_lastHost.destination == destination) {
+            m_lastHost.remoteKwb = o.installed;
+            runOn(m_lastHost);
+        }
+    });
     connect(m_reattach, &QAction::triggered, this, [this] {
         if (!m_run->reattach())
             m_hooks.showError(m_run->lastError());
@@ -49,7 +78,7 @@ RemoteActions::RemoteActions(
             m_hooks.showLive();
     });
     connect(m_run, &RunController::stateChanged, this, &RemoteActions::update);
-    connect(m_run, &RunController::finished, this, &RemoteActions::update);
+    connect(m_run, &RunController::finished, this, &RemoteActions::onRunFinished);
     connect(m_document, &StudyDocument::filePathChanged, this, &RemoteActions::reattachIfAway);
     rebuildMenu();
     update();
@@ -99,6 +128,8 @@ bool RemoteActions::runOn(const RemoteHost& host)
         m_hooks.showError(tr("Run is locked: %1").arg(blocked));
         return false;
     }
+    m_lastHost = host;
+    m_installOffer.clear();
     // The hardware page shows the GPU the study is about to run on.
     m_probe->startOnHost(m_run->program(), host);
     if (!m_run->startOnHost(host, extra)) {
@@ -117,6 +148,12 @@ void RemoteActions::rebuildMenu()
     const auto hosts = loadRemoteHosts(settings);
     // Run's own gate holds for a host too: the hosts are offered only when Run is.
     const QString blocked = m_hooks.blockedReason ? m_hooks.blockedReason() : QString();
+    if (!m_installOffer.isEmpty()) {
+        m_install->setText(tr("Install kwb on %1, then run there").arg(m_installOffer));
+        m_install->setEnabled(blocked.isEmpty() && !installing());
+        m_menu->addAction(m_install);
+        m_menu->addSeparator();
+    }
     for (const auto& host : hosts) {
         QAction* a = m_menu->addAction(tr("Run on %1").arg(host.destination), this, [this, host] { runOn(host); });
         a->setEnabled(blocked.isEmpty());
@@ -147,7 +184,7 @@ void RemoteActions::editHosts()
 void RemoteActions::update()
 {
     const bool idle = !m_run->isRunning();
-    m_button->setEnabled(idle);
+    m_button->setEnabled(idle && !installing());
     const QString host = awayOn();
     // The study on disk is the remote run's until it comes back (also when following it failed):
     // nothing is saved into it here meanwhile, so the copy that comes back loses nothing.
@@ -157,6 +194,30 @@ void RemoteActions::update()
     }
     m_reattach->setEnabled(idle && !host.isEmpty());
     m_reattach->setText(host.isEmpty() ? tr("Reattach") : tr("Reattach to %1").arg(host));
+}
+
+void RemoteActions::onRunFinished(const QString& status)
+{
+    update();
+    const QString remedy = m_run->remoteInstallRemedy();
+    if (status != u"failed"_s || remedy.isEmpty() || remedy != m_lastHost.destination)
+        return;
+    m_installOffer = remedy;
+    rebuildMenu();
+    m_hooks.showError(tr("%1 (Run on host ▸ Install kwb on %2, then run there)").arg(m_run->lastError(), remedy));
+}
+
+bool RemoteActions::installing() const
+{
+    return m_installRun->isRunning();
+}
+
+void RemoteActions::installThenRun()
+{
+    if (m_installOffer.isEmpty() || m_run->isRunning() || !m_installRun->start(m_installOffer))
+        return;
+    m_button->setText(tr("Installing kwb on %1…").arg(m_installOffer));
+    m_button->setEnabled(false);
 }
 
 void RemoteActions::reattachIfAway()

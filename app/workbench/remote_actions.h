@@ -16,13 +16,17 @@ class QWidget;
 namespace kwb::gui {
 
 class DeviceProbe;
+class KwbInstallRun;
 class RunController;
 class StudyDocument;
 
 // The window's remote-host actions (docs/remote.md): Run on host (a menu of the hosts in the
 // settings, and Remote hosts… to edit them), Reattach, and reattaching by itself when a study
 // whose run is away on a host is opened. Running on a host also asks it for its devices, so the
-// Hardware page and the status bar show the remote GPU. It only wires; kwb does the work.
+// Hardware page and the status bar show the remote GPU. A run that kwb refused because the host's
+// kwb is missing or another version (the stream's remedy) puts "Install kwb on HOST, then run there"
+// at the top of the menu: `kwb remote install HOST`, the host's remote kwb set to what it installed,
+// and the run started again. It only wires; kwb does the work.
 class RemoteActions : public QObject {
     Q_OBJECT
 public:
@@ -47,12 +51,18 @@ public:
     // Why the open study cannot run here while a host's run owns it (the engine's sentence), else
     // empty: Run and Run on host are locked with it.
     QString awayReason() const;
+    // The host the last refused run offers to install kwb on, else empty; its menu action.
+    QString installOffer() const { return m_installOffer; }
+    QAction* installAction() const { return m_install; }
+    bool installing() const;
 
 private:
     void rebuildMenu();
     void editHosts();
     void update();
     void reattachIfAway();
+    void onRunFinished(const QString& status);
+    void installThenRun();
 
     QWidget* m_window;
     StudyDocument* m_document;
@@ -64,6 +74,10 @@ private:
     QPointer<QMenu> m_hardware;
     QAction* m_reattach;
     QAction* m_hosts;
+    QAction* m_install;
+    KwbInstallRun* m_installRun;
+    RemoteHost m_lastHost; // the host of the last Run on host
+    QString m_installOffer;
     bool m_lockedForRemote = false; // the document is locked because its run is away on a host
 };
 

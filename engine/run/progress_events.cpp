@@ -82,9 +82,12 @@ json aa_history_event(const Experiment& e, const std::optional<AaFalseAlarmRate>
     return event;
 }
 
-json error_event(const std::string& message, bool continues)
+json error_event(const std::string& message, bool continues, const json& remedy)
 {
-    return {{"type", "error"}, {"message", message}, {"continues", continues}};
+    json event = {{"type", "error"}, {"message", message}, {"continues", continues}};
+    if (!remedy.is_null())
+        event["remedy"] = remedy;
+    return event;
 }
 
 } // namespace kwb::progress

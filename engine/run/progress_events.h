@@ -23,6 +23,9 @@ nlohmann::json progress_event(const Experiment& experiment, const RunProgress& p
 nlohmann::json verdict_event(const Experiment& experiment);
 nlohmann::json aa_history_event(
     const Experiment& experiment, const std::optional<AaFalseAlarmRate>& rate, const std::string& problem);
-nlohmann::json error_event(const std::string& message, bool continues);
+// `remedy`, when not null, is what would let the run go: {"kind": "remote-install", "host": H} says
+// `kwb remote install H` would (the remote kwb is missing or another version), so a reader such as
+// the window can offer it without reading the message.
+nlohmann::json error_event(const std::string& message, bool continues, const nlohmann::json& remedy = nullptr);
 
 } // namespace kwb::progress

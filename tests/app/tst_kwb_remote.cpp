@@ -307,6 +307,28 @@ void TestKwbRemote::version_skew_is_named()
         r.err.constData());
     QCOMPARE(read_all(study), before);
     QVERIFY(!QFile::exists(path(QStringLiteral(".skew.json.remote"))));
+    // With --json-progress the refusal is the stream's error line naming its remedy, then its end;
+    // a remote kwb that does not start at all gets the same remedy (the window offers it: issue 32).
+    for (const QString& remote : {old, path(QStringLiteral("no-such-folder/kwb"))}) {
+        const auto j = kwb({QStringLiteral("run"), study, QStringLiteral("--json-progress"), QStringLiteral("--host"),
+            QStringLiteral("kwbtest"), QStringLiteral("--remote-kwb"), remote, QStringLiteral("--remote-dir"),
+            m_remoteDir});
+        QCOMPARE(j.exit_code, 2);
+        const QList<QByteArray> lines = j.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        const QJsonObject error = QJsonDocument::fromJson(lines[0]).object();
+        QCOMPARE(error[QStringLiteral("type")].toString(), QStringLiteral("error"));
+        QCOMPARE(error[QStringLiteral("continues")].toBool(true), false);
+        const QJsonObject remedy = error[QStringLiteral("remedy")].toObject();
+        QCOMPARE(remedy[QStringLiteral("kind")].toString(), QStringLiteral("remote-install"));
+        QCOMPARE(remedy[QStringLiteral("host")].toString(), QStringLiteral("kwbtest"));
+        QVERIFY2(error[QStringLiteral("message")].toString().contains(QStringLiteral("kwb remote install kwbtest")),
+            lines[0].constData());
+        const QJsonObject end = QJsonDocument::fromJson(lines[1]).object();
+        QCOMPARE(end[QStringLiteral("type")].toString(), QStringLiteral("end"));
+        QCOMPARE(end[QStringLiteral("status")].toString(), QStringLiteral("failed"));
+        QCOMPARE(read_all(study), before);
+    }
     // devices still answers (a sheet is plain data) and names the skew in its one line.
     const auto d = kwb({QStringLiteral("devices"), QStringLiteral("--json"), QStringLiteral("--host"),
         QStringLiteral("kwbtest"), QStringLiteral("--remote-kwb"), old});

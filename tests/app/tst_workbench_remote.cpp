@@ -54,6 +54,7 @@ private slots:
     void hostListIsKeptInTheSettings();
     void hostsDialogEditsTheList();
     void hostsDialogInstallsKwbThere();
+    void runOnHostWithoutKwbOffersTheInstall();
     void runOnHostFeedsTheLiveViewsAndComesBackWhole();
     void droppedConnectionMidRunStillBringsTheStudyBack();
     void closingTheWindowLetsGoAndOpeningReattaches();
@@ -167,6 +168,50 @@ void TestWorkbenchRemote::hostsDialogInstallsKwbThere()
     // Without the dialog's kwb program there is no button (the settings-only use of the dialog).
     RemoteHostsDialog plain({});
     QVERIFY(!plain.findChild<QPushButton*>(u"installKwbButton"_s));
+    qunsetenv("KWB_REMOTE_INSTALL_DIR");
+    qunsetenv("XDG_STATE_HOME");
+}
+
+// Issue 32: a run on a host whose kwb is missing is refused by kwb with the remedy in its stream; the
+// window offers "Install kwb on HOST, then run there" at the top of Run on host, which installs
+// kwb there, keeps the installed program as the host's, and runs the study with it to its end.
+void TestWorkbenchRemote::runOnHostWithoutKwbOffersTheInstall()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QString dir = m_dir.filePath(u"installed-by-the-offer"_s);
+    qputenv("KWB_REMOTE_INSTALL_DIR", dir.toUtf8());
+    qputenv("XDG_STATE_HOME", m_dir.filePath(u"state-offer"_s).toUtf8());
+    const RemoteHost missing {u"kwbtest"_s, m_dir.filePath(u"nothing-here/kwb"_s), m_dir.filePath(u"remote-runs"_s)};
+    {
+        QSettings settings;
+        saveRemoteHosts(settings, {missing});
+    }
+    const QString path = newStudy(u"offer.json"_s, {u"--runs"_s, u"3"_s});
+    MainWindow w;
+    QVERIFY2(w.openStudy(path), qPrintable(w.document()->lastError()));
+    QVERIFY(w.remoteActions()->installOffer().isEmpty());
+    QVERIFY2(w.remoteActions()->runOn(missing), qPrintable(w.shownError()));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning(), kRunTimeout);
+    QCOMPARE(w.runController()->lastStatus(), u"failed"_s);
+    QCOMPARE(w.runController()->remoteInstallRemedy(), u"kwbtest"_s);
+    QCOMPARE(w.remoteActions()->installOffer(), u"kwbtest"_s);
+    QVERIFY2(w.shownError().contains(u"Install kwb on kwbtest, then run there"_s), qPrintable(w.shownError()));
+    QMenu* menu = w.remoteActions()->runOnHostButton()->menu();
+    emit menu->aboutToShow();
+    QCOMPARE(menu->actions().first(), w.remoteActions()->installAction());
+    QCOMPARE(menu->actions().first()->text(), u"Install kwb on kwbtest, then run there"_s);
+    QVERIFY(menu->actions().first()->isEnabled());
+    menu->actions().first()->trigger();
+    QVERIFY(w.remoteActions()->installing());
+    QVERIFY(!w.remoteActions()->runOnHostButton()->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.remoteActions()->installing() && !w.runController()->isRunning(), kRunTimeout);
+    QVERIFY2(w.runController()->lastStatus() == u"done"_s, qPrintable(w.shownError()));
+    QVERIFY(w.remoteActions()->installOffer().isEmpty());
+    QCOMPARE(w.document()->currentExperiment()->status, kwb::ExperimentStatus::Done);
+    QSettings settings;
+    QCOMPARE(loadRemoteHosts(settings).first().remoteKwb, dir + u"/bin/kwb"_s);
+    saveRemoteHosts(settings, {});
     qunsetenv("KWB_REMOTE_INSTALL_DIR");
     qunsetenv("XDG_STATE_HOME");
 }

@@ -140,6 +140,7 @@ bool RunController::startChild(const QStringList& options, const QString& remote
     }
 
     m_lastError.clear();
+    m_remoteInstallRemedy.clear();
     m_lastStderr.clear();
     m_lastStatus.clear();
     m_streamStatus.clear();
@@ -371,6 +372,8 @@ void RunController::handle(const StreamEvent& event)
     case StreamEvent::Type::Verdict:
         break; // the verdicts are read from the study file when the child exits
     case StreamEvent::Type::Error:
+        if (const QJsonObject remedy = o.value("remedy"_L1).toObject(); remedy.value("kind"_L1) == "remote-install"_L1)
+            m_remoteInstallRemedy = remedy.value("host"_L1).toString();
         reportError(o.value("message"_L1).toString());
         break;
     case StreamEvent::Type::End:

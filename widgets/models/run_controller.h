@@ -85,6 +85,9 @@ public:
     double etaSeconds() const; // negative when unknown
     QString lastError() const { return m_lastError; }
     QString lastStatus() const { return m_lastStatus; } // done, stopped, failed; empty before a run
+    // The host whose kwb refused the last run in a way `kwb remote install HOST` cures (the stream's
+    // error remedy, docs/progress-stream.md: missing there or another version), else empty.
+    QString remoteInstallRemedy() const { return m_remoteInstallRemedy; }
     int lastExitCode() const { return m_lastExitCode; }
     // One line for the status bar: "7/10 repetitions · 12.3 s elapsed · ETA 5 s".
     QString progressText() const;
@@ -120,6 +123,7 @@ private:
     QElapsedTimer m_clock;
     QElapsedTimer m_sinceProgress;
     QString m_lastError;
+    QString m_remoteInstallRemedy;
     QString m_lastStderr;
     QString m_lastStatus;
     QString m_streamStatus;

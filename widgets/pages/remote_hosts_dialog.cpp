@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pages/remote_hosts_dialog.h"
 
+#include "models/kwb_install_run.h"
+
 #include <QDialogButtonBox>
 #include <QHeaderView>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLabel>
-#include <QProcess>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -102,42 +101,48 @@ void RemoteHostsDialog::installOnSelectedHost()
     }
     if (installing())
         return;
+    if (!m_installRun) {
+        m_installRun = new KwbInstallRun(m_kwb, this);
+        connect(m_installRun, &KwbInstallRun::finished, this, [this](const KwbInstallRun::Outcome& o) {
+            installFinished(m_installRun->destination(), o.ok, o.installed, o.version, o.error);
+        });
+    }
     m_status->setText(tr("Installing kwb on %1…").arg(destination));
     m_install->setEnabled(false);
-    delete m_process;
-    m_process = new QProcess(this);
-    connect(m_process, &QProcess::finished, this, [this, row, destination] { installFinished(row, destination); });
-    connect(m_process, &QProcess::errorOccurred, this, [this, row, destination](QProcess::ProcessError e) {
-        if (e == QProcess::FailedToStart)
-            installFinished(row, destination);
-    });
-    m_process->start(m_kwb, {u"remote"_s, u"install"_s, destination, u"--json"_s});
+    m_installRun->start(destination);
 }
 
-void RemoteHostsDialog::installFinished(int row, const QString& destination)
+int RemoteHostsDialog::rowOf(const QString& destination) const
+{
+    for (int row = 0; row < m_table->rowCount(); ++row)
+        if (m_table->item(row, 0) && m_table->item(row, 0)->text().trimmed() == destination)
+            return row;
+    return -1;
+}
+
+void RemoteHostsDialog::selectHost(const QString& destination)
+{
+    if (const int row = rowOf(destination); row >= 0)
+        m_table->setCurrentCell(row, 0);
+}
+
+void RemoteHostsDialog::installFinished(
+    const QString& destination, bool ok, const QString& installed, const QString& version, const QString& error)
 {
     m_install->setEnabled(true);
-    if (m_process->error() == QProcess::FailedToStart) {
-        m_status->setText(tr("Cannot start %1: %2").arg(m_kwb, m_process->errorString()));
+    if (!ok) {
+        m_status->setText(tr("Not installed on %1: %2").arg(destination, error));
         return;
     }
-    const auto answer = QJsonDocument::fromJson(m_process->readAllStandardOutput()).object();
-    const QString installed = answer.value(u"kwb"_s).toString();
-    if (m_process->exitCode() != 0 || installed.isEmpty()) {
-        // kwb's own one line says why (unreachable, not unpacked, not this version).
-        const QString err = QString::fromUtf8(m_process->readAllStandardError()).trimmed();
-        m_status->setText(tr("Not installed on %1: %2").arg(destination, err.section(u'\n', -1)));
-        return;
-    }
-    if (row < m_table->rowCount())
+    // The row may have moved while kwb worked: the destination names it.
+    if (const int row = rowOf(destination); row >= 0)
         m_table->setItem(row, 1, new QTableWidgetItem(installed));
-    m_status->setText(tr("Installed kwb %1 on %2 at %3; runs there use it.")
-                          .arg(answer.value(u"version"_s).toString(), destination, installed));
+    m_status->setText(tr("Installed kwb %1 on %2 at %3; runs there use it.").arg(version, destination, installed));
 }
 
 bool RemoteHostsDialog::installing() const
 {
-    return m_process && m_process->state() != QProcess::NotRunning;
+    return m_installRun && m_installRun->isRunning();
 }
 
 QString RemoteHostsDialog::installStatus() const

@@ -6,11 +6,12 @@
 #include <QDialog>
 
 class QLabel;
-class QProcess;
 class QPushButton;
 class QTableWidget;
 
 namespace kwb::gui {
+
+class KwbInstallRun;
 
 // Run ▸ Remote hosts…: the host list, one row per host (ssh destination, remote kwb, remote work
 // folder). Rows without a destination are dropped on OK. With the kwb program given, "Install kwb
@@ -24,17 +25,20 @@ public:
     QList<RemoteHost> hosts() const;
     void addHost(const RemoteHost& host);
     void installOnSelectedHost();
+    void selectHost(const QString& destination); // the row of that destination, when there is one
     bool installing() const;
     QString installStatus() const;
 
 private:
-    void installFinished(int row, const QString& destination);
+    int rowOf(const QString& destination) const;
+    void installFinished(const QString& destination, bool ok, const QString& installed, const QString& version,
+        const QString& error);
 
     QTableWidget* m_table;
     QString m_kwb;
     QPushButton* m_install = nullptr;
     QLabel* m_status = nullptr;
-    QProcess* m_process = nullptr;
+    KwbInstallRun* m_installRun = nullptr;
 };
 
 } // namespace kwb::gui
