@@ -4,6 +4,7 @@
 #include "main_window.h"
 #include "models/json_convert.h"
 #include "models/run_controller.h"
+#include "remote_actions.h"
 #include "verdict/verdict_story.h"
 
 #include <QLabel>
@@ -147,6 +148,8 @@ void MainWindow::stop()
 void MainWindow::onRunFinished(const QString& status)
 {
     addRecent(m_document.filePath());
+    // Asked here, not through its own connection, so its remedy joins the one failure line shown.
+    const QString remoteHint = m_remote ? m_remote->onRunFinished(status) : QString();
     if (m_closeAfterRun) {
         // The child has saved what it finished and the document was reloaded: nothing is lost.
         QTimer::singleShot(0, this, &QWidget::close);
@@ -158,7 +161,7 @@ void MainWindow::onRunFinished(const QString& status)
     } else if (status == "stopped"_L1) {
         statusBar()->showMessage(tr("Run stopped; the finished repetitions were kept"), 10000);
     } else {
-        showError(tr("The run failed: %1").arg(m_run->lastError()));
+        showError(tr("The run failed: %1").arg(m_run->lastError()) + remoteHint);
     }
 }
 

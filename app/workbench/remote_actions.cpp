@@ -78,7 +78,6 @@ RemoteActions::RemoteActions(
             m_hooks.showLive();
     });
     connect(m_run, &RunController::stateChanged, this, &RemoteActions::update);
-    connect(m_run, &RunController::finished, this, &RemoteActions::onRunFinished);
     connect(m_document, &StudyDocument::filePathChanged, this, &RemoteActions::reattachIfAway);
     rebuildMenu();
     update();
@@ -196,15 +195,15 @@ void RemoteActions::update()
     m_reattach->setText(host.isEmpty() ? tr("Reattach") : tr("Reattach to %1").arg(host));
 }
 
-void RemoteActions::onRunFinished(const QString& status)
+QString RemoteActions::onRunFinished(const QString& status)
 {
     update();
     const QString remedy = m_run->remoteInstallRemedy();
     if (status != u"failed"_s || remedy.isEmpty() || remedy != m_lastHost.destination)
-        return;
+        return {};
     m_installOffer = remedy;
     rebuildMenu();
-    m_hooks.showError(tr("%1 (Run on host ▸ Install kwb on %2, then run there)").arg(m_run->lastError(), remedy));
+    return tr(" (Run on host ▸ Install kwb on %1, then run there)").arg(remedy);
 }
 
 bool RemoteActions::installing() const

@@ -55,13 +55,15 @@ public:
     QString installOffer() const { return m_installOffer; }
     QAction* installAction() const { return m_install; }
     bool installing() const;
+    // The window calls this when a run ends; a run refused for the host's kwb makes the install the
+    // menu's first action and returns the hint that joins the failure line (empty otherwise).
+    QString onRunFinished(const QString& status);
 
 private:
     void rebuildMenu();
     void editHosts();
     void update();
     void reattachIfAway();
-    void onRunFinished(const QString& status);
     void installThenRun();
 
     QWidget* m_window;

@@ -11,7 +11,9 @@
 #include <chrono>
 #include <csignal>
 #include <fcntl.h>
+#include <fstream>
 #include <spawn.h>
+#include <string>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <thread>
@@ -68,6 +70,25 @@ inline bool wait_for(Child& c, int limit_ms = 120000)
     }
     ::kill(c.pid, SIGKILL);
     ::waitpid(c.pid, &c.status, 0);
+    return false;
+}
+
+// Waits until the child catches `sig` (its bit in /proc/PID/status's SigCgt): a signal sent earlier
+// would meet the default action, not kwb's handler, and a slow start (a sanitized build) makes that
+// window long. False if it exited or did not install the handler within the limit.
+inline bool wait_for_handler(const Child& c, int sig, int limit_ms = 60000)
+{
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(limit_ms);
+    const std::string path = "/proc/" + std::to_string(c.pid) + "/status";
+    while (std::chrono::steady_clock::now() < until) {
+        std::ifstream status(path);
+        for (std::string line; std::getline(status, line);)
+            if (line.rfind("SigCgt:", 0) == 0 && (std::stoull(line.substr(7), nullptr, 16) >> (sig - 1)) & 1)
+                return true;
+        if (!status.is_open() && ::waitpid(c.pid, nullptr, WNOHANG) != 0)
+            return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
     return false;
 }
 

@@ -262,6 +262,7 @@ private slots:
             Child c = spawn(kKwb, {QStringLiteral("run"), study}, devnull, devnull);
             ::close(devnull);
             QVERIFY(c.pid > 0);
+            QVERIFY(wait_for_handler(c, SIGTERM));
             QThread::msleep(rng.bounded(600));
             ::kill(c.pid, round % 2 ? SIGTERM : SIGINT);
             QVERIFY(wait_for(c));
@@ -285,6 +286,7 @@ private slots:
         Child c = spawn(kKwb, {QStringLiteral("run"), study}, devnull, err_fd);
         ::close(devnull);
         ::close(err_fd);
+        QVERIFY(wait_for_handler(c, SIGTERM));
         QThread::msleep(100); // the load of a file this size takes seconds
         ::kill(c.pid, SIGTERM);
         QVERIFY(wait_for(c));

@@ -138,7 +138,8 @@ void TestHardwareSheet::missingCatalogueIsSaid()
 {
     QJsonObject gpu = m_devices.at(1).toObject();
     gpu.insert(u"catalogue"_s, QJsonValue::Null);
-    const SheetRow* peaks = deviceSheet(gpu).row(u"catalogue"_s);
+    const DeviceSheet sheet = deviceSheet(gpu); // the row points into it
+    const SheetRow* peaks = sheet.row(u"catalogue"_s);
     QVERIFY(peaks);
     QVERIFY(peaks->children.isEmpty());
     QCOMPARE(peaks->value, u"not in resources/gpus.json"_s);
