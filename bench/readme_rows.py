@@ -190,6 +190,13 @@ def first_window(src):
             f"with apt, not met")
 
 
+@rows.table("The bundled demo's run (`kwb run` of resources/studies/demo.json, what Run in the window starts)")
+def demo_duration(src):
+    d = src.json("2026-12-05-demo-duration/duration.json")
+    return (f"{d['median_s']:.1f} s wall, median of n = {d['n']} ({d['min_s']:.1f}-{d['max_s']:.1f} s) on "
+            f"{d['cores']} cores ({d['cpu']}): long enough to watch both arms arrive")
+
+
 @rows.table("`kwb profile --arms all` (CUPTI range profiler, one pass an arm), tiled GEMM 4096^3, block_m 64 vs 128")
 def range_profile(src):
     d = src.json("2026-12-03-h200-why-faster/range-tiles.json")["range_profile"]

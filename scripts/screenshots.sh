@@ -10,17 +10,13 @@
 # 8-h200 and results-h200 (the H200 GEMM block_n A/B), and 5-command (a command A/B of the stand-in
 # benchmark, run here by kwb in under a second), and 2-cpu (phase 2 of the CPU demo: its CPU sheet,
 # no GPU traps).
-# The committed set leaves out 1920x1080 in the dark palette, to keep docs/ small (about 4.5 MB);
-# --all renders those too.
-# Usage: scripts/screenshots.sh [--all] [OUT_DIR]   (default docs/screenshots/pages; build first)
+# Every view in both sizes and both palettes is committed. Where pngquant is installed each PNG is
+# quantised to 256 colours (flat widget colours and text survive it; a third of the bytes), which
+# keeps the committed set small.
+# Usage: scripts/screenshots.sh [OUT_DIR]   (default docs/screenshots/pages; build first)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${KWB_BUILD_DIR:-$root/build}
-all=0
-if [[ ${1:-} == --all ]]; then
-  all=1
-  shift
-fi
 out=${1:-$root/docs/screenshots/pages}
 gui=$build/bin/kernel-workbench
 kwb=$build/bin/kwb
@@ -65,10 +61,12 @@ study_for() {
 
 for palette in light dark; do
   for size in 1024x640 1920x1080; do
-    [[ $all == 1 || $palette-$size != dark-1920x1080 ]] || continue
     for view in 1 2 2-cpu 3 4 5 6 7 8 live results 5-command 6-3x3 6-h200 8-h200 results-h200; do
       png=$out/$view-$size-$palette.png
       "$gui" "$(study_for "$view")" --phase "${view%%-*}" --size "$size" --palette "$palette" --screenshot "$png"
+      if command -v pngquant >/dev/null 2>&1; then
+        pngquant --force --skip-if-larger --strip --output "$png" 256 -- "$png" || true
+      fi
       echo "$png"
     done
   done
