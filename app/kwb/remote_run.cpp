@@ -94,8 +94,8 @@ void check_remote_version(const std::string& host, const std::string& remote_kwb
     if (r.exit_code != 0)
         throw RemoteKwbUnusable(fmt::format("{}: cannot run the remote kwb '{}' (--remote-kwb names it): {}; kwb "
                                             "remote install {} puts this version there",
-            host, remote_kwb, r.last_err_line().empty() ? fmt::format("exit status {}", r.exit_code) : r.last_err_line(),
-            host));
+            host, remote_kwb,
+            r.last_err_line().empty() ? fmt::format("exit status {}", r.exit_code) : r.last_err_line(), host));
     const std::string theirs = trimmed(r.out);
     const std::string ours = "kwb " KWB_VERSION;
     if (theirs != ours)

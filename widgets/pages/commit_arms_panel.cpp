@@ -259,8 +259,8 @@ bool CommitArmsPanel::showBisect(const Study& study)
     QString text = tr("Against the good commit %1. ").arg(sha12(p.good_sha));
     const QString low = sha12(p.range_low);
     const QString high = !p.range_high.empty() ? sha12(p.range_high)
-        : !p.bad_sha.empty()                     ? sha12(p.bad_sha)
-                                                 : tr("the bad ref");
+        : !p.bad_sha.empty()                   ? sha12(p.bad_sha)
+                                               : tr("the bad ref");
     if (p.stopped_inconclusive)
         text += tr("Stopped: INCONCLUSIVE twice at %1. Range left: after %2 up to %3.")
                     .arg(sha12(p.steps.back().candidate_sha), low, high);

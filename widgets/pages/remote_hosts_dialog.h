@@ -31,8 +31,8 @@ public:
 
 private:
     int rowOf(const QString& destination) const;
-    void installFinished(const QString& destination, bool ok, const QString& installed, const QString& version,
-        const QString& error);
+    void installFinished(
+        const QString& destination, bool ok, const QString& installed, const QString& version, const QString& error);
 
     QTableWidget* m_table;
     QString m_kwb;
