@@ -120,6 +120,18 @@ private slots:
         }
         const auto capped = resource_diff_reason(diff_kernels(many_b, many_t), h200, 3);
         QVERIFY2(capped && capped->find("and 2 more") != std::string::npos, capped->c_str());
+        // Two instantiations, one kernel in each arm (the driver's inventory of a tile A/B, measured
+        // on an H100: 100 -> 128 registers): paired, and the change named.
+        KernelInventory tile_b, tile_t;
+        tile_b.kernels = {{"gemm<64>", "plugin", "sm_90", "s1", 100, 0, 0}};
+        tile_t.kernels = {{"gemm<128>", "plugin", "sm_90", "s2", 128, 0, 0}};
+        const auto tiles = resource_diff_reason(diff_kernels(tile_b, tile_t), nullptr);
+        QVERIFY(tiles);
+        QVERIFY2(
+            tiles->find("gemm<64> -> gemm<128>: registers 100 -> 128 per thread") != std::string::npos, tiles->c_str());
+        // Two kernels only in one arm: no pairing is guessed.
+        tile_b.kernels.push_back({"other", "plugin", "sm_90", "s3", 40, 0, 0});
+        QVERIFY(!resource_diff_reason(diff_kernels(tile_b, tile_t), nullptr));
     }
 };
 
